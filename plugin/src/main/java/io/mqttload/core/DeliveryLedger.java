@@ -1,0 +1,114 @@
+package io.mqttload.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The engine's book of what was published and what must have arrived: publish streams on one
+ * side, receiver scopes with their filters on the other. From both, the expected number of
+ * deliveries is exact: each message the broker took counts once for every scope whose filters
+ * match its topic. Computed on demand (at drain and at the end), never on the publish path.
+ */
+public final class DeliveryLedger {
+    /** Stream ids carry the engine number in their top 12 bits, so ids never collide across engines. */
+    public static final int LOCAL_STREAM_BITS = 20;
+    public static final int MAX_ENGINE_NUMBER = (1 << (32 - LOCAL_STREAM_BITS)) - 1;
+
+    private final int streamIdBase;
+    private final AtomicInteger nextLocalStream = new AtomicInteger();
+    private final ConcurrentLinkedQueue<PublishStream> streams = new ConcurrentLinkedQueue<>();
+    private final ConcurrentHashMap<String, ReceiverScope> scopes = new ConcurrentHashMap<>();
+
+    public DeliveryLedger(int engineNumber) {
+        Checks.between("mqttload.engineNumber", engineNumber, 0, MAX_ENGINE_NUMBER);
+        this.streamIdBase = engineNumber << LOCAL_STREAM_BITS;
+    }
+
+    public PublishStream newStream(String topic) {
+        int local = nextLocalStream.incrementAndGet();
+        if (local >= (1 << LOCAL_STREAM_BITS)) {
+            throw new IllegalStateException("more than " + ((1 << LOCAL_STREAM_BITS) - 1)
+                    + " (client, topic) publish streams on one engine; spread the publishers over more engines");
+        }
+        PublishStream s = new PublishStream(streamIdBase | local, topic);
+        streams.add(s);
+        return s;
+    }
+
+    /** The scope of a client's own (non-shared) subscriptions. */
+    public ReceiverScope clientScope(String clientId, String filter) {
+        ReceiverScope scope = scopes.computeIfAbsent("client:" + clientId, ReceiverScope::new);
+        scope.addFilter(filter);
+        return scope;
+    }
+
+    /** The scope of a shared subscription: its group splits the messages of {@code filter}. */
+    public ReceiverScope sharedScope(SharedSubscription shared) {
+        ReceiverScope scope = scopes.computeIfAbsent("share:" + shared.group() + "/" + shared.filter(), ReceiverScope::new);
+        scope.addFilter(shared.filter());
+        return scope;
+    }
+
+    /** Snapshot of what the ledger says about delivery right now. */
+    public Delivery delivery() {
+        TopicTrie<ReceiverScope> trie = new TopicTrie<>();
+        List<ReceiverScope> all = new ArrayList<>(scopes.values());
+        for (ReceiverScope scope : all) {
+            for (String filter : scope.filters()) {
+                trie.add(filter, scope);
+            }
+        }
+        long expected = 0;
+        long receivedOfExpected = 0;
+        for (PublishStream stream : streams) {
+            long delivered = stream.deliveredCount();
+            if (delivered == 0) {
+                continue;
+            }
+            Set<ReceiverScope> matching = trie.match(stream.topic());
+            for (ReceiverScope scope : matching) {
+                expected += delivered;
+                receivedOfExpected += Math.min(delivered, scope.uniqueReceived(stream.id()));
+            }
+        }
+        long gapsOpen = 0;
+        long uniqueAll = 0;
+        for (ReceiverScope scope : all) {
+            gapsOpen += scope.missingInGaps();
+            uniqueAll += scope.uniqueReceivedAll();
+        }
+        return new Delivery(expected, receivedOfExpected, gapsOpen, uniqueAll, all.size(), streams.size());
+    }
+
+    /** Expected versus received, exact for publishers and subscribers on this engine. */
+    public static final class Delivery {
+        /** Deliveries owed: each message the broker took, once per matching receiver scope. */
+        public final long expected;
+        /** Of those, how many arrived at least once. */
+        public final long receivedOfExpected;
+        /** Sequence numbers skipped and still missing (gaps), over every stream a scope received. */
+        public final long missingInGaps;
+        /** Distinct measured messages received, including those from publishers on other engines. */
+        public final long uniqueReceived;
+        public final int receiverScopes;
+        public final int publishStreams;
+
+        Delivery(long expected, long receivedOfExpected, long missingInGaps, long uniqueReceived, int receiverScopes,
+                int publishStreams) {
+            this.expected = expected;
+            this.receivedOfExpected = receivedOfExpected;
+            this.missingInGaps = missingInGaps;
+            this.uniqueReceived = uniqueReceived;
+            this.receiverScopes = receiverScopes;
+            this.publishStreams = publishStreams;
+        }
+
+        public long lost() {
+            return expected - receivedOfExpected;
+        }
+    }
+}

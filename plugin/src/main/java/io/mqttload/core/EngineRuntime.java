@@ -1,0 +1,314 @@
+package io.mqttload.core;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.concurrent.locks.LockSupport;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything one engine holds for one run: its clients (by JMeter thread and group name), metrics,
+ * delivery ledger, rate limiters and the metrics ticker. Created when the test starts and torn down
+ * when it ends, whatever stopped the threads, so that two runs in one JVM share nothing.
+ */
+public final class EngineRuntime {
+    private static final Logger log = LoggerFactory.getLogger(EngineRuntime.class);
+    private static final Object LIFECYCLE = new Object();
+    private static volatile EngineRuntime current;
+    private static final AtomicReference<RunSummary> LAST = new AtomicReference<>();
+
+    private final RunConfig config;
+    private final EngineMetrics metrics = new EngineMetrics();
+    private final DeliveryLedger ledger;
+    private final ConcurrentHashMap<GroupKey, ClientGroup> groups = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Integer> threadGroupNumbers = new ConcurrentHashMap<>();
+    private final AtomicInteger nextThreadGroupNumber = new AtomicInteger();
+    private final ConcurrentHashMap<Double, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
+    private final List<IntervalListener> intervalListeners = new CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService ticker;
+    private final long startedAtMillis = System.currentTimeMillis();
+    private final long startedAtNanos = System.nanoTime();
+    private final PrintStream console;
+    private volatile long warmupEndPublished;
+    private volatile long warmupEndReceived;
+    private volatile boolean warmupOver;
+
+    private EngineRuntime(RunConfig config, PrintStream console) {
+        this.config = config;
+        this.console = console;
+        this.ledger = new DeliveryLedger(config.engineNumber());
+        this.warmupOver = config.warmupMillis() == 0;
+        this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "mqttload-metrics-" + config.engineId());
+            t.setDaemon(true);
+            return t;
+        });
+        ticker.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** Starts the engine's runtime for a new run; a no-op if this run's runtime is already up. */
+    public static EngineRuntime start(RunConfig config, PrintStream console) {
+        synchronized (LIFECYCLE) {
+            if (current == null) {
+                current = new EngineRuntime(config, console);
+                log.info("MQTT run {} started on engine {} (engine number {}), scenario {}", config.runId(),
+                        config.engineId(), config.engineNumber(), config.scenario());
+            }
+            return current;
+        }
+    }
+
+    /** The running engine runtime; fails with a clear message when no test is running. */
+    public static EngineRuntime current() {
+        EngineRuntime r = current;
+        if (r == null) {
+            throw new IllegalStateException("the MQTT runtime is not running: MQTT elements work only inside a running test");
+        }
+        return r;
+    }
+
+    public static boolean isRunning() {
+        return current != null;
+    }
+
+    /**
+     * Ends the run: waits (bounded) for in-flight publishes and for expected messages, closes every
+     * client, writes and prints the summary, and releases every thread and buffer. Returns the
+     * summary, or null when no run was active.
+     */
+    public static RunSummary stop() {
+        EngineRuntime r;
+        synchronized (LIFECYCLE) {
+            r = current;
+            current = null;
+        }
+        return r == null ? null : r.shutdown();
+    }
+
+    public RunConfig config() {
+        return config;
+    }
+
+    public EngineMetrics metrics() {
+        return metrics;
+    }
+
+    public DeliveryLedger ledger() {
+        return ledger;
+    }
+
+    public void addIntervalListener(IntervalListener listener) {
+        intervalListeners.add(listener);
+    }
+
+    /** The group named {@code name} of the thread identified by {@code threadKey}, created on first use. */
+    public ClientGroup group(Object threadKey, String name) {
+        return groups.computeIfAbsent(new GroupKey(threadKey, name), k -> new ClientGroup(name));
+    }
+
+    /** The group if it exists, else null (a publish before any connect). */
+    public ClientGroup existingGroup(Object threadKey, String name) {
+        return groups.get(new GroupKey(threadKey, name));
+    }
+
+    /** A number for a thread group, unique on this engine, in the order thread groups first used MQTT. */
+    public int threadGroupNumber(String threadGroupName) {
+        return threadGroupNumbers.computeIfAbsent(threadGroupName, k -> nextThreadGroupNumber.incrementAndGet());
+    }
+
+    /** The engine-wide limiter for a connection rate; every thread asking for the same rate shares it. */
+    public RateLimiter rateLimiter(double perSecond) {
+        return rateLimiters.computeIfAbsent(perSecond, RateLimiter::new);
+    }
+
+    public long elapsedMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAtNanos);
+    }
+
+    private void tick() {
+        try {
+            long elapsed = elapsedMillis();
+            if (!warmupOver && elapsed >= config.warmupMillis()) {
+                warmupEndPublished = metrics.published.sum();
+                warmupEndReceived = metrics.received.sum();
+                warmupOver = true;
+                log.info("MQTT warm-up of {} s over: figures from now on count", config.warmupMillis() / 1000);
+            }
+            Interval interval = takeInterval(warmupOver);
+            for (IntervalListener l : intervalListeners) {
+                l.onInterval(interval);
+            }
+            if (config.progressMillis() > 0 && elapsed / 1000 % Math.max(1, config.progressMillis() / 1000) == 0) {
+                console.println(progressLine(interval, elapsed));
+            }
+        } catch (RuntimeException e) {
+            log.error("MQTT metrics interval failed", e);
+        }
+    }
+
+    private Interval takeInterval(boolean countInTotal) {
+        return new Interval(System.currentTimeMillis(), metrics.pubToSubLatency.takeInterval(countInTotal),
+                metrics.publishLatency.takeInterval(countInTotal), metrics.connectLatency.takeInterval(countInTotal));
+    }
+
+    private String progressLine(Interval interval, long elapsed) {
+        long p99 = interval.pubToSub.getTotalCount() == 0 ? 0 : interval.pubToSub.getValueAtPercentile(99);
+        return String.format(Locale.ROOT,
+                "[mqtt %s] %4ds %s connections %d, published %d (+%d/s), received %d (+%d/s), p99 %.3f ms, errors %d",
+                config.engineId(), elapsed / 1000, warmupOver ? "steady " : "warm-up", metrics.activeConnections.sum(),
+                metrics.published.sum(), interval.publishCount(), metrics.received.sum(),
+                interval.pubToSub.getTotalCount(), p99 / 1000.0,
+                metrics.connectsFailed.sum() + metrics.publishFailed.sum() + metrics.subscribeFailed.sum());
+    }
+
+    private RunSummary shutdown() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.closeTimeoutMillis());
+        awaitCondition(() -> inFlight() == 0, deadline);
+        int stillInFlight = inFlight();
+        if (stillInFlight > 0) {
+            log.warn("MQTT run end: {} published messages still unacknowledged after {} ms", stillInFlight,
+                    config.closeTimeoutMillis());
+        }
+        long drainDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.drainTimeoutMillis());
+        awaitCondition(() -> ledger.delivery().lost() == 0, drainDeadline);
+        closeAllClients();
+        ticker.shutdownNow();
+        try {
+            if (!ticker.awaitTermination(config.closeTimeoutMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("MQTT metrics ticker did not stop within {} ms", config.closeTimeoutMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Interval last = takeInterval(true);
+        for (IntervalListener l : intervalListeners) {
+            l.onInterval(last);
+        }
+        long ended = System.currentTimeMillis();
+        double measured = Math.max(0, (elapsedMillis() - config.warmupMillis()) / 1000.0);
+        RunSummary summary = new RunSummary(config.runId(), config.engineId(), config.scenario(), startedAtMillis, ended,
+                config.warmupMillis(), measured, metrics, ledger.delivery(),
+                metrics.published.sum() - warmupEndPublished, metrics.received.sum() - warmupEndReceived);
+        for (IntervalListener l : intervalListeners) {
+            l.onRunEnd(summary);
+        }
+        writeSummary(summary);
+        groups.clear();
+        LAST.set(summary);
+        return summary;
+    }
+
+    /** Polls a cheap condition every 20 ms until it holds or the deadline passes; production code, not a test. */
+    private static void awaitCondition(BooleanSupplier condition, long deadlineNanos) {
+        while (!condition.getAsBoolean() && System.nanoTime() < deadlineNanos) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            if (Thread.currentThread().isInterrupted()) {
+                return;
+            }
+        }
+    }
+
+    private int inFlight() {
+        int n = 0;
+        for (ClientGroup g : groups.values()) {
+            n += g.inFlightCount();
+        }
+        return n;
+    }
+
+    private void closeAllClients() {
+        List<CompletableFuture<Void>> closing = new ArrayList<>();
+        int count = 0;
+        for (ClientGroup g : groups.values()) {
+            for (LoadClient c : g.clients()) {
+                closing.add(c.disconnect());
+                count++;
+            }
+        }
+        try {
+            CompletableFuture.allOf(closing.toArray(new CompletableFuture<?>[0]))
+                    .get(config.closeTimeoutMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            log.warn("MQTT run end: not every one of {} clients closed within {} ms", count, config.closeTimeoutMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            log.warn("MQTT run end: closing a client failed: {}", Errors.describe(e));
+        }
+        if (count > 0) {
+            log.info("MQTT run end: closed {} clients", count);
+        }
+    }
+
+    private void writeSummary(RunSummary summary) {
+        String table = summary.toTable();
+        console.print(table);
+        log.info("MQTT run summary\n{}", table);
+        try {
+            Path dir = config.resultsDir();
+            Files.createDirectories(dir);
+            String base = "summary-" + safe(summary.runId) + "-" + safe(summary.engineId);
+            Path json = dir.resolve(base + ".json");
+            Path text = dir.resolve(base + ".txt");
+            Files.write(json, summary.toJson().getBytes(StandardCharsets.UTF_8));
+            Files.write(text, table.getBytes(StandardCharsets.UTF_8));
+            console.println("MQTT summary written to " + json.toAbsolutePath() + " and " + text.getFileName());
+        } catch (IOException e) {
+            log.error("MQTT summary could not be written to {}: {}", config.resultsDir(), e.toString());
+            console.println("MQTT summary could not be written to " + config.resultsDir() + ": " + e);
+        }
+    }
+
+    private static String safe(String s) {
+        return s.replaceAll("[^A-Za-z0-9_.-]", "_");
+    }
+
+    /** The summary of the last run that ended in this JVM, for tests and embedding tools. */
+    public static RunSummary lastSummary() {
+        return LAST.get();
+    }
+
+
+    private static final class GroupKey {
+        final Object thread;
+        final String name;
+
+        GroupKey(Object thread, String name) {
+            this.thread = thread;
+            this.name = name;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof GroupKey)) {
+                return false;
+            }
+            GroupKey k = (GroupKey) o;
+            return thread == k.thread && name.equals(k.name);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(System.identityHashCode(thread), name);
+        }
+    }
+}

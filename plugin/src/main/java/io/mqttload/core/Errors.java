@@ -1,0 +1,62 @@
+package io.mqttload.core;
+
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+import javax.net.ssl.SSLHandshakeException;
+
+import com.hivemq.client.mqtt.exceptions.ConnectionFailedException;
+import com.hivemq.client.mqtt.mqtt3.exceptions.Mqtt3ConnAckException;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5ConnAckException;
+
+/** Turns client exceptions into one-line messages a user can act on, without stack traces. */
+public final class Errors {
+    private Errors() {
+    }
+
+    public static Throwable unwrap(Throwable t) {
+        Throwable e = t;
+        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+            e = e.getCause();
+        }
+        return e;
+    }
+
+    public static String describe(Throwable t) {
+        Throwable e = unwrap(t);
+        if (e instanceof Mqtt5ConnAckException) {
+            var ack = ((Mqtt5ConnAckException) e).getMqttMessage();
+            return "CONNACK refused: " + ack.getReasonCode() + " (0x" + Integer.toHexString(ack.getReasonCode().getCode())
+                    + ")" + ack.getReasonString().map(r -> ": " + r).orElse("");
+        }
+        if (e instanceof Mqtt3ConnAckException) {
+            var ack = ((Mqtt3ConnAckException) e).getMqttMessage();
+            return "CONNACK refused: " + ack.getReturnCode() + " (0x" + Integer.toHexString(ack.getReturnCode().getCode()) + ")";
+        }
+        Throwable root = rootCause(e);
+        if (root instanceof UnknownHostException) {
+            return "unknown host: " + root.getMessage();
+        }
+        if (root instanceof SSLHandshakeException || root instanceof javax.net.ssl.SSLException) {
+            return "TLS handshake failed: " + root.getMessage();
+        }
+        if (root instanceof ConnectException) {
+            return "connection refused: " + root.getMessage();
+        }
+        if (e instanceof ConnectionFailedException && root != e) {
+            return "connection failed: " + root.getClass().getSimpleName() + ": " + root.getMessage();
+        }
+        String message = e.getMessage();
+        return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+
+    private static Throwable rootCause(Throwable t) {
+        Throwable e = t;
+        while (e.getCause() != null && e.getCause() != e) {
+            e = e.getCause();
+        }
+        return e;
+    }
+}

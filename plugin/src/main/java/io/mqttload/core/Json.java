@@ -1,0 +1,101 @@
+package io.mqttload.core;
+
+import java.util.Locale;
+
+/** A minimal JSON writer: objects, strings and numbers, always with '.' as the decimal mark. */
+final class Json {
+    private final StringBuilder out = new StringBuilder();
+    private boolean needComma;
+    private int depth;
+
+    Json open() {
+        out.append('{');
+        depth++;
+        needComma = false;
+        return this;
+    }
+
+    Json close() {
+        depth--;
+        out.append('\n').append("  ".repeat(depth)).append('}');
+        needComma = true;
+        return this;
+    }
+
+    Json key(String name) {
+        if (needComma) {
+            out.append(',');
+        }
+        out.append('\n').append("  ".repeat(depth)).append(quote(name)).append(": ");
+        needComma = false;
+        return this;
+    }
+
+    Json field(String name, String value) {
+        key(name).out.append(quote(value));
+        needComma = true;
+        return this;
+    }
+
+    Json field(String name, long value) {
+        key(name).out.append(value);
+        needComma = true;
+        return this;
+    }
+
+    Json field(String name, Long value) {
+        return field(name, value.longValue());
+    }
+
+    Json field(String name, double value) {
+        key(name).out.append(number(value));
+        needComma = true;
+        return this;
+    }
+
+    static String number(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return "0";
+        }
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return Long.toString((long) v);
+        }
+        return String.format(Locale.ROOT, "%.3f", v).replaceAll("0+$", "");
+    }
+
+    static String quote(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"':
+                    b.append("\\\"");
+                    break;
+                case '\\':
+                    b.append("\\\\");
+                    break;
+                case '\n':
+                    b.append("\\n");
+                    break;
+                case '\r':
+                    b.append("\\r");
+                    break;
+                case '\t':
+                    b.append("\\t");
+                    break;
+                default:
+                    if (c < 0x20) {
+                        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+            }
+        }
+        return b.append('"').toString();
+    }
+
+    @Override
+    public String toString() {
+        return out.toString() + "\n";
+    }
+}

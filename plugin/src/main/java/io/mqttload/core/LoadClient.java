@@ -1,0 +1,355 @@
+package io.mqttload.core;
+
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import com.hivemq.client.mqtt.MqttClient;
+import com.hivemq.client.mqtt.MqttClientBuilder;
+import com.hivemq.client.mqtt.MqttClientSslConfig;
+import com.hivemq.client.mqtt.MqttClientSslConfigBuilder;
+import com.hivemq.client.mqtt.MqttClientTransportConfig;
+import com.hivemq.client.mqtt.MqttClientTransportConfigBuilder;
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.MqttWebSocketConfig;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.lifecycle.MqttClientDisconnectedContext;
+import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
+import com.hivemq.client.mqtt.mqtt3.Mqtt3AsyncClient;
+import com.hivemq.client.mqtt.mqtt3.message.auth.Mqtt3SimpleAuth;
+import com.hivemq.client.mqtt.mqtt3.message.auth.Mqtt3SimpleAuthBuilder;
+import com.hivemq.client.mqtt.mqtt3.message.subscribe.Mqtt3Subscribe;
+import com.hivemq.client.mqtt.mqtt3.message.subscribe.Mqtt3Subscription;
+import com.hivemq.client.mqtt.mqtt3.message.subscribe.suback.Mqtt3SubAckReturnCode;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5SubAckException;
+import com.hivemq.client.mqtt.mqtt5.message.auth.Mqtt5SimpleAuth;
+import com.hivemq.client.mqtt.mqtt5.message.auth.Mqtt5SimpleAuthBuilder;
+import com.hivemq.client.mqtt.mqtt5.message.subscribe.Mqtt5Subscribe;
+import com.hivemq.client.mqtt.mqtt5.message.subscribe.Mqtt5Subscription;
+import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAck;
+import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCode;
+
+/**
+ * One MQTT client of the load: the HiveMQ asynchronous client (3.1.1 or 5) behind one small API,
+ * with its publish streams, its subscriptions' receiver scopes, and the engine's counters wired to
+ * its lifecycle. All methods return without blocking; callers bound their waits.
+ */
+public final class LoadClient {
+    private final String clientId;
+    private final int index;
+    private final ConnectionSettings settings;
+    private final EngineMetrics metrics;
+    private final DeliveryLedger ledger;
+    private final ReconnectPolicy reconnectPolicy;
+    private final Mqtt5AsyncClient v5;
+    private final Mqtt3AsyncClient v3;
+    private final AtomicBoolean connected = new AtomicBoolean();
+    private volatile boolean everConnected;
+    private volatile boolean closing;
+    /** Receiver scopes of this client's subscriptions, in subscription order; replaced on change. */
+    private volatile Subscription[] subscriptions = new Subscription[0];
+    /** Publish streams by topic; touched only by the JMeter thread owning this client. */
+    private final Map<String, PublishStream> streamsByTopic = new HashMap<>();
+    private String lastTopic;
+    private PublishStream lastStream;
+
+    LoadClient(String clientId, int index, InetAddress localAddress, ConnectionSettings settings, EngineMetrics metrics,
+            DeliveryLedger ledger, ReconnectPolicy reconnectPolicy) {
+        this.clientId = clientId;
+        this.index = index;
+        this.settings = settings;
+        this.metrics = metrics;
+        this.ledger = ledger;
+        this.reconnectPolicy = reconnectPolicy;
+        MqttClientBuilder builder = MqttClient.builder()
+                .identifier(clientId)
+                .transportConfig(transport(settings, localAddress))
+                .addConnectedListener(ctx -> onConnected())
+                .addDisconnectedListener(this::onDisconnected);
+        if (settings.protocolVersion() == ProtocolVersion.MQTT_5) {
+            this.v5 = builder.useMqttVersion5().buildAsync();
+            this.v3 = null;
+            v5.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage(p.getTopic().toString(), p.getPayload().orElse(null)));
+        } else {
+            this.v3 = builder.useMqttVersion3().buildAsync();
+            this.v5 = null;
+            v3.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage(p.getTopic().toString(), p.getPayload().orElse(null)));
+        }
+    }
+
+    private static MqttClientTransportConfig transport(ConnectionSettings s, InetAddress localAddress) {
+        MqttClientTransportConfigBuilder t = MqttClientTransportConfig.builder()
+                .serverHost(s.host())
+                .serverPort(s.port())
+                .socketConnectTimeout(s.connectTimeoutMs(), TimeUnit.MILLISECONDS)
+                .mqttConnectTimeout(s.connectTimeoutMs(), TimeUnit.MILLISECONDS);
+        if (localAddress != null) {
+            t.localAddress(localAddress);
+        }
+        if (s.transport().isSecure()) {
+            TlsSettings tls = s.tls();
+            MqttClientSslConfigBuilder ssl = MqttClientSslConfig.builder()
+                    .trustManagerFactory(tls.trustManagers())
+                    .keyManagerFactory(tls.keyManagers())
+                    .handshakeTimeout(s.connectTimeoutMs(), TimeUnit.MILLISECONDS);
+            if (!tls.verifyHostname()) {
+                ssl.hostnameVerifier((host, session) -> true);
+            }
+            t.sslConfig(ssl.build());
+        }
+        if (s.transport().isWebSocket()) {
+            t.webSocketConfig(MqttWebSocketConfig.builder()
+                    .serverPath(s.webSocketPath())
+                    .handshakeTimeout(s.connectTimeoutMs(), TimeUnit.MILLISECONDS)
+                    .build());
+        }
+        return t.build();
+    }
+
+    public String clientId() {
+        return clientId;
+    }
+
+    public int index() {
+        return index;
+    }
+
+    public boolean isConnected() {
+        return connected.get();
+    }
+
+    /** Connects; the future completes with whether the broker resumed a session. */
+    public CompletableFuture<Boolean> connect() {
+        long start = MicroClock.nowMicros();
+        CompletableFuture<Boolean> result;
+        if (v5 != null) {
+            var connect = v5.connectWith().cleanStart(settings.cleanStart())
+                    .sessionExpiryInterval(settings.sessionExpirySeconds())
+                    .keepAlive(settings.keepAliveSeconds());
+            if (!settings.username().isEmpty() || !settings.password().isEmpty()) {
+                connect = connect.simpleAuth(v5Auth(settings));
+            }
+            result = connect.send().thenApply(ack -> ack.isSessionPresent());
+        } else {
+            var connect = v3.connectWith().cleanSession(settings.cleanStart()).keepAlive(settings.keepAliveSeconds());
+            if (!settings.username().isEmpty()) {
+                Mqtt3SimpleAuthBuilder.Complete auth = Mqtt3SimpleAuth.builder().username(settings.username());
+                if (!settings.password().isEmpty()) {
+                    auth = auth.password(settings.password().getBytes(StandardCharsets.UTF_8));
+                }
+                connect = connect.simpleAuth(auth.build());
+            }
+            result = connect.send().thenApply(ack -> ack.isSessionPresent());
+        }
+        return result.whenComplete((present, error) -> {
+            if (error == null) {
+                metrics.connectLatency.record(MicroClock.nowMicros() - start);
+                metrics.connectsOk.increment();
+            } else {
+                metrics.connectsFailed.increment();
+            }
+        });
+    }
+
+    private static Mqtt5SimpleAuth v5Auth(ConnectionSettings settings) {
+        byte[] password = settings.password().getBytes(StandardCharsets.UTF_8);
+        if (settings.username().isEmpty()) {
+            return Mqtt5SimpleAuth.builder().password(password).build();
+        }
+        Mqtt5SimpleAuthBuilder.Complete auth = Mqtt5SimpleAuth.builder().username(settings.username());
+        return (settings.password().isEmpty() ? auth : auth.password(password)).build();
+    }
+
+    private void onConnected() {
+        if (connected.compareAndSet(false, true)) {
+            metrics.activeConnections.increment();
+        }
+        if (everConnected) {
+            metrics.reconnects.increment();
+        }
+        everConnected = true;
+    }
+
+    private void onDisconnected(MqttClientDisconnectedContext ctx) {
+        boolean wasConnected = connected.compareAndSet(true, false);
+        if (wasConnected) {
+            metrics.activeConnections.decrement();
+        }
+        if (ctx.getSource() == MqttDisconnectSource.USER || closing) {
+            return;
+        }
+        if (wasConnected) {
+            metrics.connectionsLost.increment();
+        }
+        // Only a connection that once worked is retried: a first connect that fails is reported at once.
+        if (everConnected) {
+            int attempt = ctx.getReconnector().getAttempts();
+            if (attempt < reconnectPolicy.maxAttempts()) {
+                ctx.getReconnector().reconnect(true).delay(reconnectPolicy.delayMillis(attempt), TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    /** Publishes one message; the future completes when the broker took it (PUBACK / PUBCOMP for QoS 1 / 2). */
+    public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain) {
+        if (v5 != null) {
+            return v5.publishWith().topic(topic).qos(MqttQos.fromCode(qos)).retain(retain).payload(payload).send()
+                    .thenCompose(result -> result.getError().isPresent()
+                            ? CompletableFuture.failedFuture(result.getError().get())
+                            : CompletableFuture.completedFuture(null));
+        }
+        return v3.publishWith().topic(topic).qos(MqttQos.fromCode(qos)).retain(retain).payload(payload).send()
+                .thenApply(published -> null);
+    }
+
+    /** The stream for messages of this client on {@code topic}; called by the owning JMeter thread only. */
+    PublishStream stream(String topic) {
+        if (topic.equals(lastTopic)) {
+            return lastStream;
+        }
+        PublishStream s = streamsByTopic.get(topic);
+        if (s == null) {
+            s = ledger.newStream(topic);
+            streamsByTopic.put(topic, s);
+        }
+        lastTopic = topic;
+        lastStream = s;
+        return s;
+    }
+
+    /**
+     * Subscribes to {@code filters} at {@code qos}. The future completes normally when the broker
+     * granted every filter, and exceptionally with {@link SubscribeRefusedException} naming each
+     * refused filter and its code otherwise.
+     */
+    public CompletableFuture<Void> subscribe(List<String> filters, int qos) {
+        registerScopes(filters);
+        MqttQos mqttQos = MqttQos.fromCode(qos);
+        if (v5 != null) {
+            List<Mqtt5Subscription> subs = new ArrayList<>();
+            for (String f : filters) {
+                subs.add(Mqtt5Subscription.builder().topicFilter(f).qos(mqttQos).build());
+            }
+            return v5.subscribe(Mqtt5Subscribe.builder().addSubscriptions(subs).build()).handle((ack, error) -> {
+                if (error instanceof CompletionException && error.getCause() != null) {
+                    error = error.getCause();
+                }
+                if (error instanceof Mqtt5SubAckException) {
+                    throw new SubscribeRefusedException(describeRefusal(filters,
+                            ((Mqtt5SubAckException) error).getMqttMessage()));
+                }
+                if (error != null) {
+                    throw new CompletionException(error);
+                }
+                return null;
+            });
+        }
+        List<Mqtt3Subscription> subs = new ArrayList<>();
+        for (String f : filters) {
+            subs.add(Mqtt3Subscription.builder().topicFilter(f).qos(mqttQos).build());
+        }
+        return v3.subscribe(Mqtt3Subscribe.builder().addSubscriptions(subs).build()).thenApply(ack -> {
+            List<Mqtt3SubAckReturnCode> codes = ack.getReturnCodes();
+            StringBuilder refused = new StringBuilder();
+            for (int i = 0; i < codes.size(); i++) {
+                if (codes.get(i).isError()) {
+                    refused.append(refused.length() == 0 ? "" : ", ").append(filters.get(i)).append(" -> ")
+                            .append(codes.get(i)).append(" (0x80)");
+                }
+            }
+            if (refused.length() > 0) {
+                throw new SubscribeRefusedException("SUBACK refused " + refused);
+            }
+            return null;
+        });
+    }
+
+    private static String describeRefusal(List<String> filters, Mqtt5SubAck ack) {
+        List<Mqtt5SubAckReasonCode> codes = ack.getReasonCodes();
+        StringBuilder refused = new StringBuilder("SUBACK refused ");
+        boolean first = true;
+        for (int i = 0; i < codes.size(); i++) {
+            if (codes.get(i).isError()) {
+                refused.append(first ? "" : ", ").append(filters.get(i)).append(" -> ").append(codes.get(i))
+                        .append(" (0x").append(Integer.toHexString(codes.get(i).getCode())).append(')');
+                first = false;
+            }
+        }
+        ack.getReasonString().ifPresent(r -> refused.append(": ").append(r));
+        return refused.toString();
+    }
+
+    private void registerScopes(List<String> filters) {
+        List<Subscription> next = new ArrayList<>(List.of(subscriptions));
+        for (String f : filters) {
+            if (SharedSubscription.isShared(f)) {
+                SharedSubscription shared = SharedSubscription.parse("topicFilters", f);
+                next.add(new Subscription(shared.filter(), ledger.sharedScope(shared)));
+            } else {
+                next.add(new Subscription(f, ledger.clientScope(clientId, f)));
+            }
+        }
+        subscriptions = next.toArray(new Subscription[0]);
+    }
+
+    /** Runs on the client's Netty thread: only counting and recording, no blocking, no I/O. */
+    private void onMessage(String topic, ByteBuffer payload) {
+        long now = MicroClock.nowMicros();
+        metrics.received.increment();
+        int size = payload == null ? 0 : payload.remaining();
+        metrics.receivedBytes.add(size);
+        if (payload == null || !PayloadHeader.isPlausible(payload, now)) {
+            metrics.receivedUnmeasured.increment();
+            return;
+        }
+        metrics.pubToSubLatency.record(now - PayloadHeader.sendMicros(payload));
+        ReceiverScope scope = scopeFor(topic);
+        if (scope != null) {
+            scope.track(PayloadHeader.streamId(payload), PayloadHeader.sequence(payload), metrics);
+        }
+    }
+
+    private ReceiverScope scopeFor(String topic) {
+        Subscription[] subs = subscriptions;
+        if (subs.length == 1) {
+            return subs[0].scope;
+        }
+        for (Subscription s : subs) {
+            if (TopicMatcher.matches(s.filter, topic)) {
+                return s.scope;
+            }
+        }
+        return null;
+    }
+
+    /** Sends DISCONNECT; the future completes when it was sent or the client was not connected. */
+    public CompletableFuture<Void> disconnect() {
+        closing = true;
+        CompletableFuture<Void> f = v5 != null ? v5.disconnect() : v3.disconnect();
+        return f.handle((ok, error) -> {
+            if (error == null) {
+                metrics.disconnects.increment();
+            }
+            return null;
+        });
+    }
+
+    private static final class Subscription {
+        final String filter;
+        final ReceiverScope scope;
+
+        Subscription(String filter, ReceiverScope scope) {
+            this.filter = filter;
+            this.scope = scope;
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package io.mqttload.core;
+
+/**
+ * Values of the template placeholders for one JMeter thread: {@code {engine}} and {@code {run}}
+ * (text), {@code {threadGroup}}, {@code {thread}}, and the per-use {@code {client}} and {@code {msg}}.
+ */
+final class PlaceholderValues implements NameTemplate.Values {
+    private final RunConfig config;
+    private final int threadGroup;
+    private final int thread;
+    int client;
+    int msg;
+
+    PlaceholderValues(RunConfig config, int threadGroup, int thread) {
+        this.config = config;
+        this.threadGroup = threadGroup;
+        this.thread = thread;
+    }
+
+    @Override
+    public String text(String name) {
+        switch (name) {
+            case "engine":
+                return config.engineId();
+            case "run":
+                return config.runId();
+            default:
+                return null;
+        }
+    }
+
+    @Override
+    public long number(String name) {
+        switch (name) {
+            case "threadGroup":
+                return threadGroup;
+            case "thread":
+                return thread;
+            case "client":
+                return client;
+            default:
+                return msg;
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package io.mqttload.core;
+
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Publishes the messages of one sample, spread round-robin over the thread's clients. Synchronous
+ * mode waits for each message's PUBACK / PUBCOMP before the next (as mqtt-bm-latency does);
+ * asynchronous mode keeps at most {@code maxInFlight} unacknowledged messages per thread and
+ * returns once every message is handed to its client.
+ */
+public final class PublishOperation {
+    public static final Set<String> TOPIC_PLACEHOLDERS = Set.of("engine", "run", "threadGroup", "thread", "client",
+            "msg");
+
+    private final NameTemplate topic;
+    private final int qos;
+    private final boolean retain;
+    private final PayloadSource payload;
+    private final int messagesPerSample;
+    private final boolean synchronous;
+    private final int maxInFlight;
+    private final long ackTimeoutMillis;
+
+    public PublishOperation(String topicTemplate, int qos, boolean retain, PayloadSource payload, int messagesPerSample,
+            boolean synchronous, int maxInFlight, long ackTimeoutMillis) {
+        this.topic = NameTemplate.compile("topic", Checks.notBlank("topic", topicTemplate), TOPIC_PLACEHOLDERS);
+        Checks.publishTopic("topic", topicTemplate);
+        this.qos = Checks.qos("qos", qos);
+        this.retain = retain;
+        this.payload = payload;
+        this.messagesPerSample = (int) Checks.between("messagesPerSample", messagesPerSample, 1, 10_000_000);
+        this.synchronous = synchronous;
+        this.maxInFlight = (int) Checks.between("maxInFlight", maxInFlight, 1, 1_000_000);
+        this.ackTimeoutMillis = Checks.between("ackTimeoutMs", ackTimeoutMillis, 1, 3_600_000);
+    }
+
+    public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread) {
+        if (group == null || group.size() == 0) {
+            return OperationResult.failed("NOT_CONNECTED",
+                    "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Publish");
+        }
+        EngineMetrics metrics = runtime.metrics();
+        PlaceholderValues values = new PlaceholderValues(runtime.config(), threadGroup, thread);
+        String earlierFailures = group.takeAsyncFailures();
+        Semaphore window = synchronous ? null : group.inFlight(maxInFlight);
+        long bytes = 0;
+        int failed = 0;
+        String firstError = null;
+        int sent = 0;
+        for (int i = 0; i < messagesPerSample; i++) {
+            LoadClient client = group.nextClient();
+            values.client = client.index();
+            values.msg = i;
+            String topicName = topic.expand(values);
+            if (!topic.isConstant() && (topicName.isEmpty() || topicName.indexOf('+') >= 0 || topicName.indexOf('#') >= 0)) {
+                return OperationResult.failed("BAD_TOPIC", "topic = '" + topic.source() + "' expands to '" + topicName
+                        + "', which is not a valid publish topic");
+            }
+            PublishStream stream = client.stream(topicName);
+            if (window != null) {
+                try {
+                    if (!window.tryAcquire(ackTimeoutMillis, TimeUnit.MILLISECONDS)) {
+                        return OperationResult.failed("IN_FLIGHT_FULL", "published " + sent + " of " + messagesPerSample
+                                + ": " + maxInFlight + " messages stayed unacknowledged for " + ackTimeoutMillis + " ms", bytes);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return OperationResult.failed("INTERRUPTED", "interrupted after " + sent + " messages", bytes);
+                }
+            }
+            byte[] body = payload.next(stream.id(), stream.nextSequence());
+            long start = MicroClock.nowMicros();
+            CompletableFuture<Void> ack;
+            try {
+                ack = client.publish(topicName, body, qos, retain);
+            } catch (RuntimeException e) {
+                if (window != null) {
+                    window.release();
+                }
+                metrics.publishFailed.increment();
+                return OperationResult.failed("PUBLISH_FAILED", "publish to '" + topicName + "' rejected: "
+                        + Errors.describe(e), bytes);
+            }
+            metrics.published.increment();
+            metrics.publishedBytes.add(body.length);
+            bytes += body.length;
+            sent++;
+            if (window != null) {
+                ack.whenComplete((ok, error) -> {
+                    window.release();
+                    settle(metrics, stream, start, error, group);
+                });
+                continue;
+            }
+            try {
+                ack.get(ackTimeoutMillis, TimeUnit.MILLISECONDS);
+                settle(metrics, stream, start, null, null);
+            } catch (ExecutionException e) {
+                settle(metrics, stream, start, e, null);
+                failed++;
+                if (firstError == null) {
+                    firstError = client.clientId() + " on '" + topicName + "': " + Errors.describe(e);
+                }
+            } catch (TimeoutException e) {
+                metrics.publishFailed.increment();
+                return OperationResult.failed("ACK_TIMEOUT", "no " + (qos == 2 ? "PUBCOMP" : "PUBACK") + " within "
+                        + ackTimeoutMillis + " ms for " + client.clientId() + " on '" + topicName + "'; sent " + sent
+                        + " of " + messagesPerSample, bytes);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return OperationResult.failed("INTERRUPTED", "interrupted after " + sent + " messages", bytes);
+            }
+        }
+        if (failed > 0) {
+            return OperationResult.failed("PUBLISH_FAILED", failed + " of " + messagesPerSample
+                    + " publishes failed; first: " + firstError, bytes);
+        }
+        if (earlierFailures != null) {
+            return OperationResult.failed("ASYNC_PUBLISH_FAILED", earlierFailures, bytes);
+        }
+        return OperationResult.ok((synchronous ? "published and acknowledged " : "published ") + sent + " message(s)",
+                bytes);
+    }
+
+    private static void settle(EngineMetrics metrics, PublishStream stream, long startMicros, Throwable error,
+            ClientGroup asyncGroup) {
+        if (error == null) {
+            metrics.publishLatency.record(MicroClock.nowMicros() - startMicros);
+            metrics.acknowledged.increment();
+            stream.markDelivered();
+        } else {
+            metrics.publishFailed.increment();
+            if (asyncGroup != null) {
+                asyncGroup.recordAsyncFailure(error);
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.mqttload.core;
+
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * One place that must receive every matching message once: a client's own subscriptions, or a
+ * shared subscription group (whose members split the messages between them). Loss, duplicates and
+ * reordering are tracked per scope and publish stream.
+ */
+public final class ReceiverScope {
+    private final String key;
+    private final List<String> filters = new CopyOnWriteArrayList<>();
+    private final ConcurrentHashMap<Integer, StreamTracker> streams = new ConcurrentHashMap<>();
+
+    ReceiverScope(String key) {
+        this.key = key;
+    }
+
+    public String key() {
+        return key;
+    }
+
+    /** Topic filters (without any $share prefix) whose messages this scope must receive. */
+    public List<String> filters() {
+        return filters;
+    }
+
+    void addFilter(String filter) {
+        if (!filters.contains(filter)) {
+            filters.add(filter);
+        }
+    }
+
+    /** Tracks one measured message; called from the receiving client's Netty thread. */
+    void track(int streamId, int sequence, EngineMetrics metrics) {
+        StreamTracker tracker = streams.computeIfAbsent(streamId, id -> new StreamTracker());
+        StreamTracker.Outcome outcome;
+        long gap = 0;
+        // Members of a shared group receive on different event-loop threads.
+        synchronized (tracker) {
+            outcome = tracker.accept(Integer.toUnsignedLong(sequence));
+            if (outcome == StreamTracker.Outcome.GAP) {
+                gap = tracker.lastGapSize();
+            }
+        }
+        switch (outcome) {
+            case GAP:
+                metrics.gaps.add(gap);
+                break;
+            case REORDERED:
+                metrics.reordered.increment();
+                metrics.gapsFilled.increment();
+                break;
+            case DUPLICATE:
+                metrics.duplicates.increment();
+                break;
+            default:
+                break;
+        }
+    }
+
+    /** Messages of {@code streamId} this scope has seen at least once, up to the highest sequence. */
+    long uniqueReceived(int streamId) {
+        StreamTracker t = streams.get(streamId);
+        if (t == null) {
+            return 0;
+        }
+        synchronized (t) {
+            return t.highest() - t.missingCount();
+        }
+    }
+
+    long missingInGaps() {
+        long n = 0;
+        for (StreamTracker t : streams.values()) {
+            synchronized (t) {
+                n += t.missingCount();
+            }
+        }
+        return n;
+    }
+
+    long uniqueReceivedAll() {
+        long n = 0;
+        for (StreamTracker t : streams.values()) {
+            synchronized (t) {
+                n += t.highest() - t.missingCount();
+            }
+        }
+        return n;
+    }
+}

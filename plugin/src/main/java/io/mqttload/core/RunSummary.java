@@ -1,0 +1,193 @@
+package io.mqttload.core;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The exact end-of-run figures of one engine: counts, rates, latency distributions, expected
+ * versus received deliveries and the loss verdict. Rendered as JSON (for merging and tools) and as
+ * a table (for people).
+ */
+public final class RunSummary {
+    public final String runId;
+    public final String engineId;
+    public final String scenario;
+    public final long startedAtMillis;
+    public final long endedAtMillis;
+    /** Length of the measured window: from the end of warm-up to the end of the run. */
+    public final double measuredSeconds;
+    public final long warmupMillis;
+
+    public final Map<String, Long> counts = new LinkedHashMap<>();
+    public final LatencyStats pubToSub;
+    public final LatencyStats publish;
+    public final LatencyStats connect;
+    public final DeliveryLedger.Delivery delivery;
+    public final long measuredPublished;
+    public final long measuredReceived;
+
+    RunSummary(String runId, String engineId, String scenario, long startedAtMillis, long endedAtMillis, long warmupMillis,
+            double measuredSeconds, EngineMetrics m, DeliveryLedger.Delivery delivery, long measuredPublished,
+            long measuredReceived) {
+        this.runId = runId;
+        this.engineId = engineId;
+        this.scenario = scenario;
+        this.startedAtMillis = startedAtMillis;
+        this.endedAtMillis = endedAtMillis;
+        this.warmupMillis = warmupMillis;
+        this.measuredSeconds = measuredSeconds;
+        this.delivery = delivery;
+        this.measuredPublished = measuredPublished;
+        this.measuredReceived = measuredReceived;
+        counts.put("connectsOk", m.connectsOk.sum());
+        counts.put("connectsFailed", m.connectsFailed.sum());
+        counts.put("connectionsLost", m.connectionsLost.sum());
+        counts.put("reconnects", m.reconnects.sum());
+        counts.put("subscribeOk", m.subscribeOk.sum());
+        counts.put("subscribeFailed", m.subscribeFailed.sum());
+        counts.put("published", m.published.sum());
+        counts.put("acknowledged", m.acknowledged.sum());
+        counts.put("publishFailed", m.publishFailed.sum());
+        counts.put("publishedBytes", m.publishedBytes.sum());
+        counts.put("received", m.received.sum());
+        counts.put("receivedBytes", m.receivedBytes.sum());
+        counts.put("receivedUnmeasured", m.receivedUnmeasured.sum());
+        counts.put("expected", delivery.expected);
+        counts.put("receivedOfExpected", delivery.receivedOfExpected);
+        counts.put("lost", delivery.lost());
+        counts.put("duplicates", m.duplicates.sum());
+        counts.put("reordered", m.reordered.sum());
+        counts.put("missingInGaps", delivery.missingInGaps);
+        counts.put("latencyNegative", m.pubToSubLatency.negativeCount());
+        counts.put("latencyClamped", m.pubToSubLatency.clampedCount());
+        this.pubToSub = new LatencyStats(m.pubToSubLatency.totalCopy());
+        this.publish = new LatencyStats(m.publishLatency.totalCopy());
+        this.connect = new LatencyStats(m.connectLatency.totalCopy());
+    }
+
+    public long count(String name) {
+        Long v = counts.get(name);
+        return v == null ? 0 : v;
+    }
+
+    /**
+     * NO LOSS only when something was expected and all of it arrived. Open gaps alone do not decide:
+     * a message whose publish failed leaves a gap in its stream but was never owed.
+     */
+    public Verdict verdict() {
+        if (delivery.expected == 0) {
+            return count("received") == 0 ? Verdict.NOTHING_TO_CHECK : Verdict.NO_LOCAL_PUBLISHERS;
+        }
+        return delivery.lost() == 0 ? Verdict.NO_LOSS : Verdict.LOSS;
+    }
+
+    public enum Verdict {
+        NO_LOSS("NO LOSS: every expected message arrived"),
+        LOSS("LOSS"),
+        NOTHING_TO_CHECK("NOTHING TO CHECK: no message was expected or received"),
+        NO_LOCAL_PUBLISHERS("NOT CHECKED HERE: messages came from publishers on other engines; see the merged report");
+
+        private final String text;
+
+        Verdict(String text) {
+            this.text = text;
+        }
+
+        public String text() {
+            return text;
+        }
+    }
+
+    public double publishRate() {
+        return rate(measuredPublished);
+    }
+
+    public double receiveRate() {
+        return rate(measuredReceived);
+    }
+
+    private double rate(long n) {
+        return measuredSeconds <= 0 ? 0 : n / measuredSeconds;
+    }
+
+    public String verdictLine() {
+        Verdict v = verdict();
+        if (v != Verdict.LOSS) {
+            return v.text();
+        }
+        long lost = delivery.lost();
+        return String.format(Locale.ROOT, "LOSS: %d of %d expected deliveries missing (%.4f%%); %d sequence numbers still in gaps",
+                lost, delivery.expected, 100.0 * lost / delivery.expected, delivery.missingInGaps);
+    }
+
+    public String toTable() {
+        StringBuilder t = new StringBuilder();
+        String rule = "-".repeat(78) + "\n";
+        t.append(rule);
+        t.append(String.format(Locale.ROOT, "MQTT run %s  scenario %s  engine %s%n", runId, scenario, engineId));
+        t.append(String.format(Locale.ROOT, "measured %.1f s (warm-up %.1f s excluded from rates and latency)%n",
+                measuredSeconds, warmupMillis / 1000.0));
+        t.append(rule);
+        t.append(String.format(Locale.ROOT, "%-28s %s%n", "actual rate pub:sub (msg/s)",
+                String.format(Locale.ROOT, "%.1f : %.1f", publishRate(), receiveRate())));
+        t.append(String.format(Locale.ROOT, "%-28s ok %d  failed %d  lost %d  reconnects %d%n", "connections",
+                count("connectsOk"), count("connectsFailed"), count("connectionsLost"), count("reconnects")));
+        t.append(String.format(Locale.ROOT, "%-28s %d  acknowledged %d  failed %d%n", "published", count("published"),
+                count("acknowledged"), count("publishFailed")));
+        t.append(String.format(Locale.ROOT, "%-28s %d  (%d bytes, %d without header)%n", "received", count("received"),
+                count("receivedBytes"), count("receivedUnmeasured")));
+        t.append(String.format(Locale.ROOT, "%-28s %d : %d%n", "expected : received", delivery.expected,
+                delivery.receivedOfExpected));
+        t.append(String.format(Locale.ROOT, "%-28s lost %d  duplicates %d  reordered %d%n", "delivery", delivery.lost(),
+                count("duplicates"), count("reordered")));
+        t.append(rule);
+        t.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s %9s %9s %9s%n", "latency (ms)", "count",
+                "avg", "p50", "p75", "p90", "p95", "p99", "p99.9", "max"));
+        appendLatency(t, "pub-to-sub", pubToSub);
+        appendLatency(t, "publish (ack)", publish);
+        appendLatency(t, "connect", connect);
+        t.append(rule);
+        t.append("verdict: ").append(verdictLine()).append('\n');
+        t.append(rule);
+        return t.toString();
+    }
+
+    private static void appendLatency(StringBuilder t, String name, LatencyStats s) {
+        t.append(String.format(Locale.ROOT, "%-16s %9d %9.3f", name, s.count, s.mean / 1000.0));
+        for (long p : s.percentiles) {
+            t.append(String.format(Locale.ROOT, " %9.3f", p / 1000.0));
+        }
+        t.append(String.format(Locale.ROOT, " %9.3f%n", s.max / 1000.0));
+    }
+
+    public String toJson() {
+        Json j = new Json();
+        j.open();
+        j.field("runId", runId).field("engineId", engineId).field("scenario", scenario);
+        j.field("startedAtMillis", startedAtMillis).field("endedAtMillis", endedAtMillis);
+        j.field("warmupMillis", warmupMillis).field("measuredSeconds", measuredSeconds);
+        j.field("publishRate", publishRate()).field("receiveRate", receiveRate());
+        j.key("counts").open();
+        counts.forEach(j::field);
+        j.close();
+        j.key("latencyMicros").open();
+        latencyJson(j, "pubToSub", pubToSub);
+        latencyJson(j, "publish", publish);
+        latencyJson(j, "connect", connect);
+        j.close();
+        j.field("verdict", verdict().name()).field("verdictText", verdictLine());
+        j.close();
+        return j.toString();
+    }
+
+    private static void latencyJson(Json j, String name, LatencyStats s) {
+        j.key(name).open();
+        j.field("count", s.count).field("mean", s.mean).field("min", s.min).field("max", s.max);
+        for (int i = 0; i < LatencyStats.PERCENTILES.length; i++) {
+            j.field("p" + Json.number(LatencyStats.PERCENTILES[i]), s.percentiles[i]);
+        }
+        j.field("hdrHistogram", s.encoded());
+        j.close();
+    }
+}

@@ -1,0 +1,95 @@
+package io.mqttload.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Subscribes the selected clients of a thread to topic filters (wildcards and {@code $share/...}
+ * allowed, placeholders expanded per client) and waits, bounded, for every SUBACK. Arriving
+ * messages are recorded on the clients' Netty threads, never on the JMeter thread.
+ */
+public final class SubscribeOperation {
+    public static final Set<String> FILTER_PLACEHOLDERS = Set.of("engine", "run", "threadGroup", "thread", "client");
+
+    private final List<NameTemplate> filters = new ArrayList<>();
+    private final int qos;
+    private final ClientSelection selection;
+    private final long timeoutMillis;
+
+    public SubscribeOperation(String topicFilters, int qos, String clients, long timeoutMillis) {
+        String all = Checks.notBlank("topicFilters", topicFilters);
+        for (String f : all.split("\\s*[\\n,]\\s*")) {
+            if (f.isEmpty()) {
+                continue;
+            }
+            Checks.topicFilter("topicFilters", f);
+            filters.add(NameTemplate.compile("topicFilters", f, FILTER_PLACEHOLDERS));
+        }
+        this.qos = Checks.qos("qos", qos);
+        this.selection = ClientSelection.parse("clients", clients);
+        this.timeoutMillis = Checks.between("subackTimeoutMs", timeoutMillis, 1, 3_600_000);
+    }
+
+    public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread) {
+        if (group == null || group.size() == 0) {
+            return OperationResult.failed("NOT_CONNECTED",
+                    "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Subscribe");
+        }
+        PlaceholderValues values = new PlaceholderValues(runtime.config(), threadGroup, thread);
+        List<LoadClient> selected = new ArrayList<>();
+        List<CompletableFuture<Void>> acks = new ArrayList<>();
+        List<List<String>> requested = new ArrayList<>();
+        for (LoadClient client : group.clients()) {
+            if (!selection.includes(client.index())) {
+                continue;
+            }
+            values.client = client.index();
+            List<String> expanded = new ArrayList<>();
+            for (NameTemplate f : filters) {
+                expanded.add(f.expand(values));
+            }
+            selected.add(client);
+            requested.add(expanded);
+            acks.add(client.subscribe(expanded, qos));
+        }
+        if (selected.isEmpty()) {
+            return OperationResult.failed("NO_CLIENT", "clients = '" + selection + "' selects none of this thread's "
+                    + group.size() + " client(s) (indexes 0-" + (group.size() - 1) + ")");
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        int ok = 0;
+        String firstError = null;
+        EngineMetrics metrics = runtime.metrics();
+        for (int i = 0; i < acks.size(); i++) {
+            try {
+                acks.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                ok++;
+                metrics.subscribeOk.increment();
+            } catch (ExecutionException e) {
+                metrics.subscribeFailed.increment();
+                if (firstError == null) {
+                    firstError = selected.get(i).clientId() + " " + requested.get(i) + ": " + Errors.describe(e);
+                }
+            } catch (TimeoutException e) {
+                metrics.subscribeFailed.increment();
+                if (firstError == null) {
+                    firstError = selected.get(i).clientId() + ": no SUBACK within " + timeoutMillis + " ms";
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return OperationResult.failed("INTERRUPTED", "interrupted while waiting for SUBACKs");
+            }
+        }
+        if (ok == acks.size()) {
+            return OperationResult.ok("subscribed " + ok + " client(s) to " + requested.get(0)
+                    + (ok > 1 ? " (first client's filters)" : "") + " at QoS " + qos, 0);
+        }
+        return OperationResult.failed("SUBSCRIBE_FAILED", (acks.size() - ok) + " of " + acks.size()
+                + " subscriptions failed; first: " + firstError);
+    }
+}

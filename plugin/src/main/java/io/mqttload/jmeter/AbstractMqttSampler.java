@@ -1,0 +1,135 @@
+package io.mqttload.jmeter;
+
+import org.apache.jmeter.config.ConfigTestElement;
+import org.apache.jmeter.samplers.AbstractSampler;
+import org.apache.jmeter.samplers.Entry;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.testbeans.TestBean;
+import org.apache.jmeter.testbeans.TestBeanHelper;
+import org.apache.jmeter.testelement.TestStateListener;
+import org.apache.jmeter.testelement.property.PropertyIterator;
+import org.apache.jmeter.threads.JMeterContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.mqttload.core.ClientGroup;
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.Errors;
+import io.mqttload.core.InvalidSettingException;
+import io.mqttload.core.OperationResult;
+
+/**
+ * Common frame of the MQTT samplers: one sample times one operation on this thread's clients;
+ * every failure, including an invalid setting, becomes a failed sample whose message names the
+ * cause. No exception reaches JMeter's thread.
+ */
+public abstract class AbstractMqttSampler extends AbstractSampler implements TestBean, TestStateListener {
+    private static final long serialVersionUID = 1L;
+    private static final Logger log = LoggerFactory.getLogger(AbstractMqttSampler.class);
+
+    /** Groups let one thread drive several independent sets of clients (e.g. publishers and subscribers). */
+    private String clientGroup = "default";
+
+    @Override
+    public SampleResult sample(Entry entry) {
+        SampleResult result = new SampleResult();
+        result.setSampleLabel(getName());
+        result.setDataType(SampleResult.TEXT);
+        result.sampleStart();
+        OperationResult outcome;
+        try {
+            EngineRuntime runtime = EngineRuntime.current();
+            JMeterContext context = getThreadContext();
+            outcome = perform(runtime, context);
+        } catch (InvalidSettingException e) {
+            outcome = OperationResult.failed("INVALID_SETTING", e.getMessage());
+        } catch (RuntimeException e) {
+            log.debug("MQTT sampler '{}' failed", getName(), e);
+            outcome = OperationResult.failed("ERROR", Errors.describe(e));
+        }
+        result.sampleEnd();
+        result.setSuccessful(outcome.ok);
+        result.setResponseCode(outcome.code);
+        result.setResponseMessage(outcome.message);
+        result.setSentBytes(outcome.bytesSent);
+        result.setBytes(outcome.bytesReceived);
+        result.setResponseData(outcome.message, "UTF-8");
+        return result;
+    }
+
+    /** Runs the sampler's operation; invalid settings are thrown as {@link InvalidSettingException}. */
+    protected abstract OperationResult perform(EngineRuntime runtime, JMeterContext context);
+
+    /** Checks the settings at test start where they do not depend on per-thread variables. */
+    protected abstract void validate();
+
+    protected ClientGroup group(EngineRuntime runtime, JMeterContext context) {
+        return runtime.group(MqttElements.threadKey(context), groupName());
+    }
+
+    protected ClientGroup existingGroup(EngineRuntime runtime, JMeterContext context) {
+        return runtime.existingGroup(MqttElements.threadKey(context), groupName());
+    }
+
+    private String groupName() {
+        String g = clientGroup == null ? "" : clientGroup.trim();
+        return g.isEmpty() ? "default" : g;
+    }
+
+    /** Thread groups in JMeter number their threads from 0; placeholders show them from 1, like ${__threadNum}. */
+    protected static int threadNumber(JMeterContext context) {
+        return context.getThreadNum() + 1;
+    }
+
+    @Override
+    public boolean applies(ConfigTestElement configElement) {
+        return false;
+    }
+
+    @Override
+    public void testStarted() {
+        MqttElements.startRuntime();
+        if (!hasPerThreadVariables()) {
+            try {
+                TestBeanHelper.prepare(this);
+                validate();
+            } catch (InvalidSettingException e) {
+                MqttElements.reportInvalid(getName(), e);
+            }
+        }
+    }
+
+    /** Settings that use ${...} may depend on thread variables: they are checked at their first sample. */
+    private boolean hasPerThreadVariables() {
+        for (PropertyIterator it = propertyIterator(); it.hasNext();) {
+            String value = it.next().getStringValue();
+            if (value != null && value.contains("${")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void testStarted(String host) {
+        testStarted();
+    }
+
+    @Override
+    public void testEnded() {
+        MqttElements.stopRuntime();
+    }
+
+    @Override
+    public void testEnded(String host) {
+        testEnded();
+    }
+
+    public String getClientGroup() {
+        return clientGroup;
+    }
+
+    public void setClientGroup(String clientGroup) {
+        this.clientGroup = clientGroup;
+    }
+}

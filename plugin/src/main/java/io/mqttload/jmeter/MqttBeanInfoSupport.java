@@ -1,0 +1,57 @@
+package io.mqttload.jmeter;
+
+import java.beans.PropertyDescriptor;
+
+import org.apache.jmeter.testbeans.BeanInfoSupport;
+import org.apache.jmeter.testbeans.TestBean;
+import org.apache.jmeter.testbeans.gui.FileEditor;
+import org.apache.jmeter.testbeans.gui.PasswordEditor;
+import org.apache.jmeter.testbeans.gui.TextAreaEditor;
+
+/**
+ * The few kinds of field the MQTT elements have. Every field accepts JMeter expressions such as
+ * {@code ${__P(clients,100)}}, so plans scale by properties; choices offer their values in a list.
+ */
+abstract class MqttBeanInfoSupport extends BeanInfoSupport {
+    protected MqttBeanInfoSupport(Class<? extends TestBean> beanClass) {
+        super(beanClass);
+    }
+
+    protected PropertyDescriptor text(String name, String defaultValue) {
+        PropertyDescriptor p = property(name);
+        p.setValue(NOT_UNDEFINED, Boolean.TRUE);
+        p.setValue(DEFAULT, defaultValue);
+        return p;
+    }
+
+    protected void multiLine(String name, String defaultValue) {
+        text(name, defaultValue).setPropertyEditorClass(TextAreaEditor.class);
+    }
+
+    protected void secret(String name) {
+        text(name, "").setPropertyEditorClass(PasswordEditor.class);
+    }
+
+    protected void file(String name) {
+        text(name, "").setPropertyEditorClass(FileEditor.class);
+    }
+
+    protected void choice(String name, String defaultValue, String... values) {
+        PropertyDescriptor p = text(name, defaultValue);
+        p.setValue(TAGS, values);
+        // Other values stay allowed so that a plan can set the choice with ${__P(...)}.
+        p.setValue(NOT_OTHER, Boolean.FALSE);
+    }
+
+    protected void flag(String name, boolean defaultValue) {
+        PropertyDescriptor p = property(name);
+        p.setValue(NOT_UNDEFINED, Boolean.TRUE);
+        p.setValue(DEFAULT, defaultValue);
+    }
+
+    /** The group of the client-group field every sampler has. */
+    protected void clientGroupField() {
+        createPropertyGroup("threadClients", new String[] {"clientGroup"});
+        text("clientGroup", "default");
+    }
+}

@@ -1,0 +1,150 @@
+package io.mqttload.jmeter;
+
+import org.apache.jmeter.config.ConfigTestElement;
+import org.apache.jmeter.testbeans.TestBeanHelper;
+import org.apache.jmeter.testelement.TestElement;
+import org.apache.jmeter.threads.JMeterContext;
+
+import io.mqttload.core.ConnectOperation;
+import io.mqttload.core.ConnectionSettings;
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.OperationResult;
+import io.mqttload.core.ReconnectPolicy;
+
+/**
+ * MQTT Connect: opens this thread's clients (one, or thousands) with the settings of the nearest
+ * MQTT Connection config element in scope. The sample lasts until every CONNACK arrived or the
+ * connect timeout passed; each client's connect latency goes into the engine's histogram.
+ */
+public class MqttConnectSampler extends AbstractMqttSampler {
+    private static final long serialVersionUID = 1L;
+
+    private String clientCount = "1";
+    private String clientIdTemplate = "{engine}-{threadGroup}-{thread}-{client}";
+    private boolean clientIdsWithin23 = true;
+    private String connectRate = "0";
+    private String reconnectAttempts = "3";
+    private String reconnectDelayMs = "1000";
+    private String reconnectMaxDelayMs = "10000";
+    private String localAddresses = "";
+
+    /** The thread's clone of the nearest MQTT Connection in scope, for the sample being run. */
+    private transient MqttConnectionConfig connection;
+    private transient ConnectOperation operation;
+
+    @Override
+    public boolean applies(ConfigTestElement configElement) {
+        return configElement instanceof MqttConnectionConfig;
+    }
+
+    @Override
+    public void addTestElement(TestElement element) {
+        // JMeter offers the configs in scope innermost first; the innermost one wins, as with HTTP defaults.
+        if (element instanceof MqttConnectionConfig) {
+            if (connection == null) {
+                connection = (MqttConnectionConfig) element;
+            }
+            return;
+        }
+        super.addTestElement(element);
+    }
+
+    @Override
+    public void clearTestElementChildren() {
+        connection = null;
+        super.clearTestElementChildren();
+    }
+
+    @Override
+    protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
+        if (connection == null) {
+            return OperationResult.failed("NO_CONNECTION_CONFIG",
+                    "no MQTT Connection config element in scope of '" + getName() + "': add one to the test plan or thread group");
+        }
+        if (operation == null) {
+            TestBeanHelper.prepare(connection);
+            operation = operation(connection.settings());
+        }
+        return operation.run(runtime, group(runtime, context), MqttElements.threadGroupNumber(runtime, context),
+                threadNumber(context));
+    }
+
+    private ConnectOperation operation(ConnectionSettings settings) {
+        ReconnectPolicy policy = new ReconnectPolicy(
+                Fields.parseInt("reconnectAttempts", reconnectAttempts, 0, 1000),
+                Fields.parseLong("reconnectDelayMs", reconnectDelayMs, 0, 3_600_000),
+                Fields.parseLong("reconnectMaxDelayMs", reconnectMaxDelayMs, 0, 3_600_000));
+        return new ConnectOperation(settings, Fields.parseInt("clientCount", clientCount, 1, 1_000_000),
+                clientIdTemplate, clientIdsWithin23, Fields.parseDouble("connectRate", connectRate, 0), policy,
+                localAddresses);
+    }
+
+    @Override
+    protected void validate() {
+        operation(ConnectionSettings.builder().build());
+    }
+
+    public String getClientCount() {
+        return clientCount;
+    }
+
+    public void setClientCount(String clientCount) {
+        this.clientCount = clientCount;
+    }
+
+    public String getClientIdTemplate() {
+        return clientIdTemplate;
+    }
+
+    public void setClientIdTemplate(String clientIdTemplate) {
+        this.clientIdTemplate = clientIdTemplate;
+    }
+
+    public boolean isClientIdsWithin23() {
+        return clientIdsWithin23;
+    }
+
+    public void setClientIdsWithin23(boolean clientIdsWithin23) {
+        this.clientIdsWithin23 = clientIdsWithin23;
+    }
+
+    public String getConnectRate() {
+        return connectRate;
+    }
+
+    public void setConnectRate(String connectRate) {
+        this.connectRate = connectRate;
+    }
+
+    public String getReconnectAttempts() {
+        return reconnectAttempts;
+    }
+
+    public void setReconnectAttempts(String reconnectAttempts) {
+        this.reconnectAttempts = reconnectAttempts;
+    }
+
+    public String getReconnectDelayMs() {
+        return reconnectDelayMs;
+    }
+
+    public void setReconnectDelayMs(String reconnectDelayMs) {
+        this.reconnectDelayMs = reconnectDelayMs;
+    }
+
+    public String getReconnectMaxDelayMs() {
+        return reconnectMaxDelayMs;
+    }
+
+    public void setReconnectMaxDelayMs(String reconnectMaxDelayMs) {
+        this.reconnectMaxDelayMs = reconnectMaxDelayMs;
+    }
+
+    public String getLocalAddresses() {
+        return localAddresses;
+    }
+
+    public void setLocalAddresses(String localAddresses) {
+        this.localAddresses = localAddresses;
+    }
+}

@@ -1,0 +1,220 @@
+package io.mqttload.jmeter;
+
+import org.apache.jmeter.config.ConfigTestElement;
+import org.apache.jmeter.testbeans.TestBean;
+import org.apache.jmeter.testelement.TestStateListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.mqttload.core.ConnectionSettings;
+import io.mqttload.core.ProtocolVersion;
+import io.mqttload.core.TlsSettings;
+import io.mqttload.core.Transport;
+
+/**
+ * MQTT Connection: where and how the MQTT Connect samplers in its scope connect. Like HTTP Request
+ * Defaults, the nearest one in scope applies. The settings are validated and the TLS stores loaded
+ * once per thread, at the first connect.
+ */
+public class MqttConnectionConfig extends ConfigTestElement implements TestBean, TestStateListener {
+    private static final long serialVersionUID = 1L;
+    private static final Logger log = LoggerFactory.getLogger(MqttConnectionConfig.class);
+
+    private String host = "localhost";
+    private String port = "1883";
+    private String transport = "TCP";
+    private String webSocketPath = "/mqtt";
+    private String mqttVersion = "MQTT_5";
+    private String username = "";
+    private String password = "";
+    private String trustStorePath = "";
+    private String trustStorePassword = "";
+    private String keyStorePath = "";
+    private String keyStorePassword = "";
+    private boolean verifyHostname = true;
+    private String keepAliveSeconds = "60";
+    private boolean cleanStart = true;
+    private String sessionExpirySeconds = "0";
+    private String connectTimeoutMs = "10000";
+
+    private transient ConnectionSettings settings;
+
+    /** The validated settings; builds them (and loads the TLS stores) on first use in this thread. */
+    public ConnectionSettings settings() {
+        if (settings == null) {
+            Transport t = Transport.parse("transport", transport);
+            TlsSettings tls = TlsSettings.systemDefaults();
+            if (t.isSecure()) {
+                if (!verifyHostname) {
+                    log.warn("MQTT Connection '{}': TLS host name verification is OFF by explicit choice "
+                            + "(verifyHostname = false): the broker's certificate is not checked against '{}'",
+                            getName(), host);
+                }
+                tls = TlsSettings.load(trustStorePath, trustStorePassword, keyStorePath, keyStorePassword, verifyHostname);
+            }
+            settings = ConnectionSettings.builder()
+                    .host(host)
+                    .port(Fields.parseInt("port", port, 1, 65535))
+                    .transport(t)
+                    .webSocketPath(webSocketPath)
+                    .protocolVersion(ProtocolVersion.parse("mqttVersion", mqttVersion))
+                    .username(username)
+                    .password(password)
+                    .tls(tls)
+                    .keepAliveSeconds(Fields.parseLong("keepAliveSeconds", keepAliveSeconds, 0, 65535))
+                    .cleanStart(cleanStart)
+                    .sessionExpirySeconds(Fields.parseLong("sessionExpirySeconds", sessionExpirySeconds, 0, 4294967295L))
+                    .connectTimeoutMs(Fields.parseLong("connectTimeoutMs", connectTimeoutMs, 1, 3_600_000))
+                    .build();
+        }
+        return settings;
+    }
+
+    @Override
+    public void testStarted() {
+        MqttElements.startRuntime();
+    }
+
+    @Override
+    public void testStarted(String host) {
+        testStarted();
+    }
+
+    @Override
+    public void testEnded() {
+        MqttElements.stopRuntime();
+    }
+
+    @Override
+    public void testEnded(String host) {
+        testEnded();
+    }
+
+    public String getHost() {
+        return host;
+    }
+
+    public void setHost(String host) {
+        this.host = host;
+    }
+
+    public String getPort() {
+        return port;
+    }
+
+    public void setPort(String port) {
+        this.port = port;
+    }
+
+    public String getTransport() {
+        return transport;
+    }
+
+    public void setTransport(String transport) {
+        this.transport = transport;
+    }
+
+    public String getWebSocketPath() {
+        return webSocketPath;
+    }
+
+    public void setWebSocketPath(String webSocketPath) {
+        this.webSocketPath = webSocketPath;
+    }
+
+    public String getMqttVersion() {
+        return mqttVersion;
+    }
+
+    public void setMqttVersion(String mqttVersion) {
+        this.mqttVersion = mqttVersion;
+    }
+
+    public String getUsername() {
+        return username;
+    }
+
+    public void setUsername(String username) {
+        this.username = username;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    public String getTrustStorePath() {
+        return trustStorePath;
+    }
+
+    public void setTrustStorePath(String trustStorePath) {
+        this.trustStorePath = trustStorePath;
+    }
+
+    public String getTrustStorePassword() {
+        return trustStorePassword;
+    }
+
+    public void setTrustStorePassword(String trustStorePassword) {
+        this.trustStorePassword = trustStorePassword;
+    }
+
+    public String getKeyStorePath() {
+        return keyStorePath;
+    }
+
+    public void setKeyStorePath(String keyStorePath) {
+        this.keyStorePath = keyStorePath;
+    }
+
+    public String getKeyStorePassword() {
+        return keyStorePassword;
+    }
+
+    public void setKeyStorePassword(String keyStorePassword) {
+        this.keyStorePassword = keyStorePassword;
+    }
+
+    public boolean isVerifyHostname() {
+        return verifyHostname;
+    }
+
+    public void setVerifyHostname(boolean verifyHostname) {
+        this.verifyHostname = verifyHostname;
+    }
+
+    public String getKeepAliveSeconds() {
+        return keepAliveSeconds;
+    }
+
+    public void setKeepAliveSeconds(String keepAliveSeconds) {
+        this.keepAliveSeconds = keepAliveSeconds;
+    }
+
+    public boolean isCleanStart() {
+        return cleanStart;
+    }
+
+    public void setCleanStart(boolean cleanStart) {
+        this.cleanStart = cleanStart;
+    }
+
+    public String getSessionExpirySeconds() {
+        return sessionExpirySeconds;
+    }
+
+    public void setSessionExpirySeconds(String sessionExpirySeconds) {
+        this.sessionExpirySeconds = sessionExpirySeconds;
+    }
+
+    public String getConnectTimeoutMs() {
+        return connectTimeoutMs;
+    }
+
+    public void setConnectTimeoutMs(String connectTimeoutMs) {
+        this.connectTimeoutMs = connectTimeoutMs;
+    }
+}

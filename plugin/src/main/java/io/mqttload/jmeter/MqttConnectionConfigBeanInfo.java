@@ -1,0 +1,33 @@
+package io.mqttload.jmeter;
+
+/** Fields of the MQTT Connection config element, grouped as they appear in the GUI. */
+public class MqttConnectionConfigBeanInfo extends MqttBeanInfoSupport {
+    public MqttConnectionConfigBeanInfo() {
+        super(MqttConnectionConfig.class);
+        createPropertyGroup("broker", new String[] {"host", "port", "transport", "webSocketPath", "mqttVersion"});
+        text("host", "localhost");
+        text("port", "1883");
+        choice("transport", "TCP", "TCP", "TLS", "WEBSOCKET", "SECURE_WEBSOCKET");
+        text("webSocketPath", "/mqtt");
+        choice("mqttVersion", "MQTT_5", "MQTT_5", "MQTT_3_1_1");
+
+        createPropertyGroup("credentials", new String[] {"username", "password"});
+        text("username", "");
+        secret("password");
+
+        createPropertyGroup("tls", new String[] {"trustStorePath", "trustStorePassword", "keyStorePath",
+            "keyStorePassword", "verifyHostname"});
+        file("trustStorePath");
+        secret("trustStorePassword");
+        file("keyStorePath");
+        secret("keyStorePassword");
+        flag("verifyHostname", true);
+
+        createPropertyGroup("session", new String[] {"keepAliveSeconds", "cleanStart", "sessionExpirySeconds",
+            "connectTimeoutMs"});
+        text("keepAliveSeconds", "60");
+        flag("cleanStart", true);
+        text("sessionExpirySeconds", "0");
+        text("connectTimeoutMs", "10000");
+    }
+}

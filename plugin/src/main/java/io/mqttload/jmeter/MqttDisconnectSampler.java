@@ -1,0 +1,39 @@
+package io.mqttload.jmeter;
+
+import org.apache.jmeter.threads.JMeterContext;
+
+import io.mqttload.core.DisconnectOperation;
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.OperationResult;
+
+/**
+ * MQTT Disconnect: sends DISCONNECT for every client of this thread's group. Clients a plan never
+ * disconnects are closed at test end anyway, whatever stopped the threads.
+ */
+public class MqttDisconnectSampler extends AbstractMqttSampler {
+    private static final long serialVersionUID = 1L;
+
+    private String disconnectTimeoutMs = "10000";
+
+    @Override
+    protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
+        return operation().run(existingGroup(runtime, context));
+    }
+
+    private DisconnectOperation operation() {
+        return new DisconnectOperation(Fields.parseLong("disconnectTimeoutMs", disconnectTimeoutMs, 1, 3_600_000));
+    }
+
+    @Override
+    protected void validate() {
+        operation();
+    }
+
+    public String getDisconnectTimeoutMs() {
+        return disconnectTimeoutMs;
+    }
+
+    public void setDisconnectTimeoutMs(String disconnectTimeoutMs) {
+        this.disconnectTimeoutMs = disconnectTimeoutMs;
+    }
+}

@@ -1,0 +1,166 @@
+package io.mqttload.jmeter;
+
+import java.util.Locale;
+
+import org.apache.jmeter.threads.JMeterContext;
+
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.InvalidSettingException;
+import io.mqttload.core.OperationResult;
+import io.mqttload.core.PayloadSource;
+import io.mqttload.core.PublishOperation;
+
+/**
+ * MQTT Publish: sends {@code messagesPerSample} messages, round-robin over this thread's clients.
+ * One sample is one batch: its time is the batch's time and it counts as one sample in JMeter's
+ * listeners, never as N samples of time/N. Per-message latency is in the engine's histograms.
+ */
+public class MqttPublishSampler extends AbstractMqttSampler {
+    private static final long serialVersionUID = 1L;
+
+    private String topic = "test/{thread}/{client}";
+    private String qos = "1";
+    private boolean retain;
+    private String payloadType = "RANDOM";
+    private String payloadText = "";
+    private String payloadSize = "64";
+    private String payloadFile = "";
+    private boolean measureLatency = true;
+    private String messagesPerSample = "1";
+    private String mode = "ASYNC";
+    private String maxInFlight = "1000";
+    private String ackTimeoutMs = "10000";
+
+    private transient PublishOperation operation;
+
+    @Override
+    protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
+        if (operation == null) {
+            operation = operation();
+        }
+        return operation.run(runtime, existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
+                threadNumber(context));
+    }
+
+    private PublishOperation operation() {
+        PayloadSource.Kind kind = PayloadSource.parseKind(payloadType);
+        long size = kind == PayloadSource.Kind.RANDOM ? Fields.parseLong("payloadSize", payloadSize, 0, PayloadSource.MAX_PAYLOAD) : 0;
+        PayloadSource payload = PayloadSource.create(kind, payloadText, size, payloadFile, measureLatency);
+        return new PublishOperation(topic, Fields.parseQos("qos", qos), retain, payload,
+                Fields.parseInt("messagesPerSample", messagesPerSample, 1, 10_000_000), parseSynchronous(),
+                Fields.parseInt("maxInFlight", maxInFlight, 1, 1_000_000),
+                Fields.parseLong("ackTimeoutMs", ackTimeoutMs, 1, 3_600_000));
+    }
+
+    private boolean parseSynchronous() {
+        String m = mode == null ? "" : mode.trim().toUpperCase(Locale.ROOT);
+        if (m.equals("SYNC")) {
+            return true;
+        }
+        if (m.equals("ASYNC")) {
+            return false;
+        }
+        throw new InvalidSettingException("mode", mode, "must be SYNC (wait for each acknowledgement) or ASYNC");
+    }
+
+    @Override
+    protected void validate() {
+        operation();
+    }
+
+    public String getTopic() {
+        return topic;
+    }
+
+    public void setTopic(String topic) {
+        this.topic = topic;
+    }
+
+    public String getQos() {
+        return qos;
+    }
+
+    public void setQos(String qos) {
+        this.qos = qos;
+    }
+
+    public boolean isRetain() {
+        return retain;
+    }
+
+    public void setRetain(boolean retain) {
+        this.retain = retain;
+    }
+
+    public String getPayloadType() {
+        return payloadType;
+    }
+
+    public void setPayloadType(String payloadType) {
+        this.payloadType = payloadType;
+    }
+
+    public String getPayloadText() {
+        return payloadText;
+    }
+
+    public void setPayloadText(String payloadText) {
+        this.payloadText = payloadText;
+    }
+
+    public String getPayloadSize() {
+        return payloadSize;
+    }
+
+    public void setPayloadSize(String payloadSize) {
+        this.payloadSize = payloadSize;
+    }
+
+    public String getPayloadFile() {
+        return payloadFile;
+    }
+
+    public void setPayloadFile(String payloadFile) {
+        this.payloadFile = payloadFile;
+    }
+
+    public boolean isMeasureLatency() {
+        return measureLatency;
+    }
+
+    public void setMeasureLatency(boolean measureLatency) {
+        this.measureLatency = measureLatency;
+    }
+
+    public String getMessagesPerSample() {
+        return messagesPerSample;
+    }
+
+    public void setMessagesPerSample(String messagesPerSample) {
+        this.messagesPerSample = messagesPerSample;
+    }
+
+    public String getMode() {
+        return mode;
+    }
+
+    public void setMode(String mode) {
+        this.mode = mode;
+    }
+
+    public String getMaxInFlight() {
+        return maxInFlight;
+    }
+
+    public void setMaxInFlight(String maxInFlight) {
+        this.maxInFlight = maxInFlight;
+    }
+
+    public String getAckTimeoutMs() {
+        return ackTimeoutMs;
+    }
+
+    public void setAckTimeoutMs(String ackTimeoutMs) {
+        this.ackTimeoutMs = ackTimeoutMs;
+    }
+}

@@ -1,0 +1,27 @@
+package io.mqttload.jmeter;
+
+/** Fields of the MQTT Publish sampler. */
+public class MqttPublishSamplerBeanInfo extends MqttBeanInfoSupport {
+    public MqttPublishSamplerBeanInfo() {
+        super(MqttPublishSampler.class);
+        clientGroupField();
+        createPropertyGroup("message", new String[] {"topic", "qos", "retain"});
+        text("topic", "test/{thread}/{client}");
+        choice("qos", "1", "0", "1", "2");
+        flag("retain", false);
+
+        createPropertyGroup("payload", new String[] {"payloadType", "payloadSize", "payloadText", "payloadFile",
+            "measureLatency"});
+        choice("payloadType", "RANDOM", "RANDOM", "TEXT", "FILE");
+        text("payloadSize", "64");
+        multiLine("payloadText", "");
+        file("payloadFile");
+        flag("measureLatency", true);
+
+        createPropertyGroup("flow", new String[] {"messagesPerSample", "mode", "maxInFlight", "ackTimeoutMs"});
+        text("messagesPerSample", "1");
+        choice("mode", "ASYNC", "ASYNC", "SYNC");
+        text("maxInFlight", "1000");
+        text("ackTimeoutMs", "10000");
+    }
+}

@@ -1,0 +1,74 @@
+package io.mqttload.jmeter;
+
+import org.apache.jmeter.threads.JMeterContext;
+
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.OperationResult;
+import io.mqttload.core.SubscribeOperation;
+
+/**
+ * MQTT Subscribe: subscribes all or some of this thread's clients and waits for the SUBACKs. The
+ * messages that then arrive are measured on the clients' network threads into the engine's
+ * metrics; they are not JMeter samples (see docs/measurement.md).
+ */
+public class MqttSubscribeSampler extends AbstractMqttSampler {
+    private static final long serialVersionUID = 1L;
+
+    private String topicFilters = "test/#";
+    private String qos = "1";
+    private String clients = "all";
+    private String subackTimeoutMs = "10000";
+
+    private transient SubscribeOperation operation;
+
+    @Override
+    protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
+        if (operation == null) {
+            operation = operation();
+        }
+        return operation.run(runtime, existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
+                threadNumber(context));
+    }
+
+    private SubscribeOperation operation() {
+        return new SubscribeOperation(topicFilters, Fields.parseQos("qos", qos), clients,
+                Fields.parseLong("subackTimeoutMs", subackTimeoutMs, 1, 3_600_000));
+    }
+
+    @Override
+    protected void validate() {
+        operation();
+    }
+
+    public String getTopicFilters() {
+        return topicFilters;
+    }
+
+    public void setTopicFilters(String topicFilters) {
+        this.topicFilters = topicFilters;
+    }
+
+    public String getQos() {
+        return qos;
+    }
+
+    public void setQos(String qos) {
+        this.qos = qos;
+    }
+
+    public String getClients() {
+        return clients;
+    }
+
+    public void setClients(String clients) {
+        this.clients = clients;
+    }
+
+    public String getSubackTimeoutMs() {
+        return subackTimeoutMs;
+    }
+
+    public void setSubackTimeoutMs(String subackTimeoutMs) {
+        this.subackTimeoutMs = subackTimeoutMs;
+    }
+}

@@ -1,0 +1,53 @@
+package io.mqttload.jmeter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.beans.BeanInfo;
+import java.beans.Introspector;
+import java.beans.PropertyDescriptor;
+import java.util.Collections;
+import java.util.Locale;
+import java.util.ResourceBundle;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import org.apache.jmeter.testbeans.TestBeanHelper;
+import org.apache.jmeter.testbeans.gui.GenericTestBeanCustomizer;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Like JMeter's own PackageTest: every TestBean's bundle has exactly the keys its GUI needs. */
+class ResourceBundleTest {
+    static Stream<Class<?>> testBeans() {
+        return Stream.of(MqttConnectionConfig.class, MqttConnectSampler.class, MqttPublishSampler.class,
+                MqttSubscribeSampler.class, MqttDisconnectSampler.class);
+    }
+
+    @ParameterizedTest
+    @MethodSource("testBeans")
+    void bundle_hasEveryKeyTheGuiNeeds_andNoUnusedKey(Class<?> bean) throws Exception {
+        BeanInfo info = Introspector.getBeanInfo(bean);
+        ResourceBundle bundle = ResourceBundle.getBundle(bean.getName() + "Resources", Locale.ROOT);
+        Set<String> needed = new TreeSet<>();
+        needed.add("displayName");
+        for (PropertyDescriptor p : info.getPropertyDescriptors()) {
+            if (TestBeanHelper.isDescriptorIgnored(p)) {
+                continue;
+            }
+            needed.add(p.getName() + ".displayName");
+            needed.add(p.getName() + ".shortDescription");
+            Object group = p.getValue(GenericTestBeanCustomizer.GROUP);
+            assertThat(group).as("property %s of %s belongs to a group", p.getName(), bean.getSimpleName()).isNotNull();
+            needed.add(group + ".displayName");
+        }
+
+        Set<String> present = new TreeSet<>(Collections.list(bundle.getKeys()));
+
+        assertThat(present).as("keys of %sResources", bean.getSimpleName()).containsAll(needed);
+        assertThat(needed).as("keys of %sResources used by its GUI", bean.getSimpleName()).containsAll(present);
+        for (String key : present) {
+            assertThat(bundle.getString(key)).as(key).isNotBlank();
+        }
+    }
+}

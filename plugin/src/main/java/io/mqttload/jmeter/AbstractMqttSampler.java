@@ -57,6 +57,18 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
         return result;
     }
 
+    /**
+     * Joins the current field values: an operation is rebuilt only when they change, so a field
+     * that uses a per-iteration variable takes effect, and a constant one costs nothing per sample.
+     */
+    protected static String settingsKey(Object... values) {
+        StringBuilder key = new StringBuilder();
+        for (Object v : values) {
+            key.append(v).append('\u0000');
+        }
+        return key.toString();
+    }
+
     /** Runs the sampler's operation; invalid settings are thrown as {@link InvalidSettingException}. */
     protected abstract OperationResult perform(EngineRuntime runtime, JMeterContext context);
 

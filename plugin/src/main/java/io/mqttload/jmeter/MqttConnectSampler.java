@@ -31,6 +31,7 @@ public class MqttConnectSampler extends AbstractMqttSampler {
     /** The thread's clone of the nearest MQTT Connection in scope, for the sample being run. */
     private transient MqttConnectionConfig connection;
     private transient ConnectOperation operation;
+    private transient String operationKey;
 
     @Override
     public boolean applies(ConfigTestElement configElement) {
@@ -61,9 +62,12 @@ public class MqttConnectSampler extends AbstractMqttSampler {
             return OperationResult.failed("NO_CONNECTION_CONFIG",
                     "no MQTT Connection config element in scope of '" + getName() + "': add one to the test plan or thread group");
         }
-        if (operation == null) {
+        String key = settingsKey(clientCount, clientIdTemplate, clientIdsWithin23, connectRate, reconnectAttempts,
+                reconnectDelayMs, reconnectMaxDelayMs, localAddresses);
+        if (!key.equals(operationKey)) {
             TestBeanHelper.prepare(connection);
             operation = operation(connection.settings());
+            operationKey = key;
         }
         return operation.run(runtime, group(runtime, context), MqttElements.threadGroupNumber(runtime, context),
                 threadNumber(context));

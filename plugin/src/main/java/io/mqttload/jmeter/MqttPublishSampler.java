@@ -32,11 +32,15 @@ public class MqttPublishSampler extends AbstractMqttSampler {
     private String ackTimeoutMs = "10000";
 
     private transient PublishOperation operation;
+    private transient String operationKey;
 
     @Override
     protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
-        if (operation == null) {
+        String key = settingsKey(topic, qos, retain, payloadType, payloadText, payloadSize, payloadFile, measureLatency,
+                messagesPerSample, mode, maxInFlight, ackTimeoutMs);
+        if (!key.equals(operationKey)) {
             operation = operation();
+            operationKey = key;
         }
         return operation.run(runtime, existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
                 threadNumber(context));

@@ -20,11 +20,14 @@ public class MqttSubscribeSampler extends AbstractMqttSampler {
     private String subackTimeoutMs = "10000";
 
     private transient SubscribeOperation operation;
+    private transient String operationKey;
 
     @Override
     protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
-        if (operation == null) {
+        String key = settingsKey(topicFilters, qos, clients, subackTimeoutMs);
+        if (!key.equals(operationKey)) {
             operation = operation();
+            operationKey = key;
         }
         return operation.run(runtime, existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
                 threadNumber(context));

@@ -1,5 +1,6 @@
 package io.mqttload.core;
 
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -37,6 +38,9 @@ public final class EngineMetrics {
     public final LongAdder gaps = new LongAdder();
     /** Gap messages that arrived late after all (reordering, not loss). */
     public final LongAdder gapsFilled = new LongAdder();
+
+    /** Why the most recent established connection was lost, for the summary. */
+    public final AtomicReference<String> lastConnectionLoss = new AtomicReference<>();
 
     /** Currently open connections. */
     public final LongAdder activeConnections = new LongAdder();

@@ -148,7 +148,7 @@ public final class EngineRuntime {
         try {
             long elapsed = elapsedMillis();
             if (!warmupOver && elapsed >= config.warmupMillis()) {
-                warmupEndPublished = metrics.published.sum();
+                warmupEndPublished = metrics.acknowledged.sum();
                 warmupEndReceived = metrics.received.sum();
                 warmupOver = true;
                 log.info("MQTT warm-up of {} s over: figures from now on count", config.warmupMillis() / 1000);
@@ -207,7 +207,7 @@ public final class EngineRuntime {
         double measured = Math.max(0, (elapsedMillis() - config.warmupMillis()) / 1000.0);
         RunSummary summary = new RunSummary(config.runId(), config.engineId(), config.scenario(), startedAtMillis, ended,
                 config.warmupMillis(), measured, metrics, ledger.delivery(),
-                metrics.published.sum() - warmupEndPublished, metrics.received.sum() - warmupEndReceived);
+                metrics.acknowledged.sum() - warmupEndPublished, metrics.received.sum() - warmupEndReceived);
         for (IntervalListener l : intervalListeners) {
             l.onRunEnd(summary);
         }

@@ -9,8 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.MqttClientBuilder;
@@ -44,6 +48,7 @@ import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCo
  * its lifecycle. All methods return without blocking; callers bound their waits.
  */
 public final class LoadClient {
+    private static final Logger log = LoggerFactory.getLogger(LoadClient.class);
     private final String clientId;
     private final int index;
     private final ConnectionSettings settings;
@@ -61,6 +66,8 @@ public final class LoadClient {
     private final Map<String, PublishStream> streamsByTopic = new HashMap<>();
     private String lastTopic;
     private PublishStream lastStream;
+    /** Bounds this client's unacknowledged QoS 1/2 publishes; created by the first asynchronous publish. */
+    private Semaphore inFlight;
 
     LoadClient(String clientId, int index, InetAddress localAddress, ConnectionSettings settings, EngineMetrics metrics,
             DeliveryLedger ledger, ReconnectPolicy reconnectPolicy) {
@@ -189,6 +196,10 @@ public final class LoadClient {
         }
         if (wasConnected) {
             metrics.connectionsLost.increment();
+            String cause = clientId + ": " + Errors.describe(ctx.getCause());
+            if (metrics.lastConnectionLoss.getAndSet(cause) == null) {
+                log.warn("MQTT connection lost (first of the run; the summary counts all): {}", cause);
+            }
         }
         // Only a connection that once worked is retried: a first connect that fails is reported at once.
         if (everConnected) {
@@ -209,6 +220,18 @@ public final class LoadClient {
         }
         return v3.publishWith().topic(topic).qos(MqttQos.fromCode(qos)).retain(retain).payload(payload).send()
                 .thenApply(published -> null);
+    }
+
+    /**
+     * This client's in-flight window. MQTT 3.1.1 has no Receive Maximum, and a broker may close a
+     * connection that exceeds its own limit (Mosquitto does beyond max_inflight_messages for QoS 2),
+     * so the suite bounds it per client as well as per thread. Called by the owning thread only.
+     */
+    Semaphore inFlight(int limit) {
+        if (inFlight == null) {
+            inFlight = new Semaphore(limit);
+        }
+        return inFlight;
     }
 
     /** The stream for messages of this client on {@code topic}; called by the owning JMeter thread only. */

@@ -24,10 +24,11 @@ public final class PublishOperation {
     private final int messagesPerSample;
     private final boolean synchronous;
     private final int maxInFlight;
+    private final int maxInFlightPerClient;
     private final long ackTimeoutMillis;
 
     public PublishOperation(String topicTemplate, int qos, boolean retain, PayloadSource payload, int messagesPerSample,
-            boolean synchronous, int maxInFlight, long ackTimeoutMillis) {
+            boolean synchronous, int maxInFlight, int maxInFlightPerClient, long ackTimeoutMillis) {
         this.topic = NameTemplate.compile("topic", Checks.notBlank("topic", topicTemplate), TOPIC_PLACEHOLDERS);
         Checks.publishTopic("topic", topicTemplate);
         this.qos = Checks.qos("qos", qos);
@@ -36,6 +37,7 @@ public final class PublishOperation {
         this.messagesPerSample = (int) Checks.between("messagesPerSample", messagesPerSample, 1, 10_000_000);
         this.synchronous = synchronous;
         this.maxInFlight = (int) Checks.between("maxInFlight", maxInFlight, 1, 1_000_000);
+        this.maxInFlightPerClient = (int) Checks.between("maxInFlightPerClient", maxInFlightPerClient, 1, 65_535);
         this.ackTimeoutMillis = Checks.between("ackTimeoutMs", ackTimeoutMillis, 1, 3_600_000);
     }
 
@@ -62,15 +64,12 @@ public final class PublishOperation {
                         + "', which is not a valid publish topic");
             }
             PublishStream stream = client.stream(topicName);
+            Semaphore clientWindow = window == null ? null : client.inFlight(maxInFlightPerClient);
             if (window != null) {
-                try {
-                    if (!window.tryAcquire(ackTimeoutMillis, TimeUnit.MILLISECONDS)) {
-                        return OperationResult.failed("IN_FLIGHT_FULL", "published " + sent + " of " + messagesPerSample
-                                + ": " + maxInFlight + " messages stayed unacknowledged for " + ackTimeoutMillis + " ms", bytes);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return OperationResult.failed("INTERRUPTED", "interrupted after " + sent + " messages", bytes);
+                String full = acquire(window, clientWindow, client);
+                if (full != null) {
+                    return OperationResult.failed(full.startsWith("interrupted") ? "INTERRUPTED" : "IN_FLIGHT_FULL",
+                            "published " + sent + " of " + messagesPerSample + ": " + full, bytes);
                 }
             }
             byte[] body = payload.next(stream.id(), stream.nextSequence());
@@ -81,6 +80,7 @@ public final class PublishOperation {
             } catch (RuntimeException e) {
                 if (window != null) {
                     window.release();
+                    clientWindow.release();
                 }
                 metrics.publishFailed.increment();
                 return OperationResult.failed("PUBLISH_FAILED", "publish to '" + topicName + "' rejected: "
@@ -92,6 +92,7 @@ public final class PublishOperation {
             sent++;
             if (window != null) {
                 ack.whenComplete((ok, error) -> {
+                    clientWindow.release();
                     window.release();
                     settle(metrics, stream, start, error, group);
                 });
@@ -125,6 +126,25 @@ public final class PublishOperation {
         }
         return OperationResult.ok((synchronous ? "published and acknowledged " : "published ") + sent + " message(s)",
                 bytes);
+    }
+
+    /** Takes a slot in the thread's and the client's windows, or says why not (null when taken). */
+    private String acquire(Semaphore threadWindow, Semaphore clientWindow, LoadClient client) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ackTimeoutMillis);
+        try {
+            if (!threadWindow.tryAcquire(ackTimeoutMillis, TimeUnit.MILLISECONDS)) {
+                return maxInFlight + " messages of this thread stayed unacknowledged for " + ackTimeoutMillis + " ms";
+            }
+            if (!clientWindow.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                threadWindow.release();
+                return maxInFlightPerClient + " messages of " + client.clientId() + " stayed unacknowledged for "
+                        + ackTimeoutMillis + " ms";
+            }
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted while waiting for an in-flight slot";
+        }
     }
 
     private static void settle(EngineMetrics metrics, PublishStream stream, long startMicros, Throwable error,

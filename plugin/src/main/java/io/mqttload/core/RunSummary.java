@@ -26,6 +26,8 @@ public final class RunSummary {
     public final DeliveryLedger.Delivery delivery;
     public final long measuredPublished;
     public final long measuredReceived;
+    /** Why the last established connection was lost, or null. */
+    public final String lastConnectionLoss;
 
     RunSummary(String runId, String engineId, String scenario, long startedAtMillis, long endedAtMillis, long warmupMillis,
             double measuredSeconds, EngineMetrics m, DeliveryLedger.Delivery delivery, long measuredPublished,
@@ -40,6 +42,7 @@ public final class RunSummary {
         this.delivery = delivery;
         this.measuredPublished = measuredPublished;
         this.measuredReceived = measuredReceived;
+        this.lastConnectionLoss = m.lastConnectionLoss.get();
         counts.put("connectsOk", m.connectsOk.sum());
         counts.put("connectsFailed", m.connectsFailed.sum());
         counts.put("connectionsLost", m.connectionsLost.sum());
@@ -133,6 +136,9 @@ public final class RunSummary {
                 String.format(Locale.ROOT, "%.1f : %.1f", publishRate(), receiveRate())));
         t.append(String.format(Locale.ROOT, "%-28s ok %d  failed %d  lost %d  reconnects %d%n", "connections",
                 count("connectsOk"), count("connectsFailed"), count("connectionsLost"), count("reconnects")));
+        if (lastConnectionLoss != null) {
+            t.append(String.format(Locale.ROOT, "%-28s %s%n", "last connection loss", lastConnectionLoss));
+        }
         t.append(String.format(Locale.ROOT, "%-28s %d  acknowledged %d  failed %d%n", "published", count("published"),
                 count("acknowledged"), count("publishFailed")));
         t.append(String.format(Locale.ROOT, "%-28s %d  (%d bytes, %d without header)%n", "received", count("received"),
@@ -176,6 +182,9 @@ public final class RunSummary {
         latencyJson(j, "publish", publish);
         latencyJson(j, "connect", connect);
         j.close();
+        if (lastConnectionLoss != null) {
+            j.field("lastConnectionLoss", lastConnectionLoss);
+        }
         j.field("verdict", verdict().name()).field("verdictText", verdictLine());
         j.close();
         return j.toString();

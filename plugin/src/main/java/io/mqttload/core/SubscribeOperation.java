@@ -49,6 +49,10 @@ public final class SubscribeOperation {
                 continue;
             }
             values.client = client.index();
+            if (!client.isConnected()) {
+                return OperationResult.failed("NOT_CONNECTED", "client " + client.clientId()
+                        + " is not connected (its MQTT Connect failed or the connection was lost); nothing subscribed");
+            }
             List<String> expanded = new ArrayList<>();
             for (NameTemplate f : filters) {
                 expanded.add(f.expand(values));

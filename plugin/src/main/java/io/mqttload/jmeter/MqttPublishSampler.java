@@ -29,6 +29,7 @@ public class MqttPublishSampler extends AbstractMqttSampler {
     private String messagesPerSample = "1";
     private String mode = "ASYNC";
     private String maxInFlight = "1000";
+    private String maxInFlightPerClient = "20";
     private String ackTimeoutMs = "10000";
 
     private transient PublishOperation operation;
@@ -37,7 +38,7 @@ public class MqttPublishSampler extends AbstractMqttSampler {
     @Override
     protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
         String key = settingsKey(topic, qos, retain, payloadType, payloadText, payloadSize, payloadFile, measureLatency,
-                messagesPerSample, mode, maxInFlight, ackTimeoutMs);
+                messagesPerSample, mode, maxInFlight, maxInFlightPerClient, ackTimeoutMs);
         if (!key.equals(operationKey)) {
             operation = operation();
             operationKey = key;
@@ -53,6 +54,7 @@ public class MqttPublishSampler extends AbstractMqttSampler {
         return new PublishOperation(topic, Fields.parseQos("qos", qos), retain, payload,
                 Fields.parseInt("messagesPerSample", messagesPerSample, 1, 10_000_000), parseSynchronous(),
                 Fields.parseInt("maxInFlight", maxInFlight, 1, 1_000_000),
+                Fields.parseInt("maxInFlightPerClient", maxInFlightPerClient, 1, 65_535),
                 Fields.parseLong("ackTimeoutMs", ackTimeoutMs, 1, 3_600_000));
     }
 
@@ -158,6 +160,14 @@ public class MqttPublishSampler extends AbstractMqttSampler {
 
     public void setMaxInFlight(String maxInFlight) {
         this.maxInFlight = maxInFlight;
+    }
+
+    public String getMaxInFlightPerClient() {
+        return maxInFlightPerClient;
+    }
+
+    public void setMaxInFlightPerClient(String maxInFlightPerClient) {
+        this.maxInFlightPerClient = maxInFlightPerClient;
     }
 
     public String getAckTimeoutMs() {

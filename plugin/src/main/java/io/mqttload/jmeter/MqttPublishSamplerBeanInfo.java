@@ -18,10 +18,11 @@ public class MqttPublishSamplerBeanInfo extends MqttBeanInfoSupport {
         file("payloadFile");
         flag("measureLatency", true);
 
-        createPropertyGroup("flow", new String[] {"messagesPerSample", "mode", "maxInFlight", "ackTimeoutMs"});
+        createPropertyGroup("flow", new String[] {"messagesPerSample", "mode", "maxInFlight", "maxInFlightPerClient", "ackTimeoutMs"});
         text("messagesPerSample", "1");
         choice("mode", "ASYNC", "ASYNC", "SYNC");
         text("maxInFlight", "1000");
+        text("maxInFlightPerClient", "20");
         text("ackTimeoutMs", "10000");
     }
 }

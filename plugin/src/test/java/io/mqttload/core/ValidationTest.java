@@ -22,11 +22,11 @@ class ValidationTest {
     @Test
     void publishTopic_withWildcardOrEmpty_isRefused() {
         PayloadSource payload = PayloadSource.create(PayloadSource.Kind.RANDOM, "", 64, "", true);
-        assertThatThrownBy(() -> new PublishOperation("a/+/b", 1, false, payload, 1, true, 10, 1000))
+        assertThatThrownBy(() -> new PublishOperation("a/+/b", 1, false, payload, 1, true, 10, 20, 1000))
                 .hasMessageStartingWith("topic = 'a/+/b': wildcards");
-        assertThatThrownBy(() -> new PublishOperation("a/#", 1, false, payload, 1, true, 10, 1000))
+        assertThatThrownBy(() -> new PublishOperation("a/#", 1, false, payload, 1, true, 10, 20, 1000))
                 .hasMessageStartingWith("topic = 'a/#'");
-        assertThatThrownBy(() -> new PublishOperation("", 1, false, payload, 1, true, 10, 1000))
+        assertThatThrownBy(() -> new PublishOperation("", 1, false, payload, 1, true, 10, 20, 1000))
                 .hasMessageStartingWith("topic = ''");
     }
 

@@ -1,0 +1,79 @@
+package io.mqttload.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Free TCP ports on the loopback interface. A port is only free at the moment it is returned; a broker that
+ * fails to bind it should pick new ports and retry, which is what the broker helpers of this package do.
+ */
+public final class FreePorts {
+    /** Brokers bind this literal address, so tests never depend on how "localhost" resolves. */
+    public static final String LOOPBACK = "127.0.0.1";
+
+    private static final int CONNECT_TIMEOUT_MILLIS = 500;
+
+    private FreePorts() {
+    }
+
+    /** One free loopback TCP port. */
+    public static int tcpPort() {
+        return tcpPorts(1).get(0);
+    }
+
+    /** {@code count} distinct free loopback TCP ports: all sockets stay bound until all ports are known. */
+    public static List<Integer> tcpPorts(int count) {
+        List<ServerSocket> sockets = new ArrayList<>(count);
+        try {
+            for (int i = 0; i < count; i++) {
+                ServerSocket socket = new ServerSocket();
+                sockets.add(socket);
+                socket.bind(new InetSocketAddress(loopback(), 0));
+            }
+            List<Integer> ports = new ArrayList<>(count);
+            for (ServerSocket socket : sockets) {
+                ports.add(socket.getLocalPort());
+            }
+            return ports;
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free loopback TCP port", e);
+        } finally {
+            for (ServerSocket socket : sockets) {
+                closeQuietly(socket);
+            }
+        }
+    }
+
+    /** Whether something accepts TCP connections on the loopback {@code port} right now. */
+    public static boolean isListening(int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(loopback(), port), CONNECT_TIMEOUT_MILLIS);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static InetAddress loopback() {
+        try {
+            return InetAddress.getByName(LOOPBACK);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("an IP literal always resolves", e);
+        }
+    }
+
+    private static void closeQuietly(ServerSocket socket) {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // The port was only probed; a failed close cannot leak anything the caller uses.
+        }
+    }
+}

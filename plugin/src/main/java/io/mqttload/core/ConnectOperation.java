@@ -98,6 +98,7 @@ public final class ConnectOperation {
             LoadClient client = new LoadClient(id, values.client, local, settings, runtime.metrics(), runtime.ledger(),
                     reconnectPolicy);
             group.add(client);
+            runtime.register(client);
             started.add(client);
             acks.add(client.connect());
         }

@@ -55,8 +55,12 @@ public final class DeliveryLedger {
 
     /** Snapshot of what the ledger says about delivery right now. */
     public Delivery delivery() {
+        return delivery(new ArrayList<>(scopes.values()));
+    }
+
+    /** Snapshot restricted to some receiver scopes (one thread's subscribers draining before disconnect). */
+    public Delivery delivery(List<ReceiverScope> all) {
         TopicTrie<ReceiverScope> trie = new TopicTrie<>();
-        List<ReceiverScope> all = new ArrayList<>(scopes.values());
         for (ReceiverScope scope : all) {
             for (String filter : scope.filters()) {
                 trie.add(filter, scope);

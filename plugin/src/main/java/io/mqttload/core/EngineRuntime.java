@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +41,8 @@ public final class EngineRuntime {
     private final EngineMetrics metrics = new EngineMetrics();
     private final DeliveryLedger ledger;
     private final ConcurrentHashMap<GroupKey, ClientGroup> groups = new ConcurrentHashMap<>();
+    /** Every client of the run, also those a plan disconnected, so that none escapes closing and counting. */
+    private final ConcurrentLinkedQueue<LoadClient> allClients = new ConcurrentLinkedQueue<>();
     private final ConcurrentHashMap<String, Integer> threadGroupNumbers = new ConcurrentHashMap<>();
     private final AtomicInteger nextThreadGroupNumber = new AtomicInteger();
     private final ConcurrentHashMap<Double, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
@@ -130,6 +133,10 @@ public final class EngineRuntime {
         return groups.get(new GroupKey(threadKey, name));
     }
 
+    void register(LoadClient client) {
+        allClients.add(client);
+    }
+
     /** A number for a thread group, unique on this engine, in the order thread groups first used MQTT. */
     public int threadGroupNumber(String threadGroupName) {
         return threadGroupNumbers.computeIfAbsent(threadGroupName, k -> nextThreadGroupNumber.incrementAndGet());
@@ -205,14 +212,16 @@ public final class EngineRuntime {
         }
         long ended = System.currentTimeMillis();
         double measured = Math.max(0, (elapsedMillis() - config.warmupMillis()) / 1000.0);
+        long[] perClient = receivedPerSubscriber();
         RunSummary summary = new RunSummary(config.runId(), config.engineId(), config.scenario(), startedAtMillis, ended,
                 config.warmupMillis(), measured, metrics, ledger.delivery(),
-                metrics.acknowledged.sum() - warmupEndPublished, metrics.received.sum() - warmupEndReceived);
+                metrics.acknowledged.sum() - warmupEndPublished, metrics.received.sum() - warmupEndReceived, perClient);
         for (IntervalListener l : intervalListeners) {
             l.onRunEnd(summary);
         }
         writeSummary(summary);
         groups.clear();
+        allClients.clear();
         LAST.set(summary);
         return summary;
     }
@@ -227,6 +236,21 @@ public final class EngineRuntime {
         }
     }
 
+    /** Subscribing clients, and the fewest and most messages one of them received (fairness of shared groups). */
+    private long[] receivedPerSubscriber() {
+        long count = 0;
+        long min = Long.MAX_VALUE;
+        long max = 0;
+        for (LoadClient c : allClients) {
+            if (c.hasSubscriptions()) {
+                count++;
+                min = Math.min(min, c.receivedCount());
+                max = Math.max(max, c.receivedCount());
+            }
+        }
+        return new long[] {count, count == 0 ? 0 : min, max};
+    }
+
     private int inFlight() {
         int n = 0;
         for (ClientGroup g : groups.values()) {
@@ -238,8 +262,8 @@ public final class EngineRuntime {
     private void closeAllClients() {
         List<CompletableFuture<Void>> closing = new ArrayList<>();
         int count = 0;
-        for (ClientGroup g : groups.values()) {
-            for (LoadClient c : g.clients()) {
+        for (LoadClient c : allClients) {
+            if (c.isConnected() || c.isReconnecting()) {
                 closing.add(c.disconnect());
                 count++;
             }

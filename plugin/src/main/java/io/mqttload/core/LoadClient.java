@@ -7,12 +7,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
+import io.reactivex.Flowable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,12 +31,14 @@ import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.lifecycle.MqttClientDisconnectedContext;
 import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3AsyncClient;
+import com.hivemq.client.mqtt.mqtt3.message.publish.Mqtt3Publish;
 import com.hivemq.client.mqtt.mqtt3.message.auth.Mqtt3SimpleAuth;
 import com.hivemq.client.mqtt.mqtt3.message.auth.Mqtt3SimpleAuthBuilder;
 import com.hivemq.client.mqtt.mqtt3.message.subscribe.Mqtt3Subscribe;
 import com.hivemq.client.mqtt.mqtt3.message.subscribe.Mqtt3Subscription;
 import com.hivemq.client.mqtt.mqtt3.message.subscribe.suback.Mqtt3SubAckReturnCode;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5SubAckException;
 import com.hivemq.client.mqtt.mqtt5.message.auth.Mqtt5SimpleAuth;
 import com.hivemq.client.mqtt.mqtt5.message.auth.Mqtt5SimpleAuthBuilder;
@@ -62,6 +67,8 @@ public final class LoadClient {
     private volatile boolean closing;
     /** Receiver scopes of this client's subscriptions, in subscription order; replaced on change. */
     private volatile Subscription[] subscriptions = new Subscription[0];
+    /** Messages this client received; written by its Netty thread only. */
+    private final AtomicLong receivedCount = new AtomicLong();
     /** Publish streams by topic; touched only by the JMeter thread owning this client. */
     private final Map<String, PublishStream> streamsByTopic = new HashMap<>();
     private String lastTopic;
@@ -132,6 +139,12 @@ public final class LoadClient {
 
     public boolean isConnected() {
         return connected.get();
+    }
+
+    /** Whether the client is between a lost connection and a reconnect attempt (or in one). */
+    public boolean isReconnecting() {
+        return !connected.get() && everConnected && !closing
+                && (v5 != null ? v5.getState() : v3.getState()).isConnectedOrReconnect();
     }
 
     /** Connects; the future completes with whether the broker resumed a session. */
@@ -210,16 +223,35 @@ public final class LoadClient {
         }
     }
 
-    /** Publishes one message; the future completes when the broker took it (PUBACK / PUBCOMP for QoS 1 / 2). */
+    /**
+     * Publishes one message; the future completes when the broker took it: written (QoS 0), PUBACK
+     * (QoS 1) or PUBCOMP (QoS 2). The HiveMQ client's future API completes QoS 2 at PUBREC, before
+     * the flow is done, so QoS 2 goes through its reactive API, whose stream completes at PUBCOMP.
+     */
     public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain) {
+        MqttQos mqttQos = MqttQos.fromCode(qos);
         if (v5 != null) {
-            return v5.publishWith().topic(topic).qos(MqttQos.fromCode(qos)).retain(retain).payload(payload).send()
-                    .thenCompose(result -> result.getError().isPresent()
-                            ? CompletableFuture.failedFuture(result.getError().get())
-                            : CompletableFuture.completedFuture(null));
+            Mqtt5Publish message = Mqtt5Publish.builder().topic(topic).qos(mqttQos).retain(retain).payload(payload).build();
+            if (qos == 2) {
+                return untilComplete(v5.toRx().publish(Flowable.just(message)).map(r -> r.getError()));
+            }
+            return v5.publish(message).thenCompose(result -> result.getError().isPresent()
+                    ? CompletableFuture.failedFuture(result.getError().get())
+                    : CompletableFuture.completedFuture(null));
         }
-        return v3.publishWith().topic(topic).qos(MqttQos.fromCode(qos)).retain(retain).payload(payload).send()
-                .thenApply(published -> null);
+        Mqtt3Publish message = Mqtt3Publish.builder().topic(topic).qos(mqttQos).retain(retain).payload(payload).build();
+        if (qos == 2) {
+            return untilComplete(v3.toRx().publish(Flowable.just(message)).map(r -> r.getError()));
+        }
+        return v3.publish(message).thenApply(published -> null);
+    }
+
+    /** Completes when the acknowledgement stream completes, or fails with the first error it reports. */
+    private static CompletableFuture<Void> untilComplete(Flowable<Optional<Throwable>> results) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        results.subscribe(error -> error.ifPresent(done::completeExceptionally), done::completeExceptionally,
+                () -> done.complete(null));
+        return done;
     }
 
     /**
@@ -328,6 +360,7 @@ public final class LoadClient {
     private void onMessage(String topic, ByteBuffer payload) {
         long now = MicroClock.nowMicros();
         metrics.received.increment();
+        receivedCount.lazySet(receivedCount.get() + 1);
         int size = payload == null ? 0 : payload.remaining();
         metrics.receivedBytes.add(size);
         if (payload == null || !PayloadHeader.isPlausible(payload, now)) {
@@ -352,6 +385,25 @@ public final class LoadClient {
             }
         }
         return null;
+    }
+
+    public long receivedCount() {
+        return receivedCount.get();
+    }
+
+    public boolean hasSubscriptions() {
+        return subscriptions.length > 0;
+    }
+
+    /** The receiver scopes of this client's subscriptions. */
+    List<ReceiverScope> scopes() {
+        List<ReceiverScope> out = new ArrayList<>();
+        for (Subscription s : subscriptions) {
+            if (!out.contains(s.scope)) {
+                out.add(s.scope);
+            }
+        }
+        return out;
     }
 
     /** Sends DISCONNECT; the future completes when it was sent or the client was not connected. */

@@ -31,7 +31,7 @@ public final class RunSummary {
 
     RunSummary(String runId, String engineId, String scenario, long startedAtMillis, long endedAtMillis, long warmupMillis,
             double measuredSeconds, EngineMetrics m, DeliveryLedger.Delivery delivery, long measuredPublished,
-            long measuredReceived) {
+            long measuredReceived, long[] receivedPerSubscriber) {
         this.runId = runId;
         this.engineId = engineId;
         this.scenario = scenario;
@@ -62,6 +62,9 @@ public final class RunSummary {
         counts.put("duplicates", m.duplicates.sum());
         counts.put("reordered", m.reordered.sum());
         counts.put("missingInGaps", delivery.missingInGaps);
+        counts.put("subscribingClients", receivedPerSubscriber[0]);
+        counts.put("receivedPerClientMin", receivedPerSubscriber[1]);
+        counts.put("receivedPerClientMax", receivedPerSubscriber[2]);
         counts.put("latencyNegative", m.pubToSubLatency.negativeCount());
         counts.put("latencyClamped", m.pubToSubLatency.clampedCount());
         this.pubToSub = new LatencyStats(m.pubToSubLatency.totalCopy());
@@ -143,6 +146,10 @@ public final class RunSummary {
                 count("acknowledged"), count("publishFailed")));
         t.append(String.format(Locale.ROOT, "%-28s %d  (%d bytes, %d without header)%n", "received", count("received"),
                 count("receivedBytes"), count("receivedUnmeasured")));
+        if (count("subscribingClients") > 0) {
+            t.append(String.format(Locale.ROOT, "%-28s %d clients, min %d, max %d%n", "received per subscriber",
+                    count("subscribingClients"), count("receivedPerClientMin"), count("receivedPerClientMax")));
+        }
         t.append(String.format(Locale.ROOT, "%-28s %d : %d%n", "expected : received", delivery.expected,
                 delivery.receivedOfExpected));
         t.append(String.format(Locale.ROOT, "%-28s lost %d  duplicates %d  reordered %d%n", "delivery", delivery.lost(),

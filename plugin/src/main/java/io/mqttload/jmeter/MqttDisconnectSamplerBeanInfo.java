@@ -5,7 +5,8 @@ public class MqttDisconnectSamplerBeanInfo extends MqttBeanInfoSupport {
     public MqttDisconnectSamplerBeanInfo() {
         super(MqttDisconnectSampler.class);
         clientGroupField();
-        createPropertyGroup("disconnect", new String[] {"disconnectTimeoutMs"});
+        createPropertyGroup("disconnect", new String[] {"drainTimeoutMs", "disconnectTimeoutMs"});
+        text("drainTimeoutMs", "10000");
         text("disconnectTimeoutMs", "10000");
     }
 }

@@ -1,0 +1,111 @@
+package io.mqttload.it;
+
+import static io.mqttload.testsupport.MqttElements.connect;
+import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.disconnect;
+import static io.mqttload.testsupport.MqttElements.loop;
+import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.subscribe;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.apache.jorphan.collections.HashTree;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.RunSummary;
+import io.mqttload.testsupport.EmbeddedHiveMqBroker;
+import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.MosquittoBroker;
+import io.mqttload.testsupport.PlanBuilder;
+import io.mqttload.testsupport.RunResult;
+
+/**
+ * Point-to-point through real JMeter plans against both real brokers: every message published is
+ * received exactly once, at every QoS, on MQTT 3.1.1 and 5, in both publish modes.
+ */
+class PointToPointIT {
+    private static final int PAIRS = 4;
+    private static final int SAMPLES = 25;
+    private static final int PER_SAMPLE = 20;
+
+    private static EmbeddedHiveMqBroker hivemq;
+    private static MosquittoBroker mosquitto;
+
+    @TempDir
+    static Path results;
+
+    @BeforeAll
+    static void startBrokers() {
+        hivemq = EmbeddedHiveMqBroker.start();
+        MosquittoBroker.assumeInstalled();
+        mosquitto = MosquittoBroker.builder().withSetting("max_queued_messages 100000").start();
+    }
+
+    @AfterAll
+    static void stopBrokers() {
+        if (hivemq != null) {
+            hivemq.close();
+        }
+        if (mosquitto != null) {
+            mosquitto.close();
+        }
+    }
+
+    static Stream<Arguments> cases() {
+        Stream.Builder<Arguments> b = Stream.builder();
+        for (String broker : new String[] {"hivemq", "mosquitto"}) {
+            for (String version : new String[] {"MQTT_3_1_1", "MQTT_5"}) {
+                for (int qos = 0; qos <= 2; qos++) {
+                    b.add(Arguments.of(broker, version, qos, qos == 1 ? "SYNC" : "ASYNC"));
+                }
+            }
+        }
+        return b.build();
+    }
+
+    @ParameterizedTest(name = "{0} {1} QoS {2} {3}")
+    @MethodSource("cases")
+    void everyMessage_arrivesExactlyOnce(String broker, String version, int qos, String mode) {
+        int port = broker.equals("hivemq") ? hivemq.tcpPort() : mosquitto.tcpPort();
+        HashTree plan = PlanBuilder.testPlan("p2p")
+                .config(connection("127.0.0.1", port, version))
+                .threadGroup("pairs", PAIRS, 1)
+                .add(connect("sub", 1, "{engine}-s-{thread}"))
+                .add(subscribe("sub", "p2p/{thread}", qos))
+                .add(connect("pub", 1, "{engine}-p-{thread}"))
+                .add(loop(SAMPLES), publish("pub", "p2p/{thread}", qos, PER_SAMPLE, mode))
+                .add(disconnect("pub"))
+                .add(disconnect("sub"))
+                .build();
+
+        RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(120),
+                Map.of("mqttload.resultsDir", results.toString(), "mqttload.progressSeconds", "0"));
+        RunSummary summary = EngineRuntime.lastSummary();
+
+        long total = (long) PAIRS * SAMPLES * PER_SAMPLE;
+        assertThat(run.failures()).as(run.describe()).isEmpty();
+        assertThat(run.byLabel("publish pub")).hasSize(PAIRS * SAMPLES);
+        assertThat(summary.count("published")).isEqualTo(total);
+        assertThat(summary.count("acknowledged")).isEqualTo(total);
+        assertThat(summary.delivery.expected).isEqualTo(total);
+        assertThat(summary.count("received")).isEqualTo(total);
+        assertThat(summary.delivery.lost()).isZero();
+        assertThat(summary.count("duplicates")).isZero();
+        assertThat(summary.pubToSub.count).isEqualTo(total);
+        assertThat(summary.publish.count).isEqualTo(total);
+        assertThat(summary.connect.count).isEqualTo(2L * PAIRS);
+        assertThat(summary.count("receivedPerClientMin")).isEqualTo((long) SAMPLES * PER_SAMPLE);
+        assertThat(summary.verdict()).isEqualTo(RunSummary.Verdict.NO_LOSS);
+        assertThat(results.resolve("summary-" + summary.runId + "-" + summary.engineId + ".json")).exists();
+    }
+}

@@ -1,0 +1,68 @@
+package io.mqttload.testsupport;
+
+import org.apache.jmeter.control.LoopController;
+import org.apache.jmeter.testelement.TestElement;
+
+import io.mqttload.jmeter.MqttConnectSampler;
+import io.mqttload.jmeter.MqttConnectionConfig;
+import io.mqttload.jmeter.MqttDisconnectSampler;
+import io.mqttload.jmeter.MqttPublishSampler;
+import io.mqttload.jmeter.MqttSubscribeSampler;
+
+/** The suite's elements as a plan author would add them in the GUI, with fields set by name. */
+public final class MqttElements {
+    private MqttElements() {
+    }
+
+    public static MqttConnectionConfig connection(String host, int port, String version) {
+        MqttConnectionConfig c = PlanBuilder.testBean(new MqttConnectionConfig(), "MQTT Connection");
+        c.setProperty("host", host);
+        c.setProperty("port", Integer.toString(port));
+        c.setProperty("mqttVersion", version);
+        return c;
+    }
+
+    public static MqttConnectSampler connect(String group, int clients, String idTemplate) {
+        MqttConnectSampler s = PlanBuilder.testBean(new MqttConnectSampler(), "connect " + group);
+        s.setProperty("clientGroup", group);
+        s.setProperty("clientCount", Integer.toString(clients));
+        s.setProperty("clientIdTemplate", idTemplate);
+        return s;
+    }
+
+    public static MqttSubscribeSampler subscribe(String group, String filters, int qos) {
+        MqttSubscribeSampler s = PlanBuilder.testBean(new MqttSubscribeSampler(), "subscribe " + group);
+        s.setProperty("clientGroup", group);
+        s.setProperty("topicFilters", filters);
+        s.setProperty("qos", Integer.toString(qos));
+        return s;
+    }
+
+    public static MqttPublishSampler publish(String group, String topic, int qos, int messagesPerSample, String mode) {
+        MqttPublishSampler s = PlanBuilder.testBean(new MqttPublishSampler(), "publish " + group);
+        s.setProperty("clientGroup", group);
+        s.setProperty("topic", topic);
+        s.setProperty("qos", Integer.toString(qos));
+        s.setProperty("messagesPerSample", Integer.toString(messagesPerSample));
+        s.setProperty("mode", mode);
+        return s;
+    }
+
+    public static MqttDisconnectSampler disconnect(String group) {
+        MqttDisconnectSampler s = PlanBuilder.testBean(new MqttDisconnectSampler(), "disconnect " + group);
+        s.setProperty("clientGroup", group);
+        return s;
+    }
+
+    public static LoopController loop(int times) {
+        LoopController loop = PlanBuilder.element(new LoopController(), "loop", PlanBuilder.LOOP_CONTROLLER_GUI);
+        loop.setLoops(times);
+        return loop;
+    }
+
+    /** Sets any field by its property name, for the less common ones. */
+    public static <T extends TestElement> T with(T element, String property, String value) {
+        element.setProperty(property, value);
+        return element;
+    }
+}

@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The engine's book of what was published and what must have arrived: publish streams on one
@@ -22,6 +23,7 @@ public final class DeliveryLedger {
     private final AtomicInteger nextLocalStream = new AtomicInteger();
     private final ConcurrentLinkedQueue<PublishStream> streams = new ConcurrentLinkedQueue<>();
     private final ConcurrentHashMap<String, ReceiverScope> scopes = new ConcurrentHashMap<>();
+    private final AtomicLong lateSubscriptions = new AtomicLong();
 
     public DeliveryLedger(int engineNumber) {
         Checks.between("mqttload.engineNumber", engineNumber, 0, MAX_ENGINE_NUMBER);
@@ -37,6 +39,19 @@ public final class DeliveryLedger {
         PublishStream s = new PublishStream(streamIdBase | local, topic);
         streams.add(s);
         return s;
+    }
+
+    /**
+     * Notes a subscription made after messages it matches were already delivered to the broker:
+     * the ledger then owes it those earlier messages too, so a loss it reports may be overstated.
+     */
+    void checkLateSubscription(String filter) {
+        for (PublishStream stream : streams) {
+            if (stream.deliveredCount() > 0 && TopicMatcher.matches(filter, stream.topic())) {
+                lateSubscriptions.incrementAndGet();
+                return;
+            }
+        }
     }
 
     /** The scope of a client's own (non-shared) subscriptions. */
@@ -85,7 +100,8 @@ public final class DeliveryLedger {
             gapsOpen += scope.missingInGaps();
             uniqueAll += scope.uniqueReceivedAll();
         }
-        return new Delivery(expected, receivedOfExpected, gapsOpen, uniqueAll, all.size(), streams.size());
+        return new Delivery(expected, receivedOfExpected, gapsOpen, uniqueAll, all.size(), streams.size(),
+                lateSubscriptions.get());
     }
 
     /** Expected versus received, exact for publishers and subscribers on this engine. */
@@ -100,15 +116,18 @@ public final class DeliveryLedger {
         public final long uniqueReceived;
         public final int receiverScopes;
         public final int publishStreams;
+        /** Subscriptions made after messages they match had been published (see {@link #checkLateSubscription}). */
+        public final long lateSubscriptions;
 
         Delivery(long expected, long receivedOfExpected, long missingInGaps, long uniqueReceived, int receiverScopes,
-                int publishStreams) {
+                int publishStreams, long lateSubscriptions) {
             this.expected = expected;
             this.receivedOfExpected = receivedOfExpected;
             this.missingInGaps = missingInGaps;
             this.uniqueReceived = uniqueReceived;
             this.receiverScopes = receiverScopes;
             this.publishStreams = publishStreams;
+            this.lateSubscriptions = lateSubscriptions;
         }
 
         public long lost() {

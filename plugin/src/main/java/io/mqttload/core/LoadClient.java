@@ -348,8 +348,10 @@ public final class LoadClient {
         for (String f : filters) {
             if (SharedSubscription.isShared(f)) {
                 SharedSubscription shared = SharedSubscription.parse("topicFilters", f);
+                ledger.checkLateSubscription(shared.filter());
                 next.add(new Subscription(shared.filter(), ledger.sharedScope(shared)));
             } else {
+                ledger.checkLateSubscription(f);
                 next.add(new Subscription(f, ledger.clientScope(clientId, f)));
             }
         }

@@ -62,6 +62,7 @@ public final class RunSummary {
         counts.put("duplicates", m.duplicates.sum());
         counts.put("reordered", m.reordered.sum());
         counts.put("missingInGaps", delivery.missingInGaps);
+        counts.put("lateSubscriptions", delivery.lateSubscriptions);
         counts.put("subscribingClients", receivedPerSubscriber[0]);
         counts.put("receivedPerClientMin", receivedPerSubscriber[1]);
         counts.put("receivedPerClientMax", receivedPerSubscriber[2]);
@@ -85,12 +86,16 @@ public final class RunSummary {
         if (delivery.expected == 0) {
             return count("received") == 0 ? Verdict.NOTHING_TO_CHECK : Verdict.NO_LOCAL_PUBLISHERS;
         }
-        return delivery.lost() == 0 ? Verdict.NO_LOSS : Verdict.LOSS;
+        if (delivery.lost() == 0) {
+            return Verdict.NO_LOSS;
+        }
+        return delivery.lateSubscriptions > 0 ? Verdict.LOSS_UNCERTAIN : Verdict.LOSS;
     }
 
     public enum Verdict {
         NO_LOSS("NO LOSS: every expected message arrived"),
         LOSS("LOSS"),
+        LOSS_UNCERTAIN("LOSS (UNCERTAIN)"),
         NOTHING_TO_CHECK("NOTHING TO CHECK: no message was expected or received"),
         NO_LOCAL_PUBLISHERS("NOT CHECKED HERE: messages came from publishers on other engines; see the merged report");
 
@@ -119,12 +124,17 @@ public final class RunSummary {
 
     public String verdictLine() {
         Verdict v = verdict();
-        if (v != Verdict.LOSS) {
+        if (v != Verdict.LOSS && v != Verdict.LOSS_UNCERTAIN) {
             return v.text();
         }
         long lost = delivery.lost();
-        return String.format(Locale.ROOT, "LOSS: %d of %d expected deliveries missing (%.4f%%); %d sequence numbers still in gaps",
-                lost, delivery.expected, 100.0 * lost / delivery.expected, delivery.missingInGaps);
+        String line = String.format(Locale.ROOT, "%s: %d of %d expected deliveries missing (%.4f%%); %d sequence numbers still in gaps",
+                v.text(), lost, delivery.expected, 100.0 * lost / delivery.expected, delivery.missingInGaps);
+        if (v == Verdict.LOSS_UNCERTAIN) {
+            line += String.format(Locale.ROOT, "; %d subscription(s) were made after matching messages had been published,"
+                    + " so part of this may be messages sent before they existed", delivery.lateSubscriptions);
+        }
+        return line;
     }
 
     public String toTable() {

@@ -1,6 +1,7 @@
 package io.mqttload.testsupport;
 
 import org.apache.jmeter.control.LoopController;
+import org.apache.jmeter.control.OnceOnlyController;
 import org.apache.jmeter.testelement.TestElement;
 
 import io.mqttload.jmeter.MqttConnectSampler;
@@ -58,6 +59,11 @@ public final class MqttElements {
         LoopController loop = PlanBuilder.element(new LoopController(), "loop", PlanBuilder.LOOP_CONTROLLER_GUI);
         loop.setLoops(times);
         return loop;
+    }
+
+    /** Runs its children in the first iteration of each thread only (connect and subscribe phases). */
+    public static OnceOnlyController onceOnly() {
+        return PlanBuilder.element(new OnceOnlyController(), "once", "org.apache.jmeter.control.gui.OnceOnlyControllerGui");
     }
 
     /** Sets any field by its property name, for the less common ones. */

@@ -1,0 +1,73 @@
+package io.mqttload.it;
+
+import static io.mqttload.testsupport.MqttElements.connect;
+import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.onceOnly;
+import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.subscribe;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import org.apache.jorphan.collections.HashTree;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.RunSummary;
+import io.mqttload.testsupport.EmbeddedHiveMqBroker;
+import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.PlanBuilder;
+import io.mqttload.testsupport.RunResult;
+
+/**
+ * A plan that never disconnects, stopped by its thread group's duration: every client is closed at
+ * test end anyway, the client threads go away, and a second run in the same JVM starts from zero.
+ */
+class CleanupIT {
+    @TempDir
+    Path results;
+
+    @Test
+    void twoRunsInARow_leaveNoClientNoThreadAndShareNoCounter() {
+        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start()) {
+            HashTree plan = PlanBuilder.testPlan("no disconnect")
+                    .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                    .threadGroup("clients", 3, PlanBuilder.FOREVER)
+                    .duration(Duration.ofSeconds(2))
+                    .add(onceOnly(), connect("sub", 1, "{engine}-s-{thread}-{client}"),
+                            subscribe("sub", "clean/{thread}", 1), connect("pub", 5, "{engine}-p-{thread}-{client}"))
+                    .add(publish("pub", "clean/{thread}", 1, 10, "SYNC"))
+                    .build();
+            Map<String, String> props = Map.of("mqttload.resultsDir", results.toString(), "mqttload.progressSeconds", "0");
+
+            RunSummary[] summaries = new RunSummary[2];
+            for (int i = 0; i < 2; i++) {
+                RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(60), props);
+                summaries[i] = EngineRuntime.lastSummary();
+                assertThat(run.count()).isPositive();
+                assertThat(EngineRuntime.isRunning()).isFalse();
+                await("client network threads to end").atMost(Duration.ofSeconds(20))
+                        .until(() -> liveThreads("com.hivemq.client.mqtt") == 0);
+                assertThat(liveThreads("mqttload-metrics")).isZero();
+            }
+
+            assertThat(summaries[1]).isNotSameAs(summaries[0]);
+            assertThat(summaries[1].runId).isNotNull();
+            for (RunSummary s : summaries) {
+                // Each run counts only its own clients and messages: nothing carried over.
+                assertThat(s.count("connectsOk")).isEqualTo(3 * 6);
+                assertThat(s.count("received")).isEqualTo(s.count("acknowledged")).isPositive();
+                assertThat(s.verdict()).isEqualTo(RunSummary.Verdict.NO_LOSS);
+            }
+        }
+    }
+
+    private static long liveThreads(String prefix) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith(prefix)).count();
+    }
+}

@@ -1,0 +1,81 @@
+package io.mqttload.it;
+
+import static io.mqttload.testsupport.MqttElements.connect;
+import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.disconnect;
+import static io.mqttload.testsupport.MqttElements.loop;
+import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.subscribe;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import org.apache.jorphan.collections.HashTree;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.RunSummary;
+import io.mqttload.testsupport.EmbeddedHiveMqBroker;
+import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.MosquittoBroker;
+import io.mqttload.testsupport.PlanBuilder;
+import io.mqttload.testsupport.RunResult;
+
+/**
+ * EMQ's fan-in: publishers on test/{client}, subscribers sharing $share/perf/test/#. Each message
+ * must reach exactly one member of the group.
+ */
+class SharedSubscriptionIT {
+    private static final int PUBLISHERS = 20;
+    private static final int SUBSCRIBERS = 5;
+    private static final int SAMPLES = 30;
+
+    @TempDir
+    Path results;
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"hivemq, MQTT_5", "hivemq, MQTT_3_1_1", "mosquitto, MQTT_5", "mosquitto, MQTT_3_1_1"})
+    void sharedGroup_splitsMessages_eachDeliveredOnce(String broker, String version) throws Exception {
+        if (broker.equals("mosquitto")) {
+            MosquittoBroker.assumeInstalled();
+        }
+        try (AutoCloseable server = broker.equals("hivemq") ? EmbeddedHiveMqBroker.start()
+                : MosquittoBroker.builder().withSetting("max_queued_messages 100000").start()) {
+            int port = server instanceof EmbeddedHiveMqBroker ? ((EmbeddedHiveMqBroker) server).tcpPort()
+                    : ((MosquittoBroker) server).tcpPort();
+            HashTree plan = PlanBuilder.testPlan("fan-in")
+                    .config(connection("127.0.0.1", port, version))
+                    .threadGroup("fan-in", 1, 1)
+                    .add(connect("sub", SUBSCRIBERS, "{engine}-s-{client}"))
+                    .add(subscribe("sub", "$share/perf/test/#", 1))
+                    .add(connect("pub", PUBLISHERS, "{engine}-p-{client}"))
+                    .add(loop(SAMPLES), publish("pub", "test/{client}", 1, PUBLISHERS, "ASYNC"))
+                    .add(disconnect("pub"))
+                    .add(disconnect("sub"))
+                    .build();
+
+            RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(90),
+                    Map.of("mqttload.resultsDir", results.toString(), "mqttload.progressSeconds", "0"));
+            RunSummary summary = EngineRuntime.lastSummary();
+
+            long total = (long) PUBLISHERS * SAMPLES;
+            assertThat(run.failures()).as(run.describe()).isEmpty();
+            assertThat(summary.delivery.expected).isEqualTo(total);
+            assertThat(summary.count("received")).isEqualTo(total);
+            assertThat(summary.count("duplicates")).isZero();
+            assertThat(summary.delivery.lost()).isZero();
+            assertThat(summary.count("subscribingClients")).isEqualTo(SUBSCRIBERS);
+            // How a broker spreads a group's messages is its own policy: Mosquitto round-robins over the
+            // members, HiveMQ CE keeps feeding a member while it keeps up (here one member took all 600).
+            if (broker.equals("mosquitto")) {
+                assertThat(summary.count("receivedPerClientMin")).as("every member got a share").isPositive();
+                assertThat(summary.count("receivedPerClientMax")).as("no member got everything").isLessThan(total);
+            }
+            assertThat(summary.verdict()).isEqualTo(RunSummary.Verdict.NO_LOSS);
+        }
+    }
+}

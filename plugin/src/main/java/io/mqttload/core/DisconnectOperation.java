@@ -6,7 +6,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 
 /** Disconnects every client of a thread's group, bounded by a timeout, and empties the group. */
 public final class DisconnectOperation {
@@ -56,13 +55,8 @@ public final class DisconnectOperation {
      */
     private String awaitInFlight(ClientGroup group) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        int left;
-        while ((left = group.inFlightCount()) > 0 && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-            if (Thread.currentThread().isInterrupted()) {
-                break;
-            }
-        }
+        Waits.until(() -> group.inFlightCount() == 0, deadline, 5);
+        int left = group.inFlightCount();
         return left > 0 ? left + " published message(s) were still unacknowledged after " + timeoutMillis + " ms" : null;
     }
 
@@ -84,13 +78,8 @@ public final class DisconnectOperation {
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(drainTimeoutMillis);
         DeliveryLedger ledger = runtime.ledger();
-        long missing;
-        while ((missing = ledger.delivery(scopes).lost()) > 0 && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-            if (Thread.currentThread().isInterrupted()) {
-                break;
-            }
-        }
+        Waits.until(() -> ledger.delivery(scopes).lost() == 0, deadline, 20);
+        long missing = ledger.delivery(scopes).lost();
         return missing > 0 ? "; " + missing + " expected message(s) had not arrived after the "
                 + drainTimeoutMillis + " ms drain" : "; drained";
     }

@@ -20,8 +20,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
-import java.util.concurrent.locks.LockSupport;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -189,14 +187,14 @@ public final class EngineRuntime {
 
     private RunSummary shutdown() {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.closeTimeoutMillis());
-        awaitCondition(() -> inFlight() == 0, deadline);
+        Waits.until(() -> inFlight() == 0, deadline, 20);
         int stillInFlight = inFlight();
         if (stillInFlight > 0) {
             log.warn("MQTT run end: {} published messages still unacknowledged after {} ms", stillInFlight,
                     config.closeTimeoutMillis());
         }
         long drainDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.drainTimeoutMillis());
-        awaitCondition(() -> ledger.delivery().lost() == 0, drainDeadline);
+        Waits.until(() -> ledger.delivery().lost() == 0, drainDeadline, 20);
         closeAllClients();
         ticker.shutdownNow();
         try {
@@ -226,15 +224,6 @@ public final class EngineRuntime {
         return summary;
     }
 
-    /** Polls a cheap condition every 20 ms until it holds or the deadline passes; production code, not a test. */
-    private static void awaitCondition(BooleanSupplier condition, long deadlineNanos) {
-        while (!condition.getAsBoolean() && System.nanoTime() < deadlineNanos) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-            if (Thread.currentThread().isInterrupted()) {
-                return;
-            }
-        }
-    }
 
     /** Subscribing clients, and the fewest and most messages one of them received (fairness of shared groups). */
     private long[] receivedPerSubscriber() {

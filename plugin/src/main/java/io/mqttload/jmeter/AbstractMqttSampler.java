@@ -6,7 +6,6 @@ import org.apache.jmeter.samplers.Entry;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testbeans.TestBean;
 import org.apache.jmeter.testbeans.TestBeanHelper;
-import org.apache.jmeter.testelement.TestStateListener;
 import org.apache.jmeter.testelement.property.PropertyIterator;
 import org.apache.jmeter.threads.JMeterContext;
 import org.slf4j.Logger;
@@ -23,7 +22,7 @@ import io.mqttload.core.OperationResult;
  * every failure, including an invalid setting, becomes a failed sample whose message names the
  * cause. No exception reaches JMeter's thread.
  */
-public abstract class AbstractMqttSampler extends AbstractSampler implements TestBean, TestStateListener {
+public abstract class AbstractMqttSampler extends AbstractSampler implements TestBean, MqttTestStateListener {
     private static final long serialVersionUID = 1L;
     private static final Logger log = LoggerFactory.getLogger(AbstractMqttSampler.class);
 
@@ -120,21 +119,6 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
             }
         }
         return false;
-    }
-
-    @Override
-    public void testStarted(String host) {
-        testStarted();
-    }
-
-    @Override
-    public void testEnded() {
-        MqttElements.stopRuntime();
-    }
-
-    @Override
-    public void testEnded(String host) {
-        testEnded();
     }
 
     public String getClientGroup() {

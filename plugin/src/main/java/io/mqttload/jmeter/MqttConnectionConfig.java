@@ -2,7 +2,6 @@ package io.mqttload.jmeter;
 
 import org.apache.jmeter.config.ConfigTestElement;
 import org.apache.jmeter.testbeans.TestBean;
-import org.apache.jmeter.testelement.TestStateListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,7 +15,7 @@ import io.mqttload.core.Transport;
  * Defaults, the nearest one in scope applies. The settings are validated and the TLS stores loaded
  * once per thread, at the first connect.
  */
-public class MqttConnectionConfig extends ConfigTestElement implements TestBean, TestStateListener {
+public class MqttConnectionConfig extends ConfigTestElement implements TestBean, MqttTestStateListener {
     private static final long serialVersionUID = 1L;
     private static final Logger log = LoggerFactory.getLogger(MqttConnectionConfig.class);
 
@@ -73,21 +72,6 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
     @Override
     public void testStarted() {
         MqttElements.startRuntime();
-    }
-
-    @Override
-    public void testStarted(String host) {
-        testStarted();
-    }
-
-    @Override
-    public void testEnded() {
-        MqttElements.stopRuntime();
-    }
-
-    @Override
-    public void testEnded(String host) {
-        testEnded();
     }
 
     public String getHost() {

@@ -1,0 +1,175 @@
+package io.mqttload.quickstart;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import com.hivemq.embedded.EmbeddedHiveMQ;
+
+/**
+ * The quick start: an embedded HiveMQ CE broker on a free loopback port, a plan run headless in the
+ * stock JMeter home that jmeter-maven-plugin assembled (so the shaded plugin jar in lib/ext is what
+ * runs), the plugin's summary printed, and an exit code that says whether every message arrived.
+ *
+ * <p>Arguments: the module's build directory, the plan, the results directory.
+ */
+public final class QuickStart {
+    private static final long BROKER_TIMEOUT_SECONDS = 60;
+    private static final long RUN_TIMEOUT_SECONDS = 300;
+
+    private QuickStart() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length != 3) {
+            fail("usage: QuickStart <build directory> <plan.jmx> <results directory>");
+        }
+        try {
+            System.exit(run(Path.of(args[0]), Path.of(args[1]), Path.of(args[2])));
+        } catch (IOException e) {
+            fail("quick start failed: " + e.getMessage());
+        }
+    }
+
+    private static int run(Path buildDir, Path plan, Path results) throws IOException {
+        Path jmeterJar = findJMeter(buildDir);
+        if (!Files.isReadable(plan)) {
+            fail("plan not found: " + plan);
+        }
+        Files.createDirectories(results);
+        Path brokerHome = Files.createTempDirectory("mqttload-quickstart-broker");
+        int port = freePort();
+        writeBrokerConfig(brokerHome, port);
+        System.out.printf(Locale.ROOT, "Starting HiveMQ CE (embedded) on 127.0.0.1:%d%n", port);
+        try (EmbeddedHiveMQ broker = EmbeddedHiveMQ.builder()
+                .withConfigurationFolder(brokerHome.resolve("conf"))
+                .withDataFolder(brokerHome.resolve("data"))
+                .withExtensionsFolder(brokerHome.resolve("extensions"))
+                .withoutLoggingBootstrap()
+                .build()) {
+            broker.start().get(BROKER_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            String runId = "quickstart-" + Long.toString(System.currentTimeMillis() / 1000, 36);
+            int exit = runJMeter(jmeterJar, plan, results, port, runId);
+            broker.stop().get(BROKER_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            if (exit != 0) {
+                System.out.println("JMeter exited with code " + exit + "; see " + results.resolve("jmeter.log"));
+                return exit;
+            }
+            return verdict(results, runId);
+        } catch (TimeoutException e) {
+            fail("the embedded broker did not start or stop within " + BROKER_TIMEOUT_SECONDS + " s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail("interrupted");
+        } catch (java.util.concurrent.ExecutionException e) {
+            fail("the embedded broker failed: " + e.getCause());
+        } catch (Exception e) {
+            fail("the embedded broker failed: " + e);
+        }
+        return 1;
+    }
+
+    /** jmeter-maven-plugin 3.x assembles the JMeter home in a directory named by a UUID under target/. */
+    private static Path findJMeter(Path buildDir) throws IOException {
+        try (Stream<Path> dirs = Files.list(buildDir)) {
+            Optional<Path> jar = dirs.map(d -> d.resolve("jmeter").resolve("bin")).filter(Files::isDirectory)
+                    .flatMap(QuickStart::jmeterJars)
+                    .max(Comparator.comparingLong(p -> p.toFile().lastModified()));
+            if (jar.isEmpty()) {
+                fail("no JMeter home under " + buildDir + ": run the quick start through Maven (-Pquickstart)");
+            }
+            return jar.get();
+        }
+    }
+
+    private static Stream<Path> jmeterJars(Path bin) {
+        try {
+            List<Path> jars = new ArrayList<>();
+            try (Stream<Path> files = Files.list(bin)) {
+                files.filter(f -> f.getFileName().toString().matches("ApacheJMeter-.*\\.jar")).forEach(jars::add);
+            }
+            return jars.stream();
+        } catch (IOException e) {
+            return Stream.empty();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void writeBrokerConfig(Path home, int port) throws IOException {
+        Files.createDirectories(home.resolve("conf"));
+        Files.createDirectories(home.resolve("data"));
+        Files.createDirectories(home.resolve("extensions"));
+        String config = String.format(Locale.ROOT, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>%n"
+                + "<hivemq>%n"
+                + "  <listeners>%n"
+                + "    <tcp-listener>%n"
+                + "      <port>%d</port>%n"
+                + "      <bind-address>127.0.0.1</bind-address>%n"
+                + "    </tcp-listener>%n"
+                + "  </listeners>%n"
+                + "  <persistence>%n    <mode>in-memory</mode>%n  </persistence>%n"
+                + "  <anonymous-usage-statistics>%n    <enabled>false</enabled>%n  </anonymous-usage-statistics>%n"
+                + "</hivemq>%n", port);
+        Files.write(home.resolve("conf").resolve("config.xml"), config.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static int runJMeter(Path jmeterJar, Path plan, Path results, int port, String runId)
+            throws IOException, InterruptedException {
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", jmeterJar.toString(), "-n",
+                "-t", plan.toAbsolutePath().toString(),
+                "-l", results.resolve("quickstart.jtl").toAbsolutePath().toString(),
+                "-j", results.resolve("jmeter.log").toAbsolutePath().toString(),
+                "-Jmqtt.host=127.0.0.1",
+                "-Jmqtt.port=" + port,
+                "-Jmqttload.runId=" + runId,
+                "-Jmqttload.engineId=quickstart",
+                "-Jmqttload.resultsDir=" + results.toAbsolutePath());
+        System.out.println("Running " + plan.getFileName() + " in " + jmeterJar.getParent().getParent());
+        Process jmeter = new ProcessBuilder(command).inheritIO().start();
+        if (!jmeter.waitFor(RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            jmeter.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            System.out.println("JMeter did not finish within " + RUN_TIMEOUT_SECONDS + " s and was stopped");
+            return 1;
+        }
+        return jmeter.exitValue();
+    }
+
+    /** Reads the verdict of the plugin's JSON summary: the quick start passes only on NO_LOSS. */
+    private static int verdict(Path results, String runId) throws IOException {
+        Path summary = results.resolve("summary-" + runId + "-quickstart.json");
+        if (!Files.isReadable(summary)) {
+            System.out.println("No summary at " + summary + ": the plugin did not run; see " + results.resolve("jmeter.log"));
+            return 1;
+        }
+        String json = Files.readString(summary, StandardCharsets.UTF_8);
+        Matcher m = Pattern.compile("\"verdict\": \"([A-Z_]+)\"").matcher(json);
+        String verdict = m.find() ? m.group(1) : "MISSING";
+        System.out.println("Summary: " + summary);
+        System.out.println("Verdict: " + verdict);
+        return verdict.equals("NO_LOSS") ? 0 : 2;
+    }
+
+    private static void fail(String message) {
+        System.err.println(message);
+        System.exit(1);
+    }
+}

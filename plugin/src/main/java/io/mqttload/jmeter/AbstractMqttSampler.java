@@ -36,10 +36,13 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
         result.setDataType(SampleResult.TEXT);
         result.sampleStart();
         OperationResult outcome;
+        String startupError = MqttElements.startupError();
         try {
-            EngineRuntime runtime = EngineRuntime.current();
-            JMeterContext context = getThreadContext();
-            outcome = perform(runtime, context);
+            if (!EngineRuntime.isRunning() && startupError != null) {
+                outcome = OperationResult.failed("INVALID_SETTING", startupError);
+            } else {
+                outcome = perform(EngineRuntime.current(), getThreadContext());
+            }
         } catch (InvalidSettingException e) {
             outcome = OperationResult.failed("INVALID_SETTING", e.getMessage());
         } catch (RuntimeException e) {

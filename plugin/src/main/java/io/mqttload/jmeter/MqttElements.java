@@ -14,6 +14,9 @@ import io.mqttload.core.RunConfig;
 final class MqttElements {
     private static final Logger log = LoggerFactory.getLogger(MqttElements.class);
 
+    /** Why the runtime could not start for the current test, so that every sample can say it. */
+    private static volatile String startupError;
+
     private MqttElements() {
     }
 
@@ -26,10 +29,16 @@ final class MqttElements {
         String scenario = script == null ? "mqtt" : script.replaceFirst("\\.jmx$", "");
         try {
             EngineRuntime.start(RunConfig.from(JMeterUtils::getProperty, scenario), System.out);
+            startupError = null;
         } catch (InvalidSettingException e) {
-            reportInvalid("engine settings", e);
-            throw e;
+            reportInvalid("engine properties", e);
+            startupError = "invalid engine property: " + e.getMessage();
         }
+    }
+
+    /** The reason the runtime is not running in this test, or null. */
+    static String startupError() {
+        return startupError;
     }
 
     /** Ends the run once: closes every client and writes the summary. */

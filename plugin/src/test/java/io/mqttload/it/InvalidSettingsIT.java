@@ -1,0 +1,171 @@
+package io.mqttload.it;
+
+import static io.mqttload.testsupport.MqttElements.connect;
+import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.subscribe;
+import static io.mqttload.testsupport.MqttElements.with;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.testelement.TestElement;
+import org.apache.jorphan.collections.HashTree;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.mqttload.jmeter.MqttConnectionConfig;
+import io.mqttload.testsupport.EmbeddedHiveMqBroker;
+import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.MosquittoBroker;
+import io.mqttload.testsupport.PlanBuilder;
+import io.mqttload.testsupport.RunResult;
+import io.mqttload.testsupport.TestCertificates;
+
+/**
+ * Every invalid input a user can type fails the sample it belongs to, at once, with a message that
+ * names the field and the value, and the run goes on to its end.
+ */
+class InvalidSettingsIT {
+    private static EmbeddedHiveMqBroker broker;
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = EmbeddedHiveMqBroker.start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        broker.close();
+    }
+
+    private static MqttConnectionConfig validConnection() {
+        return connection("127.0.0.1", broker.tcpPort(), "MQTT_5");
+    }
+
+    /** Runs the samplers in one thread and returns the first failed sample. */
+    private static SampleResult firstFailure(MqttConnectionConfig config, TestElement... samplers) {
+        PlanBuilder.ThreadGroupBuilder group = PlanBuilder.testPlan("invalid").config(config).threadGroup("t", 1, 1);
+        for (TestElement s : samplers) {
+            group.add(s);
+        }
+        HashTree plan = group.build();
+        RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(60),
+                Map.of("mqttload.resultsDir", dir.toString(), "mqttload.progressSeconds", "0"));
+        List<SampleResult> failures = run.failures();
+        assertThat(failures).as(run.describe()).isNotEmpty();
+        return failures.get(0);
+    }
+
+    private static void assertFails(SampleResult sample, String code, String... fragments) {
+        assertThat(sample.getResponseCode()).as(sample.getResponseMessage()).isEqualTo(code);
+        for (String f : fragments) {
+            assertThat(sample.getResponseMessage()).contains(f);
+        }
+        assertThat(sample.getResponseMessage()).doesNotContain("\tat ").doesNotContain("Exception:");
+    }
+
+    @Test
+    void portOutOfRange() {
+        assertFails(firstFailure(with(validConnection(), "port", "0"), connect("c", 1, "{client}")),
+                "INVALID_SETTING", "port = '0'");
+        assertFails(firstFailure(with(validConnection(), "port", "65536"), connect("c", 1, "{client}")),
+                "INVALID_SETTING", "port = '65536'");
+    }
+
+    @Test
+    void notANumber() {
+        assertFails(firstFailure(validConnection(), with(connect("c", 1, "{client}"), "clientCount", "abc")),
+                "INVALID_SETTING", "clientCount = 'abc'", "not a whole number");
+    }
+
+    @Test
+    void qos3_onPublishAndSubscribe() {
+        assertFails(firstFailure(validConnection(), connect("default", 1, "{engine}-q-{client}"),
+                with(publish("default", "t/1", 1, 1, "SYNC"), "qos", "3")), "INVALID_SETTING", "qos = '3'");
+        assertFails(firstFailure(validConnection(), connect("default", 1, "{engine}-q-{client}"),
+                with(subscribe("default", "t/#", 1), "qos", "3")), "INVALID_SETTING", "qos = '3'");
+    }
+
+    @Test
+    void wildcardOrEmptyPublishTopic() {
+        assertFails(firstFailure(validConnection(), connect("default", 1, "{engine}-w-{client}"),
+                publish("default", "a/+/b", 1, 1, "SYNC")), "INVALID_SETTING", "topic = 'a/+/b'", "wildcards");
+        assertFails(firstFailure(validConnection(), connect("default", 1, "{engine}-w-{client}"),
+                publish("default", "a/#", 1, 1, "SYNC")), "INVALID_SETTING", "topic = 'a/#'");
+        assertFails(firstFailure(validConnection(), connect("default", 1, "{engine}-w-{client}"),
+                publish("default", "", 1, 1, "SYNC")), "INVALID_SETTING", "topic = ''");
+    }
+
+    @Test
+    void payloadSizeNegativeOrBelowTheHeader() {
+        assertFails(firstFailure(validConnection(), connect("default", 1, "{engine}-s-{client}"),
+                with(publish("default", "t", 1, 1, "SYNC"), "payloadSize", "-1")), "INVALID_SETTING", "payloadSize = '-1'");
+        assertFails(firstFailure(validConnection(), connect("default", 1, "{engine}-s-{client}"),
+                with(publish("default", "t", 1, 1, "SYNC"), "payloadSize", "8")), "INVALID_SETTING",
+                "payloadSize = '8'", "at least 16");
+    }
+
+    @Test
+    void publishOrSubscribeBeforeAnyConnect() {
+        assertFails(firstFailure(validConnection(), publish("default", "t", 1, 1, "SYNC")), "NOT_CONNECTED",
+                "MQTT Connect");
+        assertFails(firstFailure(validConnection(), subscribe("default", "t", 1)), "NOT_CONNECTED", "MQTT Connect");
+    }
+
+    @Test
+    void unknownHost() {
+        MqttConnectionConfig config = with(validConnection(), "host", "no-such-host.invalid");
+        assertFails(firstFailure(config, connect("c", 1, "{client}")), "CONNECT_FAILED", "unknown host",
+                "no-such-host.invalid");
+    }
+
+    @Test
+    void unreadableKeyStoreAndWrongKeyStorePassword() {
+        TestCertificates certs = TestCertificates.generate(dir.resolve("certs"));
+        MqttConnectionConfig missing = with(with(validConnection(), "transport", "TLS"), "keyStorePath",
+                "/nonexistent/client.p12");
+        assertFails(firstFailure(missing, connect("c", 1, "{client}")), "INVALID_SETTING",
+                "keyStorePath = '/nonexistent/client.p12'");
+
+        MqttConnectionConfig wrongPassword = with(with(with(validConnection(), "transport", "TLS"), "keyStorePath",
+                certs.clientKeyStore().toString()), "keyStorePassword", "not-the-password");
+        assertFails(firstFailure(wrongPassword, connect("c", 1, "{client}")), "INVALID_SETTING", "keyStorePassword",
+                "wrong password");
+    }
+
+    @Test
+    void wrongBrokerPassword() throws Exception {
+        MosquittoBroker.assumeInstalled();
+        Path passwords = dir.resolve("passwords");
+        Process p = new ProcessBuilder("mosquitto_passwd", "-b", "-c", passwords.toString(), "alice", "secret")
+                .redirectErrorStream(true).start();
+        assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isZero();
+        // Started as root, Mosquitto drops to its own user before it reads the file.
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(passwords, PosixFilePermissions.fromString("rw-r--r--"));
+        try (MosquittoBroker secured = MosquittoBroker.builder().withSetting("allow_anonymous false")
+                .withSetting("password_file " + passwords).start()) {
+            for (String version : new String[] {"MQTT_5", "MQTT_3_1_1"}) {
+                MqttConnectionConfig config = with(with(connection("127.0.0.1", secured.tcpPort(), version), "username",
+                        "alice"), "password", "wrong");
+                SampleResult failure = firstFailure(config, connect("c", 1, "{engine}-{client}"));
+                assertFails(failure, "CONNECT_FAILED", "CONNACK refused");
+                assertThat(failure.getResponseMessage()).containsAnyOf("NOT_AUTHORIZED", "BAD_USER_NAME_OR_PASSWORD");
+            }
+        }
+    }
+}

@@ -2,10 +2,11 @@ package io.mqttload.core;
 
 import java.net.ConnectException;
 import java.net.UnknownHostException;
+import java.security.cert.CertificateException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
-import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLException;
 
 import com.hivemq.client.mqtt.exceptions.ConnectionFailedException;
 import com.hivemq.client.mqtt.mqtt3.exceptions.Mqtt3ConnAckException;
@@ -39,7 +40,7 @@ public final class Errors {
         if (root instanceof UnknownHostException) {
             return "unknown host: " + root.getMessage();
         }
-        if (root instanceof SSLHandshakeException || root instanceof javax.net.ssl.SSLException) {
+        if (root instanceof SSLException || root instanceof CertificateException) {
             return "TLS handshake failed: " + root.getMessage();
         }
         if (root instanceof ConnectException) {

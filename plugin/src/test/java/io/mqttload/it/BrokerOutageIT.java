@@ -1,0 +1,101 @@
+package io.mqttload.it;
+
+import static io.mqttload.testsupport.MqttElements.connect;
+import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.onceOnly;
+import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.subscribe;
+import static io.mqttload.testsupport.MqttElements.with;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.timers.ConstantTimer;
+import org.apache.jorphan.collections.HashTree;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.RunSummary;
+import io.mqttload.jmeter.MqttConnectSampler;
+import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.MosquittoBroker;
+import io.mqttload.testsupport.PlanBuilder;
+import io.mqttload.testsupport.RunResult;
+
+/**
+ * The broker goes away in the middle of a timed run and comes back: samples fail with clear
+ * messages, clients reconnect within their bounded policy (or not at all), the run ends on time,
+ * and the summary is still written.
+ */
+class BrokerOutageIT {
+    private static final Duration RUN = Duration.ofSeconds(8);
+
+    @TempDir
+    Path results;
+
+    @ParameterizedTest(name = "reconnect attempts {0}")
+    @ValueSource(ints = {20, 0})
+    void brokerStopsAndRestarts_runEndsOnTimeWithClearFailures(int reconnectAttempts) throws Exception {
+        MosquittoBroker.assumeInstalled();
+        try (MosquittoBroker broker = MosquittoBroker.builder().start()) {
+            MqttConnectSampler connectPub = with(with(with(connect("pub", 2, "{engine}-p-{client}"),
+                    "reconnectAttempts", Integer.toString(reconnectAttempts)), "reconnectDelayMs", "200"),
+                    "reconnectMaxDelayMs", "500");
+            MqttConnectSampler connectSub = with(with(with(connect("sub", 1, "{engine}-s"),
+                    "reconnectAttempts", Integer.toString(reconnectAttempts)), "reconnectDelayMs", "200"),
+                    "reconnectMaxDelayMs", "500");
+            ConstantTimer pace = PlanBuilder.element(new ConstantTimer(), "pace",
+                    "org.apache.jmeter.timers.gui.ConstantTimerGui");
+            pace.setProperty("ConstantTimer.delay", "20");
+            HashTree plan = PlanBuilder.testPlan("outage")
+                    .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                    .threadGroup("t", 1, PlanBuilder.FOREVER)
+                    .duration(RUN)
+                    .add(onceOnly(), connectSub, subscribe("sub", "outage/#", 1), connectPub)
+                    .add(with(publish("pub", "outage/{client}", 1, 4, "SYNC"), "ackTimeoutMs", "1000"), pace)
+                    .build();
+
+            long start = System.nanoTime();
+            CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> JMeterTestEngine.run(plan,
+                    Duration.ofSeconds(90), Map.of("mqttload.resultsDir", results.toString(),
+                            "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "2000")));
+            await("publishing under way").atMost(Duration.ofSeconds(20))
+                    .until(() -> EngineRuntime.isRunning() && EngineRuntime.current().metrics().acknowledged.sum() > 50);
+            broker.stop();
+            await("connections noticed lost").atMost(Duration.ofSeconds(10))
+                    .until(() -> EngineRuntime.current().metrics().connectionsLost.sum() >= 3);
+            long ackedAtRestart = EngineRuntime.current().metrics().acknowledged.sum();
+            broker.start();
+            RunResult result = run.get(90, TimeUnit.SECONDS);
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+            RunSummary summary = EngineRuntime.lastSummary();
+
+            assertThat(elapsed).as("the run ends by its duration, plus bounded drain and close")
+                    .isLessThan(RUN.plusSeconds(20));
+            assertThat(result.failures()).as(result.describe()).isNotEmpty();
+            for (SampleResult failure : result.failures()) {
+                assertThat(failure.getResponseCode()).isIn("ACK_TIMEOUT", "PUBLISH_FAILED", "NOT_CONNECTED");
+                assertThat(failure.getResponseMessage()).doesNotContain("\tat ").isNotBlank();
+            }
+            assertThat(summary.count("connectionsLost")).isGreaterThanOrEqualTo(3);
+            assertThat(results.resolve("summary-" + summary.runId + "-" + summary.engineId + ".json")).exists();
+            if (reconnectAttempts > 0) {
+                assertThat(summary.count("reconnects")).as("both publishers and the subscriber came back")
+                        .isGreaterThanOrEqualTo(3);
+                assertThat(summary.count("acknowledged")).as("publishing resumed after the restart")
+                        .isGreaterThan(ackedAtRestart + 20);
+            } else {
+                assertThat(summary.count("reconnects")).isZero();
+                assertThat(summary.count("acknowledged")).isEqualTo(ackedAtRestart);
+            }
+        }
+    }
+}

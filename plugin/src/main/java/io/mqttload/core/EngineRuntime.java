@@ -186,6 +186,8 @@ public final class EngineRuntime {
     }
 
     private RunSummary shutdown() {
+        // Rates cover the production window: the waits for acknowledgements and messages below do not count.
+        long productionEndMillis = elapsedMillis();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.closeTimeoutMillis());
         Waits.until(() -> inFlight() == 0, deadline, 20);
         int stillInFlight = inFlight();
@@ -209,7 +211,7 @@ public final class EngineRuntime {
             l.onInterval(last);
         }
         long ended = System.currentTimeMillis();
-        double measured = Math.max(0, (elapsedMillis() - config.warmupMillis()) / 1000.0);
+        double measured = Math.max(0, (productionEndMillis - config.warmupMillis()) / 1000.0);
         long[] perClient = receivedPerSubscriber();
         RunSummary summary = new RunSummary(config.runId(), config.engineId(), config.scenario(), startedAtMillis, ended,
                 config.warmupMillis(), measured, metrics, ledger.delivery(),

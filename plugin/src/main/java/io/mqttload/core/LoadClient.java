@@ -73,6 +73,9 @@ public final class LoadClient {
     private final Map<String, PublishStream> streamsByTopic = new HashMap<>();
     private String lastTopic;
     private PublishStream lastStream;
+    /** The last topic a per-client template expanded to for this client, and the template it came from. */
+    private NameTemplate topicTemplate;
+    private String topicOfTemplate;
     /** Bounds this client's unacknowledged QoS 1/2 publishes; created by the first asynchronous publish. */
     private Semaphore inFlight;
 
@@ -235,9 +238,12 @@ public final class LoadClient {
             if (qos == 2) {
                 return untilComplete(v5.toRx().publish(Flowable.just(message)).map(r -> r.getError()));
             }
-            return v5.publish(message).thenCompose(result -> result.getError().isPresent()
-                    ? CompletableFuture.failedFuture(result.getError().get())
-                    : CompletableFuture.completedFuture(null));
+            return v5.publish(message).thenApply(result -> {
+                if (result.getError().isPresent()) {
+                    throw new CompletionException(result.getError().get());
+                }
+                return null;
+            });
         }
         Mqtt3Publish message = Mqtt3Publish.builder().topic(topic).qos(mqttQos).retain(retain).payload(payload).build();
         if (qos == 2) {
@@ -264,6 +270,18 @@ public final class LoadClient {
             inFlight = new Semaphore(limit);
         }
         return inFlight;
+    }
+
+    /**
+     * The topic of a template whose placeholders do not change per message: expanded once per client
+     * instead of once per message. Called by the owning thread only.
+     */
+    String topic(NameTemplate template, NameTemplate.Values values) {
+        if (template != topicTemplate) {
+            topicOfTemplate = template.expand(values);
+            topicTemplate = template;
+        }
+        return topicOfTemplate;
     }
 
     /** The stream for messages of this client on {@code topic}; called by the owning JMeter thread only. */

@@ -26,6 +26,7 @@ public final class PublishOperation {
     private final int maxInFlight;
     private final int maxInFlightPerClient;
     private final long ackTimeoutMillis;
+    private final boolean perMessageTopic;
 
     public PublishOperation(String topicTemplate, int qos, boolean retain, PayloadSource payload, int messagesPerSample,
             boolean synchronous, int maxInFlight, int maxInFlightPerClient, long ackTimeoutMillis) {
@@ -39,6 +40,7 @@ public final class PublishOperation {
         this.maxInFlight = (int) Checks.between("maxInFlight", maxInFlight, 1, 1_000_000);
         this.maxInFlightPerClient = (int) Checks.between("maxInFlightPerClient", maxInFlightPerClient, 1, 65_535);
         this.ackTimeoutMillis = Checks.between("ackTimeoutMs", ackTimeoutMillis, 1, 3_600_000);
+        this.perMessageTopic = topic.uses("msg");
     }
 
     public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread) {
@@ -58,7 +60,7 @@ public final class PublishOperation {
             LoadClient client = group.nextClient();
             values.client = client.index();
             values.msg = i;
-            String topicName = topic.expand(values);
+            String topicName = perMessageTopic ? topic.expand(values) : client.topic(topic, values);
             if (!topic.isConstant() && (topicName.isEmpty() || topicName.indexOf('+') >= 0 || topicName.indexOf('#') >= 0)) {
                 return OperationResult.failed("BAD_TOPIC", "topic = '" + topic.source() + "' expands to '" + topicName
                         + "', which is not a valid publish topic");

@@ -1,0 +1,100 @@
+package io.mqttload.bench;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.mqttload.core.ConnectOperation;
+import io.mqttload.core.ConnectionSettings;
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.LatencyStats;
+import io.mqttload.core.OperationResult;
+import io.mqttload.core.ReconnectPolicy;
+import io.mqttload.core.RunConfig;
+import io.mqttload.core.RunSummary;
+import io.mqttload.testsupport.MosquittoBroker;
+
+/**
+ * One engine holds N idle connections (keep-alive 300 s) to one local Mosquitto: connect rate, connect
+ * latency, heap per connection (after full GCs), threads and RSS. Runs the engine runtime the MQTT
+ * Connect sampler drives, with one worker per simulated JMeter thread.
+ */
+public final class ConnectionsBenchmark {
+    private ConnectionsBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int total = args.length > 0 ? Integer.parseInt(args[0]) : 19_000;
+        int threads = args.length > 1 ? Integer.parseInt(args[1]) : 19;
+        double rate = args.length > 2 ? Double.parseDouble(args[2]) : 4000;
+        Path results = Files.createTempDirectory("mqttload-bench");
+        try (MosquittoBroker broker = MosquittoBroker.builder().withSetting("max_connections -1").start()) {
+            Map<String, String> props = new HashMap<>();
+            props.put(RunConfig.RESULTS_DIR, results.toString());
+            props.put(RunConfig.PROGRESS_SECONDS, "0");
+            props.put(RunConfig.CLOSE_TIMEOUT_MS, "60000");
+            EngineRuntime runtime = EngineRuntime.start(RunConfig.from(props::get, "connections"), System.out);
+            ConnectionSettings settings = ConnectionSettings.builder().host("127.0.0.1").port(broker.tcpPort())
+                    .keepAliveSeconds(300).connectTimeoutMs(60_000).build();
+            long heapBefore = usedHeapAfterGc();
+            int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            List<Future<OperationResult>> done = new ArrayList<>();
+            long start = System.nanoTime();
+            for (int t = 0; t < threads; t++) {
+                int thread = t + 1;
+                int count = total / threads + (t < total % threads ? 1 : 0);
+                done.add(pool.submit(() -> new ConnectOperation(settings, count, "b{thread}-{client}", true, rate,
+                        ReconnectPolicy.none(), "").run(runtime, runtime.group(Thread.currentThread(), "c"), 1, thread)));
+            }
+            int failedSamples = 0;
+            for (Future<OperationResult> f : done) {
+                OperationResult r = f.get(10, TimeUnit.MINUTES);
+                if (!r.ok) {
+                    failedSamples++;
+                    System.out.println("connect sample failed: " + r.message);
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long active = runtime.metrics().activeConnections.sum();
+            long heapAfter = usedHeapAfterGc();
+            int threadsAfter = ManagementFactory.getThreadMXBean().getThreadCount();
+            String rss = Files.readAllLines(Path.of("/proc/self/status")).stream()
+                    .filter(l -> l.startsWith("VmRSS")).findFirst().orElse("VmRSS: ?").replaceAll("\\s+", " ");
+            pool.shutdown();
+            RunSummary summary = EngineRuntime.stop();
+            LatencyStats c = summary.connect;
+
+            System.out.printf(Locale.ROOT, "%nconnections benchmark: %d clients from %d threads, rate limit %.0f/s%n",
+                    total, threads, rate);
+            System.out.printf(Locale.ROOT, "connected (open at once)   %d (failed samples %d)%n", active, failedSamples);
+            System.out.printf(Locale.ROOT, "connect wall time          %.2f s = %.0f connections/s%n", seconds, total / seconds);
+            System.out.printf(Locale.ROOT, "connect latency ms         avg %.2f p50 %.2f p90 %.2f p99 %.2f max %.2f%n",
+                    c.mean / 1000, c.percentile(50) / 1000.0, c.percentile(90) / 1000.0, c.percentile(99) / 1000.0,
+                    c.max / 1000.0);
+            System.out.printf(Locale.ROOT, "heap per idle connection   %.0f bytes (%.1f MB for %d)%n",
+                    (heapAfter - heapBefore) / (double) total, (heapAfter - heapBefore) / 1e6, total);
+            System.out.printf(Locale.ROOT, "JVM threads                %d before, %d with all connected%n", threadsBefore,
+                    threadsAfter);
+            System.out.printf(Locale.ROOT, "process memory             %s%n", rss);
+        }
+    }
+
+    private static long usedHeapAfterGc() {
+        Runtime rt = Runtime.getRuntime();
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return rt.totalMemory() - rt.freeMemory();
+    }
+}

@@ -27,6 +27,9 @@ public final class Errors {
 
     public static String describe(Throwable t) {
         Throwable e = unwrap(t);
+        if (e instanceof SubscribeRefusedException) {
+            return e.getMessage();
+        }
         if (e instanceof Mqtt5ConnAckException) {
             var ack = ((Mqtt5ConnAckException) e).getMqttMessage();
             return "CONNACK refused: " + ack.getReasonCode() + " (0x" + Integer.toHexString(ack.getReasonCode().getCode())

@@ -14,6 +14,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import io.reactivex.Flowable;
 import org.slf4j.Logger;
@@ -250,6 +251,24 @@ public final class LoadClient {
             return untilComplete(v3.toRx().publish(Flowable.just(message)).map(r -> r.getError()));
         }
         return v3.publish(message).thenApply(published -> null);
+    }
+
+    /**
+     * Publishes one message and calls {@code done} (with null, or the error) when the broker took it,
+     * like {@link #publish} but without an intermediate future: the asynchronous publish path runs
+     * this once per message.
+     */
+    public void publish(String topic, byte[] payload, int qos, boolean retain, Consumer<Throwable> done) {
+        MqttQos mqttQos = MqttQos.fromCode(qos);
+        if (qos == 2) {
+            publish(topic, payload, qos, retain).whenComplete((ok, error) -> done.accept(error));
+        } else if (v5 != null) {
+            v5.publish(Mqtt5Publish.builder().topic(topic).qos(mqttQos).retain(retain).payload(payload).build())
+                    .whenComplete((result, error) -> done.accept(error != null ? error : result.getError().orElse(null)));
+        } else {
+            v3.publish(Mqtt3Publish.builder().topic(topic).qos(mqttQos).retain(retain).payload(payload).build())
+                    .whenComplete((published, error) -> done.accept(error));
+        }
     }
 
     /** Completes when the acknowledgement stream completes, or fails with the first error it reports. */

@@ -76,9 +76,17 @@ public final class PublishOperation {
             }
             byte[] body = payload.next(stream.id(), stream.nextSequence());
             long start = MicroClock.nowMicros();
-            CompletableFuture<Void> ack;
+            CompletableFuture<Void> ack = null;
             try {
-                ack = client.publish(topicName, body, qos, retain);
+                if (window != null) {
+                    client.publish(topicName, body, qos, retain, error -> {
+                        clientWindow.release();
+                        window.release();
+                        settle(metrics, stream, start, error, group);
+                    });
+                } else {
+                    ack = client.publish(topicName, body, qos, retain);
+                }
             } catch (RuntimeException e) {
                 if (window != null) {
                     window.release();
@@ -93,11 +101,6 @@ public final class PublishOperation {
             bytes += body.length;
             sent++;
             if (window != null) {
-                ack.whenComplete((ok, error) -> {
-                    clientWindow.release();
-                    window.release();
-                    settle(metrics, stream, start, error, group);
-                });
                 continue;
             }
             try {

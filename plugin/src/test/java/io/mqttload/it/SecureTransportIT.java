@@ -28,7 +28,7 @@ import io.mqttload.testsupport.PlanBuilder;
 import io.mqttload.testsupport.RunResult;
 import io.mqttload.testsupport.TestCertificates;
 
-/** TLS with a certificate made by the test, host name verification, mutual TLS, and WebSocket. */
+/** TLS with a certificate made by the test, host name verification, mutual TLS, WebSocket and secure WebSocket. */
 class SecureTransportIT {
     private static final int MESSAGES = 200;
 
@@ -121,6 +121,16 @@ class SecureTransportIT {
             ws.setProperty("transport", "WEBSOCKET");
             ws.setProperty("webSocketPath", EmbeddedHiveMqBroker.WEBSOCKET_PATH);
             assertAllDelivered(pubSub(ws));
+        }
+    }
+
+    @Test
+    void secureWebSocket_onHiveMq_deliversEveryMessage() {
+        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.builder().withWebSocket().withTls(certs).start()) {
+            MqttConnectionConfig wss = tls(broker.secureWebSocketPort());
+            wss.setProperty("transport", "SECURE_WEBSOCKET");
+            wss.setProperty("webSocketPath", EmbeddedHiveMqBroker.WEBSOCKET_PATH);
+            assertAllDelivered(pubSub(wss));
         }
     }
 

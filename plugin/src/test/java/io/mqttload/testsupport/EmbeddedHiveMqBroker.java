@@ -55,14 +55,17 @@ public final class EmbeddedHiveMqBroker implements AutoCloseable {
     private final int tcpPort;
     private final int webSocketPort;
     private final int tlsPort;
+    private final int secureWebSocketPort;
     private boolean closed;
 
-    private EmbeddedHiveMqBroker(Path root, EmbeddedHiveMQ hiveMq, int tcpPort, int webSocketPort, int tlsPort) {
+    private EmbeddedHiveMqBroker(Path root, EmbeddedHiveMQ hiveMq, int tcpPort, int webSocketPort, int tlsPort,
+            int secureWebSocketPort) {
         this.root = root;
         this.hiveMq = hiveMq;
         this.tcpPort = tcpPort;
         this.webSocketPort = webSocketPort;
         this.tlsPort = tlsPort;
+        this.secureWebSocketPort = secureWebSocketPort;
     }
 
     public static Builder builder() {
@@ -95,6 +98,14 @@ public final class EmbeddedHiveMqBroker implements AutoCloseable {
             throw new IllegalStateException("this broker was built without withTls(...)");
         }
         return tlsPort;
+    }
+
+    /** The TLS WebSocket listener's port (built with both withWebSocket() and withTls(...)); path {@link #WEBSOCKET_PATH}. */
+    public int secureWebSocketPort() {
+        if (secureWebSocketPort < 0) {
+            throw new IllegalStateException("this broker was built without both withWebSocket() and withTls(...)");
+        }
+        return secureWebSocketPort;
     }
 
     /** Stops HiveMQ (bounded) and deletes its temporary folders. Idempotent. */
@@ -226,11 +237,12 @@ public final class EmbeddedHiveMqBroker implements AutoCloseable {
         }
 
         private EmbeddedHiveMqBroker startOnce() {
-            List<Integer> ports = FreePorts.tcpPorts(3);
+            List<Integer> ports = FreePorts.tcpPorts(4);
             int tcp = ports.get(0);
             int ws = webSocket ? ports.get(1) : -1;
             int tls = tlsKeyStore != null ? ports.get(2) : -1;
-            String config = configXml(tcp, ws, tls);
+            int wss = webSocket && tlsKeyStore != null ? ports.get(3) : -1;
+            String config = configXml(tcp, ws, tls, wss);
             validate(config);
             Path root;
             try {
@@ -244,8 +256,8 @@ public final class EmbeddedHiveMqBroker implements AutoCloseable {
             }
 
             EmbeddedHiveMQ hiveMq = startHiveMq(root);
-            EmbeddedHiveMqBroker broker = new EmbeddedHiveMqBroker(root, hiveMq, tcp, ws, tls);
-            for (int port : new int[] {tcp, ws, tls}) {
+            EmbeddedHiveMqBroker broker = new EmbeddedHiveMqBroker(root, hiveMq, tcp, ws, tls, wss);
+            for (int port : new int[] {tcp, ws, tls, wss}) {
                 // HiveMQ logs a listener that cannot bind and still reports a successful start.
                 if (port >= 0 && !FreePorts.isListening(port)) {
                     broker.close();
@@ -324,7 +336,7 @@ public final class EmbeddedHiveMqBroker implements AutoCloseable {
             }
         }
 
-        private String configXml(int tcp, int ws, int tls) {
+        private String configXml(int tcp, int ws, int tls, int wss) {
             StringBuilder xml = new StringBuilder(1024);
             xml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
                     .append("<hivemq xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"")
@@ -361,6 +373,21 @@ public final class EmbeddedHiveMqBroker implements AutoCloseable {
                 xml.append(String.format(Locale.ROOT, "        <client-authentication-mode>%s</client-authentication-mode>\n"
                         + "      </tls>\n"
                         + "    </tls-tcp-listener>\n", clientAuthentication.name()));
+            }
+            if (wss >= 0) {
+                xml.append(String.format(Locale.ROOT, "    <tls-websocket-listener>\n"
+                        + "      <port>%d</port>\n"
+                        + "      <bind-address>%s</bind-address>\n"
+                        + "      <path>%s</path>\n"
+                        + "      <tls>\n"
+                        + "        <keystore>\n"
+                        + "          <path>%s</path>\n"
+                        + "          <password>%s</password>\n"
+                        + "          <private-key-password>%s</private-key-password>\n"
+                        + "        </keystore>\n"
+                        + "      </tls>\n"
+                        + "    </tls-websocket-listener>\n", wss, FreePorts.LOOPBACK, WEBSOCKET_PATH,
+                        escape(tlsKeyStore.toString()), TestCertificates.PASSWORD, TestCertificates.PASSWORD));
             }
             xml.append("  </listeners>\n")
                     // Nothing has to survive a test, and in-memory mode needs no data-folder lock or RocksDB.

@@ -37,6 +37,8 @@ import com.hivemq.client.mqtt.mqtt3.message.auth.Mqtt3SimpleAuth;
 import com.hivemq.client.mqtt.mqtt3.message.auth.Mqtt3SimpleAuthBuilder;
 import com.hivemq.client.mqtt.mqtt3.message.subscribe.Mqtt3Subscribe;
 import com.hivemq.client.mqtt.mqtt3.message.subscribe.Mqtt3Subscription;
+import com.hivemq.client.mqtt.mqtt3.exceptions.Mqtt3SubAckException;
+import com.hivemq.client.mqtt.mqtt3.message.subscribe.suback.Mqtt3SubAck;
 import com.hivemq.client.mqtt.mqtt3.message.subscribe.suback.Mqtt3SubAckReturnCode;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
@@ -349,8 +351,14 @@ public final class LoadClient {
         for (String f : filters) {
             subs.add(Mqtt3Subscription.builder().topicFilter(f).qos(mqttQos).build());
         }
-        return v3.subscribe(Mqtt3Subscribe.builder().addSubscriptions(subs).build()).thenApply(ack -> {
-            List<Mqtt3SubAckReturnCode> codes = ack.getReturnCodes();
+        return v3.subscribe(Mqtt3Subscribe.builder().addSubscriptions(subs).build()).handle((ack, error) -> {
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            // The 3.1.1 client fails only when every filter was refused; a partial refusal arrives as a SUBACK.
+            Mqtt3SubAck subAck = cause instanceof Mqtt3SubAckException ? ((Mqtt3SubAckException) cause).getMqttMessage() : ack;
+            if (subAck == null) {
+                throw new CompletionException(cause);
+            }
+            List<Mqtt3SubAckReturnCode> codes = subAck.getReturnCodes();
             StringBuilder refused = new StringBuilder();
             for (int i = 0; i < codes.size(); i++) {
                 if (codes.get(i).isError()) {

@@ -23,6 +23,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.hivemq.extension.sdk.api.ExtensionMain;
+import com.hivemq.extension.sdk.api.auth.SubscriptionAuthorizer;
+import com.hivemq.extension.sdk.api.packets.subscribe.SubackReasonCode;
+import com.hivemq.extension.sdk.api.parameter.ExtensionStartInput;
+import com.hivemq.extension.sdk.api.parameter.ExtensionStartOutput;
+import com.hivemq.extension.sdk.api.parameter.ExtensionStopInput;
+import com.hivemq.extension.sdk.api.parameter.ExtensionStopOutput;
+import com.hivemq.extension.sdk.api.services.Services;
+
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -144,6 +153,38 @@ class InvalidSettingsIT {
                 certs.clientKeyStore().toString()), "keyStorePassword", "not-the-password");
         assertFails(firstFailure(wrongPassword, connect("c", 1, "{client}")), "INVALID_SETTING", "keyStorePassword",
                 "wrong password");
+    }
+
+    @Test
+    void subscriptionRefusedByTheBroker_failsWithTheFilterAndTheReasonCode() {
+        try (EmbeddedHiveMqBroker refusing = EmbeddedHiveMqBroker.builder().withExtension(new RefuseClosedTopics()).start()) {
+            SampleResult v5 = firstFailure(connection("127.0.0.1", refusing.tcpPort(), "MQTT_5"),
+                    connect("default", 1, "{engine}-r5"), subscribe("default", "open/x, closed/#", 1));
+            assertFails(v5, "SUBSCRIBE_FAILED", "SUBACK refused closed/# -> NOT_AUTHORIZED (0x87): closed to tests");
+            assertThat(v5.getResponseMessage()).doesNotContain("open/x ->");
+
+            SampleResult v3 = firstFailure(connection("127.0.0.1", refusing.tcpPort(), "MQTT_3_1_1"),
+                    connect("default", 1, "{engine}-r3"), subscribe("default", "closed/#", 1));
+            assertFails(v3, "SUBSCRIBE_FAILED", "SUBACK refused closed/# -> FAILURE (0x80)");
+        }
+    }
+
+    /** A broker extension that refuses every subscription under closed/, as an authorisation policy would. */
+    private static final class RefuseClosedTopics implements ExtensionMain {
+        @Override
+        public void extensionStart(ExtensionStartInput input, ExtensionStartOutput output) {
+            Services.securityRegistry().setAuthorizerProvider(provider -> (SubscriptionAuthorizer) (in, out) -> {
+                if (in.getSubscription().getTopicFilter().startsWith("closed/")) {
+                    out.failAuthorization(SubackReasonCode.NOT_AUTHORIZED, "closed to tests");
+                } else {
+                    out.authorizeSuccessfully();
+                }
+            });
+        }
+
+        @Override
+        public void extensionStop(ExtensionStopInput input, ExtensionStopOutput output) {
+        }
     }
 
     @Test

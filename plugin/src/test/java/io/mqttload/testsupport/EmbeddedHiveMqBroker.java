@@ -25,8 +25,11 @@ import javax.xml.validation.SchemaFactory;
 import org.xml.sax.SAXException;
 
 import com.hivemq.configuration.service.InternalConfigurations;
+import com.hivemq.embedded.EmbeddedExtension;
 import com.hivemq.embedded.EmbeddedHiveMQ;
+import com.hivemq.embedded.EmbeddedHiveMQBuilder;
 import com.hivemq.exceptions.UnrecoverableException;
+import com.hivemq.extension.sdk.api.ExtensionMain;
 
 /**
  * HiveMQ Community Edition running inside the test JVM, listening on 127.0.0.1 only, with its configuration,
@@ -172,8 +175,15 @@ public final class EmbeddedHiveMqBroker implements AutoCloseable {
         private Path tlsTrustStore;
         private ClientAuthentication clientAuthentication = ClientAuthentication.NONE;
         private final List<String> extraConfig = new ArrayList<>();
+        private ExtensionMain extension;
 
         private Builder() {
+        }
+
+        /** Runs {@code main} as an embedded extension, e.g. to make the broker refuse some subscriptions. */
+        public Builder withExtension(ExtensionMain main) {
+            extension = main;
+            return this;
         }
 
         /** Adds a WebSocket listener on a free port, path {@value #WEBSOCKET_PATH}. */
@@ -255,7 +265,7 @@ public final class EmbeddedHiveMqBroker implements AutoCloseable {
                 throw new UncheckedIOException("cannot prepare HiveMQ's temporary folders", e);
             }
 
-            EmbeddedHiveMQ hiveMq = startHiveMq(root);
+            EmbeddedHiveMQ hiveMq = startHiveMq(root, extension);
             EmbeddedHiveMqBroker broker = new EmbeddedHiveMqBroker(root, hiveMq, tcp, ws, tls, wss);
             for (int port : new int[] {tcp, ws, tls, wss}) {
                 // HiveMQ logs a listener that cannot bind and still reports a successful start.
@@ -268,7 +278,7 @@ public final class EmbeddedHiveMqBroker implements AutoCloseable {
             return broker;
         }
 
-        private static EmbeddedHiveMQ startHiveMq(Path root) {
+        private static EmbeddedHiveMQ startHiveMq(Path root, ExtensionMain extension) {
             String previousHome = System.getProperty(HOME_PROPERTY);
             String previousLogFolder = System.getProperty(LOG_FOLDER_PROPERTY);
             Thread.UncaughtExceptionHandler previousHandler = Thread.getDefaultUncaughtExceptionHandler();
@@ -276,14 +286,19 @@ public final class EmbeddedHiveMqBroker implements AutoCloseable {
             System.setProperty(HOME_PROPERTY, root.toString());
             // Every stop otherwise waits 2 s for in-flight persistence writes that a test never needs.
             InternalConfigurations.PERSISTENCE_SHUTDOWN_GRACE_PERIOD_MSEC.set(PERSISTENCE_SHUTDOWN_GRACE_MILLIS);
-            EmbeddedHiveMQ hiveMq = EmbeddedHiveMQ.builder()
+            EmbeddedHiveMQBuilder builder = EmbeddedHiveMQ.builder()
                     .withConfigurationFolder(root.resolve("conf"))
                     .withDataFolder(root.resolve("data"))
                     .withExtensionsFolder(root.resolve("extensions"))
                     // HiveMQ's logging bootstrap detaches the root logger's appenders and installs a JUL
                     // bridge, JVM-wide; logback-test.xml configures its loggers instead.
-                    .withoutLoggingBootstrap()
-                    .build();
+                    .withoutLoggingBootstrap();
+            if (extension != null) {
+                builder.withEmbeddedExtension(EmbeddedExtension.builder().withId("mqttload-test")
+                        .withName("mqttload test extension").withVersion("1").withAuthor("mqttload")
+                        .withPriority(0).withStartPriority(0).withExtensionMain(extension).build());
+            }
+            EmbeddedHiveMQ hiveMq = builder.build();
             try {
                 hiveMq.start().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 return hiveMq;

@@ -29,6 +29,12 @@ public final class LatencyStats {
         }
     }
 
+    /** Field name of percentile {@code i}: p50, p75, p90, p95, p99, p99.9. */
+    public static String percentileName(int i) {
+        double p = PERCENTILES[i];
+        return "p" + (p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p));
+    }
+
     public long percentile(double p) {
         for (int i = 0; i < PERCENTILES.length; i++) {
             if (PERCENTILES[i] == p) {

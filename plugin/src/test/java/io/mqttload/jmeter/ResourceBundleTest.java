@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ResourceBundleTest {
     static Stream<Class<?>> testBeans() {
         return Stream.of(MqttConnectionConfig.class, MqttConnectSampler.class, MqttPublishSampler.class,
-                MqttSubscribeSampler.class, MqttDisconnectSampler.class);
+                MqttSubscribeSampler.class, MqttDisconnectSampler.class, MqttMetricsConfig.class);
     }
 
     @ParameterizedTest

@@ -1,0 +1,104 @@
+package io.mqttload.core.influx;
+
+import java.nio.ByteBuffer;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.HdrHistogram.Histogram;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.mqttload.core.EngineMetrics;
+import io.mqttload.core.Interval;
+import io.mqttload.core.IntervalListener;
+import io.mqttload.core.LatencyStats;
+import io.mqttload.core.RunConfig;
+import io.mqttload.core.RunSummary;
+
+/**
+ * Turns the engine's metrics into InfluxDB points every interval, tagged with run, scenario and
+ * engine: cumulative counters ({@code mqtt_counts}), and per kind of latency the interval's count,
+ * mean, percentiles and max plus the interval histogram itself, HdrHistogram-encoded, so percentiles
+ * over engines and over the whole run are computed exactly by merging, never by averaging percentiles.
+ */
+public final class InfluxMetrics implements IntervalListener {
+    private static final Logger log = LoggerFactory.getLogger(InfluxMetrics.class);
+    private final InfluxWriter writer;
+    private final EngineMetrics metrics;
+    private final Map<String, String> tags = new LinkedHashMap<>();
+
+    public InfluxMetrics(InfluxWriter writer, EngineMetrics metrics, RunConfig config) {
+        this.writer = writer;
+        this.metrics = metrics;
+        tags.put("run", config.runId());
+        tags.put("scenario", config.scenario());
+        tags.put("engine", config.engineId());
+        // Refused here, at test start, rather than on the first write.
+        LineProtocol.tags(new StringBuilder(), tags);
+    }
+
+    @Override
+    public void onInterval(Interval interval) {
+        StringBuilder line = new StringBuilder(512);
+        LineProtocol.measurement(line, "mqtt_counts");
+        LineProtocol.tags(line, tags);
+        LineProtocol.firstField(line, "connectsOk", metrics.connectsOk.sum());
+        LineProtocol.field(line, "connectsFailed", metrics.connectsFailed.sum());
+        LineProtocol.field(line, "activeConnections", metrics.activeConnections.sum());
+        LineProtocol.field(line, "connectionsLost", metrics.connectionsLost.sum());
+        LineProtocol.field(line, "published", metrics.published.sum());
+        LineProtocol.field(line, "acknowledged", metrics.acknowledged.sum());
+        LineProtocol.field(line, "publishFailed", metrics.publishFailed.sum());
+        LineProtocol.field(line, "received", metrics.received.sum());
+        LineProtocol.field(line, "receivedBytes", metrics.receivedBytes.sum());
+        LineProtocol.field(line, "duplicates", metrics.duplicates.sum());
+        LineProtocol.field(line, "reordered", metrics.reordered.sum());
+        LineProtocol.field(line, "gaps", metrics.gaps.sum());
+        LineProtocol.field(line, "metricPointsDropped", writer.dropped());
+        LineProtocol.end(line, interval.endMillis);
+        writer.offer(line.toString());
+        latency("pubToSub", interval.pubToSub, interval.endMillis);
+        latency("publish", interval.publish, interval.endMillis);
+        latency("connect", interval.connect, interval.endMillis);
+    }
+
+    private void latency(String kind, Histogram h, long endMillis) {
+        if (h.getTotalCount() == 0) {
+            return;
+        }
+        LatencyStats s = new LatencyStats(h);
+        StringBuilder line = new StringBuilder(1024);
+        LineProtocol.measurement(line, "mqtt_latency");
+        LineProtocol.tags(line, tags);
+        LineProtocol.tag(line, "kind", kind);
+        LineProtocol.firstField(line, "count", s.count);
+        LineProtocol.field(line, "mean", s.mean);
+        for (int i = 0; i < LatencyStats.PERCENTILES.length; i++) {
+            LineProtocol.field(line, LatencyStats.percentileName(i), s.percentiles[i]);
+        }
+        LineProtocol.field(line, "max", s.max);
+        LineProtocol.field(line, "hdr", encode(h));
+        LineProtocol.end(line, endMillis);
+        writer.offer(line.toString());
+    }
+
+    private static String encode(Histogram h) {
+        ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+        int length = h.encodeIntoCompressedByteBuffer(buf);
+        byte[] bytes = new byte[length];
+        buf.flip();
+        buf.get(bytes);
+        return Base64.getEncoder().encodeToString(bytes);
+    }
+
+    /** The final counters are written, then everything buffered is flushed (bounded) before the run ends. */
+    @Override
+    public void onRunEnd(RunSummary summary) {
+        writer.close(10_000);
+        String report = "MQTT metrics: " + writer.written() + " points written to InfluxDB, " + writer.dropped()
+                + " dropped" + (writer.lastError() == null ? "" : "; last error: " + writer.lastError());
+        log.info(report);
+        System.out.println(report);
+    }
+}

@@ -1,0 +1,129 @@
+package io.mqttload.jmeter;
+
+import java.util.Locale;
+
+import org.apache.jmeter.config.ConfigTestElement;
+import org.apache.jmeter.testbeans.TestBean;
+import org.apache.jmeter.testbeans.TestBeanHelper;
+
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.InvalidSettingException;
+import io.mqttload.core.influx.InfluxMetrics;
+import io.mqttload.core.influx.InfluxWriter;
+
+/**
+ * MQTT Metrics (InfluxDB): streams this engine's MQTT metrics to InfluxDB every second. It is not a
+ * sample listener, so in distributed mode it runs on every engine (JMeter's Backend Listener runs
+ * only on the controller) and each engine writes its own points, tagged with its engine id.
+ * An empty URL turns it off.
+ */
+public class MqttMetricsConfig extends ConfigTestElement implements TestBean, MqttTestStateListener {
+    private static final long serialVersionUID = 1L;
+
+    private String influxUrl = "";
+    private String influxDatabase = "mqttload";
+    private String retentionPolicy = "";
+    private String authentication = "NONE";
+    private String username = "";
+    private String password = "";
+    private String token = "";
+    private String bufferedPoints = "100000";
+
+    @Override
+    public void testStarted() {
+        MqttElements.startRuntime();
+        TestBeanHelper.prepare(this);
+        if (influxUrl == null || influxUrl.trim().isEmpty() || !EngineRuntime.isRunning()) {
+            return;
+        }
+        try {
+            InfluxWriter.Auth auth = parseAuth();
+            String credentials = auth == InfluxWriter.Auth.TOKEN ? token : username + ":" + password;
+            InfluxWriter writer = new InfluxWriter(influxUrl, influxDatabase, retentionPolicy, auth, credentials,
+                    Fields.parseInt("bufferedPoints", bufferedPoints, 100, 10_000_000));
+            EngineRuntime runtime = EngineRuntime.current();
+            try {
+                runtime.addIntervalListener(new InfluxMetrics(writer, runtime.metrics(), runtime.config()));
+            } catch (IllegalArgumentException e) {
+                writer.close(0);
+                throw new InvalidSettingException("mqttload.engineId / runId / scenario", runtime.config().engineId(),
+                        e.getMessage());
+            }
+        } catch (InvalidSettingException e) {
+            MqttElements.reportInvalid(getName(), e);
+        }
+    }
+
+    private InfluxWriter.Auth parseAuth() {
+        String a = authentication == null ? "" : authentication.trim().toUpperCase(Locale.ROOT);
+        try {
+            return InfluxWriter.Auth.valueOf(a);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSettingException("authentication", authentication, "must be NONE, BASIC or TOKEN");
+        }
+    }
+
+    public String getInfluxUrl() {
+        return influxUrl;
+    }
+
+    public void setInfluxUrl(String influxUrl) {
+        this.influxUrl = influxUrl;
+    }
+
+    public String getInfluxDatabase() {
+        return influxDatabase;
+    }
+
+    public void setInfluxDatabase(String influxDatabase) {
+        this.influxDatabase = influxDatabase;
+    }
+
+    public String getRetentionPolicy() {
+        return retentionPolicy;
+    }
+
+    public void setRetentionPolicy(String retentionPolicy) {
+        this.retentionPolicy = retentionPolicy;
+    }
+
+    public String getAuthentication() {
+        return authentication;
+    }
+
+    public void setAuthentication(String authentication) {
+        this.authentication = authentication;
+    }
+
+    public String getUsername() {
+        return username;
+    }
+
+    public void setUsername(String username) {
+        this.username = username;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    public String getToken() {
+        return token;
+    }
+
+    public void setToken(String token) {
+        this.token = token;
+    }
+
+    public String getBufferedPoints() {
+        return bufferedPoints;
+    }
+
+    public void setBufferedPoints(String bufferedPoints) {
+        this.bufferedPoints = bufferedPoints;
+    }
+}

@@ -1,0 +1,93 @@
+package io.mqttload.it;
+
+import static io.mqttload.testsupport.MqttElements.connect;
+import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.disconnect;
+import static io.mqttload.testsupport.MqttElements.loop;
+import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.subscribe;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.HdrHistogram.Histogram;
+import org.apache.jmeter.timers.ConstantTimer;
+import org.apache.jorphan.collections.HashTree;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.LatencyRecorder;
+import io.mqttload.core.LatencyStats;
+import io.mqttload.core.RunSummary;
+import io.mqttload.jmeter.MqttMetricsConfig;
+import io.mqttload.testsupport.EmbeddedHiveMqBroker;
+import io.mqttload.testsupport.InfluxDbServer;
+import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.PlanBuilder;
+import io.mqttload.testsupport.RunResult;
+
+/**
+ * A real plan streams its metrics to a real InfluxDB 1.6; queried back, the counters equal the
+ * engine's own, and merging the per-interval histograms gives exactly the summary's percentiles.
+ */
+class MetricsToInfluxIT {
+    @TempDir
+    Path results;
+
+    @Test
+    void countsAndMergedPercentilesInInfluxDb_matchTheRunSummary() throws Exception {
+        try (InfluxDbServer influx = InfluxDbServer.start(); EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start()) {
+            assertThat(influx.query("", "CREATE DATABASE mqttload")).doesNotContain("error");
+            MqttMetricsConfig metrics = PlanBuilder.testBean(new MqttMetricsConfig(), "MQTT Metrics");
+            metrics.setProperty("influxUrl", influx.url());
+            ConstantTimer pace = PlanBuilder.element(new ConstantTimer(), "pace", "org.apache.jmeter.timers.gui.ConstantTimerGui");
+            pace.setProperty("ConstantTimer.delay", "100");
+            HashTree plan = PlanBuilder.testPlan("metrics")
+                    .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                    .config(metrics)
+                    .threadGroup("pairs", 3, 1)
+                    .add(connect("sub", 1, "{engine}-s-{thread}"))
+                    .add(subscribe("sub", "m/{thread}", 1))
+                    .add(connect("pub", 1, "{engine}-p-{thread}"))
+                    .add(loop(30), publish("pub", "m/{thread}", 1, 20, "ASYNC"), pace)
+                    .add(disconnect("pub"))
+                    .add(disconnect("sub"))
+                    .build();
+
+            RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir",
+                    results.toString(), "mqttload.progressSeconds", "0", "mqttload.runId", "influx-it"));
+            RunSummary summary = EngineRuntime.lastSummary();
+            assertThat(run.failures()).as(run.describe()).isEmpty();
+            assertThat(summary.count("received")).isEqualTo(3 * 30 * 20);
+
+            String counts = influx.query("mqttload",
+                    "SELECT last(\"received\"), last(\"acknowledged\"), last(\"connectsOk\") FROM mqtt_counts WHERE \"run\" = 'influx-it'");
+            assertThat(counts).contains("," + summary.count("received") + "," + summary.count("acknowledged") + ","
+                    + summary.count("connectsOk") + "]");
+
+            // The ITs run against the shaded jar, whose HdrHistogram is relocated: build the test's own histogram.
+            Histogram merged = new Histogram(LatencyRecorder.HIGHEST_TRACKABLE_MICROS, LatencyRecorder.SIGNIFICANT_DIGITS);
+            String hdr = influx.query("mqttload",
+                    "SELECT \"hdr\" FROM mqtt_latency WHERE \"run\" = 'influx-it' AND \"kind\" = 'pubToSub'");
+            Matcher m = Pattern.compile("\"([A-Za-z0-9+/=]{16,})\"\\]").matcher(hdr);
+            int intervals = 0;
+            while (m.find()) {
+                merged.add(Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(m.group(1))), 0));
+                intervals++;
+            }
+            assertThat(intervals).isPositive();
+            assertThat(merged.getTotalCount()).isEqualTo(summary.pubToSub.count);
+            for (double p : LatencyStats.PERCENTILES) {
+                assertThat(merged.getValueAtPercentile(p)).as("p" + p).isEqualTo(summary.pubToSub.percentile(p));
+            }
+            assertThat(merged.getMaxValue()).isEqualTo(summary.pubToSub.max);
+        }
+    }
+}

@@ -4,11 +4,15 @@ import static io.mqttload.testsupport.MqttElements.connect;
 import static io.mqttload.testsupport.MqttElements.connection;
 import static io.mqttload.testsupport.MqttElements.disconnect;
 import static io.mqttload.testsupport.MqttElements.loop;
+import static io.mqttload.testsupport.MqttElements.onceOnly;
 import static io.mqttload.testsupport.MqttElements.publish;
 import static io.mqttload.testsupport.MqttElements.subscribe;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
@@ -28,6 +32,7 @@ import io.mqttload.core.LatencyStats;
 import io.mqttload.core.RunSummary;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
+import io.mqttload.testsupport.FreePorts;
 import io.mqttload.testsupport.InfluxDbServer;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.PlanBuilder;
@@ -88,6 +93,46 @@ class MetricsToInfluxIT {
                 assertThat(merged.getValueAtPercentile(p)).as("p" + p).isEqualTo(summary.pubToSub.percentile(p));
             }
             assertThat(merged.getMaxValue()).isEqualTo(summary.pubToSub.max);
+
+            String events = influx.query("mqttload", "SELECT \"text\" FROM mqtt_events WHERE \"run\" = 'influx-it'");
+            assertThat(events).contains("MQTT run influx-it started").contains("NO LOSS");
+        }
+    }
+
+    @Test
+    void influxDbUnreachable_theRunGoesOnAndTheDroppedPointsAreCounted() {
+        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start()) {
+            MqttMetricsConfig metrics = PlanBuilder.testBean(new MqttMetricsConfig(), "MQTT Metrics");
+            // Nothing listens there: every write fails at once.
+            metrics.setProperty("influxUrl", "http://127.0.0.1:" + FreePorts.tcpPort());
+            HashTree plan = PlanBuilder.testPlan("metrics down")
+                    .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                    .config(metrics)
+                    .threadGroup("t", 1, PlanBuilder.FOREVER)
+                    .duration(Duration.ofSeconds(3))
+                    .add(onceOnly(), connect("pub", 1, "{engine}-p"))
+                    .add(publish("pub", "down/x", 1, 10, "SYNC"))
+                    .build();
+            ByteArrayOutputStream console = new ByteArrayOutputStream();
+            PrintStream previous = System.out;
+            long start = System.nanoTime();
+            RunResult run;
+            System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
+            try {
+                run = JMeterTestEngine.run(plan, Duration.ofSeconds(60), Map.of("mqttload.resultsDir",
+                        results.toString(), "mqttload.progressSeconds", "0"));
+            } finally {
+                System.setOut(previous);
+            }
+
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(25));
+            assertThat(run.failures()).as(run.describe()).isEmpty();
+            assertThat(EngineRuntime.lastSummary().count("acknowledged")).isPositive();
+            String out = console.toString(StandardCharsets.UTF_8);
+            Matcher report = Pattern.compile("MQTT metrics: 0 points written to InfluxDB, (\\d+) dropped; last error: ")
+                    .matcher(out);
+            assertThat(report.find()).as(out).isTrue();
+            assertThat(Long.parseLong(report.group(1))).isPositive();
         }
     }
 }

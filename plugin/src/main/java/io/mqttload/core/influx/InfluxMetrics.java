@@ -36,6 +36,20 @@ public final class InfluxMetrics implements IntervalListener {
         tags.put("engine", config.engineId());
         // Refused here, at test start, rather than on the first write.
         LineProtocol.tags(new StringBuilder(), tags);
+        event("run start", "MQTT run " + config.runId() + " started on engine " + config.engineId(),
+                System.currentTimeMillis());
+    }
+
+    /** A point Grafana can show as an annotation: {@code mqtt_events} with a title and a text. */
+    private void event(String title, String text, long timeMillis) {
+        StringBuilder line = new StringBuilder(256);
+        LineProtocol.measurement(line, "mqtt_events");
+        LineProtocol.tags(line, tags);
+        LineProtocol.tag(line, "type", title);
+        LineProtocol.firstField(line, "value", 1);
+        LineProtocol.field(line, "text", text);
+        LineProtocol.end(line, timeMillis);
+        writer.offer(line.toString());
     }
 
     @Override
@@ -95,6 +109,7 @@ public final class InfluxMetrics implements IntervalListener {
     /** The final counters are written, then everything buffered is flushed (bounded) before the run ends. */
     @Override
     public void onRunEnd(RunSummary summary) {
+        event("run end", summary.verdictLine(), summary.endedAtMillis);
         writer.close(10_000);
         String report = "MQTT metrics: " + writer.written() + " points written to InfluxDB, " + writer.dropped()
                 + " dropped" + (writer.lastError() == null ? "" : "; last error: " + writer.lastError());

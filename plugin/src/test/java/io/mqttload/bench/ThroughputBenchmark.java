@@ -28,6 +28,8 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import io.mqttload.core.EngineRuntime;
 import io.mqttload.core.PayloadHeader;
 import io.mqttload.core.RunSummary;
+import io.mqttload.jmeter.MqttMetricsConfig;
+import io.mqttload.testsupport.InfluxDbServer;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;
 import io.mqttload.testsupport.PlanBuilder;
@@ -50,16 +52,23 @@ public final class ThroughputBenchmark {
     public static void main(String[] args) throws Exception {
         int repetitions = args.length > 0 ? Integer.parseInt(args[0]) : 2;
         Path results = Files.createTempDirectory("mqttload-bench");
-        try (MosquittoBroker broker = MosquittoBroker.builder().start()) {
+        boolean withInflux = Files.isExecutable(Path.of("/usr/bin/influxd"));
+        try (MosquittoBroker broker = MosquittoBroker.builder().start();
+                InfluxDbServer influx = withInflux ? InfluxDbServer.start() : null) {
+            if (influx != null) {
+                influx.query("", "CREATE DATABASE mqttload");
+            }
             List<String> lines = new ArrayList<>();
             for (int qos = 0; qos <= 1; qos++) {
                 int window = qos == 0 ? 100 : 20;
                 for (int rep = 1; rep <= repetitions; rep++) {
                     double raw = rawLoop(broker.tcpPort(), qos, window);
-                    double suite = suite(broker.tcpPort(), qos, window, results);
+                    double suite = suite(broker.tcpPort(), qos, window, results, null);
+                    double metrics = influx == null ? Double.NaN : suite(broker.tcpPort(), qos, window, results, influx.url());
                     String line = String.format(Locale.ROOT,
-                            "QoS %d run %d: raw HiveMQ loop %.0f msg/s, suite (JMeter plan) %.0f msg/s, ratio %.2f",
-                            qos, rep, raw, suite, suite / raw);
+                            "QoS %d run %d: raw HiveMQ loop %.0f msg/s, suite (JMeter plan) %.0f msg/s, ratio %.2f;"
+                                    + " suite with metrics to InfluxDB %.0f msg/s (%.2f of the suite without)",
+                            qos, rep, raw, suite, suite / raw, metrics, metrics / suite);
                     System.out.println(line);
                     lines.add(line);
                 }
@@ -136,9 +145,12 @@ public final class ThroughputBenchmark {
     }
 
     /** The same load as a JMeter plan: MQTT Connect once, then MQTT Publish ASYNC in batches of 1,000. */
-    private static double suite(int port, int qos, int window, Path results) {
+    private static double suite(int port, int qos, int window, Path results, String influxUrl) {
+        MqttMetricsConfig metrics = PlanBuilder.testBean(new MqttMetricsConfig(), "MQTT Metrics");
+        metrics.setProperty("influxUrl", influxUrl == null ? "" : influxUrl);
         HashTree plan = PlanBuilder.testPlan("throughput")
                 .config(connection("127.0.0.1", port, "MQTT_5"))
+                .config(metrics)
                 .threadGroup("publishers", THREADS, PlanBuilder.FOREVER)
                 .duration(java.time.Duration.ofSeconds(WARMUP_SECONDS + MEASURE_SECONDS))
                 .add(onceOnly(), connect("pub", CLIENTS / THREADS, "s{thread}-{client}"))

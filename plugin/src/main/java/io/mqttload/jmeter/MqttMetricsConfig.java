@@ -12,7 +12,7 @@ import io.mqttload.core.influx.InfluxMetrics;
 import io.mqttload.core.influx.InfluxWriter;
 
 /**
- * MQTT Metrics (InfluxDB): streams this engine's MQTT metrics to InfluxDB every second. It is not a
+ * MQTT Metrics (InfluxDB): streams this engine's MQTT metrics to InfluxDB every interval. It is not a
  * sample listener, so in distributed mode it runs on every engine (JMeter's Backend Listener runs
  * only on the controller) and each engine writes its own points, tagged with its engine id.
  * An empty URL turns it off.
@@ -28,6 +28,7 @@ public class MqttMetricsConfig extends ConfigTestElement implements TestBean, Mq
     private String password = "";
     private String token = "";
     private String bufferedPoints = "100000";
+    private String intervalSeconds = "1";
 
     @Override
     public void testStarted() {
@@ -43,7 +44,8 @@ public class MqttMetricsConfig extends ConfigTestElement implements TestBean, Mq
                     Fields.parseInt("bufferedPoints", bufferedPoints, 100, 10_000_000));
             EngineRuntime runtime = EngineRuntime.current();
             try {
-                runtime.addIntervalListener(new InfluxMetrics(writer, runtime.metrics(), runtime.config()));
+                runtime.addIntervalListener(new InfluxMetrics(writer, runtime.metrics(), runtime.config(),
+                        Fields.parseInt("intervalSeconds", intervalSeconds, 1, 3600)));
             } catch (IllegalArgumentException e) {
                 writer.close(0);
                 throw new InvalidSettingException("mqttload.engineId / runId / scenario", runtime.config().engineId(),
@@ -117,6 +119,14 @@ public class MqttMetricsConfig extends ConfigTestElement implements TestBean, Mq
 
     public void setToken(String token) {
         this.token = token;
+    }
+
+    public String getIntervalSeconds() {
+        return intervalSeconds;
+    }
+
+    public void setIntervalSeconds(String intervalSeconds) {
+        this.intervalSeconds = intervalSeconds;
     }
 
     public String getBufferedPoints() {

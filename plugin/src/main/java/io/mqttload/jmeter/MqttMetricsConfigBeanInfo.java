@@ -4,10 +4,12 @@ package io.mqttload.jmeter;
 public class MqttMetricsConfigBeanInfo extends MqttBeanInfoSupport {
     public MqttMetricsConfigBeanInfo() {
         super(MqttMetricsConfig.class);
-        createPropertyGroup("influx", new String[] {"influxUrl", "influxDatabase", "retentionPolicy", "bufferedPoints"});
+        createPropertyGroup("influx", new String[] {"influxUrl", "influxDatabase", "retentionPolicy", "intervalSeconds",
+            "bufferedPoints"});
         text("influxUrl", "");
         text("influxDatabase", "mqttload");
         text("retentionPolicy", "");
+        text("intervalSeconds", "1");
         text("bufferedPoints", "100000");
         createPropertyGroup("auth", new String[] {"authentication", "username", "password", "token"});
         choice("authentication", "NONE", "NONE", "BASIC", "TOKEN");

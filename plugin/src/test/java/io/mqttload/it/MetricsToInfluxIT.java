@@ -52,6 +52,8 @@ class MetricsToInfluxIT {
             assertThat(influx.query("", "CREATE DATABASE mqttload")).doesNotContain("error");
             MqttMetricsConfig metrics = PlanBuilder.testBean(new MqttMetricsConfig(), "MQTT Metrics");
             metrics.setProperty("influxUrl", influx.url());
+            // Points every 2 s: latency of two engine ticks merged into each point, and a partial one at the end.
+            metrics.setProperty("intervalSeconds", "2");
             ConstantTimer pace = PlanBuilder.element(new ConstantTimer(), "pace", "org.apache.jmeter.timers.gui.ConstantTimerGui");
             pace.setProperty("ConstantTimer.delay", "100");
             HashTree plan = PlanBuilder.testPlan("metrics")

@@ -27,10 +27,18 @@ public final class InfluxMetrics implements IntervalListener {
     private final InfluxWriter writer;
     private final EngineMetrics metrics;
     private final Map<String, String> tags = new LinkedHashMap<>();
+    private final int ticksPerPoint;
+    private int ticks;
+    /** Latency of the ticks since the last point, per kind; merged, so nothing is lost between points. */
+    private Histogram pubToSub;
+    private Histogram publish;
+    private Histogram connect;
 
-    public InfluxMetrics(InfluxWriter writer, EngineMetrics metrics, RunConfig config) {
+    /** @param intervalSeconds how often points are written; the engine's metrics tick every second */
+    public InfluxMetrics(InfluxWriter writer, EngineMetrics metrics, RunConfig config, int intervalSeconds) {
         this.writer = writer;
         this.metrics = metrics;
+        this.ticksPerPoint = Math.max(1, intervalSeconds);
         tags.put("run", config.runId());
         tags.put("scenario", config.scenario());
         tags.put("engine", config.engineId());
@@ -54,6 +62,24 @@ public final class InfluxMetrics implements IntervalListener {
 
     @Override
     public void onInterval(Interval interval) {
+        pubToSub = merge(pubToSub, interval.pubToSub);
+        publish = merge(publish, interval.publish);
+        connect = merge(connect, interval.connect);
+        if (++ticks % ticksPerPoint == 0) {
+            writePoints(interval.endMillis);
+        }
+    }
+
+    private static Histogram merge(Histogram pending, Histogram interval) {
+        if (pending == null) {
+            // Every listener receives the same interval histograms: this one keeps its own copy to add to.
+            return interval.copy();
+        }
+        pending.add(interval);
+        return pending;
+    }
+
+    private void writePoints(long endMillis) {
         StringBuilder line = new StringBuilder(512);
         LineProtocol.measurement(line, "mqtt_counts");
         LineProtocol.tags(line, tags);
@@ -70,15 +96,18 @@ public final class InfluxMetrics implements IntervalListener {
         LineProtocol.field(line, "reordered", metrics.reordered.sum());
         LineProtocol.field(line, "gaps", metrics.gaps.sum());
         LineProtocol.field(line, "metricPointsDropped", writer.dropped());
-        LineProtocol.end(line, interval.endMillis);
+        LineProtocol.end(line, endMillis);
         writer.offer(line.toString());
-        latency("pubToSub", interval.pubToSub, interval.endMillis);
-        latency("publish", interval.publish, interval.endMillis);
-        latency("connect", interval.connect, interval.endMillis);
+        latency("pubToSub", pubToSub, endMillis);
+        latency("publish", publish, endMillis);
+        latency("connect", connect, endMillis);
+        pubToSub = null;
+        publish = null;
+        connect = null;
     }
 
     private void latency(String kind, Histogram h, long endMillis) {
-        if (h.getTotalCount() == 0) {
+        if (h == null || h.getTotalCount() == 0) {
             return;
         }
         LatencyStats s = new LatencyStats(h);
@@ -109,6 +138,9 @@ public final class InfluxMetrics implements IntervalListener {
     /** The final counters are written, then everything buffered is flushed (bounded) before the run ends. */
     @Override
     public void onRunEnd(RunSummary summary) {
+        if (ticks % ticksPerPoint != 0) {
+            writePoints(summary.endedAtMillis);
+        }
         event("run end", summary.verdictLine(), summary.endedAtMillis);
         writer.close(10_000);
         String report = "MQTT metrics: " + writer.written() + " points written to InfluxDB, " + writer.dropped()

@@ -2,7 +2,7 @@ package io.mqttload.core;
 
 import java.net.ConnectException;
 import java.net.UnknownHostException;
-import java.security.cert.CertificateException;
+import java.security.GeneralSecurityException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
@@ -43,7 +43,8 @@ public final class Errors {
         if (root instanceof UnknownHostException) {
             return "unknown host: " + root.getMessage();
         }
-        if (root instanceof SSLException || root instanceof CertificateException) {
+        if (hasCause(e, SSLException.class) || hasCause(e, GeneralSecurityException.class)) {
+            // The root is often a PKIX path error (an untrusted CA) wrapped in an SSLHandshakeException.
             return "TLS handshake failed: " + root.getMessage();
         }
         if (root instanceof ConnectException) {
@@ -54,6 +55,15 @@ public final class Errors {
         }
         String message = e.getMessage();
         return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+
+    private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
+        for (Throwable e = t; e != null; e = e.getCause() == e ? null : e.getCause()) {
+            if (type.isInstance(e)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Throwable rootCause(Throwable t) {

@@ -43,10 +43,13 @@ abstract class MqttBeanInfoSupport extends BeanInfoSupport {
         p.setValue(NOT_OTHER, Boolean.FALSE);
     }
 
+    /**
+     * A true/false field kept as text: JMeter's own boolean conversion turns a mistyped value ("ture",
+     * or a ${__P(...)} default with a typo) into false without a word, which for verifyHostname would
+     * switch TLS host name checks off. The text is parsed strictly where it is used.
+     */
     protected void flag(String name, boolean defaultValue) {
-        PropertyDescriptor p = property(name);
-        p.setValue(NOT_UNDEFINED, Boolean.TRUE);
-        p.setValue(DEFAULT, defaultValue);
+        choice(name, Boolean.toString(defaultValue), "true", "false");
     }
 
     /** The group of the client-group field every sampler has. */

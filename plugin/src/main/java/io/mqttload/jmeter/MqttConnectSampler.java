@@ -21,7 +21,7 @@ public class MqttConnectSampler extends AbstractMqttSampler {
 
     private String clientCount = "1";
     private String clientIdTemplate = "{engine}-{threadGroup}-{thread}-{client}";
-    private boolean clientIdsWithin23 = true;
+    private String clientIdsWithin23 = "true";
     private String connectRate = "0";
     private String reconnectAttempts = "3";
     private String reconnectDelayMs = "1000";
@@ -79,7 +79,8 @@ public class MqttConnectSampler extends AbstractMqttSampler {
                 Fields.parseLong("reconnectDelayMs", reconnectDelayMs, 0, 3_600_000),
                 Fields.parseLong("reconnectMaxDelayMs", reconnectMaxDelayMs, 0, 3_600_000));
         return new ConnectOperation(settings, Fields.parseInt("clientCount", clientCount, 1, 1_000_000),
-                clientIdTemplate, clientIdsWithin23, Fields.parseDouble("connectRate", connectRate, 0), policy,
+                clientIdTemplate, Fields.parseBoolean("clientIdsWithin23", clientIdsWithin23),
+                Fields.parseDouble("connectRate", connectRate, 0), policy,
                 localAddresses);
     }
 
@@ -104,11 +105,11 @@ public class MqttConnectSampler extends AbstractMqttSampler {
         this.clientIdTemplate = clientIdTemplate;
     }
 
-    public boolean isClientIdsWithin23() {
+    public String getClientIdsWithin23() {
         return clientIdsWithin23;
     }
 
-    public void setClientIdsWithin23(boolean clientIdsWithin23) {
+    public void setClientIdsWithin23(String clientIdsWithin23) {
         this.clientIdsWithin23 = clientIdsWithin23;
     }
 

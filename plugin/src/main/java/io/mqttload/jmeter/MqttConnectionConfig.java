@@ -30,9 +30,9 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
     private String trustStorePassword = "";
     private String keyStorePath = "";
     private String keyStorePassword = "";
-    private boolean verifyHostname = true;
+    private String verifyHostname = "true";
     private String keepAliveSeconds = "60";
-    private boolean cleanStart = true;
+    private String cleanStart = "true";
     private String sessionExpirySeconds = "0";
     private String connectTimeoutMs = "10000";
 
@@ -43,13 +43,15 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
         if (settings == null) {
             Transport t = Transport.parse("transport", transport);
             TlsSettings tls = TlsSettings.systemDefaults();
+            boolean cleanStartFlag = Fields.parseBoolean("cleanStart", cleanStart);
             if (t.isSecure()) {
-                if (!verifyHostname) {
+                boolean verify = Fields.parseBoolean("verifyHostname", verifyHostname);
+                if (!verify) {
                     log.warn("MQTT Connection '{}': TLS host name verification is OFF by explicit choice "
                             + "(verifyHostname = false): the broker's certificate is not checked against '{}'",
                             getName(), host);
                 }
-                tls = TlsSettings.load(trustStorePath, trustStorePassword, keyStorePath, keyStorePassword, verifyHostname);
+                tls = TlsSettings.load(trustStorePath, trustStorePassword, keyStorePath, keyStorePassword, verify);
             }
             settings = ConnectionSettings.builder()
                     .host(host)
@@ -61,7 +63,7 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
                     .password(password)
                     .tls(tls)
                     .keepAliveSeconds(Fields.parseLong("keepAliveSeconds", keepAliveSeconds, 0, 65535))
-                    .cleanStart(cleanStart)
+                    .cleanStart(cleanStartFlag)
                     .sessionExpirySeconds(Fields.parseLong("sessionExpirySeconds", sessionExpirySeconds, 0, 4294967295L))
                     .connectTimeoutMs(Fields.parseLong("connectTimeoutMs", connectTimeoutMs, 1, 3_600_000))
                     .build();
@@ -162,11 +164,11 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
         this.keyStorePassword = keyStorePassword;
     }
 
-    public boolean isVerifyHostname() {
+    public String getVerifyHostname() {
         return verifyHostname;
     }
 
-    public void setVerifyHostname(boolean verifyHostname) {
+    public void setVerifyHostname(String verifyHostname) {
         this.verifyHostname = verifyHostname;
     }
 
@@ -178,11 +180,11 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
         this.keepAliveSeconds = keepAliveSeconds;
     }
 
-    public boolean isCleanStart() {
+    public String getCleanStart() {
         return cleanStart;
     }
 
-    public void setCleanStart(boolean cleanStart) {
+    public void setCleanStart(String cleanStart) {
         this.cleanStart = cleanStart;
     }
 

@@ -20,12 +20,12 @@ public class MqttPublishSampler extends AbstractMqttSampler {
 
     private String topic = "test/{thread}/{client}";
     private String qos = "1";
-    private boolean retain;
+    private String retain = "false";
     private String payloadType = "RANDOM";
     private String payloadText = "";
     private String payloadSize = "64";
     private String payloadFile = "";
-    private boolean measureLatency = true;
+    private String measureLatency = "true";
     private String messagesPerSample = "1";
     private String mode = "ASYNC";
     private String maxInFlight = "1000";
@@ -50,8 +50,10 @@ public class MqttPublishSampler extends AbstractMqttSampler {
     private PublishOperation operation() {
         PayloadSource.Kind kind = PayloadSource.parseKind(payloadType);
         long size = kind == PayloadSource.Kind.RANDOM ? Fields.parseLong("payloadSize", payloadSize, 0, PayloadSource.MAX_PAYLOAD) : 0;
-        PayloadSource payload = PayloadSource.create(kind, payloadText, size, payloadFile, measureLatency);
-        return new PublishOperation(topic, Fields.parseQos("qos", qos), retain, payload,
+        PayloadSource payload = PayloadSource.create(kind, payloadText, size, payloadFile,
+                Fields.parseBoolean("measureLatency", measureLatency));
+        return new PublishOperation(topic, Fields.parseQos("qos", qos),
+                Fields.parseBoolean("retain", retain), payload,
                 Fields.parseInt("messagesPerSample", messagesPerSample, 1, 10_000_000), parseSynchronous(),
                 Fields.parseInt("maxInFlight", maxInFlight, 1, 1_000_000),
                 Fields.parseInt("maxInFlightPerClient", maxInFlightPerClient, 1, 65_535),
@@ -90,11 +92,11 @@ public class MqttPublishSampler extends AbstractMqttSampler {
         this.qos = qos;
     }
 
-    public boolean isRetain() {
+    public String getRetain() {
         return retain;
     }
 
-    public void setRetain(boolean retain) {
+    public void setRetain(String retain) {
         this.retain = retain;
     }
 
@@ -130,11 +132,11 @@ public class MqttPublishSampler extends AbstractMqttSampler {
         this.payloadFile = payloadFile;
     }
 
-    public boolean isMeasureLatency() {
+    public String getMeasureLatency() {
         return measureLatency;
     }
 
-    public void setMeasureLatency(boolean measureLatency) {
+    public void setMeasureLatency(String measureLatency) {
         this.measureLatency = measureLatency;
     }
 

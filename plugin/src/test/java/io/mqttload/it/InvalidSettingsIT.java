@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testelement.TestElement;
@@ -22,6 +24,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
 
 import com.hivemq.extension.sdk.api.ExtensionMain;
 import com.hivemq.extension.sdk.api.auth.SubscriptionAuthorizer;
@@ -35,6 +43,7 @@ import com.hivemq.extension.sdk.api.services.Services;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.LogCapture;
 import io.mqttload.testsupport.MosquittoBroker;
 import io.mqttload.testsupport.PlanBuilder;
 import io.mqttload.testsupport.RunResult;
@@ -64,17 +73,33 @@ class InvalidSettingsIT {
         return connection("127.0.0.1", broker.tcpPort(), "MQTT_5");
     }
 
-    /** Runs the samplers in one thread and returns the first failed sample. */
+    /**
+     * A wrong setting fails at once: well before the connect timeout (10 s by default) or any other wait
+     * could be what ended the run, so passing this bound shows the input was refused, not timed out.
+     */
+    private static final Duration AT_ONCE = Duration.ofSeconds(5);
+
+    /**
+     * Runs the samplers in one thread and returns the first failed sample, after checking that the run
+     * ended at once and that nothing (plugin, client library or JMeter) logged a stack trace meanwhile.
+     */
     private static SampleResult firstFailure(MqttConnectionConfig config, TestElement... samplers) {
         PlanBuilder.ThreadGroupBuilder group = PlanBuilder.testPlan("invalid").config(config).threadGroup("t", 1, 1);
         for (TestElement s : samplers) {
             group.add(s);
         }
         HashTree plan = group.build();
-        RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(60),
-                Map.of("mqttload.resultsDir", dir.toString(), "mqttload.progressSeconds", "0"));
+        RunResult run;
+        List<String> stackTraces;
+        try (LogCapture log = LogCapture.start()) {
+            run = JMeterTestEngine.run(plan, Duration.ofSeconds(60),
+                    Map.of("mqttload.resultsDir", dir.toString(), "mqttload.progressSeconds", "0"));
+            stackTraces = log.withStackTraces();
+        }
         List<SampleResult> failures = run.failures();
-        assertThat(failures).as(run.describe()).isNotEmpty();
+        assertThat(failures).as("expected a failed sample; the run was: " + run.describe()).isNotEmpty();
+        assertThat(run.elapsed()).as(run.describe()).isLessThan(AT_ONCE);
+        assertThat(stackTraces).as("log events with a stack trace").isEmpty();
         return failures.get(0);
     }
 
@@ -98,6 +123,63 @@ class InvalidSettingsIT {
     void notANumber() {
         assertFails(firstFailure(validConnection(), with(connect("c", 1, "{client}"), "clientCount", "abc")),
                 "INVALID_SETTING", "clientCount = 'abc'", "not a whole number");
+    }
+
+    @Test
+    void notANumber_fromAJMeterProperty_isNamedWithTheValueItExpandedTo() {
+        // Fields with ${...} are checked at their first sample, not at test start: the message must show the expanded value.
+        assertFails(firstFailure(validConnection(), with(connect("c", 1, "{client}"), "clientCount",
+                "${__P(mqttload.test.clients,abc)}")), "INVALID_SETTING", "clientCount = 'abc'", "not a whole number");
+        assertFails(firstFailure(with(validConnection(), "port", "${__P(mqttload.test.port,18x3)}"),
+                connect("c", 1, "{client}")), "INVALID_SETTING", "port = '18x3'");
+    }
+
+    @Test
+    void anInvalidSettingKnownAtTestStart_isLoggedBeforeTheFirstSample() {
+        SampleResult failure;
+        List<ILoggingEvent> events;
+        try (LogCapture log = LogCapture.start()) {
+            failure = firstFailure(validConnection(), connect("default", 1, "{engine}-ts-{client}"),
+                    with(publish("default", "t/1", 1, 1, "SYNC"), "qos", "3"));
+            events = log.events();
+        }
+        assertFails(failure, "INVALID_SETTING", "qos = '3'");
+        ILoggingEvent reported = events.stream()
+                .filter(e -> e.getLevel() == Level.ERROR && e.getFormattedMessage().contains("qos = '3'"))
+                .findFirst().orElseThrow(() -> new AssertionError("no ERROR naming qos = '3' in " + events));
+        // The element is named, so a plan with many publish samplers shows which one to fix.
+        assertThat(reported.getFormattedMessage()).contains("'publish default'");
+        assertThat(reported.getTimeStamp()).as("logged at test start, before the sample ran")
+                .isLessThanOrEqualTo(failure.getStartTime());
+    }
+
+    /**
+     * The true/false fields that every plan uses, as a plan sets them: text, possibly from ${__P(...)}.
+     * verifyHostname, used with TLS only, is checked against a TLS broker in SecureTransportIT.
+     */
+    static Stream<Arguments> flags() {
+        return Stream.of(
+                Arguments.of("cleanStart", (Supplier<SampleResult>) () -> firstFailure(
+                        with(validConnection(), "cleanStart", "ture"), connect("c", 1, "{engine}-f-{client}"))),
+                Arguments.of("clientIdsWithin23", (Supplier<SampleResult>) () -> firstFailure(validConnection(),
+                        with(connect("c", 1, "{engine}-f-{client}"), "clientIdsWithin23", "ture"))),
+                Arguments.of("retain", (Supplier<SampleResult>) () -> firstFailure(validConnection(),
+                        connect("default", 1, "{engine}-f-{client}"),
+                        with(publish("default", "flags/1", 1, 1, "SYNC"), "retain", "ture"))),
+                Arguments.of("measureLatency", (Supplier<SampleResult>) () -> firstFailure(validConnection(),
+                        connect("default", 1, "{engine}-f-{client}"),
+                        with(publish("default", "flags/1", 1, 1, "SYNC"), "measureLatency", "ture"))));
+    }
+
+    /**
+     * docs/architecture.md: "JMeter's own conversion turns 'abc' into 0 silently, ours names the field and
+     * the value". A mistyped flag ("ture", or a ${__P(...)} default with a typo) must not silently become
+     * false: for verifyHostname that turns host-name verification off (see SecureTransportIT).
+     */
+    @ParameterizedTest(name = "{0} = ture")
+    @MethodSource("flags")
+    void aFlagThatIsNeitherTrueNorFalse_failsNamingFieldAndValue(String field, Supplier<SampleResult> run) {
+        assertFails(run.get(), "INVALID_SETTING", field + " = 'ture'", "true or false");
     }
 
     @Test
@@ -153,6 +235,13 @@ class InvalidSettingsIT {
                 certs.clientKeyStore().toString()), "keyStorePassword", "not-the-password");
         assertFails(firstFailure(wrongPassword, connect("c", 1, "{client}")), "INVALID_SETTING", "keyStorePassword",
                 "wrong password");
+
+        // The same for the trust store; a password is never echoed, the store's path is.
+        MqttConnectionConfig wrongTrustPassword = with(with(with(validConnection(), "transport", "TLS"),
+                "trustStorePath", certs.trustStore().toString()), "trustStorePassword", "not-the-password");
+        SampleResult trust = firstFailure(wrongTrustPassword, connect("c", 1, "{client}"));
+        assertFails(trust, "INVALID_SETTING", "trustStorePassword", "wrong password", certs.trustStore().toString());
+        assertThat(trust.getResponseMessage()).doesNotContain("not-the-password");
     }
 
     @Test

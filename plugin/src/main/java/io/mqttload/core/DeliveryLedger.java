@@ -104,6 +104,42 @@ public final class DeliveryLedger {
                 lateSubscriptions.get());
     }
 
+    /**
+     * The ledger as JSON: every publish stream (id, topic, messages the broker took) and every receiver
+     * scope (filters, and per stream the messages it saw). Merging these across engines gives exact
+     * expected-versus-received figures when publishers and subscribers run on different engines.
+     */
+    public String toJson() {
+        StringBuilder b = new StringBuilder(64 + streams.size() * 48);
+        b.append("{\"streams\": [");
+        boolean first = true;
+        for (PublishStream s : streams) {
+            b.append(first ? "" : ", ").append('[').append(Integer.toUnsignedString(s.id())).append(", ")
+                    .append(Json.quote(s.topic())).append(", ").append(s.deliveredCount()).append(']');
+            first = false;
+        }
+        b.append("],\n  \"scopes\": [");
+        first = true;
+        for (ReceiverScope scope : scopes.values()) {
+            b.append(first ? "" : ",").append("\n    {\"key\": ").append(Json.quote(scope.key())).append(", \"filters\": [");
+            boolean firstFilter = true;
+            for (String f : scope.filters()) {
+                b.append(firstFilter ? "" : ", ").append(Json.quote(f));
+                firstFilter = false;
+            }
+            b.append("], \"received\": [");
+            boolean[] firstStream = {true};
+            scope.forEachStream((unique, streamId) -> {
+                b.append(firstStream[0] ? "" : ", ").append('[').append(Integer.toUnsignedString(streamId)).append(", ")
+                        .append(unique).append(']');
+                firstStream[0] = false;
+            });
+            b.append("]}");
+            first = false;
+        }
+        return b.append("]}").toString();
+    }
+
     /** Expected versus received, exact for publishers and subscribers on this engine. */
     public static final class Delivery {
         /** Deliveries owed: each message the broker took, once per matching receiver scope. */

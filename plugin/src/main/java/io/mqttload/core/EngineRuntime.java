@@ -213,9 +213,11 @@ public final class EngineRuntime {
         long ended = System.currentTimeMillis();
         double measured = Math.max(0, (productionEndMillis - config.warmupMillis()) / 1000.0);
         long[] perClient = receivedPerSubscriber();
-        RunSummary summary = new RunSummary(config.runId(), config.engineId(), config.scenario(), startedAtMillis, ended,
+        RunSummary summary = new RunSummary(config.runId(), config.engineId(), config.engineNumber(), config.scenario(),
+                startedAtMillis, ended,
                 config.warmupMillis(), measured, metrics, ledger.delivery(),
-                metrics.acknowledged.sum() - warmupEndPublished, metrics.received.sum() - warmupEndReceived, perClient);
+                metrics.acknowledged.sum() - warmupEndPublished, metrics.received.sum() - warmupEndReceived, perClient,
+                ledger.toJson());
         for (IntervalListener l : intervalListeners) {
             l.onRunEnd(summary);
         }

@@ -53,6 +53,13 @@ final class Json {
         return this;
     }
 
+    /** A value that is already JSON text (an array or object built elsewhere). */
+    Json rawField(String name, String json) {
+        key(name).out.append(json);
+        needComma = true;
+        return this;
+    }
+
     static String number(double v) {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
             return "0";

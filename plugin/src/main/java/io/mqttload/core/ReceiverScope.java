@@ -3,6 +3,7 @@ package io.mqttload.core;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.ObjIntConsumer;
 
 /**
  * One place that must receive every matching message once: a client's own subscriptions, or a
@@ -80,6 +81,18 @@ public final class ReceiverScope {
             }
         }
         return n;
+    }
+
+    /** Per stream id, the messages seen at least once: what a merged report needs to check other engines' streams. */
+    void forEachStream(ObjIntConsumer<Long> action) {
+        for (var e : streams.entrySet()) {
+            StreamTracker t = e.getValue();
+            long unique;
+            synchronized (t) {
+                unique = t.highest() - t.missingCount();
+            }
+            action.accept(unique, e.getKey());
+        }
     }
 
     long uniqueReceivedAll() {

@@ -28,11 +28,16 @@ public final class RunSummary {
     public final long measuredReceived;
     /** Why the last established connection was lost, or null. */
     public final String lastConnectionLoss;
+    public final int engineNumber;
+    /** {@link DeliveryLedger#toJson()} at the end of the run, for merging engines. */
+    private final String ledgerJson;
 
-    RunSummary(String runId, String engineId, String scenario, long startedAtMillis, long endedAtMillis, long warmupMillis,
+    RunSummary(String runId, String engineId, int engineNumber, String scenario, long startedAtMillis, long endedAtMillis, long warmupMillis,
             double measuredSeconds, EngineMetrics m, DeliveryLedger.Delivery delivery, long measuredPublished,
-            long measuredReceived, long[] receivedPerSubscriber) {
+            long measuredReceived, long[] receivedPerSubscriber, String ledgerJson) {
         this.runId = runId;
+        this.engineNumber = engineNumber;
+        this.ledgerJson = ledgerJson;
         this.engineId = engineId;
         this.scenario = scenario;
         this.startedAtMillis = startedAtMillis;
@@ -187,7 +192,8 @@ public final class RunSummary {
     public String toJson() {
         Json j = new Json();
         j.open();
-        j.field("runId", runId).field("engineId", engineId).field("scenario", scenario);
+        j.field("runId", runId).field("engineId", engineId).field("engineNumber", engineNumber)
+                .field("scenario", scenario);
         j.field("startedAtMillis", startedAtMillis).field("endedAtMillis", endedAtMillis);
         j.field("warmupMillis", warmupMillis).field("measuredSeconds", measuredSeconds);
         j.field("publishRate", publishRate()).field("receiveRate", receiveRate());
@@ -203,6 +209,7 @@ public final class RunSummary {
             j.field("lastConnectionLoss", lastConnectionLoss);
         }
         j.field("verdict", verdict().name()).field("verdictText", verdictLine());
+        j.rawField("ledger", ledgerJson);
         j.close();
         return j.toString();
     }

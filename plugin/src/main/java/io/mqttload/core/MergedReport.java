@@ -1,0 +1,409 @@
+package io.mqttload.core;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.BinaryOperator;
+import java.util.function.Function;
+import java.util.zip.DataFormatException;
+
+import org.HdrHistogram.Histogram;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * The exact report of a whole run over every engine, built from the engines' end-of-run summaries
+ * ({@link RunSummary#toJson()}): counts summed, latency percentiles from the merged HdrHistograms
+ * (never averages of per-engine percentiles), and expected versus received deliveries from the
+ * merged ledgers, so that a message published on one engine and owed to a subscriber on another is
+ * checked too. Warm-up is already excluded from each engine's rates and latency.
+ */
+public final class MergedReport {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String[] LATENCY_KINDS = {"pubToSub", "publish", "connect"};
+    private static final String[] LATENCY_TITLES = {"pub-to-sub", "publish (ack)", "connect"};
+
+    public final String runId;
+    public final String scenario;
+    public final List<EngineRow> engines = new ArrayList<>();
+    /** Engines that took part (they started the test) but whose summary never arrived. */
+    public final Set<String> missingEngines;
+    public final Map<String, Long> counts = new LinkedHashMap<>();
+    public final Map<String, LatencyStats> latency = new LinkedHashMap<>();
+    public final double publishRate;
+    public final double receiveRate;
+    public final double measuredSeconds;
+    public final long warmupMillis;
+    public final long expected;
+    public final long receivedOfExpected;
+    public final long lateSubscriptions;
+    /** Why the figures cannot be trusted as a whole (colliding engine numbers, mixed runs), or empty. */
+    public final List<String> problems = new ArrayList<>();
+
+    /** One engine's line in the report. */
+    public static final class EngineRow {
+        public final String engineId;
+        public final int engineNumber;
+        public final double publishRate;
+        public final double receiveRate;
+        public final Map<String, Long> counts;
+        public final long pubToSubP99;
+        public final String verdict;
+
+        EngineRow(JsonNode s) {
+            engineId = s.path("engineId").asText();
+            engineNumber = s.path("engineNumber").asInt(-1);
+            publishRate = s.path("publishRate").asDouble();
+            receiveRate = s.path("receiveRate").asDouble();
+            counts = new LinkedHashMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = s.path("counts").fields(); it.hasNext();) {
+                Map.Entry<String, JsonNode> e = it.next();
+                counts.put(e.getKey(), e.getValue().asLong());
+            }
+            pubToSubP99 = s.path("latencyMicros").path("pubToSub").path("p99").asLong();
+            verdict = s.path("verdict").asText();
+        }
+
+        long count(String name) {
+            return counts.getOrDefault(name, 0L);
+        }
+    }
+
+    private MergedReport(List<JsonNode> summaries, Collection<String> missing) {
+        this.missingEngines = new TreeSet<>(missing);
+        Set<String> runIds = new LinkedHashSet<>();
+        Set<String> scenarios = new LinkedHashSet<>();
+        Map<Integer, String> byNumber = new HashMap<>();
+        double pub = 0;
+        double sub = 0;
+        double measured = 0;
+        long warmup = 0;
+        long late = 0;
+        Histogram[] merged = new Histogram[LATENCY_KINDS.length];
+        for (JsonNode s : summaries) {
+            EngineRow row = new EngineRow(s);
+            engines.add(row);
+            runIds.add(s.path("runId").asText());
+            scenarios.add(s.path("scenario").asText());
+            String other = byNumber.putIfAbsent(row.engineNumber, row.engineId);
+            if (other != null) {
+                problems.add("engines " + other + " and " + row.engineId + " share mqttload.engineNumber "
+                        + row.engineNumber + ": their stream ids collide, so loss across engines cannot be checked;"
+                        + " give every engine its own number");
+            }
+            pub += row.publishRate;
+            sub += row.receiveRate;
+            measured = Math.max(measured, s.path("measuredSeconds").asDouble());
+            warmup = Math.max(warmup, s.path("warmupMillis").asLong());
+            row.counts.forEach((k, v) -> counts.merge(k, v, combine(k)));
+            for (int i = 0; i < LATENCY_KINDS.length; i++) {
+                Histogram h = decode(s.path("latencyMicros").path(LATENCY_KINDS[i]).path("hdrHistogram").asText(""));
+                if (merged[i] == null) {
+                    merged[i] = h;
+                } else {
+                    merged[i].add(h);
+                }
+            }
+        }
+        if (runIds.size() > 1) {
+            problems.add("summaries of different runs were merged: " + runIds);
+        }
+        this.runId = String.join(",", runIds);
+        this.scenario = String.join(",", scenarios);
+        this.publishRate = pub;
+        this.receiveRate = sub;
+        this.measuredSeconds = measured;
+        this.warmupMillis = warmup;
+        for (int i = 0; i < LATENCY_KINDS.length; i++) {
+            latency.put(LATENCY_KINDS[i], new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
+        }
+        Delivery d = mergeLedgers(summaries);
+        for (JsonNode s : summaries) {
+            late += s.path("counts").path("lateSubscriptions").asLong();
+        }
+        this.expected = d.expected;
+        this.receivedOfExpected = d.received;
+        this.lateSubscriptions = late;
+        counts.put("expected", expected);
+        counts.put("receivedOfExpected", receivedOfExpected);
+        counts.put("lost", lost());
+    }
+
+    /** How engine counts combine: extremes stay extremes, everything else adds up. */
+    private static BinaryOperator<Long> combine(String name) {
+        if (name.endsWith("Min")) {
+            return Math::min;
+        }
+        if (name.endsWith("Max")) {
+            return Math::max;
+        }
+        return Long::sum;
+    }
+
+    /** Merges engine summaries given as JSON text; {@code missing} names engines whose summary did not arrive. */
+    public static MergedReport merge(List<String> summaryJson, Collection<String> missing) {
+        List<JsonNode> nodes = new ArrayList<>();
+        for (String text : summaryJson) {
+            try {
+                nodes.add(JSON.readTree(text));
+            } catch (JsonProcessingException e) {
+                throw new IllegalArgumentException("not an MQTT run summary (JSON): " + e.getOriginalMessage(), e);
+            }
+        }
+        return new MergedReport(nodes, missing);
+    }
+
+    private static Histogram decode(String base64) {
+        if (base64.isEmpty()) {
+            return new Histogram(3);
+        }
+        try {
+            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
+        } catch (DataFormatException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("a run summary holds an unreadable latency histogram: " + e.getMessage(), e);
+        }
+    }
+
+    private static final class Delivery {
+        long expected;
+        long received;
+    }
+
+    private static final class Scope {
+        final Set<String> filters = new LinkedHashSet<>();
+        final Map<Integer, Long> received = new HashMap<>();
+    }
+
+    /**
+     * Every stream of every engine against every receiver scope of every engine. Scopes with the same key
+     * are one: a shared subscription whose members sit on several engines splits the messages, so what
+     * its members saw adds up.
+     */
+    private static Delivery mergeLedgers(List<JsonNode> summaries) {
+        Map<Integer, Long> delivered = new HashMap<>();
+        Map<Integer, String> topics = new HashMap<>();
+        Map<String, Scope> scopes = new TreeMap<>();
+        for (JsonNode s : summaries) {
+            JsonNode ledger = s.path("ledger");
+            for (JsonNode stream : ledger.path("streams")) {
+                int id = (int) stream.get(0).asLong();
+                topics.put(id, stream.get(1).asText());
+                delivered.merge(id, stream.get(2).asLong(), Long::sum);
+            }
+            for (JsonNode sc : ledger.path("scopes")) {
+                Scope scope = scopes.computeIfAbsent(sc.path("key").asText(), k -> new Scope());
+                sc.path("filters").forEach(f -> scope.filters.add(f.asText()));
+                for (JsonNode r : sc.path("received")) {
+                    scope.received.merge((int) r.get(0).asLong(), r.get(1).asLong(), Long::sum);
+                }
+            }
+        }
+        TopicTrie<Scope> trie = new TopicTrie<>();
+        for (Scope scope : scopes.values()) {
+            for (String f : scope.filters) {
+                trie.add(f, scope);
+            }
+        }
+        Delivery d = new Delivery();
+        for (Map.Entry<Integer, Long> stream : delivered.entrySet()) {
+            long owed = stream.getValue();
+            if (owed == 0) {
+                continue;
+            }
+            for (Scope scope : trie.match(topics.get(stream.getKey()))) {
+                d.expected += owed;
+                d.received += Math.min(owed, scope.received.getOrDefault(stream.getKey(), 0L));
+            }
+        }
+        return d;
+    }
+
+    public long lost() {
+        return expected - receivedOfExpected;
+    }
+
+    public long count(String name) {
+        return counts.getOrDefault(name, 0L);
+    }
+
+    /** The verdict over every engine; missing summaries or colliding stream ids make it incomplete. */
+    public String verdict() {
+        if (!missingEngines.isEmpty() || !problems.isEmpty()) {
+            return "INCOMPLETE";
+        }
+        if (expected == 0) {
+            return count("received") == 0 ? "NOTHING_TO_CHECK" : "NO_PUBLISHERS_IN_RUN";
+        }
+        if (lost() == 0) {
+            return "NO_LOSS";
+        }
+        return lateSubscriptions > 0 ? "LOSS_UNCERTAIN" : "LOSS";
+    }
+
+    public String verdictLine() {
+        String v = verdict();
+        switch (v) {
+            case "INCOMPLETE":
+                List<String> why = new ArrayList<>(problems);
+                if (!missingEngines.isEmpty()) {
+                    why.add("no summary from engine(s) " + missingEngines
+                            + ": put an MQTT Run End sampler in a tearDown Thread Group so every engine sends one");
+                }
+                return "INCOMPLETE: " + String.join("; ", why);
+            case "NOTHING_TO_CHECK":
+                return "NOTHING TO CHECK: no message was expected or received";
+            case "NO_PUBLISHERS_IN_RUN":
+                return "NOT CHECKED: every message received came from publishers outside this run";
+            case "NO_LOSS":
+                return "NO LOSS: every expected message arrived, on every engine";
+            default:
+                String line = String.format(Locale.ROOT, "%s: %d of %d expected deliveries missing (%.4f%%)",
+                        v.equals("LOSS") ? "LOSS" : "LOSS (UNCERTAIN)", lost(), expected, 100.0 * lost() / expected);
+                if (lateSubscriptions > 0) {
+                    line += "; " + lateSubscriptions + " subscription(s) were made after matching messages had been"
+                            + " published, so part of this may be messages sent before they existed";
+                }
+                return line;
+        }
+    }
+
+    public String toTable() {
+        StringBuilder t = new StringBuilder();
+        String rule = "=".repeat(78) + "\n";
+        t.append(rule);
+        t.append(String.format(Locale.ROOT, "MQTT run %s  scenario %s  engines %d%n", runId, scenario,
+                engines.size() + missingEngines.size()));
+        t.append(String.format(Locale.ROOT, "measured %.1f s (warm-up %.1f s excluded from rates and latency)%n",
+                measuredSeconds, warmupMillis / 1000.0));
+        t.append(rule);
+        t.append(String.format(Locale.ROOT, "%-14s %11s %11s %8s %7s %11s %11s %8s %6s %10s%n", "engine", "pub msg/s",
+                "sub msg/s", "connects", "errors", "expected", "received", "lost", "dups", "p99 ms"));
+        for (EngineRow e : engines) {
+            t.append(String.format(Locale.ROOT, "%-14s %11.1f %11.1f %8d %7d %11d %11d %8d %6d %10.3f%n",
+                    e.engineId, e.publishRate, e.receiveRate, e.count("connectsOk"), errors(e.counts::get),
+                    e.count("expected"), e.count("receivedOfExpected"), e.count("lost"), e.count("duplicates"),
+                    e.pubToSubP99 / 1000.0));
+        }
+        for (String m : missingEngines) {
+            t.append(String.format(Locale.ROOT, "%-14s (no summary received)%n", m));
+        }
+        t.append(String.format(Locale.ROOT, "%-14s %11.1f %11.1f %8d %7d %11d %11d %8d %6d %10.3f%n", "ALL",
+                publishRate, receiveRate, count("connectsOk"), errors(counts::get), expected, receivedOfExpected,
+                lost(), count("duplicates"), latency.get("pubToSub").percentile(99) / 1000.0));
+        t.append(rule);
+        t.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s %9s %9s %9s%n", "latency (ms)", "count",
+                "avg", "p50", "p75", "p90", "p95", "p99", "p99.9", "max"));
+        for (int i = 0; i < LATENCY_KINDS.length; i++) {
+            LatencyStats s = latency.get(LATENCY_KINDS[i]);
+            t.append(String.format(Locale.ROOT, "%-16s %9d %9.3f", LATENCY_TITLES[i], s.count, s.mean / 1000.0));
+            for (long p : s.percentiles) {
+                t.append(String.format(Locale.ROOT, " %9.3f", p / 1000.0));
+            }
+            t.append(String.format(Locale.ROOT, " %9.3f%n", s.max / 1000.0));
+        }
+        t.append(rule);
+        t.append("verdict (all engines): ").append(verdictLine()).append('\n');
+        t.append(rule);
+        return t.toString();
+    }
+
+    private static long errors(Function<String, Long> count) {
+        long n = 0;
+        for (String k : new String[] {"connectsFailed", "subscribeFailed", "publishFailed"}) {
+            Long v = count.apply(k);
+            n += v == null ? 0 : v;
+        }
+        return n;
+    }
+
+    public String toMarkdown() {
+        StringBuilder m = new StringBuilder();
+        m.append("# MQTT run ").append(runId).append("\n\n");
+        m.append(String.format(Locale.ROOT, "Scenario `%s`, %d engine(s), measured %.1f s, warm-up %.1f s excluded.%n%n",
+                scenario, engines.size() + missingEngines.size(), measuredSeconds, warmupMillis / 1000.0));
+        m.append("**Verdict:** ").append(verdictLine()).append("\n\n");
+        m.append("| actual rate pub:sub (msg/s) | avg latency (ms) | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
+        m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        LatencyStats p = latency.get("pubToSub");
+        m.append(String.format(Locale.ROOT, "| %.1f : %.1f | %.3f", publishRate, receiveRate, p.mean / 1000.0));
+        for (long v : p.percentiles) {
+            m.append(String.format(Locale.ROOT, " | %.3f", v / 1000.0));
+        }
+        m.append(String.format(Locale.ROOT, " | %.3f |%n%n", p.max / 1000.0));
+        m.append("| latency (ms) | count | avg | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
+        m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for (int i = 0; i < LATENCY_KINDS.length; i++) {
+            LatencyStats s = latency.get(LATENCY_KINDS[i]);
+            m.append(String.format(Locale.ROOT, "| %s | %d | %.3f", LATENCY_TITLES[i], s.count, s.mean / 1000.0));
+            for (long v : s.percentiles) {
+                m.append(String.format(Locale.ROOT, " | %.3f", v / 1000.0));
+            }
+            m.append(String.format(Locale.ROOT, " | %.3f |%n", s.max / 1000.0));
+        }
+        m.append("\n| engine | pub msg/s | sub msg/s | connects | connect errors | publish errors | expected | received |"
+                + " lost | duplicates | reordered |\n");
+        m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for (EngineRow e : engines) {
+            m.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %d | %d | %d | %d | %d | %d | %d | %d |%n",
+                    e.engineId, e.publishRate, e.receiveRate, e.count("connectsOk"), e.count("connectsFailed"),
+                    e.count("publishFailed"), e.count("expected"), e.count("receivedOfExpected"), e.count("lost"),
+                    e.count("duplicates"), e.count("reordered")));
+        }
+        for (String missing : missingEngines) {
+            m.append("| ").append(missing).append(" | no summary | | | | | | | | | |\n");
+        }
+        m.append(String.format(Locale.ROOT, "| **all** | %.1f | %.1f | %d | %d | %d | %d | %d | %d | %d | %d |%n",
+                publishRate, receiveRate, count("connectsOk"), count("connectsFailed"), count("publishFailed"),
+                expected, receivedOfExpected, lost(), count("duplicates"), count("reordered")));
+        m.append("\nEngine rows check the engine's own publishers against its own subscribers; the **all** row checks"
+                + " every publisher against every subscriber of the run.\n");
+        return m.toString();
+    }
+
+    public String toJson() {
+        Json j = new Json();
+        j.open();
+        j.field("runId", runId).field("scenario", scenario);
+        j.field("engines", engines.size()).field("measuredSeconds", measuredSeconds).field("warmupMillis", warmupMillis);
+        j.field("publishRate", publishRate).field("receiveRate", receiveRate);
+        j.key("counts").open();
+        counts.forEach(j::field);
+        j.close();
+        j.key("latencyMicros").open();
+        latency.forEach((kind, s) -> {
+            j.key(kind).open();
+            j.field("count", s.count).field("mean", s.mean).field("min", s.min).field("max", s.max);
+            for (int i = 0; i < LatencyStats.PERCENTILES.length; i++) {
+                j.field(LatencyStats.percentileName(i), s.percentiles[i]);
+            }
+            j.field("hdrHistogram", s.encoded());
+            j.close();
+        });
+        j.close();
+        j.key("engineSummaries").open();
+        for (EngineRow e : engines) {
+            j.key(e.engineId).open();
+            j.field("engineNumber", e.engineNumber).field("publishRate", e.publishRate)
+                    .field("receiveRate", e.receiveRate).field("verdict", e.verdict);
+            j.close();
+        }
+        j.close();
+        j.field("missingEngines", String.join(",", missingEngines));
+        j.field("verdict", verdict()).field("verdictText", verdictLine());
+        j.close();
+        return j.toString();
+    }
+}

@@ -1,0 +1,62 @@
+package io.mqttload.jmeter;
+
+import java.nio.charset.StandardCharsets;
+
+import org.apache.jmeter.samplers.AbstractSampler;
+import org.apache.jmeter.samplers.Entry;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.testbeans.TestBean;
+
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.RunSummary;
+
+/**
+ * MQTT Run End: ends this engine's MQTT run (waits, bounded, for acknowledgements and for every expected
+ * message, then closes every client) and returns the engine's exact summary as its sample. Placed in a
+ * tearDown Thread Group, it runs on every engine after the load; its sample travels to the controller
+ * like any other, so the MQTT Run Report there can merge the summaries of every engine.
+ */
+public class MqttRunEndSampler extends AbstractSampler implements TestBean, MqttTestStateListener {
+    private static final long serialVersionUID = 1L;
+    /** Marks the sample that carries a summary; content type survives JMeter's stripping remote senders. */
+    static final String SUMMARY_CONTENT_TYPE = "application/vnd.mqttload.summary+json";
+
+    private transient volatile long testStartedAtMillis;
+
+    @Override
+    public void testStarted() {
+        testStartedAtMillis = System.currentTimeMillis();
+        MqttElements.startRuntime();
+    }
+
+    @Override
+    public SampleResult sample(Entry entry) {
+        SampleResult result = new SampleResult();
+        result.setSampleLabel(getName());
+        result.setDataType(SampleResult.TEXT);
+        result.sampleStart();
+        RunSummary summary = EngineRuntime.stop();
+        if (summary == null) {
+            // Another Run End (a second tearDown thread) already ended this run: send the same summary again;
+            // the report keeps one per engine.
+            RunSummary last = EngineRuntime.lastSummary();
+            summary = last != null && last.startedAtMillis >= testStartedAtMillis - 1000 ? last : null;
+        }
+        result.sampleEnd();
+        if (summary == null) {
+            String why = MqttElements.startupError();
+            result.setSuccessful(false);
+            result.setResponseCode(why == null ? "NO_RUN" : "INVALID_SETTING");
+            result.setResponseMessage(why == null ? "no MQTT run on this engine to end" : why);
+            return result;
+        }
+        RunSummary.Verdict verdict = summary.verdict();
+        result.setSuccessful(verdict != RunSummary.Verdict.LOSS && verdict != RunSummary.Verdict.LOSS_UNCERTAIN);
+        result.setResponseCode(verdict.name());
+        result.setResponseMessage(summary.verdictLine());
+        result.setResponseData(summary.toTable(), StandardCharsets.UTF_8.name());
+        result.setContentType(SUMMARY_CONTENT_TYPE);
+        result.setSamplerData(summary.toJson());
+        return result;
+    }
+}

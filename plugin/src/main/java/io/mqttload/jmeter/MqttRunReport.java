@@ -1,0 +1,184 @@
+package io.mqttload.jmeter;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.apache.jmeter.engine.util.NoThreadClone;
+import org.apache.jmeter.samplers.Remoteable;
+import org.apache.jmeter.samplers.SampleEvent;
+import org.apache.jmeter.samplers.SampleListener;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.testbeans.TestBean;
+import org.apache.jmeter.testelement.AbstractTestElement;
+import org.apache.jmeter.testelement.TestStateListener;
+import org.apache.jmeter.util.JMeterUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.MergedReport;
+import io.mqttload.core.RunConfig;
+import io.mqttload.core.RunSummary;
+
+/**
+ * MQTT Run Report: the exact report of the whole run. It is a remoteable listener, so in distributed
+ * mode JMeter keeps it on the controller, where it receives the summary every engine's MQTT Run End
+ * sampler sends, and, once every engine has ended, merges them ({@link MergedReport}) and prints and
+ * writes the report as text, JSON and Markdown. Run alone, it reports the local engine's run, with or
+ * without a Run End sampler.
+ */
+public class MqttRunReport extends AbstractTestElement
+        implements TestBean, SampleListener, TestStateListener, Remoteable, NoThreadClone {
+    private static final long serialVersionUID = 1L;
+    private static final Logger log = LoggerFactory.getLogger(MqttRunReport.class);
+    private static final AtomicReference<MergedReport> LAST = new AtomicReference<>();
+
+    private transient Map<String, String> summariesByEngine;
+    private transient Set<String> enginesStarted;
+    private transient Set<String> enginesEnded;
+    private transient boolean reported;
+    private transient long testStartedAtMillis;
+
+    @Override
+    public synchronized void testStarted() {
+        summariesByEngine = new LinkedHashMap<>();
+        enginesStarted = new LinkedHashSet<>();
+        enginesEnded = new LinkedHashSet<>();
+        reported = false;
+        testStartedAtMillis = System.currentTimeMillis();
+    }
+
+    /** On the controller: one call per remote engine. */
+    @Override
+    public synchronized void testStarted(String host) {
+        if (summariesByEngine == null || reported) {
+            testStarted();
+        }
+        enginesStarted.add(host);
+    }
+
+    @Override
+    public void sampleOccurred(SampleEvent event) {
+        SampleResult r = event.getResult();
+        if (!MqttRunEndSampler.SUMMARY_CONTENT_TYPE.equals(r.getContentType()) || r.getSamplerData() == null) {
+            return;
+        }
+        String json = r.getSamplerData();
+        String engineId;
+        try {
+            engineId = new ObjectMapper().readTree(json).path("engineId").asText("?");
+        } catch (IOException e) {
+            log.warn("MQTT Run Report: a Run End sample from {} held no readable summary: {}", r.getSampleLabel(),
+                    e.getMessage());
+            return;
+        }
+        synchronized (this) {
+            if (summariesByEngine == null) {
+                testStarted();
+            }
+            summariesByEngine.putIfAbsent(engineId, json);
+        }
+    }
+
+    @Override
+    public void sampleStarted(SampleEvent e) {
+        // Only finished samples carry a summary.
+    }
+
+    @Override
+    public void sampleStopped(SampleEvent e) {
+        // Only finished samples carry a summary.
+    }
+
+    /** Run alone: the local engine's run, ended here if no Run End sampler ended it already. */
+    @Override
+    public void testEnded() {
+        RunSummary local = EngineRuntime.stop();
+        if (local == null) {
+            RunSummary last = EngineRuntime.lastSummary();
+            local = last != null && last.startedAtMillis >= testStartedAtMillis - 1000 ? last : null;
+        }
+        synchronized (this) {
+            if (summariesByEngine == null) {
+                testStarted();
+            }
+            if (local != null && enginesStarted.isEmpty()) {
+                summariesByEngine.putIfAbsent(local.engineId, local.toJson());
+            }
+            report();
+        }
+    }
+
+    /** On the controller: reports once the last engine has ended; JMeter has flushed its samples by then. */
+    @Override
+    public synchronized void testEnded(String host) {
+        if (summariesByEngine == null) {
+            testStarted();
+        }
+        enginesEnded.add(host);
+        if (enginesEnded.containsAll(enginesStarted)) {
+            report();
+        }
+    }
+
+    private void report() {
+        if (reported) {
+            return;
+        }
+        reported = true;
+        List<String> missing = new ArrayList<>();
+        int engines = Math.max(enginesStarted.size(), summariesByEngine.size());
+        for (int i = summariesByEngine.size(); i < engines; i++) {
+            missing.add("engine " + (i + 1) + " of " + engines + " (started: " + String.join(", ", enginesStarted) + ")");
+        }
+        if (summariesByEngine.isEmpty() && missing.isEmpty()) {
+            log.warn("MQTT Run Report '{}': no MQTT run summary to report", getName());
+            return;
+        }
+        MergedReport report;
+        try {
+            report = MergedReport.merge(new ArrayList<>(summariesByEngine.values()), missing);
+        } catch (IllegalArgumentException e) {
+            log.error("MQTT Run Report '{}': {}", getName(), e.getMessage());
+            System.out.println("MQTT Run Report: " + e.getMessage());
+            return;
+        }
+        LAST.set(report);
+        String table = report.toTable();
+        System.out.print(table);
+        log.info("MQTT run report\n{}", table);
+        write(report);
+    }
+
+    private void write(MergedReport report) {
+        Path dir = Path.of(JMeterUtils.getPropDefault(RunConfig.RESULTS_DIR, "mqttload-results"));
+        String base = "report-" + report.runId.replaceAll("[^A-Za-z0-9_.-]", "_");
+        try {
+            Files.createDirectories(dir);
+            Files.write(dir.resolve(base + ".json"), report.toJson().getBytes(StandardCharsets.UTF_8));
+            Files.write(dir.resolve(base + ".md"), report.toMarkdown().getBytes(StandardCharsets.UTF_8));
+            Files.write(dir.resolve(base + ".txt"), report.toTable().getBytes(StandardCharsets.UTF_8));
+            System.out.println("MQTT run report written to " + dir.resolve(base + ".md").toAbsolutePath()
+                    + " (and .json, .txt)");
+        } catch (IOException e) {
+            log.error("MQTT run report could not be written to {}: {}", dir, e.toString());
+            System.out.println("MQTT run report could not be written to " + dir + ": " + e);
+        }
+    }
+
+    /** The report of the last run that ended in this JVM, for tests and embedding tools. */
+    public static MergedReport lastReport() {
+        return LAST.get();
+    }
+}

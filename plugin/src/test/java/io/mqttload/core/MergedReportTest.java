@@ -1,0 +1,190 @@
+package io.mqttload.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Random;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Engines' summaries merged into one report: latency percentiles from the merged histograms equal
+ * those of all values recorded in one histogram, and messages published on one engine and owed to
+ * subscribers on another are checked, so loss between engines is found.
+ */
+class MergedReportTest {
+
+    /** One engine's run, built the way EngineRuntime builds it, without a broker. */
+    private static final class Engine {
+        final String id;
+        final int number;
+        final EngineMetrics metrics = new EngineMetrics();
+        final DeliveryLedger ledger;
+
+        Engine(String id, int number) {
+            this.id = id;
+            this.number = number;
+            this.ledger = new DeliveryLedger(number);
+        }
+
+        PublishStream publish(String topic, int messages) {
+            PublishStream s = ledger.newStream(topic);
+            for (int i = 0; i < messages; i++) {
+                s.nextSequence();
+                s.markDelivered();
+                metrics.acknowledged.increment();
+            }
+            return s;
+        }
+
+        void receive(ReceiverScope scope, PublishStream from, int firstSeq, int lastSeq, int... skipped) {
+            outer:
+            for (int seq = firstSeq; seq <= lastSeq; seq++) {
+                for (int skip : skipped) {
+                    if (skip == seq) {
+                        continue outer;
+                    }
+                }
+                metrics.received.increment();
+                scope.track(from.id(), seq, metrics);
+            }
+        }
+
+        String summary() {
+            // As at run end: what the recorders hold since the last interval goes into the run's totals.
+            metrics.pubToSubLatency.takeInterval(true);
+            metrics.publishLatency.takeInterval(true);
+            metrics.connectLatency.takeInterval(true);
+            return new RunSummary("run-1", id, number, "merge-test", 1_000, 11_000, 0, 10.0, metrics,
+                    ledger.delivery(), metrics.acknowledged.sum(), metrics.received.sum(), new long[] {0, 0, 0},
+                    ledger.toJson()).toJson();
+        }
+    }
+
+    @Test
+    void merge_publisherOnOneEngineSubscriberOnAnother_findsTheLossNeitherEngineCanSee() {
+        Engine pub = new Engine("pub-engine", 1);
+        Engine sub = new Engine("sub-engine", 2);
+        PublishStream stream = pub.publish("plant/1/temp", 100);
+        ReceiverScope scope = sub.ledger.clientScope("sub-1", "plant/#");
+        sub.receive(scope, stream, 1, 100, 17, 18, 60);
+
+        MergedReport report = MergedReport.merge(List.of(pub.summary(), sub.summary()), List.of());
+
+        assertThat(report.expected).isEqualTo(100);
+        assertThat(report.receivedOfExpected).isEqualTo(97);
+        assertThat(report.lost()).isEqualTo(3);
+        assertThat(report.verdict()).isEqualTo("LOSS");
+        assertThat(report.verdictLine()).contains("3 of 100 expected deliveries missing");
+        // Each engine alone has nothing to compare: the publisher has no subscriber, the subscriber no stream.
+        assertThat(report.engines).extracting(e -> e.count("expected")).containsExactly(0L, 0L);
+        assertThat(report.count("acknowledged")).isEqualTo(100);
+        assertThat(report.count("received")).isEqualTo(97);
+    }
+
+    @Test
+    void merge_everyMessageArrivedAcrossEngines_noLoss() {
+        Engine a = new Engine("a", 1);
+        Engine b = new Engine("b", 2);
+        PublishStream fromA = a.publish("t/a", 50);
+        PublishStream fromB = b.publish("t/b", 40);
+        ReceiverScope onA = a.ledger.clientScope("sub-a", "t/+");
+        ReceiverScope onB = b.ledger.clientScope("sub-b", "t/a");
+        a.receive(onA, fromA, 1, 50);
+        a.receive(onA, fromB, 1, 40);
+        b.receive(onB, fromA, 1, 50);
+
+        MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
+
+        assertThat(report.expected).isEqualTo(50 + 40 + 50);
+        assertThat(report.lost()).isZero();
+        assertThat(report.verdict()).isEqualTo("NO_LOSS");
+    }
+
+    @Test
+    void merge_sharedGroupWithMembersOnTwoEngines_addsWhatTheMembersSaw() {
+        Engine a = new Engine("a", 1);
+        Engine b = new Engine("b", 2);
+        PublishStream stream = a.publish("jobs/1", 10);
+        SharedSubscription group = SharedSubscription.parse("topicFilters", "$share/workers/jobs/#");
+        ReceiverScope onA = a.ledger.sharedScope(group);
+        ReceiverScope onB = b.ledger.sharedScope(group);
+        // The broker split the stream: odd sequence numbers to the member on A, even ones to the member on B.
+        a.receive(onA, stream, 1, 9, 2, 4, 6, 8);
+        b.receive(onB, stream, 2, 10, 3, 5, 7, 9);
+
+        MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
+
+        assertThat(report.expected).isEqualTo(10);
+        assertThat(report.receivedOfExpected).isEqualTo(10);
+        assertThat(report.verdict()).isEqualTo("NO_LOSS");
+    }
+
+    @Test
+    void merge_latencyFromTwoEngines_percentilesEqualOneHistogramOfEveryValue() {
+        Engine a = new Engine("a", 1);
+        Engine b = new Engine("b", 2);
+        Histogram all = LatencyRecorder.newHistogram();
+        Random random = new Random(42);
+        for (int i = 0; i < 20_000; i++) {
+            // Two different distributions: averaging their percentiles would be far from the truth.
+            long fast = 200 + random.nextInt(300);
+            long slow = 5_000 + (long) (random.nextGaussian() * 800 + 800);
+            a.metrics.pubToSubLatency.record(fast);
+            b.metrics.pubToSubLatency.record(Math.max(1, slow));
+            all.recordValue(fast);
+            all.recordValue(Math.max(1, slow));
+        }
+
+        MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
+
+        LatencyStats merged = report.latency.get("pubToSub");
+        assertThat(merged.count).isEqualTo(40_000);
+        for (double p : LatencyStats.PERCENTILES) {
+            assertThat(merged.percentile(p)).as("p" + p).isEqualTo(all.getValueAtPercentile(p));
+        }
+        assertThat(merged.max).isEqualTo(all.getMaxValue());
+        assertThat(merged.mean).isEqualTo(all.getMean());
+    }
+
+    @Test
+    void merge_engineSummaryMissing_isIncompleteNotNoLoss() {
+        Engine a = new Engine("a", 1);
+        PublishStream s = a.publish("t/1", 5);
+        a.receive(a.ledger.clientScope("sub", "t/1"), s, 1, 5);
+
+        MergedReport report = MergedReport.merge(List.of(a.summary()), List.of("engine 2 of 2"));
+
+        assertThat(report.lost()).isZero();
+        assertThat(report.verdict()).isEqualTo("INCOMPLETE");
+        assertThat(report.verdictLine()).contains("engine 2 of 2").contains("MQTT Run End");
+        assertThat(report.toTable()).contains("(no summary received)");
+    }
+
+    @Test
+    void merge_twoEnginesWithTheSameEngineNumber_isIncompleteAndSaysWhy() {
+        Engine a = new Engine("a", 7);
+        Engine b = new Engine("b", 7);
+
+        MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
+
+        assertThat(report.verdict()).isEqualTo("INCOMPLETE");
+        assertThat(report.verdictLine()).contains("share mqttload.engineNumber 7");
+    }
+
+    @Test
+    void toMarkdownAndJson_carryTheFiguresOfTheTable() {
+        Engine a = new Engine("a", 1);
+        PublishStream s = a.publish("t/1", 20);
+        a.receive(a.ledger.clientScope("sub", "t/1"), s, 1, 20, 4);
+        a.metrics.pubToSubLatency.record(1500);
+
+        MergedReport report = MergedReport.merge(List.of(a.summary()), List.of());
+
+        assertThat(report.toMarkdown()).contains("**Verdict:** LOSS: 1 of 20 expected deliveries missing")
+                .contains("| **all** | 2.0 | 1.9 |");
+        MergedReport again = MergedReport.merge(List.of(a.summary()), List.of());
+        assertThat(again.toJson()).isEqualTo(report.toJson()).contains("\"lost\": 1").contains("\"verdict\": \"LOSS\"");
+    }
+}

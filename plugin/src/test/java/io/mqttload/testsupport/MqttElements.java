@@ -8,6 +8,8 @@ import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.jmeter.MqttDisconnectSampler;
 import io.mqttload.jmeter.MqttPublishSampler;
+import io.mqttload.jmeter.MqttRunEndSampler;
+import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.jmeter.MqttSubscribeSampler;
 
 /** The suite's elements as a plan author would add them in the GUI, with fields set by name. */
@@ -53,6 +55,16 @@ public final class MqttElements {
         MqttDisconnectSampler s = PlanBuilder.testBean(new MqttDisconnectSampler(), "disconnect " + group);
         s.setProperty("clientGroup", group);
         return s;
+    }
+
+    /** Ends the engine's MQTT run and sends its summary as a sample; belongs in a tearDown Thread Group. */
+    public static MqttRunEndSampler runEnd() {
+        return PlanBuilder.testBean(new MqttRunEndSampler(), "MQTT run end");
+    }
+
+    /** Merges every engine's summary into the run's report (on the controller in distributed runs). */
+    public static MqttRunReport runReport() {
+        return PlanBuilder.testBean(new MqttRunReport(), "MQTT run report");
     }
 
     public static LoopController loop(int times) {

@@ -19,6 +19,7 @@ import org.apache.jmeter.testelement.property.AbstractProperty;
 import org.apache.jmeter.testelement.property.JMeterProperty;
 import org.apache.jmeter.testelement.property.NullProperty;
 import org.apache.jmeter.threads.AbstractThreadGroup;
+import org.apache.jmeter.threads.PostThreadGroup;
 import org.apache.jmeter.threads.ThreadGroup;
 import org.apache.jorphan.collections.HashTree;
 import org.apache.jorphan.collections.ListedHashTree;
@@ -39,6 +40,7 @@ public final class PlanBuilder {
     public static final String TEST_PLAN_GUI = "org.apache.jmeter.control.gui.TestPlanGui";
     public static final String THREAD_GROUP_GUI = "org.apache.jmeter.threads.gui.ThreadGroupGui";
     public static final String ARGUMENTS_GUI = "org.apache.jmeter.config.gui.ArgumentsPanel";
+    public static final String POST_THREAD_GROUP_GUI = "org.apache.jmeter.threads.gui.PostThreadGroupGui";
     public static final String LOOP_CONTROLLER_GUI = "org.apache.jmeter.control.gui.LoopControlPanel";
     /** Loop count meaning "until the thread group's duration ends". */
     public static final int FOREVER = LoopController.INFINITE_LOOP_COUNT;
@@ -79,7 +81,17 @@ public final class PlanBuilder {
 
     /** Adds a thread group whose loop controller runs {@code loops} times, or {@link #FOREVER}. */
     public ThreadGroupBuilder threadGroup(String name, int threads, int loops) {
-        ThreadGroupBuilder group = new ThreadGroupBuilder(name, threads, loops);
+        ThreadGroupBuilder group = new ThreadGroupBuilder(new ThreadGroup(), name, threads, loops, THREAD_GROUP_GUI);
+        threadGroups.add(group);
+        return group;
+    }
+
+    /**
+     * Adds a tearDown Thread Group: JMeter runs it after every other thread group has ended, which is
+     * where the MQTT Run End sampler belongs.
+     */
+    public ThreadGroupBuilder tearDownThreadGroup(String name) {
+        ThreadGroupBuilder group = new ThreadGroupBuilder(new PostThreadGroup(), name, 1, 1, POST_THREAD_GROUP_GUI);
         threadGroups.add(group);
         return group;
     }
@@ -154,12 +166,12 @@ public final class PlanBuilder {
         private final ThreadGroup threadGroup;
         private final List<Node> nodes = new ArrayList<>();
 
-        private ThreadGroupBuilder(String name, int threads, int loops) {
+        private ThreadGroupBuilder(ThreadGroup group, String name, int threads, int loops, String guiClass) {
             LoopController loop = element(new LoopController(), "Loop Controller", LOOP_CONTROLLER_GUI);
             loop.setLoops(loops);
             // The GUI's thread-group loop never "continues forever": when its loops are done, the thread ends.
             loop.setContinueForever(false);
-            threadGroup = element(new ThreadGroup(), name, THREAD_GROUP_GUI);
+            threadGroup = element(group, name, guiClass);
             threadGroup.setNumThreads(threads);
             threadGroup.setRampUp(0);
             threadGroup.setScheduler(false);

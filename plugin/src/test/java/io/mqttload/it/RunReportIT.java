@@ -1,0 +1,140 @@
+package io.mqttload.it;
+
+import static io.mqttload.testsupport.MqttElements.connect;
+import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.loop;
+import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.runEnd;
+import static io.mqttload.testsupport.MqttElements.runReport;
+import static io.mqttload.testsupport.MqttElements.subscribe;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jorphan.collections.HashTree;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.LatencyStats;
+import io.mqttload.core.MergedReport;
+import io.mqttload.core.RunSummary;
+import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.testsupport.EmbeddedHiveMqBroker;
+import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.PlanBuilder;
+import io.mqttload.testsupport.RunResult;
+
+/**
+ * The run report of a real plan on one engine: the MQTT Run End sampler in a tearDown Thread Group
+ * ends the run and sends the engine's summary as a sample, and the MQTT Run Report prints and writes
+ * the merged report, whose figures are the engine's own, exactly.
+ */
+class RunReportIT {
+    private static final int THREADS = 3;
+    private static final int SAMPLES = 20;
+    private static final int PER_SAMPLE = 15;
+
+    private static EmbeddedHiveMqBroker broker;
+
+    @TempDir
+    Path results;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = EmbeddedHiveMqBroker.start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        broker.close();
+    }
+
+    private PlanBuilder pairs(String name) {
+        return PlanBuilder.testPlan(name)
+                .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                .config(runReport())
+                .threadGroup("pairs", THREADS, 1)
+                .add(connect("sub", 1, "{engine}-rs-{thread}"))
+                .add(subscribe("sub", "report/{thread}", 1))
+                .add(connect("pub", 1, "{engine}-rp-{thread}"))
+                .add(loop(SAMPLES), publish("pub", "report/{thread}", 1, PER_SAMPLE, "ASYNC"))
+                .and();
+    }
+
+    private RunResult run(HashTree plan, String runId) {
+        return JMeterTestEngine.run(plan, Duration.ofSeconds(60), Map.of("mqttload.resultsDir", results.toString(),
+                "mqttload.progressSeconds", "0", "mqttload.runId", runId));
+    }
+
+    @Test
+    void runEndInTearDown_reportEqualsTheEngineSummaryAndIsWrittenAsJsonMarkdownAndText() throws Exception {
+        HashTree plan = pairs("report").tearDownThreadGroup("end").add(runEnd()).build();
+
+        RunResult run = run(plan, "report-it");
+
+        RunSummary summary = EngineRuntime.lastSummary();
+        MergedReport report = MqttRunReport.lastReport();
+        assertThat(run.failures()).as(run.describe()).isEmpty();
+        long messages = (long) THREADS * SAMPLES * PER_SAMPLE;
+        assertThat(summary.count("received")).isEqualTo(messages);
+
+        List<SampleResult> ends = run.samples().stream().filter(s -> s.getSampleLabel().equals("MQTT run end"))
+                .collect(Collectors.toList());
+        assertThat(ends).hasSize(1);
+        assertThat(ends.get(0).getResponseCode()).isEqualTo("NO_LOSS");
+        // The run was over before the sample ended: the report received the final figures, not a snapshot.
+        assertThat(ends.get(0).getSamplerData()).contains("\"engineId\": \"" + summary.engineId + "\"");
+
+        assertThat(report.runId).isEqualTo("report-it");
+        assertThat(report.engines).hasSize(1);
+        assertThat(report.verdict()).isEqualTo("NO_LOSS");
+        assertThat(report.expected).isEqualTo(messages).isEqualTo(summary.delivery.expected);
+        assertThat(report.receivedOfExpected).isEqualTo(messages);
+        for (String name : List.of("connectsOk", "published", "acknowledged", "received", "duplicates", "publishFailed")) {
+            assertThat(report.count(name)).as(name).isEqualTo(summary.count(name));
+        }
+        // Rates travel in the summary's JSON with three decimals.
+        assertThat(report.publishRate).isCloseTo(summary.publishRate(), within(0.001));
+        assertThat(report.receiveRate).isCloseTo(summary.receiveRate(), within(0.001));
+        LatencyStats merged = report.latency.get("pubToSub");
+        assertThat(merged.count).isEqualTo(messages);
+        for (double p : LatencyStats.PERCENTILES) {
+            assertThat(merged.percentile(p)).as("p" + p).isEqualTo(summary.pubToSub.percentile(p));
+        }
+
+        JsonNode json = new ObjectMapper().readTree(results.resolve("report-report-it.json").toFile());
+        assertThat(json.path("counts").path("lost").asLong()).isZero();
+        assertThat(json.path("latencyMicros").path("pubToSub").path("p99").asLong())
+                .isEqualTo(summary.pubToSub.percentile(99));
+        assertThat(json.path("verdict").asText()).isEqualTo("NO_LOSS");
+        String markdown = Files.readString(results.resolve("report-report-it.md"), StandardCharsets.UTF_8);
+        assertThat(markdown).contains("**Verdict:** NO LOSS").contains("| " + summary.engineId + " |");
+        assertThat(results.resolve("report-report-it.txt")).exists();
+    }
+
+    @Test
+    void withoutRunEnd_aLocalRunIsStillReportedAtTestEnd() {
+        RunResult run = run(pairs("report-no-end").build(), "report-no-end");
+
+        MergedReport report = MqttRunReport.lastReport();
+        assertThat(run.failures()).as(run.describe()).isEmpty();
+        assertThat(report.runId).isEqualTo("report-no-end");
+        assertThat(report.verdict()).isEqualTo("NO_LOSS");
+        assertThat(report.count("received")).isEqualTo((long) THREADS * SAMPLES * PER_SAMPLE);
+        assertThat(results.resolve("report-report-no-end.md")).exists();
+    }
+}

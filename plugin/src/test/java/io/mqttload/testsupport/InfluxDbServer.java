@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * Debian's InfluxDB 1.6 ({@code influxd}) on a free loopback port with its data in a temporary
- * folder, for tests that write line protocol and query it back for real.
+ * folder, for tests that write line protocol and query it back for real. {@link #startWithAuth} turns
+ * on HTTP authentication with an admin user, which {@link #query} and {@link #write} then log in as.
  */
 public final class InfluxDbServer implements AutoCloseable {
     private static final String BINARY = "/usr/bin/influxd";
@@ -31,6 +33,7 @@ public final class InfluxDbServer implements AutoCloseable {
     private final Path root;
     private final Process process;
     private final int port;
+    private volatile String authorization;
 
     private InfluxDbServer(Path root, Process process, int port) {
         this.root = root;
@@ -44,6 +47,32 @@ public final class InfluxDbServer implements AutoCloseable {
     }
 
     public static InfluxDbServer start() {
+        return start(false);
+    }
+
+    /**
+     * Starts influxd with {@code auth-enabled} and creates {@code user} as admin; InfluxDB allows that one
+     * statement without credentials while it has no user yet.
+     */
+    public static InfluxDbServer startWithAuth(String user, String password) {
+        InfluxDbServer server = start(true);
+        String created;
+        try {
+            created = server.query("", "CREATE USER \"" + user + "\" WITH PASSWORD '" + password
+                    + "' WITH ALL PRIVILEGES");
+        } catch (IOException e) {
+            server.close();
+            throw new IllegalStateException("cannot create the admin user of influxd", e);
+        }
+        if (created.contains("error")) {
+            server.close();
+            throw new IllegalStateException("influxd refused to create the admin user: " + created);
+        }
+        server.authorization = basic(user, password);
+        return server;
+    }
+
+    private static InfluxDbServer start(boolean authEnabled) {
         assumeInstalled();
         try {
             Path root = Files.createTempDirectory("mqttload-influxdb");
@@ -53,9 +82,9 @@ public final class InfluxDbServer implements AutoCloseable {
                     + "bind-address = \"127.0.0.1:%d\"%n"
                     + "[meta]%n  dir = \"%s\"%n"
                     + "[data]%n  dir = \"%s\"%n  wal-dir = \"%s\"%n  query-log-enabled = false%n"
-                    + "[http]%n  bind-address = \"127.0.0.1:%d\"%n  log-enabled = false%n"
+                    + "[http]%n  bind-address = \"127.0.0.1:%d\"%n  log-enabled = false%n  auth-enabled = %b%n"
                     + "[monitor]%n  store-enabled = false%n",
-                    ports.get(1), root.resolve("meta"), root.resolve("data"), root.resolve("wal"), http);
+                    ports.get(1), root.resolve("meta"), root.resolve("data"), root.resolve("wal"), http, authEnabled);
             Path file = root.resolve("influxdb.conf");
             Files.writeString(file, config);
             Process p = new ProcessBuilder(BINARY, "-config", file.toString())
@@ -91,16 +120,32 @@ public final class InfluxDbServer implements AutoCloseable {
         }
     }
 
-    /** Runs an InfluxQL statement and returns the JSON answer. */
+    private static String basic(String user, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Runs an InfluxQL statement, as the admin user if started with auth, and returns the JSON answer. */
     public String query(String database, String influxQl) throws IOException {
+        return query(authorization, database, influxQl);
+    }
+
+    /** Runs an InfluxQL statement as {@code user}, or without credentials if it is null, and returns the JSON answer. */
+    public String queryAs(String user, String password, String database, String influxQl) throws IOException {
+        return query(user == null ? null : basic(user, password), database, influxQl);
+    }
+
+    private String query(String auth, String database, String influxQl) throws IOException {
         String q = url() + "/query?db=" + URLEncoder.encode(database, StandardCharsets.UTF_8) + "&q="
                 + URLEncoder.encode(influxQl, StandardCharsets.UTF_8);
         HttpURLConnection c = (HttpURLConnection) URI.create(q).toURL().openConnection();
         c.setRequestMethod("POST");
+        if (auth != null) {
+            c.setRequestProperty("Authorization", auth);
+        }
         c.setConnectTimeout(5000);
         c.setReadTimeout(10_000);
         try (InputStream in = c.getResponseCode() < 400 ? c.getInputStream() : c.getErrorStream()) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return in == null ? "HTTP " + c.getResponseCode() : new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 
@@ -109,6 +154,9 @@ public final class InfluxDbServer implements AutoCloseable {
         HttpURLConnection c = (HttpURLConnection) URI.create(url() + "/write?precision=ms&db="
                 + URLEncoder.encode(database, StandardCharsets.UTF_8)).toURL().openConnection();
         c.setRequestMethod("POST");
+        if (authorization != null) {
+            c.setRequestProperty("Authorization", authorization);
+        }
         c.setDoOutput(true);
         c.setConnectTimeout(5000);
         c.setReadTimeout(10_000);

@@ -66,6 +66,11 @@ public final class InfluxWriter implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new InvalidSettingException("influxUrl", url, "not a valid URL: " + e.getMessage());
         }
+        if (writeUri.getRawUserInfo() != null) {
+            // HttpClient does not send credentials given in the URL, and the URL is logged with write failures.
+            throw new InvalidSettingException("influxUrl", url.replace(writeUri.getRawUserInfo(), "***"),
+                    "credentials do not belong in the URL; use authentication BASIC with username and password");
+        }
         switch (auth) {
             case BASIC:
                 this.authorization = "Basic " + Base64.getEncoder().encodeToString(
@@ -134,8 +139,9 @@ public final class InfluxWriter implements AutoCloseable {
                     return;
                 }
                 fail("HTTP " + status + ": " + response.body().trim());
-                if (status / 100 == 4) {
-                    // A client error (bad database, auth, syntax) will not succeed on retry.
+                if (status / 100 == 4 && status != 429) {
+                    // A client error (bad database, auth, syntax) will not succeed on retry; 429 (InfluxDB 2.x/3.x
+                    // rate limiting) will once the server has caught up.
                     break;
                 }
             } catch (IOException e) {

@@ -52,6 +52,8 @@ public final class EngineRuntime {
     private volatile long warmupEndPublished;
     private volatile long warmupEndReceived;
     private volatile boolean warmupOver;
+    /** Failure counters at the previous tick; only the ticker thread touches them. */
+    private final long[] errorsAtLastTick = new long[4];
 
     private EngineRuntime(RunConfig config, PrintStream console) {
         this.config = config;
@@ -121,6 +123,18 @@ public final class EngineRuntime {
         intervalListeners.add(listener);
     }
 
+    /** Tells every interval listener that {@code type} happened now (see {@link IntervalListener#onEvent}). */
+    public void event(String type, String text) {
+        long now = System.currentTimeMillis();
+        for (IntervalListener l : intervalListeners) {
+            try {
+                l.onEvent(type, text, now);
+            } catch (RuntimeException e) {
+                log.warn("MQTT event '{}' not recorded: {}", type, Errors.describe(e));
+            }
+        }
+    }
+
     /** The group named {@code name} of the thread identified by {@code threadKey}, created on first use. */
     public ClientGroup group(Object threadKey, String name) {
         return groups.computeIfAbsent(new GroupKey(threadKey, name), k -> new ClientGroup(name));
@@ -157,7 +171,9 @@ public final class EngineRuntime {
                 warmupEndReceived = metrics.received.sum();
                 warmupOver = true;
                 log.info("MQTT warm-up of {} s over: figures from now on count", config.warmupMillis() / 1000);
+                event("phase", "warm-up of " + config.warmupMillis() / 1000 + " s over: steady phase, figures count");
             }
+            reportNewErrors();
             Interval interval = takeInterval(warmupOver);
             for (IntervalListener l : intervalListeners) {
                 l.onInterval(interval);
@@ -167,6 +183,25 @@ public final class EngineRuntime {
             }
         } catch (RuntimeException e) {
             log.error("MQTT metrics interval failed", e);
+        }
+    }
+
+    /** Failures since the last tick, as one event: a point per failure would flood InfluxDB at message rate. */
+    private void reportNewErrors() {
+        long[] now = {metrics.connectsFailed.sum(), metrics.connectionsLost.sum(), metrics.subscribeFailed.sum(),
+            metrics.publishFailed.sum()};
+        String[] names = {"connects failed", "connections lost", "subscribes failed", "publishes failed"};
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < now.length; i++) {
+            long delta = now[i] - errorsAtLastTick[i];
+            if (delta > 0) {
+                text.append(text.length() == 0 ? "" : ", ").append(delta).append(' ').append(names[i]);
+            }
+            errorsAtLastTick[i] = now[i];
+        }
+        if (text.length() > 0) {
+            String cause = metrics.lastConnectionLoss.get();
+            event("errors", text + (cause == null ? "" : "; last connection loss: " + cause));
         }
     }
 
@@ -188,6 +223,8 @@ public final class EngineRuntime {
     private RunSummary shutdown() {
         // Rates cover the production window: the waits for acknowledgements and messages below do not count.
         long productionEndMillis = elapsedMillis();
+        event("phase", "production over: waiting for " + inFlight() + " acknowledgements and for expected messages"
+                + " (drain)");
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.closeTimeoutMillis());
         Waits.until(() -> inFlight() == 0, deadline, 20);
         int stillInFlight = inFlight();

@@ -6,4 +6,11 @@ public interface IntervalListener {
 
     default void onRunEnd(RunSummary summary) {
     }
+
+    /**
+     * Something that happened once (phase change, rendezvous released, errors in the last interval), for
+     * annotations. Called on the thread that noticed it: implementations only queue, never block.
+     */
+    default void onEvent(String type, String text, long timeMillis) {
+    }
 }

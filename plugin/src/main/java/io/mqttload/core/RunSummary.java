@@ -165,6 +165,10 @@ public final class RunSummary {
             t.append(String.format(Locale.ROOT, "%-28s %d clients, min %d, max %d%n", "received per subscriber",
                     count("subscribingClients"), count("receivedPerClientMin"), count("receivedPerClientMax")));
         }
+        if (counts.containsKey("metricPointsWritten")) {
+            t.append(String.format(Locale.ROOT, "%-28s written %d  dropped %d%n", "metric points (InfluxDB)",
+                    count("metricPointsWritten"), count("metricPointsDropped")));
+        }
         t.append(String.format(Locale.ROOT, "%-28s %d : %d%n", "expected : received", delivery.expected,
                 delivery.receivedOfExpected));
         t.append(String.format(Locale.ROOT, "%-28s lost %d  duplicates %d  reordered %d%n", "delivery", delivery.lost(),

@@ -97,7 +97,15 @@ class MetricsToInfluxIT {
             assertThat(merged.getMaxValue()).isEqualTo(summary.pubToSub.max);
 
             String events = influx.query("mqttload", "SELECT \"text\" FROM mqtt_events WHERE \"run\" = 'influx-it'");
-            assertThat(events).contains("MQTT run influx-it started").contains("NO LOSS");
+            assertThat(events).contains("MQTT run influx-it started").contains("production over").contains("NO LOSS");
+
+            // The last point carries the final loss figures of the ledger.
+            String loss = influx.query("mqttload", "SELECT last(\"lost\"), last(\"expected\"), last(\"receivedOfExpected\")"
+                    + " FROM mqtt_counts WHERE \"run\" = 'influx-it'");
+            assertThat(loss).contains(",0," + summary.delivery.expected + "," + summary.delivery.receivedOfExpected + "]");
+            // Every point the engine made reached InfluxDB, and the summary says so.
+            assertThat(summary.count("metricPointsDropped")).isZero();
+            assertThat(summary.count("metricPointsWritten")).isPositive();
         }
     }
 
@@ -134,7 +142,8 @@ class MetricsToInfluxIT {
             Matcher report = Pattern.compile("MQTT metrics: 0 points written to InfluxDB, (\\d+) dropped; last error: ")
                     .matcher(out);
             assertThat(report.find()).as(out).isTrue();
-            assertThat(Long.parseLong(report.group(1))).isPositive();
+            assertThat(Long.parseLong(report.group(1))).isPositive()
+                    .isEqualTo(EngineRuntime.lastSummary().count("metricPointsDropped"));
         }
     }
 }

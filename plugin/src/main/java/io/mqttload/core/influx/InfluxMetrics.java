@@ -48,6 +48,11 @@ public final class InfluxMetrics implements IntervalListener {
                 System.currentTimeMillis());
     }
 
+    @Override
+    public void onEvent(String type, String text, long timeMillis) {
+        event(type, text, timeMillis);
+    }
+
     /** A point Grafana can show as an annotation: {@code mqtt_events} with a title and a text. */
     private void event(String title, String text, long timeMillis) {
         StringBuilder line = new StringBuilder(256);
@@ -80,6 +85,14 @@ public final class InfluxMetrics implements IntervalListener {
     }
 
     private void writePoints(long endMillis) {
+        writePoints(endMillis, null);
+    }
+
+    /**
+     * @param end the run's summary for the last point, whose loss figures are final; null while the run goes,
+     *            when {@code lost} counts the sequence numbers skipped and not (yet) filled in
+     */
+    private void writePoints(long endMillis, RunSummary end) {
         StringBuilder line = new StringBuilder(512);
         LineProtocol.measurement(line, "mqtt_counts");
         LineProtocol.tags(line, tags);
@@ -95,6 +108,13 @@ public final class InfluxMetrics implements IntervalListener {
         LineProtocol.field(line, "duplicates", metrics.duplicates.sum());
         LineProtocol.field(line, "reordered", metrics.reordered.sum());
         LineProtocol.field(line, "gaps", metrics.gaps.sum());
+        if (end == null) {
+            LineProtocol.field(line, "lost", Math.max(0, metrics.gaps.sum() - metrics.gapsFilled.sum()));
+        } else {
+            LineProtocol.field(line, "lost", end.delivery.lost());
+            LineProtocol.field(line, "expected", end.delivery.expected);
+            LineProtocol.field(line, "receivedOfExpected", end.delivery.receivedOfExpected);
+        }
         LineProtocol.field(line, "metricPointsDropped", writer.dropped());
         LineProtocol.end(line, endMillis);
         writer.offer(line.toString());
@@ -138,13 +158,15 @@ public final class InfluxMetrics implements IntervalListener {
     /** The final counters are written, then everything buffered is flushed (bounded) before the run ends. */
     @Override
     public void onRunEnd(RunSummary summary) {
-        if (ticks % ticksPerPoint != 0) {
-            writePoints(summary.endedAtMillis);
-        }
+        // Always a last point: it carries the final loss figures, and the latency of ticks not yet written.
+        writePoints(summary.endedAtMillis, summary);
         event("run end", summary.verdictLine(), summary.endedAtMillis);
         writer.close(10_000);
+        summary.counts.put("metricPointsWritten", writer.written());
+        summary.counts.put("metricPointsDropped", writer.dropped());
         String report = "MQTT metrics: " + writer.written() + " points written to InfluxDB, " + writer.dropped()
-                + " dropped" + (writer.lastError() == null ? "" : "; last error: " + writer.lastError());
+                + " dropped" + (writer.dropped() == 0 || writer.lastError() == null ? "" : "; last error: "
+                + writer.lastError());
         log.info(report);
         System.out.println(report);
     }

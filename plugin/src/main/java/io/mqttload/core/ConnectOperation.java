@@ -71,7 +71,8 @@ public final class ConnectOperation {
      * @param thread      the JMeter thread's number within its thread group (1-based)
      * @param threadGroup the engine-wide number of its thread group
      */
-    public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread) {
+    public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread,
+            SamplerMetrics sampler) {
         RateLimiter limiter = connectRate > 0 ? runtime.rateLimiter(connectRate) : null;
         List<LoadClient> started = new ArrayList<>(count);
         List<CompletableFuture<Boolean>> acks = new ArrayList<>(count);
@@ -95,7 +96,8 @@ public final class ConnectOperation {
                         + started.size() + " of " + count + " connects started");
             }
             InetAddress local = localAddresses.isEmpty() ? null : localAddresses.get(values.client % localAddresses.size());
-            LoadClient client = new LoadClient(id, values.client, local, settings, runtime.metrics(), runtime.ledger(),
+            LoadClient client = new LoadClient(id, values.client, local, settings, runtime.metrics(), sampler,
+                    runtime.ledger(),
                     reconnectPolicy);
             group.add(client);
             runtime.register(client);

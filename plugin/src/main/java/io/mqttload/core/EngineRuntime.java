@@ -44,6 +44,7 @@ public final class EngineRuntime {
     private final ConcurrentHashMap<String, Integer> threadGroupNumbers = new ConcurrentHashMap<>();
     private final AtomicInteger nextThreadGroupNumber = new AtomicInteger();
     private final ConcurrentHashMap<Double, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, SamplerMetrics> samplers = new ConcurrentHashMap<>();
     private final List<IntervalListener> intervalListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService ticker;
     private final long startedAtMillis = System.currentTimeMillis();
@@ -154,6 +155,11 @@ public final class EngineRuntime {
         return threadGroupNumbers.computeIfAbsent(threadGroupName, k -> nextThreadGroupNumber.incrementAndGet());
     }
 
+    /** The metrics of the sampler labelled {@code label}, created on first use. */
+    public SamplerMetrics samplerMetrics(String label) {
+        return samplers.computeIfAbsent(label, SamplerMetrics::new);
+    }
+
     /** The engine-wide limiter for a connection rate; every thread asking for the same rate shares it. */
     public RateLimiter rateLimiter(double perSecond) {
         return rateLimiters.computeIfAbsent(perSecond, RateLimiter::new);
@@ -206,8 +212,14 @@ public final class EngineRuntime {
     }
 
     private Interval takeInterval(boolean countInTotal) {
+        List<Interval.OfSampler> bySampler = new ArrayList<>(samplers.size());
+        for (SamplerMetrics s : samplers.values()) {
+            bySampler.add(new Interval.OfSampler(s, s.pubToSubLatency.takeInterval(false),
+                    s.publishLatency.takeInterval(false), s.connectLatency.takeInterval(false)));
+        }
         return new Interval(System.currentTimeMillis(), metrics.pubToSubLatency.takeInterval(countInTotal),
-                metrics.publishLatency.takeInterval(countInTotal), metrics.connectLatency.takeInterval(countInTotal));
+                metrics.publishLatency.takeInterval(countInTotal), metrics.connectLatency.takeInterval(countInTotal),
+                bySampler);
     }
 
     private String progressLine(Interval interval, long elapsed) {

@@ -61,6 +61,10 @@ public final class LoadClient {
     private final int index;
     private final ConnectionSettings settings;
     private final EngineMetrics metrics;
+    /** The Connect sampler that made this client: its connects and open connections. */
+    private final SamplerMetrics connectSampler;
+    /** The Subscribe sampler that last subscribed this client: what it receives. */
+    private volatile SamplerMetrics receiveSampler;
     private final DeliveryLedger ledger;
     private final ReconnectPolicy reconnectPolicy;
     private final Mqtt5AsyncClient v5;
@@ -83,8 +87,9 @@ public final class LoadClient {
     private Semaphore inFlight;
 
     LoadClient(String clientId, int index, InetAddress localAddress, ConnectionSettings settings, EngineMetrics metrics,
-            DeliveryLedger ledger, ReconnectPolicy reconnectPolicy) {
+            SamplerMetrics connectSampler, DeliveryLedger ledger, ReconnectPolicy reconnectPolicy) {
         this.clientId = clientId;
+        this.connectSampler = connectSampler;
         this.index = index;
         this.settings = settings;
         this.metrics = metrics;
@@ -178,10 +183,14 @@ public final class LoadClient {
         }
         return result.whenComplete((present, error) -> {
             if (error == null) {
-                metrics.connectLatency.record(MicroClock.nowMicros() - start);
+                long micros = MicroClock.nowMicros() - start;
+                metrics.connectLatency.record(micros);
                 metrics.connectsOk.increment();
+                connectSampler.connectLatency.record(micros);
+                connectSampler.connectsOk.increment();
             } else {
                 metrics.connectsFailed.increment();
+                connectSampler.connectsFailed.increment();
             }
         });
     }
@@ -198,6 +207,7 @@ public final class LoadClient {
     private void onConnected() {
         if (connected.compareAndSet(false, true)) {
             metrics.activeConnections.increment();
+            connectSampler.activeConnections.increment();
         }
         if (everConnected) {
             metrics.reconnects.increment();
@@ -209,6 +219,7 @@ public final class LoadClient {
         boolean wasConnected = connected.compareAndSet(true, false);
         if (wasConnected) {
             metrics.activeConnections.decrement();
+            connectSampler.activeConnections.decrement();
         }
         if (ctx.getSource() == MqttDisconnectSource.USER || closing) {
             return;
@@ -325,6 +336,11 @@ public final class LoadClient {
      * granted every filter, and exceptionally with {@link SubscribeRefusedException} naming each
      * refused filter and its code otherwise.
      */
+    /** Attributes what this client receives from now on to {@code sampler}. */
+    void receiveInto(SamplerMetrics sampler) {
+        receiveSampler = sampler;
+    }
+
     public CompletableFuture<Void> subscribe(List<String> filters, int qos) {
         registerScopes(filters);
         MqttQos mqttQos = MqttQos.fromCode(qos);
@@ -406,15 +422,24 @@ public final class LoadClient {
     /** Runs on the client's Netty thread: only counting and recording, no blocking, no I/O. */
     private void onMessage(String topic, ByteBuffer payload) {
         long now = MicroClock.nowMicros();
+        SamplerMetrics sampler = receiveSampler;
         metrics.received.increment();
         receivedCount.lazySet(receivedCount.get() + 1);
         int size = payload == null ? 0 : payload.remaining();
         metrics.receivedBytes.add(size);
+        if (sampler != null) {
+            sampler.received.increment();
+            sampler.receivedBytes.add(size);
+        }
         if (payload == null || !PayloadHeader.isPlausible(payload, now)) {
             metrics.receivedUnmeasured.increment();
             return;
         }
-        metrics.pubToSubLatency.record(now - PayloadHeader.sendMicros(payload));
+        long latency = now - PayloadHeader.sendMicros(payload);
+        metrics.pubToSubLatency.record(latency);
+        if (sampler != null) {
+            sampler.pubToSubLatency.record(latency);
+        }
         ReceiverScope scope = scopeFor(topic);
         if (scope != null) {
             scope.track(PayloadHeader.streamId(payload), PayloadHeader.sequence(payload), metrics);

@@ -43,7 +43,8 @@ public final class PublishOperation {
         this.perMessageTopic = topic.uses("msg");
     }
 
-    public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread) {
+    public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread,
+            SamplerMetrics sampler) {
         if (group == null || group.size() == 0) {
             return OperationResult.failed("NOT_CONNECTED",
                     "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Publish");
@@ -54,11 +55,12 @@ public final class PublishOperation {
         Semaphore window = synchronous ? null : group.inFlight(maxInFlight);
         Counts counts = new Counts();
         try {
-            return publishAll(metrics, group, values, window, earlierFailures, counts);
+            return publishAll(metrics, sampler, group, values, window, earlierFailures, counts);
         } finally {
-            // Counted once per sample rather than per message: two shared counters less on the hot path.
+            // Counted once per sample rather than per message: shared counters less on the hot path.
             metrics.published.add(counts.sent);
             metrics.publishedBytes.add(counts.bytes);
+            sampler.published.add(counts.sent);
         }
     }
 
@@ -68,7 +70,7 @@ public final class PublishOperation {
         long bytes;
     }
 
-    private OperationResult publishAll(EngineMetrics metrics, ClientGroup group, PlaceholderValues values,
+    private OperationResult publishAll(EngineMetrics metrics, SamplerMetrics sampler, ClientGroup group, PlaceholderValues values,
             Semaphore window, String earlierFailures, Counts counts) {
         int failed = 0;
         String firstError = null;
@@ -98,7 +100,7 @@ public final class PublishOperation {
                     client.publish(topicName, body, qos, retain, error -> {
                         clientWindow.release();
                         window.release();
-                        settle(metrics, stream, start, error, group);
+                        settle(metrics, sampler, stream, start, error, group);
                     });
                 } else {
                     ack = client.publish(topicName, body, qos, retain);
@@ -109,6 +111,7 @@ public final class PublishOperation {
                     clientWindow.release();
                 }
                 metrics.publishFailed.increment();
+                sampler.publishFailed.increment();
                 return OperationResult.failed("PUBLISH_FAILED", "publish to '" + topicName + "' rejected: "
                         + Errors.describe(e), counts.bytes);
             }
@@ -119,15 +122,16 @@ public final class PublishOperation {
             }
             try {
                 ack.get(ackTimeoutMillis, TimeUnit.MILLISECONDS);
-                settle(metrics, stream, start, null, null);
+                settle(metrics, sampler, stream, start, null, null);
             } catch (ExecutionException e) {
-                settle(metrics, stream, start, e, null);
+                settle(metrics, sampler, stream, start, e, null);
                 failed++;
                 if (firstError == null) {
                     firstError = client.clientId() + " on '" + topicName + "': " + Errors.describe(e);
                 }
             } catch (TimeoutException e) {
                 metrics.publishFailed.increment();
+                sampler.publishFailed.increment();
                 return OperationResult.failed("ACK_TIMEOUT", "no " + (qos == 2 ? "PUBCOMP" : "PUBACK") + " within "
                         + ackTimeoutMillis + " ms for " + client.clientId() + " on '" + topicName + "'; sent " + counts.sent
                         + " of " + messagesPerSample, counts.bytes);
@@ -172,14 +176,18 @@ public final class PublishOperation {
         }
     }
 
-    private static void settle(EngineMetrics metrics, PublishStream stream, long startMicros, Throwable error,
-            ClientGroup asyncGroup) {
+    private static void settle(EngineMetrics metrics, SamplerMetrics sampler, PublishStream stream, long startMicros,
+            Throwable error, ClientGroup asyncGroup) {
         if (error == null) {
-            metrics.publishLatency.record(MicroClock.nowMicros() - startMicros);
+            long micros = MicroClock.nowMicros() - startMicros;
+            metrics.publishLatency.record(micros);
             metrics.acknowledged.increment();
+            sampler.publishLatency.record(micros);
+            sampler.acknowledged.increment();
             stream.markDelivered();
         } else {
             metrics.publishFailed.increment();
+            sampler.publishFailed.increment();
             if (asyncGroup != null) {
                 asyncGroup.recordAsyncFailure(error);
             }

@@ -35,7 +35,8 @@ public final class SubscribeOperation {
         this.timeoutMillis = Checks.between("subackTimeoutMs", timeoutMillis, 1, 3_600_000);
     }
 
-    public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread) {
+    public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread,
+            SamplerMetrics sampler) {
         if (group == null || group.size() == 0) {
             return OperationResult.failed("NOT_CONNECTED",
                     "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Subscribe");
@@ -59,6 +60,7 @@ public final class SubscribeOperation {
             }
             selected.add(client);
             requested.add(expanded);
+            client.receiveInto(sampler);
             acks.add(client.subscribe(expanded, qos));
         }
         if (selected.isEmpty()) {
@@ -74,13 +76,16 @@ public final class SubscribeOperation {
                 acks.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 ok++;
                 metrics.subscribeOk.increment();
+                sampler.subscribeOk.increment();
             } catch (ExecutionException e) {
                 metrics.subscribeFailed.increment();
+                sampler.subscribeFailed.increment();
                 if (firstError == null) {
                     firstError = selected.get(i).clientId() + " " + requested.get(i) + ": " + Errors.describe(e);
                 }
             } catch (TimeoutException e) {
                 metrics.subscribeFailed.increment();
+                sampler.subscribeFailed.increment();
                 if (firstError == null) {
                     firstError = selected.get(i).clientId() + ": no SUBACK within " + timeoutMillis + " ms";
                 }

@@ -70,7 +70,8 @@ public class MqttConnectSampler extends AbstractMqttSampler {
             operationKey = key;
         }
         return operation.run(runtime, group(runtime, context), MqttElements.threadGroupNumber(runtime, context),
-                threadNumber(context));
+                threadNumber(context),
+                runtime.samplerMetrics(getName()));
     }
 
     private ConnectOperation operation(ConnectionSettings settings) {

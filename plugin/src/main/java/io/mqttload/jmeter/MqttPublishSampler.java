@@ -44,7 +44,8 @@ public class MqttPublishSampler extends AbstractMqttSampler {
             operationKey = key;
         }
         return operation.run(runtime, existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
-                threadNumber(context));
+                threadNumber(context),
+                runtime.samplerMetrics(getName()));
     }
 
     private PublishOperation operation() {

@@ -30,7 +30,8 @@ public class MqttSubscribeSampler extends AbstractMqttSampler {
             operationKey = key;
         }
         return operation.run(runtime, existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
-                threadNumber(context));
+                threadNumber(context),
+                runtime.samplerMetrics(getName()));
     }
 
     private SubscribeOperation operation() {

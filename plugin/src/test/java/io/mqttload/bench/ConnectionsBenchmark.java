@@ -55,7 +55,8 @@ public final class ConnectionsBenchmark {
                 int thread = t + 1;
                 int count = total / threads + (t < total % threads ? 1 : 0);
                 done.add(pool.submit(() -> new ConnectOperation(settings, count, "b{thread}-{client}", true, rate,
-                        ReconnectPolicy.none(), "").run(runtime, runtime.group(Thread.currentThread(), "c"), 1, thread)));
+                        ReconnectPolicy.none(), "").run(runtime, runtime.group(Thread.currentThread(), "c"), 1, thread,
+                        runtime.samplerMetrics("connect"))));
             }
             int failedSamples = 0;
             for (Future<OperationResult> f : done) {

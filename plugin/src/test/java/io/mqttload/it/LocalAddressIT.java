@@ -45,7 +45,7 @@ class LocalAddressIT {
             ConnectionSettings settings = ConnectionSettings.builder().host("127.0.0.1").port(broker.tcpPort()).build();
 
             OperationResult result = new ConnectOperation(settings, 10, "src-{client}", true, 0, ReconnectPolicy.none(),
-                    "127.0.0.2, 127.0.0.3").run(runtime, group, 1, 1);
+                    "127.0.0.2, 127.0.0.3").run(runtime, group, 1, 1, runtime.samplerMetrics("connect"));
 
             assertThat(result.ok).as(result.message).isTrue();
             Map<String, Integer> sources = sourcesOfConnectionsTo(broker.tcpPort());
@@ -61,7 +61,8 @@ class LocalAddressIT {
             ConnectionSettings settings = ConnectionSettings.builder().host("127.0.0.1").port(broker.tcpPort()).build();
 
             OperationResult result = new ConnectOperation(settings, 1, "src-{client}", true, 0, ReconnectPolicy.none(),
-                    "192.0.2.1").run(runtime, runtime.group(Thread.currentThread(), "default"), 1, 1);
+                    "192.0.2.1").run(runtime, runtime.group(Thread.currentThread(), "default"), 1, 1,
+                    runtime.samplerMetrics("connect"));
 
             assertThat(result.ok).isFalse();
             assertThat(result.code).isEqualTo("CONNECT_FAILED");

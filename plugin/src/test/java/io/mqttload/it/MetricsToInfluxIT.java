@@ -96,6 +96,24 @@ class MetricsToInfluxIT {
             }
             assertThat(merged.getMaxValue()).isEqualTo(summary.pubToSub.max);
 
+            // Per sampler label: the publisher's and the subscriber's own counters and latency.
+            String bySampler = influx.query("mqttload", "SELECT last(\"acknowledged\"), last(\"received\"),"
+                    + " last(\"connectsOk\") FROM mqtt_sampler WHERE \"run\" = 'influx-it' GROUP BY \"sampler\"");
+            assertThat(bySampler).contains("\"sampler\":\"publish pub\"},\"columns\":[\"time\",\"last\",\"last_1\",\"last_2\"],"
+                    + "\"values\":[[").contains("," + summary.count("acknowledged") + ",0,0]")
+                    .contains(",0," + summary.count("received") + ",0]").contains(",0,0,3]");
+            Histogram subscriberLatency = new Histogram(LatencyRecorder.HIGHEST_TRACKABLE_MICROS,
+                    LatencyRecorder.SIGNIFICANT_DIGITS);
+            Matcher sm = Pattern.compile("\"([A-Za-z0-9+/=]{16,})\"\\]").matcher(influx.query("mqttload",
+                    "SELECT \"hdr\" FROM mqtt_sampler_latency WHERE \"run\" = 'influx-it' AND \"kind\" = 'pubToSub'"
+                            + " AND \"sampler\" = 'subscribe sub'"));
+            while (sm.find()) {
+                subscriberLatency.add(Histogram.decodeFromCompressedByteBuffer(
+                        ByteBuffer.wrap(Base64.getDecoder().decode(sm.group(1))), 0));
+            }
+            assertThat(subscriberLatency.getTotalCount()).isEqualTo(summary.pubToSub.count);
+            assertThat(subscriberLatency.getValueAtPercentile(99)).isEqualTo(summary.pubToSub.percentile(99));
+
             String events = influx.query("mqttload", "SELECT \"text\" FROM mqtt_events WHERE \"run\" = 'influx-it'");
             assertThat(events).contains("MQTT run influx-it started").contains("production over").contains("NO LOSS");
 

@@ -15,6 +15,7 @@ import io.mqttload.core.IntervalListener;
 import io.mqttload.core.LatencyStats;
 import io.mqttload.core.RunConfig;
 import io.mqttload.core.RunSummary;
+import io.mqttload.core.SamplerMetrics;
 
 /**
  * Turns the engine's metrics into InfluxDB points every interval, tagged with run, scenario and
@@ -33,6 +34,28 @@ public final class InfluxMetrics implements IntervalListener {
     private Histogram pubToSub;
     private Histogram publish;
     private Histogram connect;
+    /** Per sampler label, in the order samplers first appeared. */
+    private final Map<String, PendingSampler> samplers = new LinkedHashMap<>();
+
+    /** A sampler's latency since its last point. */
+    private static final class PendingSampler {
+        final SamplerMetrics metrics;
+        final String tag;
+        Histogram pubToSub;
+        Histogram publish;
+        Histogram connect;
+
+        PendingSampler(SamplerMetrics metrics) {
+            this.metrics = metrics;
+            this.tag = tagValue(metrics.label);
+        }
+    }
+
+    /** A label as a tag value: never empty, and never ending in a backslash, which line protocol cannot carry. */
+    static String tagValue(String label) {
+        String v = label == null || label.isEmpty() ? "(unnamed)" : label;
+        return v.endsWith("\\") ? v.replaceAll("\\\\+$", "") + "_" : v;
+    }
 
     /** @param intervalSeconds how often points are written; the engine's metrics tick every second */
     public InfluxMetrics(InfluxWriter writer, EngineMetrics metrics, RunConfig config, int intervalSeconds) {
@@ -70,6 +93,12 @@ public final class InfluxMetrics implements IntervalListener {
         pubToSub = merge(pubToSub, interval.pubToSub);
         publish = merge(publish, interval.publish);
         connect = merge(connect, interval.connect);
+        for (Interval.OfSampler s : interval.bySampler) {
+            PendingSampler p = samplers.computeIfAbsent(s.sampler.label, k -> new PendingSampler(s.sampler));
+            p.pubToSub = merge(p.pubToSub, s.pubToSub);
+            p.publish = merge(p.publish, s.publish);
+            p.connect = merge(p.connect, s.connect);
+        }
         if (++ticks % ticksPerPoint == 0) {
             writePoints(interval.endMillis);
         }
@@ -118,22 +147,53 @@ public final class InfluxMetrics implements IntervalListener {
         LineProtocol.field(line, "metricPointsDropped", writer.dropped());
         LineProtocol.end(line, endMillis);
         writer.offer(line.toString());
-        latency("pubToSub", pubToSub, endMillis);
-        latency("publish", publish, endMillis);
-        latency("connect", connect, endMillis);
+        latency("mqtt_latency", null, "pubToSub", pubToSub, endMillis);
+        latency("mqtt_latency", null, "publish", publish, endMillis);
+        latency("mqtt_latency", null, "connect", connect, endMillis);
         pubToSub = null;
         publish = null;
         connect = null;
+        for (PendingSampler p : samplers.values()) {
+            writeSampler(p, endMillis);
+        }
     }
 
-    private void latency(String kind, Histogram h, long endMillis) {
+    /** {@code mqtt_sampler}: one sampler's cumulative counters; {@code mqtt_sampler_latency}: its interval latency. */
+    private void writeSampler(PendingSampler p, long endMillis) {
+        SamplerMetrics m = p.metrics;
+        StringBuilder line = new StringBuilder(512);
+        LineProtocol.measurement(line, "mqtt_sampler");
+        LineProtocol.tags(line, tags);
+        LineProtocol.tag(line, "sampler", p.tag);
+        LineProtocol.firstField(line, "connectsOk", m.connectsOk.sum());
+        LineProtocol.field(line, "connectsFailed", m.connectsFailed.sum());
+        LineProtocol.field(line, "activeConnections", m.activeConnections.sum());
+        LineProtocol.field(line, "subscribeOk", m.subscribeOk.sum());
+        LineProtocol.field(line, "subscribeFailed", m.subscribeFailed.sum());
+        LineProtocol.field(line, "published", m.published.sum());
+        LineProtocol.field(line, "acknowledged", m.acknowledged.sum());
+        LineProtocol.field(line, "publishFailed", m.publishFailed.sum());
+        LineProtocol.field(line, "received", m.received.sum());
+        LineProtocol.field(line, "receivedBytes", m.receivedBytes.sum());
+        LineProtocol.end(line, endMillis);
+        writer.offer(line.toString());
+        latency("mqtt_sampler_latency", p.tag, "pubToSub", p.pubToSub, endMillis);
+        latency("mqtt_sampler_latency", p.tag, "publish", p.publish, endMillis);
+        latency("mqtt_sampler_latency", p.tag, "connect", p.connect, endMillis);
+        p.pubToSub = null;
+        p.publish = null;
+        p.connect = null;
+    }
+
+    private void latency(String measurement, String sampler, String kind, Histogram h, long endMillis) {
         if (h == null || h.getTotalCount() == 0) {
             return;
         }
         LatencyStats s = new LatencyStats(h);
         StringBuilder line = new StringBuilder(1024);
-        LineProtocol.measurement(line, "mqtt_latency");
+        LineProtocol.measurement(line, measurement);
         LineProtocol.tags(line, tags);
+        LineProtocol.tag(line, "sampler", sampler);
         LineProtocol.tag(line, "kind", kind);
         LineProtocol.firstField(line, "count", s.count);
         LineProtocol.field(line, "mean", s.mean);

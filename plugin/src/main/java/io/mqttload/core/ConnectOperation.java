@@ -73,6 +73,7 @@ public final class ConnectOperation {
      */
     public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread,
             SamplerMetrics sampler) {
+        runtime.rememberConnection(settings);
         RateLimiter limiter = connectRate > 0 ? runtime.rateLimiter(connectRate) : null;
         List<LoadClient> started = new ArrayList<>(count);
         List<CompletableFuture<Boolean>> acks = new ArrayList<>(count);

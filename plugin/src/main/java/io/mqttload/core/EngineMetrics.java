@@ -42,6 +42,9 @@ public final class EngineMetrics {
     /** Why the most recent established connection was lost, for the summary. */
     public final AtomicReference<String> lastConnectionLoss = new AtomicReference<>();
 
+    /** Rendezvous barriers that timed out on this engine (one per barrier passage, not per thread). */
+    public final LongAdder rendezvousTimeouts = new LongAdder();
+
     /** Currently open connections. */
     public final LongAdder activeConnections = new LongAdder();
 }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -45,6 +46,11 @@ public final class EngineRuntime {
     private final AtomicInteger nextThreadGroupNumber = new AtomicInteger();
     private final ConcurrentHashMap<Double, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, SamplerMetrics> samplers = new ConcurrentHashMap<>();
+    /** Rendezvous clients by broker: one per engine for each broker barriers go through. */
+    private final ConcurrentHashMap<String, Rendezvous> rendezvous = new ConcurrentHashMap<>();
+    /** The broker of the first MQTT Connect on this engine: where barriers go unless a timer names another. */
+    private volatile ConnectionSettings firstConnection;
+    private final Set<String> reportedOnce = ConcurrentHashMap.newKeySet();
     private final List<IntervalListener> intervalListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService ticker;
     private final long startedAtMillis = System.currentTimeMillis();
@@ -155,6 +161,28 @@ public final class EngineRuntime {
         return threadGroupNumbers.computeIfAbsent(threadGroupName, k -> nextThreadGroupNumber.incrementAndGet());
     }
 
+    /** True the first time {@code key} is asked in this run: for problems every thread hits, reported once. */
+    public boolean firstTime(String key) {
+        return reportedOnce.add(key);
+    }
+
+    /** Notes the broker a Connect sampler used; the first one becomes the default for barriers. */
+    public void rememberConnection(ConnectionSettings settings) {
+        if (firstConnection == null) {
+            firstConnection = settings;
+        }
+    }
+
+    /** The broker of this engine's first MQTT Connect, or null before any. */
+    public ConnectionSettings firstConnection() {
+        return firstConnection;
+    }
+
+    /** This engine's rendezvous client for the broker of {@code settings}, connected on first use (bounded). */
+    public Rendezvous rendezvous(ConnectionSettings settings) {
+        return rendezvous.computeIfAbsent(settings.describe(), k -> new Rendezvous(settings, config));
+    }
+
     /** The metrics of the sampler labelled {@code label}, created on first use. */
     public SamplerMetrics samplerMetrics(String label) {
         return samplers.computeIfAbsent(label, SamplerMetrics::new);
@@ -247,6 +275,11 @@ public final class EngineRuntime {
         long drainDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.drainTimeoutMillis());
         Waits.until(() -> ledger.delivery().lost() == 0, drainDeadline, 20);
         closeAllClients();
+        List<Rendezvous.Barrier> barriers = new ArrayList<>();
+        for (Rendezvous r : rendezvous.values()) {
+            barriers.addAll(r.barriers());
+            r.close();
+        }
         ticker.shutdownNow();
         try {
             if (!ticker.awaitTermination(config.closeTimeoutMillis(), TimeUnit.MILLISECONDS)) {
@@ -267,6 +300,7 @@ public final class EngineRuntime {
                 config.warmupMillis(), measured, metrics, ledger.delivery(),
                 metrics.acknowledged.sum() - warmupEndPublished, metrics.received.sum() - warmupEndReceived, perClient,
                 ledger.toJson());
+        summary.rendezvous(barriers);
         for (IntervalListener l : intervalListeners) {
             l.onRunEnd(summary);
         }

@@ -111,7 +111,7 @@ public final class LoadClient {
         }
     }
 
-    private static MqttClientTransportConfig transport(ConnectionSettings s, InetAddress localAddress) {
+    static MqttClientTransportConfig transport(ConnectionSettings s, InetAddress localAddress) {
         MqttClientTransportConfigBuilder t = MqttClientTransportConfig.builder()
                 .serverHost(s.host())
                 .serverPort(s.port())
@@ -331,16 +331,16 @@ public final class LoadClient {
         return s;
     }
 
-    /**
-     * Subscribes to {@code filters} at {@code qos}. The future completes normally when the broker
-     * granted every filter, and exceptionally with {@link SubscribeRefusedException} naming each
-     * refused filter and its code otherwise.
-     */
     /** Attributes what this client receives from now on to {@code sampler}. */
     void receiveInto(SamplerMetrics sampler) {
         receiveSampler = sampler;
     }
 
+    /**
+     * Subscribes to {@code filters} at {@code qos}. The future completes normally when the broker
+     * granted every filter, and exceptionally with {@link SubscribeRefusedException} naming each
+     * refused filter and its code otherwise.
+     */
     public CompletableFuture<Void> subscribe(List<String> filters, int qos) {
         registerScopes(filters);
         MqttQos mqttQos = MqttQos.fromCode(qos);

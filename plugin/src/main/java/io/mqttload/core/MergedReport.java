@@ -50,6 +50,45 @@ public final class MergedReport {
     public final long expected;
     public final long receivedOfExpected;
     public final long lateSubscriptions;
+    /** Every barrier passage of the run over all engines, in name and generation order. */
+    public final List<BarrierRow> rendezvous = new ArrayList<>();
+
+    /** One barrier passage across engines. */
+    public static final class BarrierRow {
+        public final String name;
+        public final int generation;
+        public final int groupSize;
+        /** Threads that waited at it, summed over engines. */
+        public int threads;
+        public int engines;
+        public int enginesReleased;
+        long firstWakeMicros = Long.MAX_VALUE;
+        long lastWakeMicros = Long.MIN_VALUE;
+
+        BarrierRow(String name, int generation, int groupSize) {
+            this.name = name;
+            this.generation = generation;
+            this.groupSize = groupSize;
+        }
+
+        public boolean releasedEverywhere() {
+            return enginesReleased == engines;
+        }
+
+        /** From the first to the last thread released, over every engine (engine clocks, µs precision). */
+        public double spreadMillis() {
+            return releasedEverywhere() ? (lastWakeMicros - firstWakeMicros) / 1000.0 : Double.NaN;
+        }
+
+        String describe() {
+            return releasedEverywhere()
+                    ? String.format(Locale.ROOT, "'%s' #%d: %d of %d threads on %d engine(s) released, spread %.3f ms",
+                            name, generation, threads, groupSize, engines, spreadMillis())
+                    : String.format(Locale.ROOT, "'%s' #%d: TIMED OUT on %d of %d engine(s); %d of %d threads arrived",
+                            name, generation, engines - enginesReleased, engines, threads, groupSize);
+        }
+    }
+
     /** Why the figures cannot be trusted as a whole (colliding engine numbers, mixed runs), or empty. */
     public final List<String> problems = new ArrayList<>();
 
@@ -118,6 +157,7 @@ public final class MergedReport {
                 }
             }
         }
+        mergeRendezvous(summaries);
         if (runIds.size() > 1) {
             problems.add("summaries of different runs were merged: " + runIds);
         }
@@ -140,6 +180,26 @@ public final class MergedReport {
         counts.put("expected", expected);
         counts.put("receivedOfExpected", receivedOfExpected);
         counts.put("lost", lost());
+    }
+
+    private void mergeRendezvous(List<JsonNode> summaries) {
+        Map<String, BarrierRow> rows = new TreeMap<>();
+        for (JsonNode s : summaries) {
+            for (JsonNode b : s.path("rendezvous")) {
+                String name = b.path("name").asText();
+                int generation = b.path("generation").asInt();
+                BarrierRow row = rows.computeIfAbsent(String.format(Locale.ROOT, "%s\u0000%09d", name, generation),
+                        k -> new BarrierRow(name, generation, b.path("groupSize").asInt()));
+                row.engines++;
+                row.threads += b.path("localThreads").asInt();
+                if (b.path("released").asBoolean()) {
+                    row.enginesReleased++;
+                    row.firstWakeMicros = Math.min(row.firstWakeMicros, b.path("firstWakeMicros").asLong());
+                    row.lastWakeMicros = Math.max(row.lastWakeMicros, b.path("lastWakeMicros").asLong());
+                }
+            }
+        }
+        rendezvous.addAll(rows.values());
     }
 
     /** How engine counts combine: extremes stay extremes, everything else adds up. */
@@ -314,6 +374,9 @@ public final class MergedReport {
             }
             t.append(String.format(Locale.ROOT, " %9.3f%n", s.max / 1000.0));
         }
+        for (BarrierRow b : rendezvous) {
+            t.append("rendezvous ").append(b.describe()).append('\n');
+        }
         t.append(rule);
         t.append("verdict (all engines): ").append(verdictLine()).append('\n');
         t.append(rule);
@@ -368,6 +431,15 @@ public final class MergedReport {
         m.append(String.format(Locale.ROOT, "| **all** | %.1f | %.1f | %d | %d | %d | %d | %d | %d | %d | %d |%n",
                 publishRate, receiveRate, count("connectsOk"), count("connectsFailed"), count("publishFailed"),
                 expected, receivedOfExpected, lost(), count("duplicates"), count("reordered")));
+        if (!rendezvous.isEmpty()) {
+            m.append("\n| rendezvous | group size | threads | engines | released on | spread (ms) |\n");
+            m.append("| --- | ---: | ---: | ---: | ---: | ---: |\n");
+            for (BarrierRow b : rendezvous) {
+                m.append(String.format(Locale.ROOT, "| %s #%d | %d | %d | %d | %d | %s |%n", b.name, b.generation,
+                        b.groupSize, b.threads, b.engines, b.enginesReleased,
+                        b.releasedEverywhere() ? String.format(Locale.ROOT, "%.3f", b.spreadMillis()) : "timed out"));
+            }
+        }
         m.append("\nEngine rows check the engine's own publishers against its own subscribers; the **all** row checks"
                 + " every publisher against every subscriber of the run.\n");
         return m.toString();
@@ -398,6 +470,17 @@ public final class MergedReport {
             j.key(e.engineId).open();
             j.field("engineNumber", e.engineNumber).field("publishRate", e.publishRate)
                     .field("receiveRate", e.receiveRate).field("verdict", e.verdict);
+            j.close();
+        }
+        j.close();
+        j.key("rendezvous").open();
+        for (BarrierRow b : rendezvous) {
+            j.key(b.name + " #" + b.generation).open();
+            j.field("groupSize", b.groupSize).field("threads", b.threads).field("engines", b.engines)
+                    .field("enginesReleased", b.enginesReleased);
+            if (b.releasedEverywhere()) {
+                j.field("spreadMillis", b.spreadMillis());
+            }
             j.close();
         }
         j.close();

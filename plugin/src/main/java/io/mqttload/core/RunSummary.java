@@ -1,6 +1,9 @@
 package io.mqttload.core;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -31,6 +34,9 @@ public final class RunSummary {
     public final int engineNumber;
     /** {@link DeliveryLedger#toJson()} at the end of the run, for merging engines. */
     private final String ledgerJson;
+    /** The barriers this engine passed, as a JSON array. */
+    private String rendezvousJson = "[]";
+    private final List<String> rendezvousLines = new ArrayList<>();
 
     RunSummary(String runId, String engineId, int engineNumber, String scenario, long startedAtMillis, long endedAtMillis, long warmupMillis,
             double measuredSeconds, EngineMetrics m, DeliveryLedger.Delivery delivery, long measuredPublished,
@@ -73,9 +79,31 @@ public final class RunSummary {
         counts.put("receivedPerClientMax", receivedPerSubscriber[2]);
         counts.put("latencyNegative", m.pubToSubLatency.negativeCount());
         counts.put("latencyClamped", m.pubToSubLatency.clampedCount());
+        counts.put("rendezvousTimeouts", m.rendezvousTimeouts.sum());
         this.pubToSub = new LatencyStats(m.pubToSubLatency.totalCopy());
         this.publish = new LatencyStats(m.publishLatency.totalCopy());
         this.connect = new LatencyStats(m.connectLatency.totalCopy());
+    }
+
+    /** Records the barriers of the run: for the table, and for the merged report's release spread. */
+    void rendezvous(List<Rendezvous.Barrier> barriers) {
+        barriers.sort(Comparator.comparing((Rendezvous.Barrier b) -> b.name).thenComparingInt(b -> b.generation));
+        StringBuilder json = new StringBuilder("[");
+        for (Rendezvous.Barrier b : barriers) {
+            json.append(json.length() > 1 ? ", " : "").append(String.format(Locale.ROOT,
+                    "{\"name\": %s, \"generation\": %d, \"groupSize\": %d, \"arrived\": %d, \"localThreads\": %d,"
+                            + " \"released\": %b, \"waitedMillis\": %s, \"firstWakeMicros\": %d, \"lastWakeMicros\": %d}",
+                    Json.quote(b.name), b.generation, b.groupSize, b.arrived(), b.localThreads(), b.isReleased(),
+                    Json.number(Rendezvous.waitedMillis(b)), b.isReleased() ? b.firstWakeMicros() : 0,
+                    b.isReleased() ? b.lastWakeMicros() : 0));
+            rendezvousLines.add(b.isReleased()
+                    ? String.format(Locale.ROOT, "%s: %d of %d arrived, %d thread(s) here released after %.0f ms,"
+                            + " spread here %.3f ms", b.describe(), b.arrivedAtRelease(), b.groupSize, b.localThreads(),
+                            Rendezvous.waitedMillis(b), (b.lastWakeMicros() - b.firstWakeMicros()) / 1000.0)
+                    : String.format(Locale.ROOT, "%s: TIMED OUT with %d of %d arrived (engines %s)", b.describe(),
+                            b.arrived(), b.groupSize, b.enginesSeen()));
+        }
+        rendezvousJson = json.append(']').toString();
     }
 
     public long count(String name) {
@@ -179,6 +207,9 @@ public final class RunSummary {
         appendLatency(t, "pub-to-sub", pubToSub);
         appendLatency(t, "publish (ack)", publish);
         appendLatency(t, "connect", connect);
+        for (String line : rendezvousLines) {
+            t.append(String.format(Locale.ROOT, "%-28s %s%n", "rendezvous", line));
+        }
         t.append(rule);
         t.append("verdict: ").append(verdictLine()).append('\n');
         t.append(rule);
@@ -213,6 +244,7 @@ public final class RunSummary {
             j.field("lastConnectionLoss", lastConnectionLoss);
         }
         j.field("verdict", verdict().name()).field("verdictText", verdictLine());
+        j.rawField("rendezvous", rendezvousJson);
         j.rawField("ledger", ledgerJson);
         j.close();
         return j.toString();

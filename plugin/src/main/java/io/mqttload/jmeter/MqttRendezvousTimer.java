@@ -1,0 +1,227 @@
+package io.mqttload.jmeter;
+
+import java.util.Locale;
+
+import org.apache.jmeter.engine.StandardJMeterEngine;
+import org.apache.jmeter.testbeans.TestBean;
+import org.apache.jmeter.testelement.AbstractTestElement;
+import org.apache.jmeter.threads.AbstractThreadGroup;
+import org.apache.jmeter.threads.JMeterContext;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.timers.Timer;
+import org.apache.jmeter.util.JMeterUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.mqttload.core.ConnectionSettings;
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.Errors;
+import io.mqttload.core.InvalidSettingException;
+import io.mqttload.core.Rendezvous;
+
+/**
+ * MQTT Rendezvous Timer: holds each thread until {@code groupSize} threads of every engine of the run
+ * have arrived, then releases them together (see {@link Rendezvous}). Like JMeter's Synchronizing
+ * Timer it applies before each sampler in its scope; each pass of a thread is the next generation of
+ * the barrier, so the same barrier can be passed again (before the drain, say). Every wait is bounded
+ * by {@code timeoutInMs}; on a timeout the barrier is named with the count reached and expected, and
+ * the configured action happens.
+ */
+public class MqttRendezvousTimer extends AbstractTestElement implements Timer, TestBean, MqttTestStateListener {
+    private static final long serialVersionUID = 1L;
+    private static final Logger log = LoggerFactory.getLogger(MqttRendezvousTimer.class);
+    /** Property giving the number of engines; with groupSize 0 the barrier waits for threads x engines. */
+    public static final String ENGINES_PROPERTY = "mqttload.engines";
+
+    private String groupSize = "0";
+    private String timeoutInMs = "60000";
+    private String barrierName = "";
+    private String onTimeout = "STOP_TEST";
+    private String brokerHost = "";
+    private String brokerPort = "1883";
+
+    /** This thread's passes through the barrier (the timer is cloned per thread). */
+    private transient int generation;
+
+    @Override
+    public void testStarted() {
+        MqttElements.startRuntime();
+    }
+
+    @Override
+    public long delay() {
+        generation++;
+        JMeterContext context = JMeterContextService.getContext();
+        String name = barrierName == null || barrierName.trim().isEmpty() ? getName() : barrierName.trim();
+        if (!EngineRuntime.isRunning()) {
+            fail(context, name, "the MQTT runtime is not running: " + MqttElements.startupError());
+            return 0;
+        }
+        EngineRuntime runtime = EngineRuntime.current();
+        Rendezvous.Passage passage;
+        try {
+            int size = groupSize(context);
+            long timeout = Fields.parseLong("timeoutInMs", timeoutInMs, 1, 86_400_000L);
+            Action action = parseAction();
+            passage = runtime.rendezvous(broker(runtime)).await(name, generation, size, timeout);
+            if (!passage.released) {
+                if (passage.brokeIt) {
+                    Rendezvous.Barrier b = passage.barrier;
+                    runtime.metrics().rendezvousTimeouts.increment();
+                    String text = String.format(Locale.ROOT, "MQTT rendezvous %s timed out after %d ms: %d of %d"
+                            + " threads arrived (engines seen: %s); %s", b.describe(), timeout, b.arrived(),
+                            b.groupSize, b.enginesSeen(), action.describe());
+                    report(runtime, text);
+                    action.apply(context);
+                }
+                return 0;
+            }
+            if (passage.barrier.claimReleaseReport()) {
+                runtime.event("rendezvous", String.format(Locale.ROOT, "%s released: %d of %d arrived after %.0f ms",
+                        passage.barrier.describe(), passage.barrier.arrivedAtRelease(), passage.barrier.groupSize,
+                        Rendezvous.waitedMillis(passage.barrier)));
+            }
+        } catch (InvalidSettingException e) {
+            fail(context, name, "invalid setting: " + e.getMessage());
+        } catch (IllegalStateException e) {
+            fail(context, name, e.getMessage());
+        } catch (InterruptedException e) {
+            // The test is being stopped: let the thread see it.
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    /** A barrier that cannot work (no broker, bad setting) must not be passed silently: the test stops. */
+    private void fail(JMeterContext context, String name, String why) {
+        String text = "MQTT rendezvous '" + name + "' cannot work: " + why + "; stopping the test";
+        if (EngineRuntime.isRunning()) {
+            EngineRuntime runtime = EngineRuntime.current();
+            if (runtime.firstTime(text)) {
+                report(runtime, text);
+            }
+        } else {
+            log.error(text);
+            System.out.println(text);
+        }
+        Action.STOP_TEST.apply(context);
+    }
+
+    private static void report(EngineRuntime runtime, String text) {
+        log.error(text);
+        System.out.println(text);
+        runtime.event("errors", text);
+    }
+
+    private int groupSize(JMeterContext context) {
+        int size = Fields.parseInt("groupSize", groupSize, 0, 100_000_000);
+        if (size > 0) {
+            return size;
+        }
+        AbstractThreadGroup group = context.getThreadGroup();
+        int threads = group == null ? 1 : group.getNumThreads();
+        int engines = Fields.parseInt(ENGINES_PROPERTY, JMeterUtils.getPropDefault(ENGINES_PROPERTY, "1"), 1, 100_000);
+        return threads * engines;
+    }
+
+    private ConnectionSettings broker(EngineRuntime runtime) {
+        String host = brokerHost == null ? "" : brokerHost.trim();
+        if (!host.isEmpty()) {
+            return ConnectionSettings.builder().host(host).port(Fields.parseInt("brokerPort", brokerPort, 1, 65535))
+                    .build();
+        }
+        ConnectionSettings first = runtime.firstConnection();
+        if (first == null) {
+            throw new IllegalStateException("no broker for the barrier: run an MQTT Connect on this engine before"
+                    + " the timer, or set brokerHost and brokerPort");
+        }
+        return first;
+    }
+
+    private Action parseAction() {
+        String a = onTimeout == null ? "" : onTimeout.trim().toUpperCase(Locale.ROOT);
+        try {
+            return Action.valueOf(a);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSettingException("onTimeout", onTimeout, "must be CONTINUE, STOP_TEST or STOP_TEST_NOW");
+        }
+    }
+
+    /** What a timed-out barrier does to the test. */
+    enum Action {
+        CONTINUE("the threads go on unsynchronised"),
+        STOP_TEST("stopping the test (threads finish their current sample)"),
+        STOP_TEST_NOW("stopping the test now");
+
+        private final String description;
+
+        Action(String description) {
+            this.description = description;
+        }
+
+        String describe() {
+            return description;
+        }
+
+        void apply(JMeterContext context) {
+            StandardJMeterEngine engine = context.getEngine();
+            if (this == CONTINUE || engine == null) {
+                return;
+            }
+            if (this == STOP_TEST) {
+                engine.askThreadsToStop();
+            } else {
+                // From a JMeter thread: stopping now must not wait for this very thread.
+                new Thread(() -> engine.stopTest(true), "mqttload-rendezvous-stop").start();
+            }
+        }
+    }
+
+    public String getGroupSize() {
+        return groupSize;
+    }
+
+    public void setGroupSize(String groupSize) {
+        this.groupSize = groupSize;
+    }
+
+    public String getTimeoutInMs() {
+        return timeoutInMs;
+    }
+
+    public void setTimeoutInMs(String timeoutInMs) {
+        this.timeoutInMs = timeoutInMs;
+    }
+
+    public String getBarrierName() {
+        return barrierName;
+    }
+
+    public void setBarrierName(String barrierName) {
+        this.barrierName = barrierName;
+    }
+
+    public String getOnTimeout() {
+        return onTimeout;
+    }
+
+    public void setOnTimeout(String onTimeout) {
+        this.onTimeout = onTimeout;
+    }
+
+    public String getBrokerHost() {
+        return brokerHost;
+    }
+
+    public void setBrokerHost(String brokerHost) {
+        this.brokerHost = brokerHost;
+    }
+
+    public String getBrokerPort() {
+        return brokerPort;
+    }
+
+    public void setBrokerPort(String brokerPort) {
+        this.brokerPort = brokerPort;
+    }
+}

@@ -1,0 +1,221 @@
+package io.mqttload.it;
+
+import static io.mqttload.testsupport.MqttElements.connect;
+import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.loop;
+import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.runReport;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.testelement.TestElement;
+import org.apache.jorphan.collections.HashTree;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt3.Mqtt3BlockingClient;
+import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
+
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.MergedReport;
+import io.mqttload.core.RunSummary;
+import io.mqttload.jmeter.MqttRendezvousTimer;
+import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.testsupport.EmbeddedHiveMqBroker;
+import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.LogCapture;
+import io.mqttload.testsupport.PlanBuilder;
+import io.mqttload.testsupport.RunResult;
+
+/**
+ * The MQTT Rendezvous Timer on one engine against a real broker: threads that arrive over seconds
+ * all go on only after the last one arrived, a barrier can be passed again, and a barrier that cannot
+ * fill up ends the wait on time with the count reached and expected. Several engines: DistributedIT.
+ */
+class RendezvousIT {
+    private static EmbeddedHiveMqBroker broker;
+
+    @TempDir
+    Path results;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = EmbeddedHiveMqBroker.start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        broker.close();
+    }
+
+    private static MqttRendezvousTimer timer(String groupSize, String timeoutMs, String onTimeout) {
+        MqttRendezvousTimer t = PlanBuilder.testBean(new MqttRendezvousTimer(), "start");
+        t.setProperty("groupSize", groupSize);
+        t.setProperty("timeoutInMs", timeoutMs);
+        t.setProperty("onTimeout", onTimeout);
+        return t;
+    }
+
+    private static <T extends TestElement> T named(T element, String name) {
+        element.setName(name);
+        return element;
+    }
+
+    private RunResult run(HashTree plan, String runId) {
+        return JMeterTestEngine.run(plan, Duration.ofSeconds(60), Map.of("mqttload.resultsDir", results.toString(),
+                "mqttload.progressSeconds", "0", "mqttload.runId", runId));
+    }
+
+    @Test
+    void threadsArrivingOverTwoSeconds_allGoOnOnlyAfterTheLastArrived() {
+        int threads = 6;
+        HashTree plan = PlanBuilder.testPlan("rendezvous").config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                .config(runReport())
+                .threadGroup("pubs", threads, 1).rampUp(Duration.ofSeconds(2))
+                .add(connect("pub", 1, "{engine}-rv-{thread}"))
+                .add(publish("pub", "rv/{thread}", 1, 1, "SYNC"), timer("0", "20000", "STOP_TEST"))
+                .build();
+
+        RunResult run = run(plan, "rv-ramp");
+
+        assertThat(run.failures()).as(run.describe()).isEmpty();
+        List<SampleResult> connects = run.byLabel("connect pub");
+        List<SampleResult> publishes = run.byLabel("publish pub");
+        assertThat(connects).hasSize(threads);
+        assertThat(publishes).hasSize(threads);
+        long lastArrival = connects.stream().mapToLong(SampleResult::getEndTime).max().orElseThrow();
+        long firstRelease = publishes.stream().mapToLong(SampleResult::getStartTime).min().orElseThrow();
+        long lastRelease = publishes.stream().mapToLong(SampleResult::getStartTime).max().orElseThrow();
+        long firstArrival = connects.stream().mapToLong(SampleResult::getEndTime).min().orElseThrow();
+        assertThat(lastArrival - firstArrival).as("the ramp-up spread the arrivals").isGreaterThan(1000);
+        assertThat(firstRelease).as("no thread went on before the last one arrived").isGreaterThanOrEqualTo(lastArrival);
+        // A bound for correctness, not speed: released together means within the same second, not one by one.
+        assertThat(lastRelease - firstRelease).isLessThan(500);
+
+        MergedReport report = MqttRunReport.lastReport();
+        assertThat(report.rendezvous).hasSize(1);
+        MergedReport.BarrierRow barrier = report.rendezvous.get(0);
+        assertThat(barrier.name).isEqualTo("start");
+        assertThat(barrier.groupSize).as("0 means this thread group's threads x mqttload.engines (1)").isEqualTo(threads);
+        assertThat(barrier.threads).isEqualTo(threads);
+        assertThat(barrier.releasedEverywhere()).isTrue();
+        assertThat(barrier.spreadMillis()).isBetween(0.0, 500.0);
+    }
+
+    @Test
+    void aBarrierInALoop_isPassedOncePerIterationAsItsNextGeneration() {
+        int threads = 3;
+        HashTree plan = PlanBuilder.testPlan("rendezvous-loop").config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                .config(runReport())
+                .threadGroup("pubs", threads, 1)
+                .add(connect("pub", 1, "{engine}-rl-{thread}"))
+                .add(loop(3), named(publish("pub", "rl/{thread}", 1, 1, "SYNC"), "tick"),
+                        timer(Integer.toString(threads), "20000", "STOP_TEST"))
+                .build();
+
+        RunResult run = run(plan, "rv-loop");
+
+        assertThat(run.failures()).as(run.describe()).isEmpty();
+        assertThat(run.byLabel("tick")).hasSize(3 * threads);
+        MergedReport report = MqttRunReport.lastReport();
+        assertThat(report.rendezvous).extracting(b -> b.generation).containsExactly(1, 2, 3);
+        assertThat(report.rendezvous).allSatisfy(b -> {
+            assertThat(b.releasedEverywhere()).isTrue();
+            assertThat(b.threads).isEqualTo(threads);
+        });
+        // Within each generation, every thread's sample started after every thread's previous one ended.
+        List<SampleResult> ticks = run.byLabel("tick");
+        for (int generation = 1; generation < 3; generation++) {
+            int g = generation;
+            long previousEnd = ticks.stream().filter(s -> iteration(ticks, s) == g).mapToLong(SampleResult::getEndTime)
+                    .max().orElseThrow();
+            long nextStart = ticks.stream().filter(s -> iteration(ticks, s) == g + 1)
+                    .mapToLong(SampleResult::getStartTime).min().orElseThrow();
+            assertThat(nextStart).as("generation " + (g + 1)).isGreaterThanOrEqualTo(previousEnd);
+        }
+    }
+
+    /** 1-based index of {@code sample} among the samples of its thread, in start order. */
+    private static int iteration(List<SampleResult> all, SampleResult sample) {
+        return (int) all.stream().filter(s -> s.getThreadName().equals(sample.getThreadName())
+                && s.getStartTime() <= sample.getStartTime()).count();
+    }
+
+    @Test
+    void aBarrierThatCannotFill_timesOutNamingCountsAndTheTestGoesOnWithContinue() {
+        HashTree plan = PlanBuilder.testPlan("rendezvous-timeout")
+                .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                .threadGroup("pubs", 2, 1)
+                .add(connect("pub", 1, "{engine}-rt-{thread}"))
+                .add(publish("pub", "rt/{thread}", 1, 1, "SYNC"), timer("5", "1500", "CONTINUE"))
+                .build();
+
+        RunResult run;
+        List<String> errors;
+        try (LogCapture log = LogCapture.start()) {
+            run = run(plan, "rv-timeout");
+            errors = log.messagesAtLeast(ch.qos.logback.classic.Level.ERROR);
+        }
+
+        RunSummary summary = EngineRuntime.lastSummary();
+        assertThat(run.elapsed()).as("the wait is bounded by the timeout").isLessThan(Duration.ofSeconds(20));
+        assertThat(run.byLabel("publish pub")).as("CONTINUE: the threads go on").hasSize(2);
+        assertThat(summary.count("rendezvousTimeouts")).isEqualTo(1);
+        assertThat(errors).as("reported once, with barrier, counts and action")
+                .filteredOn(e -> e.contains("rendezvous")).singleElement().asString()
+                .contains("'start' #1").contains("timed out after 1500 ms").contains("2 of 5 threads arrived")
+                .contains(summary.engineId).contains("unsynchronised");
+        assertThat(summary.toTable()).contains("TIMED OUT with 2 of 5 arrived");
+    }
+
+    @Test
+    void aBarrierThatCannotFill_withStopTest_stopsTheTestInsteadOfRunningUnsynchronised() {
+        HashTree plan = PlanBuilder.testPlan("rendezvous-stop")
+                .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                .threadGroup("pubs", 2, 1)
+                .add(connect("pub", 1, "{engine}-rs-{thread}"))
+                .add(loop(50), publish("pub", "rs/{thread}", 1, 1, "SYNC"), timer("3", "1000", "STOP_TEST"))
+                .build();
+
+        RunResult run = run(plan, "rv-stop");
+
+        assertThat(run.byLabel("publish pub").size()).as("stopped at the first barrier, not after 100 publishes")
+                .isLessThanOrEqualTo(2);
+        assertThat(EngineRuntime.lastSummary().count("rendezvousTimeouts")).isEqualTo(1);
+    }
+
+    @Test
+    void announcementsOfAnotherRunOnTheSameBroker_areNotCounted() throws Exception {
+        // Leftovers of another run (as an engine killed mid-barrier would leave them): three retained announcements.
+        Mqtt3BlockingClient other = Mqtt3Client.builder().identifier("rv-foreign").serverHost("127.0.0.1")
+                .serverPort(broker.tcpPort()).buildBlocking();
+        other.connect();
+        for (int i = 1; i <= 3; i++) {
+            other.publishWith().topic("mqttload/rendezvous/rv-other-run/start/1/ghost/" + i).retain(true)
+                    .qos(MqttQos.AT_LEAST_ONCE).payload("ghost".getBytes(StandardCharsets.UTF_8)).send();
+        }
+        other.disconnect();
+
+        HashTree plan = PlanBuilder.testPlan("rendezvous-runs")
+                .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                .config(runReport())
+                .threadGroup("pubs", 2, 1)
+                .add(connect("pub", 1, "{engine}-ro-{thread}"))
+                .add(publish("pub", "ro/{thread}", 1, 1, "SYNC"), timer("4", "1500", "CONTINUE"))
+                .build();
+        run(plan, "rv-this-run");
+
+        // Counted with the other run's three, two threads would have filled a barrier of four.
+        assertThat(EngineRuntime.lastSummary().count("rendezvousTimeouts")).isEqualTo(1);
+        assertThat(MqttRunReport.lastReport().rendezvous.get(0).threads).isEqualTo(2);
+    }
+}

@@ -59,6 +59,8 @@ public final class EngineRuntime {
     private volatile long warmupEndPublished;
     private volatile long warmupEndReceived;
     private volatile boolean warmupOver;
+    /** Elapsed ms at which production started (the first barrier released), or -1: then the test start counts. */
+    private volatile long productionStartMillis = -1;
     /** Failure counters at the previous tick; only the ticker thread touches them. */
     private final long[] errorsAtLastTick = new long[4];
 
@@ -161,6 +163,29 @@ public final class EngineRuntime {
         return threadGroupNumbers.computeIfAbsent(threadGroupName, k -> nextThreadGroupNumber.incrementAndGet());
     }
 
+    /**
+     * Production begins when the first rendezvous releases the threads: the warm-up and the measured
+     * window count from here, so however long connecting took, it is neither warm-up nor measured.
+     */
+    public void productionStarted(String why) {
+        synchronized (LIFECYCLE) {
+            if (productionStartMillis >= 0) {
+                return;
+            }
+            productionStartMillis = elapsedMillis();
+            warmupEndPublished = metrics.acknowledged.sum();
+            warmupEndReceived = metrics.received.sum();
+            warmupOver = config.warmupMillis() == 0;
+        }
+        log.info("MQTT production started at {} s ({}); warm-up of {} s from now", productionStartMillis / 1000.0, why,
+                config.warmupMillis() / 1000);
+        event("phase", "production started (" + why + "); warm-up " + config.warmupMillis() / 1000 + " s");
+    }
+
+    private long productionStart() {
+        return Math.max(0, productionStartMillis);
+    }
+
     /** True the first time {@code key} is asked in this run: for problems every thread hits, reported once. */
     public boolean firstTime(String key) {
         return reportedOnce.add(key);
@@ -200,7 +225,7 @@ public final class EngineRuntime {
     private void tick() {
         try {
             long elapsed = elapsedMillis();
-            if (!warmupOver && elapsed >= config.warmupMillis()) {
+            if (!warmupOver && elapsed - productionStart() >= config.warmupMillis()) {
                 warmupEndPublished = metrics.acknowledged.sum();
                 warmupEndReceived = metrics.received.sum();
                 warmupOver = true;
@@ -293,7 +318,7 @@ public final class EngineRuntime {
             l.onInterval(last);
         }
         long ended = System.currentTimeMillis();
-        double measured = Math.max(0, (productionEndMillis - config.warmupMillis()) / 1000.0);
+        double measured = Math.max(0, (productionEndMillis - productionStart() - config.warmupMillis()) / 1000.0);
         long[] perClient = receivedPerSubscriber();
         RunSummary summary = new RunSummary(config.runId(), config.engineId(), config.engineNumber(), config.scenario(),
                 startedAtMillis, ended,

@@ -77,6 +77,7 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
                 return 0;
             }
             if (passage.barrier.claimReleaseReport()) {
+                runtime.productionStarted("rendezvous " + passage.barrier.describe() + " released");
                 runtime.event("rendezvous", String.format(Locale.ROOT, "%s released: %d of %d arrived after %.0f ms",
                         passage.barrier.describe(), passage.barrier.arrivedAtRelease(), passage.barrier.groupSize,
                         Rendezvous.waitedMillis(passage.barrier)));

@@ -19,6 +19,7 @@ public final class DeliveryLedger {
     public static final int LOCAL_STREAM_BITS = 20;
     public static final int MAX_ENGINE_NUMBER = (1 << (32 - LOCAL_STREAM_BITS)) - 1;
 
+    private final int engineNumber;
     private final int streamIdBase;
     private final AtomicInteger nextLocalStream = new AtomicInteger();
     private final ConcurrentLinkedQueue<PublishStream> streams = new ConcurrentLinkedQueue<>();
@@ -27,6 +28,7 @@ public final class DeliveryLedger {
 
     public DeliveryLedger(int engineNumber) {
         Checks.between("mqttload.engineNumber", engineNumber, 0, MAX_ENGINE_NUMBER);
+        this.engineNumber = engineNumber;
         this.streamIdBase = engineNumber << LOCAL_STREAM_BITS;
     }
 
@@ -66,6 +68,19 @@ public final class DeliveryLedger {
         ReceiverScope scope = scopes.computeIfAbsent("share:" + shared.group() + "/" + shared.filter(), ReceiverScope::new);
         scope.addFilter(shared.filter());
         return scope;
+    }
+
+    /**
+     * Whether subscribers here received messages published on other engines: what those engines still
+     * send is not in this ledger, so a drain must also wait for the traffic to go quiet.
+     */
+    public boolean receivesFromOtherEngines() {
+        for (ReceiverScope scope : scopes.values()) {
+            if (scope.hasStreamOutside(engineNumber)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Snapshot of what the ledger says about delivery right now. */

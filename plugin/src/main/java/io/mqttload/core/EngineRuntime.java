@@ -299,6 +299,9 @@ public final class EngineRuntime {
         }
         long drainDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.drainTimeoutMillis());
         Waits.until(() -> ledger.delivery().lost() == 0, drainDeadline, 20);
+        if (ledger.receivesFromOtherEngines()) {
+            awaitQuiet(drainDeadline);
+        }
         closeAllClients();
         List<Rendezvous.Barrier> barriers = new ArrayList<>();
         for (Rendezvous r : rendezvous.values()) {
@@ -336,6 +339,26 @@ public final class EngineRuntime {
         return summary;
     }
 
+
+    /**
+     * Waits (until the drain deadline) for {@code drainQuietMillis} without a message: what publishers on
+     * other engines still owe this engine's subscribers is not in its ledger, only in the merged report.
+     */
+    private void awaitQuiet(long deadlineNanos) {
+        long quietNanos = TimeUnit.MILLISECONDS.toNanos(config.drainQuietMillis());
+        long[] last = {metrics.received.sum(), System.nanoTime()};
+        boolean quiet = Waits.until(() -> {
+            long now = metrics.received.sum();
+            if (now != last[0]) {
+                last[0] = now;
+                last[1] = System.nanoTime();
+            }
+            return System.nanoTime() - last[1] >= quietNanos;
+        }, deadlineNanos, 20);
+        if (!quiet) {
+            log.warn("MQTT run end: messages from other engines were still arriving when the drain timeout ended");
+        }
+    }
 
     /** Subscribing clients, and the fewest and most messages one of them received (fairness of shared groups). */
     private long[] receivedPerSubscriber() {

@@ -95,6 +95,16 @@ public final class ReceiverScope {
         }
     }
 
+    /** Whether a message of a stream whose id lacks {@code streamIdBase}'s engine bits has arrived here. */
+    boolean hasStreamOutside(int engineNumber) {
+        for (Integer id : streams.keySet()) {
+            if ((id >>> DeliveryLedger.LOCAL_STREAM_BITS) != engineNumber) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     long uniqueReceivedAll() {
         long n = 0;
         for (StreamTracker t : streams.values()) {

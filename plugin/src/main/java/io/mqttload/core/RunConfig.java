@@ -20,6 +20,7 @@ public final class RunConfig {
     public static final String WARMUP_SECONDS = "mqttload.warmupSeconds";
     public static final String DRAIN_TIMEOUT_MS = "mqttload.drainTimeoutMs";
     public static final String CLOSE_TIMEOUT_MS = "mqttload.closeTimeoutMs";
+    public static final String DRAIN_QUIET_MS = "mqttload.drainQuietMs";
     public static final String PROGRESS_SECONDS = "mqttload.progressSeconds";
     public static final String SCENARIO = "mqttload.scenario";
 
@@ -32,9 +33,11 @@ public final class RunConfig {
     private final long drainTimeoutMillis;
     private final long closeTimeoutMillis;
     private final long progressMillis;
+    private final long drainQuietMillis;
 
     private RunConfig(String engineId, int engineNumber, String runId, String scenario, Path resultsDir, long warmupMillis,
-            long drainTimeoutMillis, long closeTimeoutMillis, long progressMillis) {
+            long drainTimeoutMillis, long closeTimeoutMillis, long progressMillis, long drainQuietMillis) {
+        this.drainQuietMillis = drainQuietMillis;
         this.engineId = engineId;
         this.engineNumber = engineNumber;
         this.runId = runId;
@@ -66,7 +69,8 @@ public final class RunConfig {
         long drain = parse(DRAIN_TIMEOUT_MS, text(property, DRAIN_TIMEOUT_MS, "10000"), 0, 3_600_000);
         long close = parse(CLOSE_TIMEOUT_MS, text(property, CLOSE_TIMEOUT_MS, "10000"), 1, 3_600_000);
         long progress = parse(PROGRESS_SECONDS, text(property, PROGRESS_SECONDS, "5"), 0, 3600) * 1000;
-        return new RunConfig(engineId, engineNumber, runId, scenario, results, warmup, drain, close, progress);
+        long quiet = parse(DRAIN_QUIET_MS, text(property, DRAIN_QUIET_MS, "500"), 0, 600_000);
+        return new RunConfig(engineId, engineNumber, runId, scenario, results, warmup, drain, close, progress, quiet);
     }
 
     private static String text(Function<String, String> property, String name, String fallback) {
@@ -129,6 +133,11 @@ public final class RunConfig {
 
     public long closeTimeoutMillis() {
         return closeTimeoutMillis;
+    }
+
+    /** How long no message may arrive before a drain that waits for other engines' messages ends. */
+    public long drainQuietMillis() {
+        return drainQuietMillis;
     }
 
     public long progressMillis() {

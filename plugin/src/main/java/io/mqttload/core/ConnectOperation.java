@@ -17,7 +17,7 @@ import java.util.concurrent.TimeoutException;
  * CONNACK. Many connects are in flight at once, so thousands of clients take seconds, not minutes.
  */
 public final class ConnectOperation {
-    public static final Set<String> ID_PLACEHOLDERS = Set.of("engine", "run", "threadGroup", "thread", "client");
+    public static final Set<String> ID_PLACEHOLDERS = Set.of("engine", "engineNumber", "run", "threadGroup", "thread", "client");
 
     private final ConnectionSettings settings;
     private final int count;

@@ -2,7 +2,8 @@ package io.mqttload.core;
 
 /**
  * Values of the template placeholders for one JMeter thread: {@code {engine}} and {@code {run}}
- * (text), {@code {threadGroup}}, {@code {thread}}, and the per-use {@code {client}} and {@code {msg}}.
+ * (text), {@code {engineNumber}} (mqttload.engineNumber, for numeric partitions across engines),
+ * {@code {threadGroup}}, {@code {thread}}, and the per-use {@code {client}} and {@code {msg}}.
  */
 final class PlaceholderValues implements NameTemplate.Values {
     private final RunConfig config;
@@ -38,6 +39,8 @@ final class PlaceholderValues implements NameTemplate.Values {
                 return thread;
             case "client":
                 return client;
+            case "engineNumber":
+                return config.engineNumber();
             default:
                 return msg;
         }

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeoutException;
  * returns once every message is handed to its client.
  */
 public final class PublishOperation {
-    public static final Set<String> TOPIC_PLACEHOLDERS = Set.of("engine", "run", "threadGroup", "thread", "client",
+    public static final Set<String> TOPIC_PLACEHOLDERS = Set.of("engine", "engineNumber", "run", "threadGroup", "thread", "client",
             "msg");
 
     private final NameTemplate topic;

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeoutException;
  * messages are recorded on the clients' Netty threads, never on the JMeter thread.
  */
 public final class SubscribeOperation {
-    public static final Set<String> FILTER_PLACEHOLDERS = Set.of("engine", "run", "threadGroup", "thread", "client");
+    public static final Set<String> FILTER_PLACEHOLDERS = Set.of("engine", "engineNumber", "run", "threadGroup", "thread", "client");
 
     private final List<NameTemplate> filters = new ArrayList<>();
     private final int qos;

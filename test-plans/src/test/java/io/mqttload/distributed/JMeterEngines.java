@@ -1,0 +1,293 @@
+package io.mqttload.distributed;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * JMeter's distributed mode on loopback, as {@code test-plans/distributed/engines.sh} sets it up, from the stock
+ * JMeter home of the build: K {@code jmeter-server} engines and controller runs against them. Processes are
+ * started directly rather than through the script, so that every one of them is a {@link Process} this class
+ * can wait for and kill, whatever happens to the test.
+ */
+public final class JMeterEngines implements AutoCloseable {
+    /** JMeter's default, as in bin/jmeter.properties; the keystore, not the password, is what guards the engines. */
+    public static final String KEYSTORE_PASSWORD = "changeit";
+    public static final String HOST = "127.0.0.1";
+    /** What RemoteJMeterEngineImpl logs once the engine is in its registry, i.e. a controller can reach it. */
+    private static final String READY = "Bound to RMI registry on port ";
+    private static final String HEAP = "-Xmx256m";
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
+
+    private final Path dir;
+    private final Path jar;
+    private final Path rmiProperties;
+    private final List<Engine> engines = new ArrayList<>();
+    private int runs;
+
+    private JMeterEngines(Path home, Path dir, boolean ssl) throws IOException {
+        this.dir = dir;
+        this.jar = jmeterJar(home);
+        this.rmiProperties = dir.resolve("rmi.properties");
+        Files.createDirectories(dir);
+        StringBuilder props = new StringBuilder();
+        if (ssl) {
+            Path keystore = createKeystore(dir);
+            props.append("server.rmi.ssl.keystore.file=").append(propertyValue(keystore)).append('\n')
+                    .append("server.rmi.ssl.keystore.password=").append(KEYSTORE_PASSWORD).append('\n')
+                    .append("server.rmi.ssl.keystore.alias=rmi\n")
+                    .append("server.rmi.ssl.truststore.file=").append(propertyValue(keystore)).append('\n')
+                    .append("server.rmi.ssl.truststore.password=").append(KEYSTORE_PASSWORD).append('\n');
+        } else {
+            props.append("server.rmi.ssl.disable=true\n");
+        }
+        Files.writeString(rmiProperties, props.toString(), StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * Starts {@code count} engines numbered 1..count, with {@code mqttload.engineId=engine-<n>} and
+     * {@code mqttload.engineNumber=<n>}, and returns once every one is bound in its RMI registry.
+     */
+    public static JMeterEngines start(Path home, Path dir, int count, boolean ssl, Duration readyTimeout)
+            throws IOException {
+        JMeterEngines engines = new JMeterEngines(home, dir, ssl);
+        try {
+            for (int n = 1; n <= count; n++) {
+                engines.engines.add(engines.startEngine(n));
+            }
+            for (Engine engine : engines.engines) {
+                await("engine " + engine.number + " bound in its RMI registry").atMost(readyTimeout)
+                        .pollInterval(Duration.ofMillis(100)).until(engine::isReady);
+            }
+            return engines;
+        } catch (RuntimeException | IOException e) {
+            engines.close();
+            throw e;
+        }
+    }
+
+    /** The JMeter home that the build's configure execution recorded in config.json. */
+    public static Path homeFromBuild() throws IOException {
+        String config = System.getProperty("jmeter.config");
+        String executionId = System.getProperty("jmeter.executionId", "configuration");
+        if (config == null) {
+            throw new IllegalStateException("no jmeter.config system property: run through Maven (failsafe)");
+        }
+        String json = Files.readString(Path.of(config), StandardCharsets.UTF_8);
+        Matcher m = Pattern.compile("\"executionID\":\"" + Pattern.quote(executionId)
+                + "\",\"jmeterDirectoryPath\":\"((?:[^\"\\\\]|\\\\.)*)\"").matcher(json);
+        if (!m.find()) {
+            throw new IllegalStateException("no JMeter home for execution " + executionId + " in " + config);
+        }
+        return Path.of(m.group(1).replaceAll("\\\\(.)", "$1"));
+    }
+
+    public List<Engine> engines() {
+        return Collections.unmodifiableList(engines);
+    }
+
+    /** The {@code -R} argument: every engine's registry. */
+    public String remoteHosts() {
+        return engines.stream().map(e -> HOST + ":" + e.registryPort).collect(Collectors.joining(","));
+    }
+
+    /**
+     * Runs the controller on {@code plan} against all engines with {@code -X}, so the engines exit after it.
+     * {@code global} become {@code -G} (sent to every engine), {@code local} {@code -J} (the controller only).
+     * The controller is killed if it has not finished within {@code timeout}.
+     */
+    public Run run(Path plan, Map<String, String> global, Map<String, String> local, Duration timeout)
+            throws IOException, InterruptedException {
+        int index = ++runs;
+        Path jtl = dir.resolve("controller-" + index + ".jtl");
+        Path log = dir.resolve("controller-" + index + ".log");
+        Path output = dir.resolve("controller-" + index + ".out");
+        List<String> command = java();
+        command.addAll(List.of("-n", "-t", plan.toString(), "-R", remoteHosts(), "-X", "-l", jtl.toString(),
+                "-j", log.toString(), "-q", rmiProperties.toString(),
+                // The UDP shutdown listener is for people at a terminal; tests stop the process themselves.
+                "-Jjmeterengine.nongui.port=0"));
+        global.forEach((k, v) -> command.add("-G" + k + "=" + v));
+        local.forEach((k, v) -> command.add("-J" + k + "=" + v));
+        Process controller = process(command, output);
+        try {
+            if (!controller.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("the controller did not finish within " + timeout + "; output:\n"
+                        + read(output));
+            }
+            return new Run(controller.exitValue(), read(output), jtl, log);
+        } finally {
+            kill(controller);
+        }
+    }
+
+    /** Whether every engine has exited by itself within {@code timeout}, as {@code -X} asks them to. */
+    public boolean awaitExit(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Engine engine : engines) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !engine.process.waitFor(left, TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void close() {
+        engines.forEach(e -> kill(e.process));
+    }
+
+    private Engine startEngine(int n) throws IOException {
+        int registryPort = freePort();
+        int localPort = freePort();
+        Path log = dir.resolve("engine-" + n + ".log");
+        Files.deleteIfExists(log);
+        List<String> command = java();
+        command.addAll(List.of("-s", "-j", log.toString(), "-q", rmiProperties.toString(),
+                "-Jserver_port=" + registryPort, "-Jserver.rmi.localport=" + localPort,
+                "-Jmqttload.engineId=engine-" + n, "-Jmqttload.engineNumber=" + n));
+        Process process = process(command, dir.resolve("engine-" + n + ".out"));
+        return new Engine(n, registryPort, localPort, process, log);
+    }
+
+    private List<String> java() {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        // Without java.rmi.server.hostname JMeter refuses to serve RMI on a loopback address.
+        return new ArrayList<>(List.of(java.toString(), HEAP, "-Djava.rmi.server.hostname=" + HOST, "-jar",
+                jar.toString()));
+    }
+
+    private Process process(List<String> command, Path output) throws IOException {
+        return new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(output.toFile()).start();
+    }
+
+    /** As JMeter's bin/create-rmi-keystore.sh, with a fixed name so that keytool does not prompt. */
+    private static Path createKeystore(Path dir) throws IOException {
+        Path keystore = dir.resolve("rmi_keystore.jks");
+        Files.deleteIfExists(keystore);
+        Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+        Path output = dir.resolve("keytool.out");
+        Process process = new ProcessBuilder(keytool.toString(), "-genkeypair", "-keyalg", "RSA", "-keysize", "2048",
+                "-alias", "rmi", "-validity", "7", "-dname", "CN=JMeter RMI, OU=mqtt-load", "-keystore",
+                keystore.toString(), "-storepass", KEYSTORE_PASSWORD).redirectErrorStream(true)
+                .redirectOutput(output.toFile()).start();
+        try {
+            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException("keytool failed:\n" + read(output));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while keytool ran", e);
+        } finally {
+            kill(process);
+        }
+        return keystore;
+    }
+
+    private static Path jmeterJar(Path home) throws IOException {
+        try (var files = Files.list(home.resolve("bin"))) {
+            return files.filter(f -> f.getFileName().toString().matches("ApacheJMeter-.*\\.jar")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no bin/ApacheJMeter-*.jar under " + home));
+        }
+    }
+
+    /** Properties files treat a backslash as an escape: Windows paths need it doubled. */
+    private static String propertyValue(Path path) {
+        return path.toAbsolutePath().toString().replace("\\", "\\\\");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** SIGTERM, then SIGKILL if the process is still there after a bounded wait. */
+    private static void kill(Process process) {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            process.onExit().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            process.destroyForcibly();
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One jmeter-server process. */
+    public static final class Engine {
+        public final int number;
+        public final int registryPort;
+        public final int localPort;
+        private final Process process;
+        private final Path log;
+
+        Engine(int number, int registryPort, int localPort, Process process, Path log) {
+            this.number = number;
+            this.registryPort = registryPort;
+            this.localPort = localPort;
+            this.process = process;
+            this.log = log;
+        }
+
+        /** Thread names on an engine start with the address the controller knows it by. */
+        public String threadNamePrefix() {
+            return HOST + ":" + registryPort + "-";
+        }
+
+        boolean isReady() {
+            boolean bound = read(log).contains(READY + registryPort);
+            if (!bound && !process.isAlive()) {
+                throw new IllegalStateException("engine " + number + " exited with " + process.exitValue()
+                        + " before it was ready; log:\n" + read(log));
+            }
+            return bound;
+        }
+    }
+
+    /** A finished controller run: its exit code, console output, results file and log. */
+    public static final class Run {
+        public final int exitCode;
+        public final String output;
+        public final Path jtl;
+        public final Path log;
+
+        Run(int exitCode, String output, Path jtl, Path log) {
+            this.exitCode = exitCode;
+            this.output = output;
+            this.jtl = jtl;
+            this.log = log;
+        }
+    }
+}

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -200,6 +201,9 @@ public final class MergedReport {
             }
         }
         rendezvous.addAll(rows.values());
+        // In the order the run passed them; barriers that never released last.
+        rendezvous.sort(Comparator.comparingLong((BarrierRow b) -> b.firstWakeMicros)
+                .thenComparing(b -> b.name).thenComparingInt(b -> b.generation));
     }
 
     /** How engine counts combine: extremes stay extremes, everything else adds up. */

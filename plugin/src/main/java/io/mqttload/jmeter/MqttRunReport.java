@@ -44,28 +44,48 @@ public class MqttRunReport extends AbstractTestElement
     private static final Logger log = LoggerFactory.getLogger(MqttRunReport.class);
     private static final AtomicReference<MergedReport> LAST = new AtomicReference<>();
 
-    private transient Map<String, String> summariesByEngine;
-    private transient Set<String> enginesStarted;
-    private transient Set<String> enginesEnded;
-    private transient boolean reported;
+    /**
+     * In distributed mode JMeter gives every remote engine its own copy of this listener on the
+     * controller; the copies of one run report together through the run's collector. It is created by
+     * the first engine to start and closed when every engine that started has ended.
+     */
+    private static final AtomicReference<Collector> ACTIVE = new AtomicReference<>();
+
+    private transient Collector collector;
     private transient long testStartedAtMillis;
 
+    /** What the controller gathered for one run: engines started and ended, and their summaries. */
+    private static final class Collector {
+        final Map<String, String> summariesByEngine = new LinkedHashMap<>();
+        final Set<String> enginesStarted = new LinkedHashSet<>();
+        final Set<String> enginesEnded = new LinkedHashSet<>();
+        boolean reported;
+    }
+
+    private synchronized Collector collector() {
+        if (collector == null) {
+            collector = new Collector();
+        }
+        return collector;
+    }
+
+    /** Run alone (no remote engines): this instance collects for itself. */
     @Override
     public synchronized void testStarted() {
-        summariesByEngine = new LinkedHashMap<>();
-        enginesStarted = new LinkedHashSet<>();
-        enginesEnded = new LinkedHashSet<>();
-        reported = false;
+        collector = new Collector();
         testStartedAtMillis = System.currentTimeMillis();
     }
 
-    /** On the controller: one call per remote engine. */
+    /** On the controller: one call per remote engine, each on that engine's copy of this listener. */
     @Override
-    public synchronized void testStarted(String host) {
-        if (summariesByEngine == null || reported) {
-            testStarted();
+    public void testStarted(String host) {
+        Collector c = ACTIVE.updateAndGet(current -> current == null || current.reported ? new Collector() : current);
+        synchronized (this) {
+            collector = c;
         }
-        enginesStarted.add(host);
+        synchronized (c) {
+            c.enginesStarted.add(host);
+        }
     }
 
     @Override
@@ -83,11 +103,10 @@ public class MqttRunReport extends AbstractTestElement
                     e.getMessage());
             return;
         }
-        synchronized (this) {
-            if (summariesByEngine == null) {
-                testStarted();
-            }
-            summariesByEngine.putIfAbsent(engineId, json);
+        Collector c = collector();
+        synchronized (c) {
+            // Two Run End samples of one engine carry the same summary: one counts.
+            c.summariesByEngine.putIfAbsent(engineId, json);
         }
     }
 
@@ -109,46 +128,46 @@ public class MqttRunReport extends AbstractTestElement
             RunSummary last = EngineRuntime.lastSummary();
             local = last != null && last.startedAtMillis >= testStartedAtMillis - 1000 ? last : null;
         }
-        synchronized (this) {
-            if (summariesByEngine == null) {
-                testStarted();
+        Collector c = collector();
+        synchronized (c) {
+            if (local != null && c.enginesStarted.isEmpty()) {
+                c.summariesByEngine.putIfAbsent(local.engineId, local.toJson());
             }
-            if (local != null && enginesStarted.isEmpty()) {
-                summariesByEngine.putIfAbsent(local.engineId, local.toJson());
-            }
-            report();
+            report(c);
         }
     }
 
     /** On the controller: reports once the last engine has ended; JMeter has flushed its samples by then. */
     @Override
-    public synchronized void testEnded(String host) {
-        if (summariesByEngine == null) {
-            testStarted();
-        }
-        enginesEnded.add(host);
-        if (enginesEnded.containsAll(enginesStarted)) {
-            report();
+    public void testEnded(String host) {
+        Collector c = collector();
+        synchronized (c) {
+            c.enginesEnded.add(host);
+            if (c.enginesEnded.containsAll(c.enginesStarted)) {
+                report(c);
+                ACTIVE.compareAndSet(c, null);
+            }
         }
     }
 
-    private void report() {
-        if (reported) {
+    private void report(Collector c) {
+        if (c.reported) {
             return;
         }
-        reported = true;
+        c.reported = true;
         List<String> missing = new ArrayList<>();
-        int engines = Math.max(enginesStarted.size(), summariesByEngine.size());
-        for (int i = summariesByEngine.size(); i < engines; i++) {
-            missing.add("engine " + (i + 1) + " of " + engines + " (started: " + String.join(", ", enginesStarted) + ")");
+        int engines = Math.max(c.enginesStarted.size(), c.summariesByEngine.size());
+        for (int i = c.summariesByEngine.size(); i < engines; i++) {
+            missing.add("engine " + (i + 1) + " of " + engines + " (started: " + String.join(", ", c.enginesStarted)
+                    + ")");
         }
-        if (summariesByEngine.isEmpty() && missing.isEmpty()) {
+        if (c.summariesByEngine.isEmpty() && missing.isEmpty()) {
             log.warn("MQTT Run Report '{}': no MQTT run summary to report", getName());
             return;
         }
         MergedReport report;
         try {
-            report = MergedReport.merge(new ArrayList<>(summariesByEngine.values()), missing);
+            report = MergedReport.merge(new ArrayList<>(c.summariesByEngine.values()), missing);
         } catch (IllegalArgumentException e) {
             log.error("MQTT Run Report '{}': {}", getName(), e.getMessage());
             System.out.println("MQTT Run Report: " + e.getMessage());

@@ -1,0 +1,160 @@
+package io.mqttload.distributed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The multi-publisher plan in JMeter's distributed mode: two real jmeter-server engines over SSL RMI,
+ * a controller with {@code -R}, a real Mosquitto. Every thread of both engines meets at the start
+ * barrier, the subscribers of each engine also receive the other engine's partitions, and the run
+ * report merged on the controller checks every delivery across engines exactly.
+ */
+class DistributedMqttIT {
+    private static final int ENGINES = 2;
+    private static final int PARTITIONS = 2;
+    private static final int PUBLISHERS = 10;
+    private static final Path MOSQUITTO = Path.of("/usr/sbin/mosquitto");
+
+    static Path plan() {
+        return Path.of(System.getProperty("project.basedir", "."), "plans", "multi-publisher.jmx");
+    }
+
+    @Test
+    void twoEngines_barrierReleasesEveryThread_andTheMergedReportFindsNoLossAcrossEngines(@TempDir Path dir)
+            throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(MOSQUITTO), "Debian's mosquitto is not installed (.ci/run installs it)");
+        int port = freePort();
+        // Mosquitto started as root drops to its own user, which cannot write into the test's directory: stdout it is.
+        Path brokerLog = dir.resolve("mosquitto.out");
+        Path conf = dir.resolve("mosquitto.conf");
+        Files.writeString(conf, String.join("\n", "listener " + port + " 127.0.0.1", "allow_anonymous true",
+                "max_queued_messages 0", "log_dest stdout", "log_type notice", "connection_messages true",
+                ""), StandardCharsets.UTF_8);
+        Process broker = new ProcessBuilder(MOSQUITTO.toString(), "-c", conf.toString())
+                .redirectErrorStream(true).redirectOutput(brokerLog.toFile()).start();
+        try (JMeterEngines engines = JMeterEngines.start(JMeterEngines.homeFromBuild(), dir.resolve("engines"), ENGINES,
+                true, Duration.ofSeconds(90))) {
+            await("mosquitto listening").atMost(Duration.ofSeconds(10)).until(() -> accepts(port));
+            String runId = "dist-it-" + Long.toString(System.currentTimeMillis(), 36);
+            Path engineResults = dir.resolve("engine-results");
+            Path controllerResults = dir.resolve("controller-results");
+            Map<String, String> global = Map.ofEntries(
+                    Map.entry("mqtt.host", "127.0.0.1"), Map.entry("mqtt.port", Integer.toString(port)),
+                    Map.entry("partitions", Integer.toString(PARTITIONS)),
+                    Map.entry("publishersPerPartition", Integer.toString(PUBLISHERS)),
+                    Map.entry("messagesPerSample", "10"), Map.entry("intervalMs", "100"),
+                    Map.entry("durationSeconds", "4"), Map.entry("qos", "1"),
+                    // Thread N's subscriber on each engine takes partition N of both engines.
+                    Map.entry("subscriberFilter", "S/+/{thread}/#"),
+                    Map.entry("mqttload.engines", Integer.toString(ENGINES)), Map.entry("mqttload.runId", runId),
+                    Map.entry("mqttload.resultsDir", engineResults.toString()),
+                    Map.entry("mqttload.progressSeconds", "0"));
+
+            JMeterEngines.Run run = engines.run(plan(), global,
+                    Map.of("mqttload.resultsDir", controllerResults.toString()), Duration.ofSeconds(180));
+
+            assertThat(run.exitCode).as(run.output).isZero();
+            assertThat(engines.awaitExit(Duration.ofSeconds(30))).as("engines exit after the run").isTrue();
+            assertThat(run.output).contains("verdict (all engines): NO LOSS");
+            String report = Files.readString(controllerResults.resolve("report-" + runId + ".json"),
+                    StandardCharsets.UTF_8);
+            // The controller's merged report in the build log: what a user of the two engines would see.
+            System.out.print(Files.readString(controllerResults.resolve("report-" + runId + ".txt"),
+                    StandardCharsets.UTF_8));
+            assertThat(number(report, "engines")).isEqualTo(ENGINES);
+            assertThat(report).contains("\"engine-1\"").contains("\"engine-2\"").contains("\"missingEngines\": \"\"");
+
+            // Every message acknowledged by the broker is owed to the thread-N subscriber of both engines.
+            long acknowledged = number(report, "acknowledged");
+            assertThat(acknowledged).as("some production happened").isGreaterThan(100);
+            assertThat(number(report, "expected")).isEqualTo(ENGINES * acknowledged);
+            assertThat(number(report, "receivedOfExpected")).isEqualTo(ENGINES * acknowledged);
+            assertThat(number(report, "received")).isEqualTo(ENGINES * acknowledged);
+            assertThat(number(report, "lost")).isZero();
+            assertThat(number(report, "duplicates")).isZero();
+            assertThat(number(report, "publishFailed")).isZero();
+            assertThat(report).contains("\"verdict\": \"NO_LOSS\"");
+
+            // The start barrier released all threads of both engines together.
+            Matcher start = Pattern.compile("\"start #1\": \\{\\s*\"groupSize\": (\\d+),\\s*\"threads\": (\\d+),"
+                    + "\\s*\"engines\": (\\d+),\\s*\"enginesReleased\": (\\d+),\\s*\"spreadMillis\": ([0-9.]+)")
+                    .matcher(report);
+            assertThat(start.find()).as(report).isTrue();
+            assertThat(Integer.parseInt(start.group(1))).isEqualTo(ENGINES * PARTITIONS);
+            assertThat(Integer.parseInt(start.group(2))).isEqualTo(ENGINES * PARTITIONS);
+            assertThat(Integer.parseInt(start.group(4))).isEqualTo(ENGINES);
+            // A correctness bound (together, not one after another), not a speed target: see docs/distributed.md.
+            assertThat(Double.parseDouble(start.group(5))).isLessThan(1000.0);
+            assertThat(report).contains("\"production over #1\"");
+
+            // Client ids: every connection the broker saw has its own id, from both engines.
+            List<String> ids = connectedClientIds(brokerLog);
+            int perEngine = PARTITIONS * (1 + PUBLISHERS);
+            assertThat(ids).filteredOn(id -> id.startsWith("engine-1-")).hasSize(perEngine);
+            assertThat(ids).filteredOn(id -> id.startsWith("engine-2-")).hasSize(perEngine);
+            assertThat(new HashSet<>(ids)).as("no client id used twice").hasSameSizeAs(ids);
+            assertThat(Files.readString(brokerLog, StandardCharsets.UTF_8)).doesNotContain("already connected");
+        } finally {
+            broker.destroy();
+            if (!broker.waitFor(10, TimeUnit.SECONDS)) {
+                broker.destroyForcibly();
+            }
+        }
+    }
+
+    /** The first {@code "name": number} in the report JSON (its totals come before the per-engine parts). */
+    private static long number(String json, String name) {
+        Matcher m = Pattern.compile("\"" + Pattern.quote(name) + "\": (-?\\d+)").matcher(json);
+        assertThat(m.find()).as(name + " in " + json).isTrue();
+        return Long.parseLong(m.group(1));
+    }
+
+    /** Load clients' ids from Mosquitto's connection messages; the rendezvous clients (rdv-...) left out. */
+    private static List<String> connectedClientIds(Path log) throws IOException {
+        Matcher m = Pattern.compile("New client connected from \\S+ as (\\S+)").matcher(
+                Files.readString(log, StandardCharsets.UTF_8));
+        List<String> ids = new ArrayList<>();
+        while (m.find()) {
+            if (!m.group(1).startsWith("rdv-")) {
+                ids.add(m.group(1));
+            }
+        }
+        return ids;
+    }
+
+    private static boolean accepts(int port) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            return s.getLocalPort();
+        }
+    }
+}

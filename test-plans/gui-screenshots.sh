@@ -38,10 +38,16 @@ sleep 2
 xdotool mousemove 117 85 click 1
 sleep 1
 import -window root "$out/mqtt-connection.png"
-# Down selects the Thread Group, Right expands it; each further Down selects the next sampler.
+# Down selects the plan-level elements in turn.
+for name in mqtt-metrics mqtt-run-report; do
+  xdotool key Down
+  sleep 1.5
+  import -window root "$out/$name.png"
+done
+# Down selects the Thread Group, Right expands it; each further Down selects the next element.
 xdotool key Down
 xdotool key Right
-for name in mqtt-connect mqtt-subscribe mqtt-publish mqtt-disconnect; do
+for name in mqtt-connect mqtt-subscribe mqtt-publish mqtt-disconnect mqtt-rendezvous-timer mqtt-run-end; do
   xdotool key Down
   sleep 1.5
   import -window root "$out/$name.png"

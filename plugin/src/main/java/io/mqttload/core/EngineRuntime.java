@@ -51,6 +51,7 @@ public final class EngineRuntime {
     /** The broker of the first MQTT Connect on this engine: where barriers go unless a timer names another. */
     private volatile ConnectionSettings firstConnection;
     private final Set<String> reportedOnce = ConcurrentHashMap.newKeySet();
+    private volatile boolean stopRequested;
     private final List<IntervalListener> intervalListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService ticker;
     private final long startedAtMillis = System.currentTimeMillis();
@@ -184,6 +185,15 @@ public final class EngineRuntime {
 
     private long productionStart() {
         return Math.max(0, productionStartMillis);
+    }
+
+    /** Notes that an MQTT element asked JMeter to stop the test (a barrier that timed out). */
+    public void requestStop() {
+        stopRequested = true;
+    }
+
+    public boolean isStopRequested() {
+        return stopRequested;
     }
 
     /** True the first time {@code key} is asked in this run: for problems every thread hits, reported once. */

@@ -25,6 +25,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.mqttload.core.influx.LineProtocol;
+
 /**
  * The exact report of a whole run over every engine, built from the engines' end-of-run summaries
  * ({@link RunSummary#toJson()}): counts summed, latency percentiles from the merged HdrHistograms
@@ -447,6 +449,44 @@ public final class MergedReport {
         m.append("\nEngine rows check the engine's own publishers against its own subscribers; the **all** row checks"
                 + " every publisher against every subscriber of the run.\n");
         return m.toString();
+    }
+
+    /**
+     * The report as InfluxDB points at {@code timeMillis}: {@code mqtt_report} (counts, rates, verdict) and
+     * {@code mqtt_report_latency} per kind, tagged run and scenario — the exact whole-run figures for the
+     * run-comparison dashboard, beside the live per-engine series.
+     */
+    public List<String> toLineProtocol(long timeMillis) {
+        List<String> lines = new ArrayList<>();
+        Map<String, String> tags = new LinkedHashMap<>();
+        tags.put("run", runId);
+        tags.put("scenario", scenario);
+        StringBuilder line = new StringBuilder(1024);
+        LineProtocol.measurement(line, "mqtt_report");
+        LineProtocol.tags(line, tags);
+        LineProtocol.firstField(line, "engines", engines.size() + missingEngines.size());
+        LineProtocol.field(line, "publishRate", publishRate);
+        LineProtocol.field(line, "receiveRate", receiveRate);
+        LineProtocol.field(line, "measuredSeconds", measuredSeconds);
+        counts.forEach((k, v) -> LineProtocol.field(line, k, v));
+        LineProtocol.field(line, "verdict", verdict());
+        LineProtocol.end(line, timeMillis);
+        lines.add(line.toString());
+        latency.forEach((kind, s) -> {
+            StringBuilder l = new StringBuilder(512);
+            LineProtocol.measurement(l, "mqtt_report_latency");
+            LineProtocol.tags(l, tags);
+            LineProtocol.tag(l, "kind", kind);
+            LineProtocol.firstField(l, "count", s.count);
+            LineProtocol.field(l, "mean", s.mean);
+            for (int i = 0; i < LatencyStats.PERCENTILES.length; i++) {
+                LineProtocol.field(l, LatencyStats.percentileName(i), s.percentiles[i]);
+            }
+            LineProtocol.field(l, "max", s.max);
+            LineProtocol.end(l, timeMillis);
+            lines.add(l.toString());
+        });
+        return lines;
     }
 
     public String toJson() {

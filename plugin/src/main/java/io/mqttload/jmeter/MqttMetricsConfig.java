@@ -38,10 +38,8 @@ public class MqttMetricsConfig extends ConfigTestElement implements TestBean, Mq
             return;
         }
         try {
-            InfluxWriter.Auth auth = parseAuth();
-            String credentials = auth == InfluxWriter.Auth.TOKEN ? token : username + ":" + password;
-            InfluxWriter writer = new InfluxWriter(influxUrl, influxDatabase, retentionPolicy, auth, credentials,
-                    Fields.parseInt("bufferedPoints", bufferedPoints, 100, 10_000_000));
+            InfluxWriter writer = writer(influxUrl, influxDatabase, retentionPolicy, authentication, username, password,
+                    token, Fields.parseInt("bufferedPoints", bufferedPoints, 100, 10_000_000));
             EngineRuntime runtime = EngineRuntime.current();
             try {
                 runtime.addIntervalListener(new InfluxMetrics(writer, runtime.metrics(), runtime.config(),
@@ -56,13 +54,18 @@ public class MqttMetricsConfig extends ConfigTestElement implements TestBean, Mq
         }
     }
 
-    private InfluxWriter.Auth parseAuth() {
+    /** A writer for the InfluxDB settings these fields (and the Run Report's, named alike) hold. */
+    static InfluxWriter writer(String url, String database, String retentionPolicy, String authentication,
+            String username, String password, String token, int bufferedPoints) {
         String a = authentication == null ? "" : authentication.trim().toUpperCase(Locale.ROOT);
+        InfluxWriter.Auth auth;
         try {
-            return InfluxWriter.Auth.valueOf(a);
+            auth = InfluxWriter.Auth.valueOf(a);
         } catch (IllegalArgumentException e) {
             throw new InvalidSettingException("authentication", authentication, "must be NONE, BASIC or TOKEN");
         }
+        String credentials = auth == InfluxWriter.Auth.TOKEN ? token : username + ":" + password;
+        return new InfluxWriter(url, database, retentionPolicy, auth, credentials, bufferedPoints);
     }
 
     public String getInfluxUrl() {

@@ -52,6 +52,10 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
     public long delay() {
         generation++;
         JMeterContext context = JMeterContextService.getContext();
+        if (EngineRuntime.isRunning() && EngineRuntime.current().isStopRequested()) {
+            // A barrier's timeout is stopping the test: threads finishing their iteration do not wait again.
+            return 0;
+        }
         String name = barrierName == null || barrierName.trim().isEmpty() ? getName() : barrierName.trim();
         if (!EngineRuntime.isRunning()) {
             fail(context, name, "the MQTT runtime is not running: " + MqttElements.startupError());
@@ -168,6 +172,9 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
             StandardJMeterEngine engine = context.getEngine();
             if (this == CONTINUE || engine == null) {
                 return;
+            }
+            if (EngineRuntime.isRunning()) {
+                EngineRuntime.current().requestStop();
             }
             if (this == STOP_TEST) {
                 engine.askThreadsToStop();

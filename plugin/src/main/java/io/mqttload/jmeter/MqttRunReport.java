@@ -18,6 +18,7 @@ import org.apache.jmeter.samplers.SampleEvent;
 import org.apache.jmeter.samplers.SampleListener;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testbeans.TestBean;
+import org.apache.jmeter.testbeans.TestBeanHelper;
 import org.apache.jmeter.testelement.AbstractTestElement;
 import org.apache.jmeter.testelement.TestStateListener;
 import org.apache.jmeter.util.JMeterUtils;
@@ -27,9 +28,11 @@ import org.slf4j.LoggerFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.InvalidSettingException;
 import io.mqttload.core.MergedReport;
 import io.mqttload.core.RunConfig;
 import io.mqttload.core.RunSummary;
+import io.mqttload.core.influx.InfluxWriter;
 
 /**
  * MQTT Run Report: the exact report of the whole run. It is a remoteable listener, so in distributed
@@ -50,6 +53,14 @@ public class MqttRunReport extends AbstractTestElement
      * the first engine to start and closed when every engine that started has ended.
      */
     private static final AtomicReference<Collector> ACTIVE = new AtomicReference<>();
+
+    private String influxUrl = "";
+    private String influxDatabase = "mqttload";
+    private String retentionPolicy = "";
+    private String authentication = "NONE";
+    private String username = "";
+    private String password = "";
+    private String token = "";
 
     private transient Collector collector;
     private transient long testStartedAtMillis;
@@ -178,6 +189,29 @@ public class MqttRunReport extends AbstractTestElement
         System.out.print(table);
         log.info("MQTT run report\n{}", table);
         write(report);
+        writeToInflux(report);
+    }
+
+    /** The exact whole-run figures as points, for comparing runs in Grafana; skipped when no URL is set. */
+    private void writeToInflux(MergedReport report) {
+        TestBeanHelper.prepare(this);
+        if (influxUrl == null || influxUrl.trim().isEmpty()) {
+            return;
+        }
+        InfluxWriter writer;
+        try {
+            writer = MqttMetricsConfig.writer(influxUrl, influxDatabase, retentionPolicy, authentication, username,
+                    password, token, 100);
+        } catch (InvalidSettingException e) {
+            MqttElements.reportInvalid(getName(), e);
+            return;
+        }
+        report.toLineProtocol(System.currentTimeMillis()).forEach(writer::offer);
+        writer.close(10_000);
+        String line = "MQTT run report: " + writer.written() + " points written to InfluxDB, " + writer.dropped()
+                + " dropped" + (writer.dropped() == 0 || writer.lastError() == null ? "" : "; " + writer.lastError());
+        log.info(line);
+        System.out.println(line);
     }
 
     private void write(MergedReport report) {
@@ -194,6 +228,62 @@ public class MqttRunReport extends AbstractTestElement
             log.error("MQTT run report could not be written to {}: {}", dir, e.toString());
             System.out.println("MQTT run report could not be written to " + dir + ": " + e);
         }
+    }
+
+    public String getInfluxUrl() {
+        return influxUrl;
+    }
+
+    public void setInfluxUrl(String influxUrl) {
+        this.influxUrl = influxUrl;
+    }
+
+    public String getInfluxDatabase() {
+        return influxDatabase;
+    }
+
+    public void setInfluxDatabase(String influxDatabase) {
+        this.influxDatabase = influxDatabase;
+    }
+
+    public String getRetentionPolicy() {
+        return retentionPolicy;
+    }
+
+    public void setRetentionPolicy(String retentionPolicy) {
+        this.retentionPolicy = retentionPolicy;
+    }
+
+    public String getAuthentication() {
+        return authentication;
+    }
+
+    public void setAuthentication(String authentication) {
+        this.authentication = authentication;
+    }
+
+    public String getUsername() {
+        return username;
+    }
+
+    public void setUsername(String username) {
+        this.username = username;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    public String getToken() {
+        return token;
+    }
+
+    public void setToken(String token) {
+        this.token = token;
     }
 
     /** The report of the last run that ended in this JVM, for tests and embedding tools. */

@@ -96,6 +96,18 @@ class MetricsToInfluxIT {
             }
             assertThat(merged.getMaxValue()).isEqualTo(summary.pubToSub.max);
 
+            // Heat-map buckets add up to every latency value of the run, each counted once.
+            StringBuilder sums = new StringBuilder("SELECT ");
+            for (String b : new String[] {"b_100", "b_200", "b_500", "b_1000", "b_2000", "b_5000", "b_10000", "b_20000",
+                "b_50000", "b_100000", "b_200000", "b_500000", "b_1000000", "b_2000000", "b_5000000", "b_inf"}) {
+                sums.append(sums.length() > 7 ? " + " : "").append("sum(\"").append(b).append("\")");
+            }
+            String bucketTotal = influx.query("mqttload", sums + " FROM mqtt_latency_buckets WHERE \"run\" = 'influx-it'"
+                    + " AND \"kind\" = 'pubToSub'");
+            assertThat(bucketTotal).contains("," + summary.pubToSub.count + "]");
+            assertThat(influx.query("mqttload", "SELECT max(\"receiveRate\") FROM mqtt_counts WHERE \"run\" = 'influx-it'"))
+                    .containsPattern(",[1-9][0-9.]*\\]");
+
             // Per sampler label: the publisher's and the subscriber's own counters and latency.
             String bySampler = influx.query("mqttload", "SELECT last(\"acknowledged\"), last(\"received\"),"
                     + " last(\"connectsOk\") FROM mqtt_sampler WHERE \"run\" = 'influx-it' GROUP BY \"sampler\"");

@@ -190,8 +190,10 @@ class RendezvousIT {
 
         RunResult run = run(plan, "rv-stop");
 
+        // A graceful stop lets each thread finish the iteration it is in (its timer no longer waits): at most
+        // two publishes per thread, against 50 each had the test run on unsynchronised.
         assertThat(run.byLabel("publish pub").size()).as("stopped at the first barrier, not after 100 publishes")
-                .isLessThanOrEqualTo(2);
+                .isLessThanOrEqualTo(4);
         assertThat(EngineRuntime.lastSummary().count("rendezvousTimeouts")).isEqualTo(1);
     }
 

@@ -34,6 +34,7 @@ import io.mqttload.core.MergedReport;
 import io.mqttload.core.RunSummary;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
+import io.mqttload.testsupport.InfluxDbServer;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.PlanBuilder;
 import io.mqttload.testsupport.RunResult;
@@ -124,6 +125,34 @@ class RunReportIT {
         String markdown = Files.readString(results.resolve("report-report-it.md"), StandardCharsets.UTF_8);
         assertThat(markdown).contains("**Verdict:** NO LOSS").contains("| " + summary.engineId + " |");
         assertThat(results.resolve("report-report-it.txt")).exists();
+    }
+
+    @Test
+    void withAnInfluxUrl_theReportsExactFiguresAreWrittenAsPoints() throws Exception {
+        InfluxDbServer.assumeInstalled();
+        try (InfluxDbServer influx = InfluxDbServer.start()) {
+            assertThat(influx.query("", "CREATE DATABASE mqttload")).doesNotContain("error");
+            MqttRunReport reportElement = runReport();
+            reportElement.setProperty("influxUrl", influx.url());
+            HashTree plan = PlanBuilder.testPlan("report-influx")
+                    .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5")).config(reportElement)
+                    .threadGroup("pairs", THREADS, 1)
+                    .add(connect("sub", 1, "{engine}-ri-{thread}"))
+                    .add(subscribe("sub", "report-influx/{thread}", 1))
+                    .add(connect("pub", 1, "{engine}-rj-{thread}"))
+                    .add(loop(SAMPLES), publish("pub", "report-influx/{thread}", 1, PER_SAMPLE, "ASYNC"))
+                    .build();
+
+            run(plan, "report-influx");
+
+            MergedReport report = MqttRunReport.lastReport();
+            assertThat(influx.query("mqttload", "SELECT \"received\", \"lost\", \"verdict\" FROM mqtt_report"
+                    + " WHERE \"run\" = 'report-influx'")).contains("," + report.count("received") + ",0,\"NO_LOSS\"]");
+            LatencyStats p = report.latency.get("pubToSub");
+            assertThat(influx.query("mqttload", "SELECT \"count\", \"p99\", \"max\" FROM mqtt_report_latency"
+                    + " WHERE \"run\" = 'report-influx' AND \"kind\" = 'pubToSub'"))
+                    .contains("," + p.count + "," + p.percentile(99) + "," + p.max + "]");
+        }
     }
 
     @Test

@@ -30,6 +30,9 @@ public final class InfluxMetrics implements IntervalListener {
     private final Map<String, String> tags = new LinkedHashMap<>();
     private final int ticksPerPoint;
     private int ticks;
+    /** Counters (published, acknowledged, received, connects) and time of the previous point, for rates. */
+    private long[] previous = new long[4];
+    private long previousPointMillis = System.currentTimeMillis();
     /** Latency of the ticks since the last point, per kind; merged, so nothing is lost between points. */
     private Histogram pubToSub;
     private Histogram publish;
@@ -122,10 +125,22 @@ public final class InfluxMetrics implements IntervalListener {
      *            when {@code lost} counts the sequence numbers skipped and not (yet) filled in
      */
     private void writePoints(long endMillis, RunSummary end) {
+        long[] now = {metrics.published.sum(), metrics.acknowledged.sum(), metrics.received.sum(),
+            metrics.connectsOk.sum()};
+        double seconds = (endMillis - previousPointMillis) / 1000.0;
         StringBuilder line = new StringBuilder(512);
         LineProtocol.measurement(line, "mqtt_counts");
         LineProtocol.tags(line, tags);
         LineProtocol.firstField(line, "connectsOk", metrics.connectsOk.sum());
+        if (seconds > 0) {
+            // Rates over this point's interval, so a panel needs no derivative (and no guess of the interval).
+            LineProtocol.field(line, "publishRate", (now[0] - previous[0]) / seconds);
+            LineProtocol.field(line, "ackRate", (now[1] - previous[1]) / seconds);
+            LineProtocol.field(line, "receiveRate", (now[2] - previous[2]) / seconds);
+            LineProtocol.field(line, "connectRate", (now[3] - previous[3]) / seconds);
+        }
+        previous = now;
+        previousPointMillis = endMillis;
         LineProtocol.field(line, "connectsFailed", metrics.connectsFailed.sum());
         LineProtocol.field(line, "activeConnections", metrics.activeConnections.sum());
         LineProtocol.field(line, "connectionsLost", metrics.connectionsLost.sum());
@@ -185,9 +200,44 @@ public final class InfluxMetrics implements IntervalListener {
         p.connect = null;
     }
 
+    /**
+     * Upper bounds (µs) of the heat-map buckets: counts per bucket add up across engines and intervals, so a
+     * Grafana heat-map over several engines shows the true distribution, which percentiles cannot.
+     */
+    static final long[] BUCKET_BOUNDS_MICROS = {100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000,
+        200_000, 500_000, 1_000_000, 2_000_000, 5_000_000};
+
+    /** Field name of bucket {@code i}: {@code b_<upper bound µs>}, and {@code b_inf} for the rest. */
+    static String bucketField(int i) {
+        return i < BUCKET_BOUNDS_MICROS.length ? "b_" + BUCKET_BOUNDS_MICROS[i] : "b_inf";
+    }
+
+    private void buckets(String kind, Histogram h, long endMillis) {
+        StringBuilder line = new StringBuilder(512);
+        LineProtocol.measurement(line, "mqtt_latency_buckets");
+        LineProtocol.tags(line, tags);
+        LineProtocol.tag(line, "kind", kind);
+        long below = 0;
+        for (int i = 0; i <= BUCKET_BOUNDS_MICROS.length; i++) {
+            long upTo = i < BUCKET_BOUNDS_MICROS.length
+                    ? h.getCountBetweenValues(0, BUCKET_BOUNDS_MICROS[i]) : h.getTotalCount();
+            if (i == 0) {
+                LineProtocol.firstField(line, bucketField(i), upTo - below);
+            } else {
+                LineProtocol.field(line, bucketField(i), upTo - below);
+            }
+            below = upTo;
+        }
+        LineProtocol.end(line, endMillis);
+        writer.offer(line.toString());
+    }
+
     private void latency(String measurement, String sampler, String kind, Histogram h, long endMillis) {
         if (h == null || h.getTotalCount() == 0) {
             return;
+        }
+        if (sampler == null) {
+            buckets(kind, h, endMillis);
         }
         LatencyStats s = new LatencyStats(h);
         StringBuilder line = new StringBuilder(1024);

@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.mqttload.core.broker.BrokerMonitor;
+
 /**
  * Everything one engine holds for one run: its clients (by JMeter thread and group name), metrics,
  * delivery ledger, rate limiters and the metrics ticker. Created when the test starts and torn down
@@ -52,6 +54,7 @@ public final class EngineRuntime {
     private volatile ConnectionSettings firstConnection;
     private final Set<String> reportedOnce = ConcurrentHashMap.newKeySet();
     private volatile boolean stopRequested;
+    private final List<BrokerMonitor> brokerMonitors = new CopyOnWriteArrayList<>();
     private final List<IntervalListener> intervalListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService ticker;
     private final long startedAtMillis = System.currentTimeMillis();
@@ -187,6 +190,17 @@ public final class EngineRuntime {
         return Math.max(0, productionStartMillis);
     }
 
+    /** Starts monitoring a broker for this run; its samples go to the interval listeners, its figures to the summary. */
+    public void addBrokerMonitor(BrokerMonitor.Settings settings) {
+        String clientId = "mon-" + Integer.toHexString(config.engineNumber()) + "-"
+                + Integer.toHexString((config.runId() + "/" + settings.name).hashCode());
+        brokerMonitors.add(new BrokerMonitor(settings, clientId, sample -> {
+            for (IntervalListener l : intervalListeners) {
+                l.onBrokerSample(settings.name, sample);
+            }
+        }, console));
+    }
+
     /** Notes that an MQTT element asked JMeter to stop the test (a barrier that timed out). */
     public void requestStop() {
         stopRequested = true;
@@ -313,6 +327,15 @@ public final class EngineRuntime {
             awaitQuiet(drainDeadline);
         }
         closeAllClients();
+        List<BrokerMonitor.Stats> brokerStats = new ArrayList<>();
+        long steadyFrom = startedAtMillis + productionStart() + config.warmupMillis();
+        for (BrokerMonitor m : brokerMonitors) {
+            m.close();
+            BrokerMonitor.Stats stats = m.stats(steadyFrom, startedAtMillis + productionEndMillis);
+            if (stats != null) {
+                brokerStats.add(stats);
+            }
+        }
         List<Rendezvous.Barrier> barriers = new ArrayList<>();
         for (Rendezvous r : rendezvous.values()) {
             barriers.addAll(r.barriers());
@@ -339,6 +362,7 @@ public final class EngineRuntime {
                 metrics.acknowledged.sum() - warmupEndPublished, metrics.received.sum() - warmupEndReceived, perClient,
                 ledger.toJson());
         summary.rendezvous(barriers);
+        summary.broker(brokerStats);
         for (IntervalListener l : intervalListeners) {
             l.onRunEnd(summary);
         }

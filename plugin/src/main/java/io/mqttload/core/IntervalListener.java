@@ -13,4 +13,8 @@ public interface IntervalListener {
      */
     default void onEvent(String type, String text, long timeMillis) {
     }
+
+    /** A broker resource sample (see {@link io.mqttload.core.broker.BrokerMonitor}), on the monitor's thread. */
+    default void onBrokerSample(String broker, io.mqttload.core.broker.BrokerSample sample) {
+    }
 }

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.mqttload.core.broker.BrokerMonitor;
+
 /**
  * The exact end-of-run figures of one engine: counts, rates, latency distributions, expected
  * versus received deliveries and the loss verdict. Rendered as JSON (for merging and tools) and as
@@ -37,6 +39,8 @@ public final class RunSummary {
     /** The barriers this engine passed, as a JSON array. */
     private String rendezvousJson = "[]";
     private final List<String> rendezvousLines = new ArrayList<>();
+    /** Broker CPU and memory over the steady phase, per monitored broker. */
+    public final List<BrokerMonitor.Stats> broker = new ArrayList<>();
 
     RunSummary(String runId, String engineId, int engineNumber, String scenario, long startedAtMillis, long endedAtMillis, long warmupMillis,
             double measuredSeconds, EngineMetrics m, DeliveryLedger.Delivery delivery, long measuredPublished,
@@ -104,6 +108,10 @@ public final class RunSummary {
                             b.arrived(), b.groupSize, b.enginesSeen()));
         }
         rendezvousJson = json.append(']').toString();
+    }
+
+    void broker(List<BrokerMonitor.Stats> stats) {
+        broker.addAll(stats);
     }
 
     public long count(String name) {
@@ -207,6 +215,11 @@ public final class RunSummary {
         appendLatency(t, "pub-to-sub", pubToSub);
         appendLatency(t, "publish (ack)", publish);
         appendLatency(t, "connect", connect);
+        for (BrokerMonitor.Stats b : broker) {
+            t.append(String.format(Locale.ROOT, "%-28s CPU avg %.1f%% max %.1f%% (of one core), memory avg %.1f MiB"
+                    + " max %.1f MiB, %d samples%n", "broker " + b.broker, b.cpuAvg, b.cpuMax, b.rssAvg / 1048576.0,
+                    b.rssMax / 1048576.0, b.samples));
+        }
         for (String line : rendezvousLines) {
             t.append(String.format(Locale.ROOT, "%-28s %s%n", "rendezvous", line));
         }
@@ -244,6 +257,13 @@ public final class RunSummary {
             j.field("lastConnectionLoss", lastConnectionLoss);
         }
         j.field("verdict", verdict().name()).field("verdictText", verdictLine());
+        StringBuilder brokers = new StringBuilder("[");
+        for (BrokerMonitor.Stats b : broker) {
+            brokers.append(brokers.length() > 1 ? ", " : "").append(String.format(Locale.ROOT,
+                    "{\"broker\": %s, \"cpuAvg\": %s, \"cpuMax\": %s, \"rssAvg\": %d, \"rssMax\": %d, \"samples\": %d}",
+                    Json.quote(b.broker), Json.number(b.cpuAvg), Json.number(b.cpuMax), b.rssAvg, b.rssMax, b.samples));
+        }
+        j.rawField("broker", brokers.append(']').toString());
         j.rawField("rendezvous", rendezvousJson);
         j.rawField("ledger", ledgerJson);
         j.close();

@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ResourceBundleTest {
     static Stream<Class<?>> testBeans() {
         return Stream.of(MqttConnectionConfig.class, MqttConnectSampler.class, MqttPublishSampler.class,
-                MqttSubscribeSampler.class, MqttDisconnectSampler.class, MqttMetricsConfig.class);
+                MqttSubscribeSampler.class, MqttDisconnectSampler.class, MqttMetricsConfig.class,
+                MqttRendezvousTimer.class, MqttRunEndSampler.class, MqttRunReport.class, MqttBrokerMonitor.class);
     }
 
     @ParameterizedTest

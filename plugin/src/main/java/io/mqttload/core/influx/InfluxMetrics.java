@@ -16,6 +16,7 @@ import io.mqttload.core.LatencyStats;
 import io.mqttload.core.RunConfig;
 import io.mqttload.core.RunSummary;
 import io.mqttload.core.SamplerMetrics;
+import io.mqttload.core.broker.BrokerSample;
 
 /**
  * Turns the engine's metrics into InfluxDB points every interval, tagged with run, scenario and
@@ -72,6 +73,46 @@ public final class InfluxMetrics implements IntervalListener {
         LineProtocol.tags(new StringBuilder(), tags);
         event("run start", "MQTT run " + config.runId() + " started on engine " + config.engineId(),
                 System.currentTimeMillis());
+    }
+
+    /** {@code mqtt_broker}: source {@code proc} (the local process) and source {@code sys} (its $SYS topics). */
+    @Override
+    public void onBrokerSample(String broker, BrokerSample sample) {
+        if (sample.hasProcess()) {
+            StringBuilder line = new StringBuilder(256);
+            LineProtocol.measurement(line, "mqtt_broker");
+            LineProtocol.tags(line, tags);
+            LineProtocol.tag(line, "broker", tagValue(broker));
+            LineProtocol.tag(line, "source", "proc");
+            LineProtocol.firstField(line, "rssBytes", sample.rssBytes);
+            if (!Double.isNaN(sample.cpuPercentOfCore)) {
+                LineProtocol.field(line, "cpuPercentOfCore", sample.cpuPercentOfCore);
+                LineProtocol.field(line, "cpuPercentOfMachine", sample.cpuPercentOfMachine);
+            }
+            LineProtocol.field(line, "openFds", sample.openFds);
+            LineProtocol.field(line, "sockets", sample.sockets);
+            LineProtocol.field(line, "threads", sample.threads);
+            LineProtocol.end(line, sample.timeMillis);
+            writer.offer(line.toString());
+        }
+        if (!sample.sys.isEmpty()) {
+            StringBuilder line = new StringBuilder(256);
+            LineProtocol.measurement(line, "mqtt_broker");
+            LineProtocol.tags(line, tags);
+            LineProtocol.tag(line, "broker", tagValue(broker));
+            LineProtocol.tag(line, "source", "sys");
+            boolean first = true;
+            for (Map.Entry<String, Double> e : sample.sys.entrySet()) {
+                if (first) {
+                    LineProtocol.firstField(line, e.getKey(), e.getValue().doubleValue());
+                    first = false;
+                } else {
+                    LineProtocol.field(line, e.getKey(), e.getValue());
+                }
+            }
+            LineProtocol.end(line, sample.timeMillis);
+            writer.offer(line.toString());
+        }
     }
 
     @Override

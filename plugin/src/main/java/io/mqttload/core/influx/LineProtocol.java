@@ -43,6 +43,12 @@ public final class LineProtocol {
         fieldValue(out, key, value);
     }
 
+    public static void firstField(StringBuilder out, String key, double value) {
+        out.append(' ');
+        escape(out, key, true);
+        out.append('=').append(number(value));
+    }
+
     public static void field(StringBuilder out, String key, long value) {
         out.append(',');
         fieldValue(out, key, value);

@@ -1,0 +1,142 @@
+package io.mqttload.jmeter;
+
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+import org.apache.jmeter.config.ConfigTestElement;
+import org.apache.jmeter.testbeans.TestBean;
+import org.apache.jmeter.testbeans.TestBeanHelper;
+import org.apache.jmeter.util.JMeterUtils;
+
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.InvalidSettingException;
+import io.mqttload.core.broker.BrokerMonitor;
+
+/**
+ * MQTT Broker Monitor: what the broker costs during the run. A local broker process (by PID, PID file or
+ * name) is sampled from /proc every interval: CPU, resident memory, open descriptors and sockets,
+ * threads. A broker that publishes $SYS statistics (Mosquitto, EMQX) is also read through one client.
+ * Samples go to InfluxDB with the run's tags (when MQTT Metrics is on) and the steady phase's CPU and
+ * memory to the summary and the run report. Not a sample listener, so every engine runs it; the engine
+ * filter picks the one next to the broker.
+ */
+public class MqttBrokerMonitor extends ConfigTestElement implements TestBean, MqttTestStateListener {
+    private static final long serialVersionUID = 1L;
+    /** Engine property: seconds without any $SYS message before the broker is reported as publishing none. */
+    public static final String SYS_GRACE_PROPERTY = "mqttload.sysGraceSeconds";
+
+    private String brokerName = "broker";
+    private String pid = "";
+    private String pidFile = "";
+    private String processName = "";
+    private String sysHost = "";
+    private String sysPort = "1883";
+    private String intervalSeconds = "1";
+    private String engineFilter = "";
+
+    @Override
+    public void testStarted() {
+        MqttElements.startRuntime();
+        TestBeanHelper.prepare(this);
+        if (!EngineRuntime.isRunning()) {
+            return;
+        }
+        EngineRuntime runtime = EngineRuntime.current();
+        try {
+            String filter = engineFilter == null ? "" : engineFilter.trim();
+            if (!filter.isEmpty() && !matches(filter, runtime.config().engineId())) {
+                return;
+            }
+            BrokerMonitor.Settings s = new BrokerMonitor.Settings();
+            s.name = brokerName == null || brokerName.trim().isEmpty() ? "broker" : brokerName.trim();
+            s.pid = pid == null || pid.trim().isEmpty() ? 0 : Fields.parseLong("pid", pid, 1, Long.MAX_VALUE);
+            s.pidFile = pidFile == null ? "" : pidFile.trim();
+            s.processName = processName == null ? "" : processName.trim();
+            s.sysHost = sysHost == null ? "" : sysHost.trim();
+            s.sysPort = Fields.parseInt("sysPort", sysPort, 1, 65535);
+            s.intervalMillis = Fields.parseLong("intervalSeconds", intervalSeconds, 1, 3600) * 1000;
+            // EMQX publishes $SYS every 60 s by default: a broker is called silent only after longer than that.
+            s.sysGraceMillis = Fields.parseLong(SYS_GRACE_PROPERTY,
+                    JMeterUtils.getPropDefault(SYS_GRACE_PROPERTY, "70"), 1, 3600) * 1000;
+            if (s.pid == 0 && s.pidFile.isEmpty() && s.processName.isEmpty() && s.sysHost.isEmpty()) {
+                throw new InvalidSettingException("pid / pidFile / processName / sysHost", "",
+                        "set at least one: a local broker process, or a broker host for $SYS statistics");
+            }
+            runtime.addBrokerMonitor(s);
+        } catch (InvalidSettingException e) {
+            MqttElements.reportInvalid(getName(), e);
+        }
+    }
+
+    private static boolean matches(String filter, String engineId) {
+        try {
+            return Pattern.compile(filter).matcher(engineId).matches();
+        } catch (PatternSyntaxException e) {
+            throw new InvalidSettingException("engineFilter", filter, "not a regular expression: " + e.getDescription());
+        }
+    }
+
+    public String getBrokerName() {
+        return brokerName;
+    }
+
+    public void setBrokerName(String brokerName) {
+        this.brokerName = brokerName;
+    }
+
+    public String getPid() {
+        return pid;
+    }
+
+    public void setPid(String pid) {
+        this.pid = pid;
+    }
+
+    public String getPidFile() {
+        return pidFile;
+    }
+
+    public void setPidFile(String pidFile) {
+        this.pidFile = pidFile;
+    }
+
+    public String getProcessName() {
+        return processName;
+    }
+
+    public void setProcessName(String processName) {
+        this.processName = processName;
+    }
+
+    public String getSysHost() {
+        return sysHost;
+    }
+
+    public void setSysHost(String sysHost) {
+        this.sysHost = sysHost;
+    }
+
+    public String getSysPort() {
+        return sysPort;
+    }
+
+    public void setSysPort(String sysPort) {
+        this.sysPort = sysPort;
+    }
+
+    public String getIntervalSeconds() {
+        return intervalSeconds;
+    }
+
+    public void setIntervalSeconds(String intervalSeconds) {
+        this.intervalSeconds = intervalSeconds;
+    }
+
+    public String getEngineFilter() {
+        return engineFilter;
+    }
+
+    public void setEngineFilter(String engineFilter) {
+        this.engineFilter = engineFilter;
+    }
+}

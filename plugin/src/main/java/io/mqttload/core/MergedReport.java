@@ -53,6 +53,28 @@ public final class MergedReport {
     public final long expected;
     public final long receivedOfExpected;
     public final long lateSubscriptions;
+    /** Broker CPU and memory over the steady phase, per monitored broker (as the engines next to them saw it). */
+    public final List<BrokerRow> brokers = new ArrayList<>();
+
+    /** One monitored broker: the seeds' columns. */
+    public static final class BrokerRow {
+        public final String broker;
+        public final String engineId;
+        public final double cpuAvg;
+        public final double cpuMax;
+        public final long rssAvg;
+        public final long rssMax;
+
+        BrokerRow(String engineId, JsonNode b) {
+            this.engineId = engineId;
+            this.broker = b.path("broker").asText();
+            this.cpuAvg = b.path("cpuAvg").asDouble();
+            this.cpuMax = b.path("cpuMax").asDouble();
+            this.rssAvg = b.path("rssAvg").asLong();
+            this.rssMax = b.path("rssMax").asLong();
+        }
+    }
+
     /** Every barrier passage of the run over all engines, in name and generation order. */
     public final List<BarrierRow> rendezvous = new ArrayList<>();
 
@@ -161,6 +183,11 @@ public final class MergedReport {
             }
         }
         mergeRendezvous(summaries);
+        for (JsonNode sm : summaries) {
+            for (JsonNode b : sm.path("broker")) {
+                brokers.add(new BrokerRow(sm.path("engineId").asText(), b));
+            }
+        }
         if (runIds.size() > 1) {
             problems.add("summaries of different runs were merged: " + runIds);
         }
@@ -380,6 +407,11 @@ public final class MergedReport {
             }
             t.append(String.format(Locale.ROOT, " %9.3f%n", s.max / 1000.0));
         }
+        for (BrokerRow b : brokers) {
+            t.append(String.format(Locale.ROOT, "broker %s (seen from %s): CPU avg %.1f%% max %.1f%% of one core,"
+                    + " memory avg %.1f MiB max %.1f MiB%n", b.broker, b.engineId, b.cpuAvg, b.cpuMax,
+                    b.rssAvg / 1048576.0, b.rssMax / 1048576.0));
+        }
         for (BarrierRow b : rendezvous) {
             t.append("rendezvous ").append(b.describe()).append('\n');
         }
@@ -437,6 +469,14 @@ public final class MergedReport {
         m.append(String.format(Locale.ROOT, "| **all** | %.1f | %.1f | %d | %d | %d | %d | %d | %d | %d | %d |%n",
                 publishRate, receiveRate, count("connectsOk"), count("connectsFailed"), count("publishFailed"),
                 expected, receivedOfExpected, lost(), count("duplicates"), count("reordered")));
+        if (!brokers.isEmpty()) {
+            m.append("\n| broker | CPU avg (% of one core) | CPU max | memory avg (MiB) | memory max (MiB) |\n");
+            m.append("| --- | ---: | ---: | ---: | ---: |\n");
+            for (BrokerRow b : brokers) {
+                m.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f |%n", b.broker, b.cpuAvg, b.cpuMax,
+                        b.rssAvg / 1048576.0, b.rssMax / 1048576.0));
+            }
+        }
         if (!rendezvous.isEmpty()) {
             m.append("\n| rendezvous | group size | threads | engines | released on | spread (ms) |\n");
             m.append("| --- | ---: | ---: | ---: | ---: | ---: |\n");
@@ -469,6 +509,13 @@ public final class MergedReport {
         LineProtocol.field(line, "receiveRate", receiveRate);
         LineProtocol.field(line, "measuredSeconds", measuredSeconds);
         counts.forEach((k, v) -> LineProtocol.field(line, k, v));
+        if (!brokers.isEmpty()) {
+            // Several monitored brokers are the nodes of one cluster: averages add up; the sum of maxima bounds the peak.
+            LineProtocol.field(line, "brokerCpuAvg", brokers.stream().mapToDouble(b -> b.cpuAvg).sum());
+            LineProtocol.field(line, "brokerCpuMax", brokers.stream().mapToDouble(b -> b.cpuMax).sum());
+            LineProtocol.field(line, "brokerRssAvg", brokers.stream().mapToLong(b -> b.rssAvg).sum());
+            LineProtocol.field(line, "brokerRssMax", brokers.stream().mapToLong(b -> b.rssMax).sum());
+        }
         LineProtocol.field(line, "verdict", verdict());
         LineProtocol.end(line, timeMillis);
         lines.add(line.toString());
@@ -514,6 +561,14 @@ public final class MergedReport {
             j.key(e.engineId).open();
             j.field("engineNumber", e.engineNumber).field("publishRate", e.publishRate)
                     .field("receiveRate", e.receiveRate).field("verdict", e.verdict);
+            j.close();
+        }
+        j.close();
+        j.key("brokers").open();
+        for (BrokerRow b : brokers) {
+            j.key(b.broker).open();
+            j.field("engineId", b.engineId).field("cpuAvg", b.cpuAvg).field("cpuMax", b.cpuMax)
+                    .field("rssAvg", b.rssAvg).field("rssMax", b.rssMax);
             j.close();
         }
         j.close();

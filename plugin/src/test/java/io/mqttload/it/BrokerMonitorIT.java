@@ -4,8 +4,10 @@ import static io.mqttload.testsupport.MqttElements.connect;
 import static io.mqttload.testsupport.MqttElements.connection;
 import static io.mqttload.testsupport.MqttElements.loop;
 import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.runReport;
 import static io.mqttload.testsupport.MqttElements.subscribe;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,9 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
 import ch.qos.logback.classic.Level;
 
 import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.MergedReport;
 import io.mqttload.core.RunSummary;
 import io.mqttload.jmeter.MqttBrokerMonitor;
 import io.mqttload.jmeter.MqttMetricsConfig;
+import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.InfluxDbServer;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -68,6 +72,7 @@ class BrokerMonitorIT {
             int clients = 20;
             HashTree plan = PlanBuilder.testPlan("broker-monitor")
                     .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_3_1_1")).config(m).config(metrics)
+                    .config(runReport())
                     .threadGroup("load", 1, 1)
                     .add(connect("sub", 1, "{engine}-bm-s"))
                     .add(subscribe("sub", "bm/#", 0))
@@ -92,6 +97,12 @@ class BrokerMonitorIT {
             assertThat(stats.cpuAvg).isLessThan(stats.cpuMax);
             assertThat(stats.rssMax).isBetween(1L << 20, 1L << 30);
             assertThat(summary.toTable()).contains("broker mosquitto-it").contains("CPU avg");
+            MergedReport report = MqttRunReport.lastReport();
+            assertThat(report.brokers).singleElement().satisfies(b -> {
+                assertThat(b.cpuMax).isEqualTo(stats.cpuMax, within(0.001));
+                assertThat(b.rssMax).isEqualTo(stats.rssMax);
+            });
+            assertThat(report.toMarkdown()).contains("| mosquitto-it |");
 
             // Sample by sample, as Grafana sees them: a quiet broker before and after, a busy one in between.
             String where = " FROM mqtt_broker WHERE \"run\" = '" + summary.runId + "' AND \"broker\" = 'mosquitto-it'";

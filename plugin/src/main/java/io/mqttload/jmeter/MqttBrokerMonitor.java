@@ -31,6 +31,8 @@ public class MqttBrokerMonitor extends ConfigTestElement implements TestBean, Mq
     private String processName = "";
     private String sysHost = "";
     private String sysPort = "1883";
+    private String sysTopics = "true";
+    private String agent = "false";
     private String intervalSeconds = "1";
     private String engineFilter = "";
 
@@ -54,6 +56,11 @@ public class MqttBrokerMonitor extends ConfigTestElement implements TestBean, Mq
             s.processName = processName == null ? "" : processName.trim();
             s.sysHost = sysHost == null ? "" : sysHost.trim();
             s.sysPort = Fields.parseInt("sysPort", sysPort, 1, 65535);
+            s.sys = Fields.parseBoolean("sysTopics", sysTopics);
+            s.agent = Fields.parseBoolean("agent", agent);
+            if (s.agent && s.sysHost.isEmpty()) {
+                throw new InvalidSettingException("sysHost", "", "agent = true needs the host of the broker the agent publishes to");
+            }
             s.intervalMillis = Fields.parseLong("intervalSeconds", intervalSeconds, 1, 3600) * 1000;
             // EMQX publishes $SYS every 60 s by default: a broker is called silent only after longer than that.
             s.sysGraceMillis = Fields.parseLong(SYS_GRACE_PROPERTY,
@@ -122,6 +129,22 @@ public class MqttBrokerMonitor extends ConfigTestElement implements TestBean, Mq
 
     public void setSysPort(String sysPort) {
         this.sysPort = sysPort;
+    }
+
+    public String getSysTopics() {
+        return sysTopics;
+    }
+
+    public void setSysTopics(String sysTopics) {
+        this.sysTopics = sysTopics;
+    }
+
+    public String getAgent() {
+        return agent;
+    }
+
+    public void setAgent(String agent) {
+        this.agent = agent;
     }
 
     public String getIntervalSeconds() {

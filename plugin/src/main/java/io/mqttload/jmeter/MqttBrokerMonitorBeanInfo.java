@@ -9,9 +9,11 @@ public class MqttBrokerMonitorBeanInfo extends MqttBeanInfoSupport {
         text("processName", "");
         text("pid", "");
         file("pidFile");
-        createPropertyGroup("sys", new String[] {"sysHost", "sysPort"});
+        createPropertyGroup("sys", new String[] {"sysHost", "sysPort", "sysTopics", "agent"});
         text("sysHost", "");
         text("sysPort", "1883");
+        flag("sysTopics", true);
+        flag("agent", false);
         createPropertyGroup("sampling", new String[] {"intervalSeconds", "engineFilter"});
         text("intervalSeconds", "1");
         text("engineFilter", "");

@@ -9,10 +9,12 @@ import static io.mqttload.testsupport.MqttElements.subscribe;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -133,6 +135,48 @@ class BrokerMonitorIT {
         pause.setAction(org.apache.jmeter.sampler.TestAction.PAUSE);
         pause.setDuration(Long.toString(d.toMillis()));
         return pause;
+    }
+
+    @Test
+    void aRemoteBroker_cpuAndMemoryFromTheAgentRunningNextToIt() throws Exception {
+        MosquittoBroker.assumeInstalled();
+        try (MosquittoBroker broker = MosquittoBroker.builder().start()) {
+            // The agent as a user starts it next to the broker: the plugin jar alone, in a JVM of its own.
+            Path jar = Path.of(System.getProperty("plugin.jar"));
+            Process agentProcess = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", jar.toString(), "io.mqttload.core.broker.BrokerAgent", "--pid", Long.toString(broker.pid()),
+                    "--name", "remote-node", "--mqtt-host", "127.0.0.1", "--mqtt-port", Integer.toString(broker.tcpPort()))
+                    .redirectErrorStream(true).redirectOutput(results.resolve("agent.log").toFile()).start();
+            try {
+                MqttBrokerMonitor m = monitor("remote-node");
+                m.setProperty("sysHost", "127.0.0.1");
+                m.setProperty("sysPort", Integer.toString(broker.tcpPort()));
+                m.setProperty("sysTopics", "false");
+                m.setProperty("agent", "true");
+                HashTree plan = PlanBuilder.testPlan("broker-agent")
+                        .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_3_1_1")).config(m)
+                        .threadGroup("t", 1, 1)
+                        .add(connect("pub", 5, "{engine}-ba-{client}"))
+                        .add(idle(Duration.ofSeconds(4)))
+                        .add(publish("pub", "ba/{client}", 1, 50, "SYNC"))
+                        .build();
+
+                RunResult run = run(plan);
+
+                assertThat(run.failures()).as(run.describe()).isEmpty();
+                RunSummary summary = EngineRuntime.lastSummary();
+                assertThat(summary.broker).as("agent log: " + Files.readString(results.resolve("agent.log")))
+                        .singleElement().satisfies(b -> {
+                            assertThat(b.broker).isEqualTo("remote-node");
+                            assertThat(b.samples).isGreaterThanOrEqualTo(2);
+                            assertThat(b.rssMax).isBetween(1L << 20, 1L << 30);
+                            assertThat(b.cpuAvg).isBetween(0.0, 100.0 * Runtime.getRuntime().availableProcessors());
+                        });
+            } finally {
+                agentProcess.destroy();
+                assertThat(agentProcess.waitFor(10, TimeUnit.SECONDS)).as("the agent stops on SIGTERM").isTrue();
+            }
+        }
     }
 
     @Test

@@ -35,6 +35,10 @@ public final class BrokerMonitor implements AutoCloseable {
         public String processName = "";
         public long intervalMillis = 1000;
         public String sysHost = "";
+        /** Read $SYS/# on sysHost. */
+        public boolean sys = true;
+        /** Take CPU and memory from a {@link BrokerAgent} publishing on sysHost instead of the local /proc. */
+        public boolean agent;
         public int sysPort = 1883;
         /** How long to wait for a first $SYS message before warning that the broker publishes none. */
         public long sysGraceMillis = 70_000;
@@ -66,11 +70,12 @@ public final class BrokerMonitor implements AutoCloseable {
         }
         this.pid = resolvePid();
         SysTopics subscribed = null;
-        if (!settings.sysHost.isEmpty()) {
+        if (!settings.sysHost.isEmpty() && (settings.sys || settings.agent)) {
             try {
-                subscribed = new SysTopics(settings.sysHost, settings.sysPort, clientId, 10_000);
+                subscribed = new SysTopics(settings.sysHost, settings.sysPort, clientId, 10_000, settings.sys,
+                        settings.agent ? BrokerAgent.TOPIC_PREFIX + settings.name.replaceAll("[^A-Za-z0-9_.-]", "_") : null);
             } catch (IllegalStateException e) {
-                warn("broker statistics ($SYS) unavailable: " + e.getMessage());
+                warn("broker statistics unavailable: " + e.getMessage());
                 warnedSys = true;
             }
         }
@@ -124,6 +129,19 @@ public final class BrokerMonitor implements AutoCloseable {
             int fds = -1;
             int sockets = -1;
             int threads = -1;
+            SysTopics.AgentReading agentReading = sys == null || !settings.agent ? null
+                    : sys.agentReading(3 * settings.intervalMillis);
+            if (agentReading != null) {
+                cpu = agentReading.cpuPercentOfCore;
+                rss = agentReading.rssBytes;
+                fds = agentReading.openFds;
+                sockets = agentReading.sockets;
+                threads = agentReading.threads;
+            } else if (settings.agent && !warnedProcess && now - startedMillis > 5 * settings.intervalMillis) {
+                warnedProcess = true;
+                warn("no sample from the broker agent on " + BrokerAgent.TOPIC_PREFIX + settings.name + " at "
+                        + settings.sysHost + ":" + settings.sysPort + ": is the agent running with --name " + settings.name + "?");
+            }
             if (pid > 0) {
                 try {
                     ProcessStats s = ProcessStats.read(pid);
@@ -146,7 +164,7 @@ public final class BrokerMonitor implements AutoCloseable {
                 }
             }
             Map<String, Double> sysValues = sys == null ? Map.of() : sys.snapshot();
-            if (sys != null && !sys.heardAnything() && !warnedSys && now - startedMillis > settings.sysGraceMillis) {
+            if (settings.sys && sys != null && !sys.heardAnything() && !warnedSys && now - startedMillis > settings.sysGraceMillis) {
                 warnedSys = true;
                 warn("no $SYS message from " + settings.sysHost + ":" + settings.sysPort + " within "
                         + settings.sysGraceMillis / 1000 + " s: this broker publishes no $SYS statistics, or denies them");
@@ -154,7 +172,8 @@ public final class BrokerMonitor implements AutoCloseable {
             if (Double.isNaN(cpu) && rss < 0 && sysValues.isEmpty()) {
                 return;
             }
-            BrokerSample sample = new BrokerSample(now, cpu, cpu / CORES, rss, fds, sockets, threads, sysValues);
+            double ofMachine = agentReading != null ? agentReading.cpuPercentOfMachine : cpu / CORES;
+            BrokerSample sample = new BrokerSample(now, cpu, ofMachine, rss, fds, sockets, threads, sysValues);
             synchronized (samples) {
                 samples.add(sample);
             }

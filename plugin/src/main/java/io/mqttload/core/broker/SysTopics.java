@@ -1,5 +1,6 @@
 package io.mqttload.core.broker;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -8,6 +9,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3AsyncClient;
@@ -19,6 +22,7 @@ import com.hivemq.client.mqtt.mqtt3.message.publish.Mqtt3Publish;
  * the latest numeric value of each topic, and the well-known ones under stable field names.
  */
 final class SysTopics implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
     /** Field name for topics that mean the same on different brokers; '+' matches one level. */
     private static final Map<String, String> KNOWN = new LinkedHashMap<>();
 
@@ -37,18 +41,51 @@ final class SysTopics implements AutoCloseable {
 
     private final Mqtt3AsyncClient client;
     private final Map<String, Double> latest = new ConcurrentHashMap<>();
+    private final String agentTopic;
     private volatile long messages;
+    private volatile AgentReading agent;
 
-    SysTopics(String host, int port, String clientId, long timeoutMillis) {
+    /** The last sample an agent published: what {@link BrokerAgent} sends as JSON. */
+    static final class AgentReading {
+        final long receivedNanos = System.nanoTime();
+        final double cpuPercentOfCore;
+        final double cpuPercentOfMachine;
+        final long rssBytes;
+        final int openFds;
+        final int sockets;
+        final int threads;
+
+        AgentReading(JsonNode j) {
+            cpuPercentOfCore = j.path("cpuPercentOfCore").asDouble(Double.NaN);
+            cpuPercentOfMachine = j.path("cpuPercentOfMachine").asDouble(Double.NaN);
+            rssBytes = j.path("rssBytes").asLong(-1);
+            openFds = j.path("openFds").asInt(-1);
+            sockets = j.path("sockets").asInt(-1);
+            threads = j.path("threads").asInt(-1);
+        }
+    }
+
+    /**
+     * @param subscribeSys whether to read $SYS/#
+     * @param agentTopic   an agent's topic to read, or null
+     */
+    SysTopics(String host, int port, String clientId, long timeoutMillis, boolean subscribeSys, String agentTopic) {
+        this.agentTopic = agentTopic;
         client = Mqtt3Client.builder().identifier(clientId).serverHost(host).serverPort(port).buildAsync();
         client.publishes(MqttGlobalPublishFilter.ALL, this::onMessage);
         try {
             client.connectWith().cleanSession(true).send().get(timeoutMillis, TimeUnit.MILLISECONDS);
-            client.subscribeWith().topicFilter("$SYS/#").qos(MqttQos.AT_MOST_ONCE).send()
-                    .get(timeoutMillis, TimeUnit.MILLISECONDS);
+            if (subscribeSys) {
+                client.subscribeWith().topicFilter("$SYS/#").qos(MqttQos.AT_MOST_ONCE).send()
+                        .get(timeoutMillis, TimeUnit.MILLISECONDS);
+            }
+            if (agentTopic != null) {
+                client.subscribeWith().topicFilter(agentTopic).qos(MqttQos.AT_MOST_ONCE).send()
+                        .get(timeoutMillis, TimeUnit.MILLISECONDS);
+            }
         } catch (ExecutionException | TimeoutException e) {
             close();
-            throw new IllegalStateException("cannot subscribe to $SYS/# on " + host + ":" + port + ": "
+            throw new IllegalStateException("cannot subscribe on " + host + ":" + port + ": "
                     + io.mqttload.core.Errors.describe(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -58,6 +95,14 @@ final class SysTopics implements AutoCloseable {
     }
 
     private void onMessage(Mqtt3Publish p) {
+        if (agentTopic != null && agentTopic.equals(p.getTopic().toString())) {
+            try {
+                agent = new AgentReading(JSON.readTree(p.getPayloadAsBytes()));
+            } catch (IOException e) {
+                // Not an agent's sample: someone else publishes on the topic; it is ignored.
+            }
+            return;
+        }
         messages++;
         String text = new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8).trim();
         // Mosquitto appends units to some values ("12 seconds"); the number comes first.
@@ -95,6 +140,12 @@ final class SysTopics implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /** The agent's last sample if it arrived within {@code maxAgeMillis}, else null. */
+    AgentReading agentReading(long maxAgeMillis) {
+        AgentReading a = agent;
+        return a != null && System.nanoTime() - a.receivedNanos <= maxAgeMillis * 1_000_000 ? a : null;
     }
 
     /** Whether any $SYS message has arrived at all. */

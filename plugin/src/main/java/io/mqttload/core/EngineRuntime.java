@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -40,6 +42,7 @@ public final class EngineRuntime {
 
     private final RunConfig config;
     private final EngineMetrics metrics = new EngineMetrics();
+    private final Timeline timeline = new Timeline(metrics);
     private final DeliveryLedger ledger;
     private final ConcurrentHashMap<GroupKey, ClientGroup> groups = new ConcurrentHashMap<>();
     /** Every client of the run, also those a plan disconnected, so that none escapes closing and counting. */
@@ -54,6 +57,8 @@ public final class EngineRuntime {
     private volatile ConnectionSettings firstConnection;
     private final Set<String> reportedOnce = ConcurrentHashMap.newKeySet();
     private volatile boolean stopRequested;
+    private volatile Map<String, String> engineFacts = Map.of();
+    private volatile Map<String, String> parameters = Map.of();
     private final List<BrokerMonitor> brokerMonitors = new CopyOnWriteArrayList<>();
     private final List<IntervalListener> intervalListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService ticker;
@@ -190,11 +195,21 @@ public final class EngineRuntime {
         return Math.max(0, productionStartMillis);
     }
 
+    /**
+     * Facts about this engine (machine, JVM, JMeter) and the plan's parameters as this engine resolved
+     * them, for the run report; set by the JMeter side, which knows them.
+     */
+    public void describe(Map<String, String> facts, Map<String, String> planParameters) {
+        engineFacts = new LinkedHashMap<>(facts);
+        parameters = new LinkedHashMap<>(planParameters);
+    }
+
     /** Starts monitoring a broker for this run; its samples go to the interval listeners, its figures to the summary. */
     public void addBrokerMonitor(BrokerMonitor.Settings settings) {
         String clientId = "mon-" + Integer.toHexString(config.engineNumber()) + "-"
                 + Integer.toHexString((config.runId() + "/" + settings.name).hashCode());
         brokerMonitors.add(new BrokerMonitor(settings, clientId, sample -> {
+            timeline.addBroker(settings.name, sample);
             for (IntervalListener l : intervalListeners) {
                 l.onBrokerSample(settings.name, sample);
             }
@@ -258,6 +273,7 @@ public final class EngineRuntime {
             }
             reportNewErrors();
             Interval interval = takeInterval(warmupOver);
+            timeline.add(interval.endMillis, interval.pubToSub);
             for (IntervalListener l : intervalListeners) {
                 l.onInterval(interval);
             }
@@ -295,7 +311,8 @@ public final class EngineRuntime {
                     s.publishLatency.takeInterval(false), s.connectLatency.takeInterval(false)));
         }
         return new Interval(System.currentTimeMillis(), metrics.pubToSubLatency.takeInterval(countInTotal),
-                metrics.publishLatency.takeInterval(countInTotal), metrics.connectLatency.takeInterval(countInTotal),
+                // Connects happen before production, most of them before any warm-up ends: they always count.
+                metrics.publishLatency.takeInterval(countInTotal), metrics.connectLatency.takeInterval(true),
                 bySampler);
     }
 
@@ -350,6 +367,7 @@ public final class EngineRuntime {
             Thread.currentThread().interrupt();
         }
         Interval last = takeInterval(true);
+        timeline.add(last.endMillis, last.pubToSub);
         for (IntervalListener l : intervalListeners) {
             l.onInterval(last);
         }
@@ -363,6 +381,8 @@ public final class EngineRuntime {
                 ledger.toJson());
         summary.rendezvous(barriers);
         summary.broker(brokerStats);
+        summary.timeline(timeline.toJson());
+        summary.engineFacts(engineFacts, parameters);
         for (IntervalListener l : intervalListeners) {
             l.onRunEnd(summary);
         }

@@ -67,7 +67,8 @@ final class Json {
         if (v == Math.rint(v) && Math.abs(v) < 1e15) {
             return Long.toString((long) v);
         }
-        return String.format(Locale.ROOT, "%.3f", v).replaceAll("0+$", "");
+        // "12.000" from 12.0000001 must become "12", not "12.", which is not JSON.
+        return String.format(Locale.ROOT, "%.3f", v).replaceAll("0+$", "").replaceAll("\\.$", "");
     }
 
     static String quote(String s) {

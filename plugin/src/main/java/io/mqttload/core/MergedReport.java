@@ -75,6 +75,29 @@ public final class MergedReport {
         }
     }
 
+    /** The run second by second over every engine (see {@link Second}), in time order. */
+    public final List<Second> timeline = new ArrayList<>();
+    /** Broker samples by broker name, in time order: [timeMillis, cpu % of one core (-1: none), rss bytes]. */
+    public final Map<String, List<double[]>> brokerTimeline = new TreeMap<>();
+    /** Per engine: its facts (machine, JVM, JMeter) and the properties its run set. */
+    public final Map<String, Map<String, String>> engineFacts = new LinkedHashMap<>();
+    public final Map<String, Map<String, String>> engineParameters = new LinkedHashMap<>();
+
+    /** One second of the run, summed over the engines; latency merged from their histograms. */
+    public static final class Second {
+        public final long timeMillis;
+        public long acknowledged;
+        public long received;
+        public long connections;
+        public long connects;
+        public long errors;
+        public final Histogram pubToSub = new Histogram(3);
+
+        Second(long timeMillis) {
+            this.timeMillis = timeMillis;
+        }
+    }
+
     /** Every barrier passage of the run over all engines, in name and generation order. */
     public final List<BarrierRow> rendezvous = new ArrayList<>();
 
@@ -183,6 +206,12 @@ public final class MergedReport {
             }
         }
         mergeRendezvous(summaries);
+        mergeTimelines(summaries);
+        for (JsonNode sm : summaries) {
+            String engine = sm.path("engineId").asText();
+            engineFacts.put(engine, strings(sm.path("engine")));
+            engineParameters.put(engine, strings(sm.path("parameters")));
+        }
         for (JsonNode sm : summaries) {
             for (JsonNode b : sm.path("broker")) {
                 brokers.add(new BrokerRow(sm.path("engineId").asText(), b));
@@ -210,6 +239,41 @@ public final class MergedReport {
         counts.put("expected", expected);
         counts.put("receivedOfExpected", receivedOfExpected);
         counts.put("lost", lost());
+    }
+
+    private static Map<String, String> strings(JsonNode object) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext();) {
+            Map.Entry<String, JsonNode> e = it.next();
+            m.put(e.getKey(), e.getValue().asText());
+        }
+        return m;
+    }
+
+    /** Engines' seconds are matched by wall-clock second; counts add up, histograms merge. */
+    private void mergeTimelines(List<JsonNode> summaries) {
+        Map<Long, Second> seconds = new TreeMap<>();
+        for (JsonNode s : summaries) {
+            for (JsonNode p : s.path("timeline").path("points")) {
+                long second = p.get(0).asLong() / 1000;
+                Second sec = seconds.computeIfAbsent(second, k -> new Second(k * 1000));
+                sec.acknowledged += p.get(1).asLong();
+                sec.received += p.get(2).asLong();
+                sec.connections += p.get(3).asLong();
+                sec.connects += p.get(4).asLong();
+                sec.errors += p.get(5).asLong();
+                String hdr = p.get(6).asText("");
+                if (!hdr.isEmpty()) {
+                    sec.pubToSub.add(decode(hdr));
+                }
+            }
+            for (JsonNode b : s.path("timeline").path("broker")) {
+                brokerTimeline.computeIfAbsent(b.get(1).asText(), k -> new ArrayList<>())
+                        .add(new double[] {b.get(0).asDouble(), b.get(2).asDouble(), b.get(3).asDouble()});
+            }
+        }
+        timeline.addAll(seconds.values());
+        brokerTimeline.values().forEach(l -> l.sort(Comparator.comparingDouble(a -> a[0])));
     }
 
     private void mergeRendezvous(List<JsonNode> summaries) {

@@ -110,6 +110,19 @@ public final class RunSummary {
         rendezvousJson = json.append(']').toString();
     }
 
+    private String timelineJson = "{}";
+    private final Map<String, String> facts = new LinkedHashMap<>();
+    private final Map<String, String> parameters = new LinkedHashMap<>();
+
+    void timeline(String json) {
+        timelineJson = json;
+    }
+
+    void engineFacts(Map<String, String> engineFacts, Map<String, String> planParameters) {
+        facts.putAll(engineFacts);
+        parameters.putAll(planParameters);
+    }
+
     void broker(List<BrokerMonitor.Stats> stats) {
         broker.addAll(stats);
     }
@@ -265,6 +278,13 @@ public final class RunSummary {
         }
         j.rawField("broker", brokers.append(']').toString());
         j.rawField("rendezvous", rendezvousJson);
+        j.key("engine").open();
+        facts.forEach(j::field);
+        j.close();
+        j.key("parameters").open();
+        parameters.forEach(j::field);
+        j.close();
+        j.rawField("timeline", timelineJson);
         j.rawField("ledger", ledgerJson);
         j.close();
         return j.toString();

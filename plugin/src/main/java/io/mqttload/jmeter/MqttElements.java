@@ -1,5 +1,16 @@
 package io.mqttload.jmeter;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
 import org.apache.jmeter.services.FileServer;
 import org.apache.jmeter.threads.JMeterContext;
 import org.apache.jmeter.util.JMeterUtils;
@@ -28,12 +39,58 @@ final class MqttElements {
         String script = FileServer.getFileServer().getScriptName();
         String scenario = script == null ? "mqtt" : script.replaceFirst("\\.jmx$", "");
         try {
-            EngineRuntime.start(RunConfig.from(JMeterUtils::getProperty, scenario), System.out);
+            EngineRuntime runtime = EngineRuntime.start(RunConfig.from(JMeterUtils::getProperty, scenario), System.out);
+            runtime.describe(engineFacts(), changedProperties());
             startupError = null;
         } catch (InvalidSettingException e) {
             reportInvalid("engine properties", e);
             startupError = "invalid engine property: " + e.getMessage();
         }
+    }
+
+    /** The machine, JVM and JMeter this engine runs on, for the run report. */
+    static Map<String, String> engineFacts() {
+        Map<String, String> f = new LinkedHashMap<>();
+        f.put("host", JMeterUtils.getLocalHostName());
+        f.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
+        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean) {
+            long bytes = ((com.sun.management.OperatingSystemMXBean) os).getTotalPhysicalMemorySize();
+            f.put("memory", String.format(Locale.ROOT, "%.1f GiB", bytes / 1073741824.0));
+        }
+        f.put("os", os.getName() + " " + os.getVersion() + " " + os.getArch());
+        f.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        f.put("maxHeap", String.format(Locale.ROOT, "%.1f GiB", Runtime.getRuntime().maxMemory() / 1073741824.0));
+        f.put("jmeter", JMeterUtils.getJMeterVersion());
+        return f;
+    }
+
+    /**
+     * The JMeter properties this run set (-J, -G, -q, user.properties): those that differ from
+     * bin/jmeter.properties. That is what a plan's ${__P(...)} parameters read, so the report can show
+     * what the run was; values of names that look secret are masked.
+     */
+    static Map<String, String> changedProperties() {
+        Properties defaults = new Properties();
+        Path file = Path.of(JMeterUtils.getJMeterBinDir(), "jmeter.properties");
+        try (InputStream in = Files.newInputStream(file)) {
+            defaults.load(in);
+        } catch (IOException e) {
+            log.debug("cannot read {} to tell the run's own properties apart: {}", file, e.toString());
+        }
+        Map<String, String> changed = new TreeMap<>();
+        Properties now = JMeterUtils.getJMeterProperties();
+        for (String name : now.stringPropertyNames()) {
+            String value = now.getProperty(name);
+            // JVM system properties (java.*, file.encoding, ...) are the JVM's, not the run's.
+            if (name.startsWith("START.") || name.startsWith("TESTSTART.") || value.equals(defaults.getProperty(name))
+                    || value.equals(System.getProperty(name))) {
+                continue;
+            }
+            changed.put(name, name.toLowerCase(Locale.ROOT).matches(".*(password|token|secret|passphrase|credential).*")
+                    ? "***" : value);
+        }
+        return changed;
     }
 
     /** The reason the runtime is not running in this test, or null. */

@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.HtmlReport;
 import io.mqttload.core.InvalidSettingException;
 import io.mqttload.core.MergedReport;
 import io.mqttload.core.RunConfig;
@@ -222,8 +223,9 @@ public class MqttRunReport extends AbstractTestElement
             Files.write(dir.resolve(base + ".json"), report.toJson().getBytes(StandardCharsets.UTF_8));
             Files.write(dir.resolve(base + ".md"), report.toMarkdown().getBytes(StandardCharsets.UTF_8));
             Files.write(dir.resolve(base + ".txt"), report.toTable().getBytes(StandardCharsets.UTF_8));
-            System.out.println("MQTT run report written to " + dir.resolve(base + ".md").toAbsolutePath()
-                    + " (and .json, .txt)");
+            Files.write(dir.resolve(base + ".html"), HtmlReport.render(report).getBytes(StandardCharsets.UTF_8));
+            System.out.println("MQTT run report written to " + dir.resolve(base + ".html").toAbsolutePath()
+                    + " (and .md, .json, .txt)");
         } catch (IOException e) {
             log.error("MQTT run report could not be written to {}: {}", dir, e.toString());
             System.out.println("MQTT run report could not be written to " + dir + ": " + e);

@@ -115,6 +115,23 @@ class DistributedMqttIT {
             assertThat(ids).filteredOn(id -> id.startsWith("engine-2-")).hasSize(perEngine);
             assertThat(new HashSet<>(ids)).as("no client id used twice").hasSameSizeAs(ids);
             assertThat(Files.readString(brokerLog, StandardCharsets.UTF_8)).doesNotContain("already connected");
+
+            // JMeter's own HTML dashboard still works on the run's JTL, MQTT samples and Run End samples included.
+            Path dashboard = dir.resolve("dashboard");
+            Path jmeterJar;
+            try (var jars = Files.list(JMeterEngines.homeFromBuild().resolve("bin"))) {
+                jmeterJar = jars.filter(p -> p.getFileName().toString().matches("ApacheJMeter.*\\.jar")).findFirst()
+                        .orElseThrow();
+            }
+            Process generator = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-jar", jmeterJar.toString(), "-g", run.jtl.toString(), "-o", dashboard.toString(),
+                    "-j", dir.resolve("dashboard.log").toString())
+                    .redirectErrorStream(true).redirectOutput(dir.resolve("dashboard.out").toFile()).start();
+            assertThat(generator.waitFor(120, TimeUnit.SECONDS)).as("report generation ends").isTrue();
+            assertThat(generator.exitValue()).as(Files.readString(dir.resolve("dashboard.out"))).isZero();
+            String statistics = Files.readString(dashboard.resolve("statistics.json"), StandardCharsets.UTF_8);
+            assertThat(statistics).contains("MQTT Publish devices").contains("MQTT Run End");
+            assertThat(dashboard.resolve("index.html")).exists();
         } finally {
             broker.destroy();
             if (!broker.waitFor(10, TimeUnit.SECONDS)) {

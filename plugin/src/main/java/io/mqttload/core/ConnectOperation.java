@@ -26,6 +26,7 @@ public final class ConnectOperation {
     private final double connectRate;
     private final ReconnectPolicy reconnectPolicy;
     private final List<InetAddress> localAddresses;
+    private long consumeDelayNanos;
 
     public ConnectOperation(ConnectionSettings settings, int count, String clientIdTemplate, boolean idsWithin23,
             double connectRate, ReconnectPolicy reconnectPolicy, String localAddresses) {
@@ -44,6 +45,15 @@ public final class ConnectOperation {
         this.connectRate = connectRate;
         this.reconnectPolicy = reconnectPolicy;
         this.localAddresses = parseAddresses(localAddresses);
+    }
+
+    /** Makes the clients slow consumers: each received message takes {@code millis} to process. */
+    public ConnectOperation consumeDelay(double millis) {
+        if (!(millis >= 0) || millis > 60_000) {
+            throw new InvalidSettingException("consumeDelayMs", Double.toString(millis), "must be between 0 and 60000");
+        }
+        this.consumeDelayNanos = (long) (millis * 1_000_000);
+        return this;
     }
 
     private static List<InetAddress> parseAddresses(String text) {
@@ -98,8 +108,7 @@ public final class ConnectOperation {
             }
             InetAddress local = localAddresses.isEmpty() ? null : localAddresses.get(values.client % localAddresses.size());
             LoadClient client = new LoadClient(id, values.client, local, settings, runtime.metrics(), sampler,
-                    runtime.ledger(),
-                    reconnectPolicy);
+                    runtime.ledger(), reconnectPolicy, consumeDelayNanos);
             group.add(client);
             runtime.register(client);
             started.add(client);

@@ -10,10 +10,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 import io.reactivex.Flowable;
@@ -24,6 +27,7 @@ import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.MqttClientBuilder;
 import com.hivemq.client.mqtt.MqttClientSslConfig;
 import com.hivemq.client.mqtt.MqttClientSslConfigBuilder;
+import com.hivemq.client.mqtt.MqttClientExecutorConfig;
 import com.hivemq.client.mqtt.MqttClientTransportConfig;
 import com.hivemq.client.mqtt.MqttClientTransportConfigBuilder;
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
@@ -61,6 +65,9 @@ public final class LoadClient {
     private final int index;
     private final ConnectionSettings settings;
     private final EngineMetrics metrics;
+    private final long consumeDelayNanos;
+    /** The slow consumer's own event-loop thread, shut down with the client; null for every other client. */
+    private final ExecutorService ownEventLoop;
     /** The Connect sampler that made this client: its connects and open connections. */
     private final SamplerMetrics connectSampler;
     /** The Subscribe sampler that last subscribed this client: what it receives. */
@@ -86,9 +93,14 @@ public final class LoadClient {
     /** Bounds this client's unacknowledged QoS 1/2 publishes; created by the first asynchronous publish. */
     private Semaphore inFlight;
 
+    /**
+     * @param consumeDelayNanos processing time per received message (a slow consumer), or 0; such a client
+     *                          gets an event-loop thread of its own, so its slowness stalls only its own socket
+     */
     LoadClient(String clientId, int index, InetAddress localAddress, ConnectionSettings settings, EngineMetrics metrics,
-            SamplerMetrics connectSampler, DeliveryLedger ledger, ReconnectPolicy reconnectPolicy) {
+            SamplerMetrics connectSampler, DeliveryLedger ledger, ReconnectPolicy reconnectPolicy, long consumeDelayNanos) {
         this.clientId = clientId;
+        this.consumeDelayNanos = consumeDelayNanos;
         this.connectSampler = connectSampler;
         this.index = index;
         this.settings = settings;
@@ -100,6 +112,16 @@ public final class LoadClient {
                 .transportConfig(transport(settings, localAddress))
                 .addConnectedListener(ctx -> onConnected())
                 .addDisconnectedListener(this::onDisconnected);
+        if (consumeDelayNanos > 0) {
+            ownEventLoop = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "mqttload-slow-consumer-" + clientId);
+                t.setDaemon(true);
+                return t;
+            });
+            builder.executorConfig(MqttClientExecutorConfig.builder().nettyExecutor(ownEventLoop).nettyThreads(1).build());
+        } else {
+            ownEventLoop = null;
+        }
         if (settings.protocolVersion() == ProtocolVersion.MQTT_5) {
             this.v5 = builder.useMqttVersion5().buildAsync();
             this.v3 = null;
@@ -422,6 +444,10 @@ public final class LoadClient {
     /** Runs on the client's Netty thread: only counting and recording, no blocking, no I/O. */
     private void onMessage(String topic, ByteBuffer payload) {
         long now = MicroClock.nowMicros();
+        if (consumeDelayNanos > 0) {
+            // A slow consumer: reading stalls while it "processes", so the broker sees a slow socket.
+            LockSupport.parkNanos(consumeDelayNanos);
+        }
         SamplerMetrics sampler = receiveSampler;
         metrics.received.increment();
         receivedCount.lazySet(receivedCount.get() + 1);
@@ -485,6 +511,9 @@ public final class LoadClient {
         return f.handle((ok, error) -> {
             if (error == null) {
                 metrics.disconnects.increment();
+            }
+            if (ownEventLoop != null) {
+                ownEventLoop.shutdown();
             }
             return null;
         });

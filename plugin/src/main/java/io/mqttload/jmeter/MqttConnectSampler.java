@@ -27,6 +27,7 @@ public class MqttConnectSampler extends AbstractMqttSampler {
     private String reconnectDelayMs = "1000";
     private String reconnectMaxDelayMs = "10000";
     private String localAddresses = "";
+    private String consumeDelayMs = "0";
 
     /** The thread's clone of the nearest MQTT Connection in scope, for the sample being run. */
     private transient MqttConnectionConfig connection;
@@ -63,7 +64,7 @@ public class MqttConnectSampler extends AbstractMqttSampler {
                     "no MQTT Connection config element in scope of '" + getName() + "': add one to the test plan or thread group");
         }
         String key = settingsKey(clientCount, clientIdTemplate, clientIdsWithin23, connectRate, reconnectAttempts,
-                reconnectDelayMs, reconnectMaxDelayMs, localAddresses);
+                reconnectDelayMs, reconnectMaxDelayMs, localAddresses, consumeDelayMs);
         if (!key.equals(operationKey)) {
             TestBeanHelper.prepare(connection);
             operation = operation(connection.settings());
@@ -82,12 +83,20 @@ public class MqttConnectSampler extends AbstractMqttSampler {
         return new ConnectOperation(settings, Fields.parseInt("clientCount", clientCount, 1, 1_000_000),
                 clientIdTemplate, Fields.parseBoolean("clientIdsWithin23", clientIdsWithin23),
                 Fields.parseDouble("connectRate", connectRate, 0), policy,
-                localAddresses);
+                localAddresses).consumeDelay(Fields.parseDouble("consumeDelayMs", consumeDelayMs, 0));
     }
 
     @Override
     protected void validate() {
         operation(ConnectionSettings.builder().build());
+    }
+
+    public String getConsumeDelayMs() {
+        return consumeDelayMs;
+    }
+
+    public void setConsumeDelayMs(String consumeDelayMs) {
+        this.consumeDelayMs = consumeDelayMs;
     }
 
     public String getClientCount() {

@@ -19,5 +19,8 @@ public class MqttConnectSamplerBeanInfo extends MqttBeanInfoSupport {
 
         createPropertyGroup("network", new String[] {"localAddresses"});
         text("localAddresses", "");
+
+        createPropertyGroup("consumer", new String[] {"consumeDelayMs"});
+        text("consumeDelayMs", "0");
     }
 }

@@ -2,7 +2,9 @@ package io.mqttload.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -98,6 +100,7 @@ public final class DeliveryLedger {
         }
         long expected = 0;
         long receivedOfExpected = 0;
+        Map<String, long[]> byLabel = new TreeMap<>();
         for (PublishStream stream : streams) {
             long delivered = stream.deliveredCount();
             if (delivered == 0) {
@@ -105,8 +108,12 @@ public final class DeliveryLedger {
             }
             Set<ReceiverScope> matching = trie.match(stream.topic());
             for (ReceiverScope scope : matching) {
+                long received = Math.min(delivered, scope.uniqueReceived(stream.id()));
                 expected += delivered;
-                receivedOfExpected += Math.min(delivered, scope.uniqueReceived(stream.id()));
+                receivedOfExpected += received;
+                long[] forLabel = byLabel.computeIfAbsent(scope.label(), k -> new long[2]);
+                forLabel[0] += delivered;
+                forLabel[1] += received;
             }
         }
         long gapsOpen = 0;
@@ -116,7 +123,7 @@ public final class DeliveryLedger {
             uniqueAll += scope.uniqueReceivedAll();
         }
         return new Delivery(expected, receivedOfExpected, gapsOpen, uniqueAll, all.size(), streams.size(),
-                lateSubscriptions.get());
+                lateSubscriptions.get(), byLabel);
     }
 
     /**
@@ -136,7 +143,8 @@ public final class DeliveryLedger {
         b.append("],\n  \"scopes\": [");
         first = true;
         for (ReceiverScope scope : scopes.values()) {
-            b.append(first ? "" : ",").append("\n    {\"key\": ").append(Json.quote(scope.key())).append(", \"filters\": [");
+            b.append(first ? "" : ",").append("\n    {\"key\": ").append(Json.quote(scope.key())).append(", \"label\": ")
+                    .append(Json.quote(scope.label())).append(", \"filters\": [");
             boolean firstFilter = true;
             for (String f : scope.filters()) {
                 b.append(firstFilter ? "" : ", ").append(Json.quote(f));
@@ -170,8 +178,12 @@ public final class DeliveryLedger {
         /** Subscriptions made after messages they match had been published (see {@link #checkLateSubscription}). */
         public final long lateSubscriptions;
 
+        /** Expected and received ({@code [expected, received]}) per Subscribe sampler label: whose loss it is. */
+        public final Map<String, long[]> bySampler;
+
         Delivery(long expected, long receivedOfExpected, long missingInGaps, long uniqueReceived, int receiverScopes,
-                int publishStreams, long lateSubscriptions) {
+                int publishStreams, long lateSubscriptions, Map<String, long[]> bySampler) {
+            this.bySampler = bySampler;
             this.expected = expected;
             this.receivedOfExpected = receivedOfExpected;
             this.missingInGaps = missingInGaps;

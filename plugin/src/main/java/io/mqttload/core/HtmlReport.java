@@ -63,6 +63,7 @@ public final class HtmlReport {
         String css = v.equals("NO_LOSS") ? "ok" : v.startsWith("LOSS") ? "bad" : "warn";
         h.append("<p class=\"verdict ").append(css).append("\">").append(esc(r.verdictLine())).append("</p>\n");
         summaryTable();
+        lossBySampler();
         latencyTable();
         enginesTable();
         charts();
@@ -107,6 +108,17 @@ public final class HtmlReport {
                 + "<td class=\"n\">%d</td><td class=\"n\">%d</td></tr></table>%n", r.count("connectsOk"),
                 r.count("connectsFailed"), r.count("published"), r.count("acknowledged"), r.count("publishFailed"),
                 r.expected, r.receivedOfExpected, r.lost(), r.count("duplicates"), r.count("reordered")));
+    }
+
+    private void lossBySampler() {
+        if (r.lossBySampler.size() < 2 && r.lost() == 0) {
+            return;
+        }
+        h.append("<table><tr><th>subscribers (sampler)</th><th>expected</th><th>received</th><th>lost</th></tr>\n");
+        r.lossBySampler.forEach((label, v) -> h.append(String.format(Locale.ROOT, "<tr><td>%s</td><td class=\"n\">%d</td>"
+                + "<td class=\"n\">%d</td><td class=\"n\">%d</td></tr>%n", esc(label.isEmpty() ? "(unnamed)" : label), v[0],
+                v[1], v[0] - v[1])));
+        h.append("</table>\n");
     }
 
     private void latencyTable() {

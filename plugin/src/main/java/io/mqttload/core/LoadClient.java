@@ -432,10 +432,14 @@ public final class LoadClient {
             if (SharedSubscription.isShared(f)) {
                 SharedSubscription shared = SharedSubscription.parse("topicFilters", f);
                 ledger.checkLateSubscription(shared.filter());
-                next.add(new Subscription(shared.filter(), ledger.sharedScope(shared)));
+                ReceiverScope scope = ledger.sharedScope(shared);
+                scope.labelIfUnset(receiveSampler == null ? null : receiveSampler.label);
+                next.add(new Subscription(shared.filter(), scope));
             } else {
                 ledger.checkLateSubscription(f);
-                next.add(new Subscription(f, ledger.clientScope(clientId, f)));
+                ReceiverScope scope = ledger.clientScope(clientId, f);
+                scope.labelIfUnset(receiveSampler == null ? null : receiveSampler.label);
+                next.add(new Subscription(f, scope));
             }
         }
         subscriptions = next.toArray(new Subscription[0]);

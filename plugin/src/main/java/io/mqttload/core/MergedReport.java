@@ -53,6 +53,12 @@ public final class MergedReport {
     public final long expected;
     public final long receivedOfExpected;
     public final long lateSubscriptions;
+    /**
+     * Expected and received ({@code [expected, received]}) per Subscribe sampler label over every engine:
+     * which subscribers lost messages (a slow consumer's loss is its own, not the others').
+     */
+    public final Map<String, long[]> lossBySampler = new TreeMap<>();
+
     /** Broker CPU and memory over the steady phase, per monitored broker (as the engines next to them saw it). */
     public final List<BrokerRow> brokers = new ArrayList<>();
 
@@ -235,6 +241,7 @@ public final class MergedReport {
         }
         this.expected = d.expected;
         this.receivedOfExpected = d.received;
+        this.lossBySampler.putAll(d.bySampler);
         this.lateSubscriptions = late;
         counts.put("expected", expected);
         counts.put("receivedOfExpected", receivedOfExpected);
@@ -337,9 +344,11 @@ public final class MergedReport {
     private static final class Delivery {
         long expected;
         long received;
+        final Map<String, long[]> bySampler = new TreeMap<>();
     }
 
     private static final class Scope {
+        String label = "";
         final Set<String> filters = new LinkedHashSet<>();
         final Map<Integer, Long> received = new HashMap<>();
     }
@@ -362,6 +371,9 @@ public final class MergedReport {
             }
             for (JsonNode sc : ledger.path("scopes")) {
                 Scope scope = scopes.computeIfAbsent(sc.path("key").asText(), k -> new Scope());
+                if (scope.label.isEmpty()) {
+                    scope.label = sc.path("label").asText("");
+                }
                 sc.path("filters").forEach(f -> scope.filters.add(f.asText()));
                 for (JsonNode r : sc.path("received")) {
                     scope.received.merge((int) r.get(0).asLong(), r.get(1).asLong(), Long::sum);
@@ -381,8 +393,12 @@ public final class MergedReport {
                 continue;
             }
             for (Scope scope : trie.match(topics.get(stream.getKey()))) {
+                long received = Math.min(owed, scope.received.getOrDefault(stream.getKey(), 0L));
                 d.expected += owed;
-                d.received += Math.min(owed, scope.received.getOrDefault(stream.getKey(), 0L));
+                d.received += received;
+                long[] forLabel = d.bySampler.computeIfAbsent(scope.label, k -> new long[2]);
+                forLabel[0] += owed;
+                forLabel[1] += received;
             }
         }
         return d;
@@ -471,6 +487,11 @@ public final class MergedReport {
             }
             t.append(String.format(Locale.ROOT, " %9.3f%n", s.max / 1000.0));
         }
+        if (lossBySampler.size() > 1 || lost() > 0) {
+            lossBySampler.forEach((label, v) -> t.append(String.format(Locale.ROOT,
+                    "delivery to %s: expected %d, received %d, lost %d%n", label.isEmpty() ? "(unnamed)" : label, v[0],
+                    v[1], v[0] - v[1])));
+        }
         for (BrokerRow b : brokers) {
             t.append(String.format(Locale.ROOT, "broker %s (seen from %s): CPU avg %.1f%% max %.1f%% of one core,"
                     + " memory avg %.1f MiB max %.1f MiB%n", b.broker, b.engineId, b.cpuAvg, b.cpuMax,
@@ -533,6 +554,11 @@ public final class MergedReport {
         m.append(String.format(Locale.ROOT, "| **all** | %.1f | %.1f | %d | %d | %d | %d | %d | %d | %d | %d |%n",
                 publishRate, receiveRate, count("connectsOk"), count("connectsFailed"), count("publishFailed"),
                 expected, receivedOfExpected, lost(), count("duplicates"), count("reordered")));
+        if (lossBySampler.size() > 1 || lost() > 0) {
+            m.append("\n| subscribers (sampler) | expected | received | lost |\n| --- | ---: | ---: | ---: |\n");
+            lossBySampler.forEach((label, v) -> m.append(String.format(Locale.ROOT, "| %s | %d | %d | %d |%n",
+                    label.isEmpty() ? "(unnamed)" : label, v[0], v[1], v[0] - v[1])));
+        }
         if (!brokers.isEmpty()) {
             m.append("\n| broker | CPU avg (% of one core) | CPU max | memory avg (MiB) | memory max (MiB) |\n");
             m.append("| --- | ---: | ---: | ---: | ---: |\n");
@@ -627,6 +653,13 @@ public final class MergedReport {
                     .field("receiveRate", e.receiveRate).field("verdict", e.verdict);
             j.close();
         }
+        j.close();
+        j.key("lossBySampler").open();
+        lossBySampler.forEach((label, v) -> {
+            j.key(label).open();
+            j.field("expected", v[0]).field("received", v[1]).field("lost", v[0] - v[1]);
+            j.close();
+        });
         j.close();
         j.key("brokers").open();
         for (BrokerRow b : brokers) {

@@ -14,6 +14,8 @@ public final class ReceiverScope {
     private final String key;
     private final List<String> filters = new CopyOnWriteArrayList<>();
     private final ConcurrentHashMap<Integer, StreamTracker> streams = new ConcurrentHashMap<>();
+    /** The label of the Subscribe sampler that made this scope: whose loss it is in the report. */
+    private volatile String label = "";
 
     ReceiverScope(String key) {
         this.key = key;
@@ -21,6 +23,17 @@ public final class ReceiverScope {
 
     public String key() {
         return key;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /** The first subscribing sampler names the scope (a shared group's members usually share one). */
+    void labelIfUnset(String samplerLabel) {
+        if (label.isEmpty() && samplerLabel != null) {
+            label = samplerLabel;
+        }
     }
 
     /** Topic filters (without any $share prefix) whose messages this scope must receive. */

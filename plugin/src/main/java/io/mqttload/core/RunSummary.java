@@ -222,6 +222,11 @@ public final class RunSummary {
                 delivery.receivedOfExpected));
         t.append(String.format(Locale.ROOT, "%-28s lost %d  duplicates %d  reordered %d%n", "delivery", delivery.lost(),
                 count("duplicates"), count("reordered")));
+        if (delivery.bySampler.size() > 1 || delivery.lost() > 0) {
+            delivery.bySampler.forEach((label, v) -> t.append(String.format(Locale.ROOT,
+                    "%-28s expected %d  received %d  lost %d%n", "  by " + (label.isEmpty() ? "(unnamed)" : label),
+                    v[0], v[1], v[0] - v[1])));
+        }
         t.append(rule);
         t.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s %9s %9s %9s%n", "latency (ms)", "count",
                 "avg", "p50", "p75", "p90", "p95", "p99", "p99.9", "max"));
@@ -278,6 +283,13 @@ public final class RunSummary {
         }
         j.rawField("broker", brokers.append(']').toString());
         j.rawField("rendezvous", rendezvousJson);
+        j.key("lossBySampler").open();
+        delivery.bySampler.forEach((label, v) -> {
+            j.key(label).open();
+            j.field("expected", v[0]).field("received", v[1]).field("lost", v[0] - v[1]);
+            j.close();
+        });
+        j.close();
         j.key("engine").open();
         facts.forEach(j::field);
         j.close();

@@ -39,7 +39,7 @@ xdotool mousemove 117 85 click 1
 sleep 1
 import -window root "$out/mqtt-connection.png"
 # Down selects the plan-level elements in turn.
-for name in mqtt-metrics mqtt-run-report; do
+for name in mqtt-metrics mqtt-run-report mqtt-broker-monitor; do
   xdotool key Down
   sleep 1.5
   import -window root "$out/$name.png"

@@ -22,6 +22,7 @@ import org.apache.jmeter.testbeans.TestBeanHelper;
 import org.apache.jmeter.testelement.AbstractTestElement;
 import org.apache.jmeter.testelement.TestStateListener;
 import org.apache.jmeter.util.JMeterUtils;
+import org.apache.jmeter.visualizers.Visualizer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +44,7 @@ import io.mqttload.core.influx.InfluxWriter;
  * without a Run End sampler.
  */
 public class MqttRunReport extends AbstractTestElement
-        implements TestBean, SampleListener, TestStateListener, Remoteable, NoThreadClone {
+        implements TestBean, SampleListener, TestStateListener, Remoteable, NoThreadClone, Visualizer {
     private static final long serialVersionUID = 1L;
     private static final Logger log = LoggerFactory.getLogger(MqttRunReport.class);
     private static final AtomicReference<MergedReport> LAST = new AtomicReference<>();
@@ -120,6 +121,17 @@ public class MqttRunReport extends AbstractTestElement
             // Two Run End samples of one engine carry the same summary: one counts.
             c.summariesByEngine.putIfAbsent(engineId, json);
         }
+    }
+
+    /** JMeter's TestBean GUI files a listener under Add ▸ Listener only when it is a Visualizer. */
+    @Override
+    public void add(SampleResult sample) {
+        // Not a GUI visualizer: the summaries arrive through sampleOccurred, in every mode.
+    }
+
+    @Override
+    public boolean isStats() {
+        return false;
     }
 
     @Override

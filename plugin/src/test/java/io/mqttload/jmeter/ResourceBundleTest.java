@@ -12,10 +12,14 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
+import org.apache.jmeter.gui.util.MenuFactory;
 import org.apache.jmeter.testbeans.TestBeanHelper;
+import org.apache.jmeter.testbeans.gui.TestBeanGUI;
 import org.apache.jmeter.testbeans.gui.GenericTestBeanCustomizer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+
+import io.mqttload.testsupport.JMeterTestEngine;
 
 /** Like JMeter's own PackageTest: every TestBean's bundle has exactly the keys its GUI needs. */
 class ResourceBundleTest {
@@ -23,6 +27,21 @@ class ResourceBundleTest {
         return Stream.of(MqttConnectionConfig.class, MqttConnectSampler.class, MqttPublishSampler.class,
                 MqttSubscribeSampler.class, MqttDisconnectSampler.class, MqttMetricsConfig.class,
                 MqttRendezvousTimer.class, MqttRunEndSampler.class, MqttRunReport.class, MqttBrokerMonitor.class);
+    }
+
+    /**
+     * The menu JMeter's GUI files each element under (Add ▸ Sampler / Timer / Listener / Config Element):
+     * TestBeanGUI decides it from the interfaces; a listener that is not a Visualizer gets no menu at all.
+     */
+    @ParameterizedTest
+    @MethodSource("testBeans")
+    void guiMenu_isTheElementsKind(Class<?> bean) {
+        JMeterTestEngine.initialise();
+        String expected = org.apache.jmeter.samplers.Sampler.class.isAssignableFrom(bean) ? MenuFactory.SAMPLERS
+                : org.apache.jmeter.timers.Timer.class.isAssignableFrom(bean) ? MenuFactory.TIMERS
+                        : org.apache.jmeter.samplers.SampleListener.class.isAssignableFrom(bean) ? MenuFactory.LISTENERS
+                                : MenuFactory.CONFIG_ELEMENTS;
+        assertThat(new TestBeanGUI(bean).getMenuCategories()).as(bean.getSimpleName()).containsExactly(expected);
     }
 
     @ParameterizedTest

@@ -92,12 +92,25 @@ public class MqttRunReport extends AbstractTestElement
     /** On the controller: one call per remote engine, each on that engine's copy of this listener. */
     @Override
     public void testStarted(String host) {
-        Collector c = ACTIVE.updateAndGet(current -> current == null || current.reported ? new Collector() : current);
+        Collector c;
+        while (true) {
+            c = ACTIVE.updateAndGet(current -> current == null || current.reported ? new Collector() : current);
+            synchronized (c) {
+                // An engine starting again belongs to a new run: the old one never heard from all its engines
+                // (a crashed engine, or a GUI controller that stopped a run); it is not mixed into this one.
+                if (!c.enginesStarted.contains(host)) {
+                    c.enginesStarted.add(host);
+                    break;
+                }
+                if (!c.reported) {
+                    log.warn("MQTT Run Report: a new run started before every engine of the previous one ended ({}"
+                            + " started, {} ended); that run is not reported", c.enginesStarted, c.enginesEnded);
+                    c.reported = true;
+                }
+            }
+        }
         synchronized (this) {
             collector = c;
-        }
-        synchronized (c) {
-            c.enginesStarted.add(host);
         }
     }
 

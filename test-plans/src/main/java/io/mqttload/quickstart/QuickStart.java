@@ -164,6 +164,10 @@ public final class QuickStart {
         Matcher m = Pattern.compile("\"verdict\": \"([A-Z_]+)\"").matcher(json);
         String verdict = m.find() ? m.group(1) : "MISSING";
         System.out.println("Summary: " + summary);
+        Path report = results.resolve("report-" + runId + ".html");
+        if (Files.isReadable(report)) {
+            System.out.println("Report (open in a browser): " + report.toAbsolutePath());
+        }
         System.out.println("Verdict: " + verdict);
         return verdict.equals("NO_LOSS") ? 0 : 2;
     }

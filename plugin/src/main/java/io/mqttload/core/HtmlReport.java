@@ -19,6 +19,15 @@ public final class HtmlReport {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
             .withZone(ZoneOffset.UTC);
 
+    /** The pages' look, shared with the sweep page: body, headings, tables, verdict boxes. */
+    public static final String STYLE = "body{font-family:sans-serif;margin:24px;color:#222;max-width:1200px}"
+            + "h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ccc}"
+            + "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;"
+            + "font-size:13px}th{background:#f0f0f0}td.n{text-align:right;font-variant-numeric:tabular-nums}"
+            + ".verdict{padding:10px 14px;font-weight:bold;border-radius:4px}"
+            + ".ok{background:#e3f5e1;border:1px solid #4caf50}.bad{background:#fde2e1;border:1px solid #e53935}"
+            + ".warn{background:#fff4d6;border:1px solid #f0b400}";
+
     private final MergedReport r;
     private final StringBuilder h = new StringBuilder(64 * 1024);
 
@@ -43,14 +52,7 @@ public final class HtmlReport {
 
     private String page() {
         h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>MQTT run ")
-                .append(esc(r.runId)).append("</title>\n<style>\n")
-                .append("body{font-family:sans-serif;margin:24px;color:#222;max-width:1200px}")
-                .append("h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ccc}")
-                .append("table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;")
-                .append("font-size:13px}th{background:#f0f0f0}td.n{text-align:right;font-variant-numeric:tabular-nums}")
-                .append(".verdict{padding:10px 14px;font-weight:bold;border-radius:4px}")
-                .append(".ok{background:#e3f5e1;border:1px solid #4caf50}.bad{background:#fde2e1;border:1px solid #e53935}")
-                .append(".warn{background:#fff4d6;border:1px solid #f0b400}")
+                .append(esc(r.runId)).append("</title>\n<style>\n").append(STYLE)
                 .append("svg.chart{display:block;margin:10px 0}svg text{font-size:11px;font-family:sans-serif}")
                 .append("\n</style></head><body>\n");
         h.append("<h1>MQTT run ").append(esc(r.runId)).append(" — scenario ").append(esc(r.scenario)).append("</h1>\n");
@@ -293,7 +295,8 @@ public final class HtmlReport {
         return out;
     }
 
-    private static double max(double[] values) {
+    /** The largest defined value, at least 0: NaN marks a missing point. */
+    public static double max(double[] values) {
         double m = 0;
         for (double v : values) {
             if (!Double.isNaN(v)) {
@@ -304,7 +307,7 @@ public final class HtmlReport {
     }
 
     /** 1, 2 or 5 times a power of ten, at or above {@code v}: round axis labels. */
-    static double niceCeiling(double v) {
+    public static double niceCeiling(double v) {
         if (v <= 0) {
             return 1;
         }
@@ -317,7 +320,8 @@ public final class HtmlReport {
         return 10 * p;
     }
 
-    private static String label(double v) {
+    /** An axis label: 12k, 1.5M, 0.25, 40. */
+    public static String label(double v) {
         if (v >= 1_000_000) {
             return String.format(Locale.ROOT, "%.1fM", v / 1_000_000);
         }
@@ -372,7 +376,8 @@ public final class HtmlReport {
         h.append("</table>\n");
     }
 
-    private static String esc(String s) {
+    /** Text for HTML and SVG content and attribute values. */
+    public static String esc(String s) {
         StringBuilder b = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

@@ -1,0 +1,118 @@
+package io.mqttload.sweep;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * One step of a sweep as it ended: how the JMeter process ended and, when it wrote one, the figures of its
+ * run report ({@code report-<run>.json}, written by the MQTT Run Report).
+ */
+final class StepResult {
+    static final String[] LATENCY_KEYS = {"mean", "p50", "p90", "p99", "p99.9", "max"};
+    static final String[] LATENCY_NAMES = {"avg", "p50", "p90", "p99", "p99.9", "max"};
+
+    final int index;
+    final String label;
+    final SweepOptions.Step step;
+    final String runId;
+    /** Relative to the sweep directory. */
+    final String dir;
+    Integer exitCode;
+    boolean timedOut;
+    boolean skipped;
+    double seconds;
+    /** report-<run>.json and .html relative to the sweep directory, or null when the run wrote none. */
+    String reportJson;
+    String reportHtml;
+
+    /** From the report: connections made over every engine (connectsOk), not what the step's properties promise. */
+    long clients;
+    double publishRate;
+    double receiveRate;
+    long expected;
+    long received;
+    long lost;
+    long duplicates;
+    long errors;
+    /** Pub-to-sub latency in ms, in the order of {@link #LATENCY_KEYS}. */
+    final double[] latencyMillis = new double[LATENCY_KEYS.length];
+    boolean hasBroker;
+    double brokerCpuAvg;
+    double brokerCpuMax;
+    long brokerRssAvg;
+    long brokerRssMax;
+    String verdict;
+    String verdictText;
+
+    StepResult(int index, String label, SweepOptions.Step step, String runId, String dir) {
+        this.index = index;
+        this.label = label;
+        this.step = step;
+        this.runId = runId;
+        this.dir = dir;
+    }
+
+    boolean hasReport() {
+        return verdict != null;
+    }
+
+    /** OK only for a run that ended by itself with exit code 0 and a report that found every message. */
+    boolean ok() {
+        return !skipped && !timedOut && exitCode != null && exitCode == 0 && "NO_LOSS".equals(verdict);
+    }
+
+    /** Why the step counts as failed, or "ok". */
+    String status() {
+        if (skipped) {
+            return "skipped (an earlier step failed)";
+        }
+        if (timedOut) {
+            return "timed out";
+        }
+        if (exitCode == null || exitCode != 0) {
+            return "JMeter exit code " + exitCode;
+        }
+        if (!hasReport()) {
+            return "no report";
+        }
+        return "NO_LOSS".equals(verdict) ? "ok" : "verdict " + verdict;
+    }
+
+    /** Reads the step's report; several monitored brokers are the nodes of one cluster and add up, as in the run report. */
+    void readReport(Path sweepDir, Path json, ObjectMapper mapper) throws IOException {
+        JsonNode r = mapper.readTree(Files.readString(json));
+        reportJson = sweepDir.relativize(json).toString().replace('\\', '/');
+        Path html = json.resolveSibling(json.getFileName().toString().replaceAll("\\.json$", ".html"));
+        reportHtml = Files.isRegularFile(html) ? sweepDir.relativize(html).toString().replace('\\', '/') : null;
+        JsonNode counts = r.path("counts");
+        clients = counts.path("connectsOk").asLong();
+        publishRate = r.path("publishRate").asDouble();
+        receiveRate = r.path("receiveRate").asDouble();
+        expected = counts.path("expected").asLong();
+        received = counts.path("receivedOfExpected").asLong();
+        lost = counts.path("lost").asLong();
+        duplicates = counts.path("duplicates").asLong();
+        errors = counts.path("connectsFailed").asLong() + counts.path("subscribeFailed").asLong()
+                + counts.path("publishFailed").asLong();
+        JsonNode p = r.path("latencyMicros").path("pubToSub");
+        for (int i = 0; i < LATENCY_KEYS.length; i++) {
+            latencyMillis[i] = p.path(LATENCY_KEYS[i]).asDouble() / 1000.0;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = r.path("brokers").fields(); it.hasNext();) {
+            JsonNode b = it.next().getValue();
+            hasBroker = true;
+            brokerCpuAvg += b.path("cpuAvg").asDouble();
+            brokerCpuMax += b.path("cpuMax").asDouble();
+            brokerRssAvg += b.path("rssAvg").asLong();
+            brokerRssMax += b.path("rssMax").asLong();
+        }
+        verdict = r.path("verdict").asText();
+        verdictText = r.path("verdictText").asText();
+    }
+}

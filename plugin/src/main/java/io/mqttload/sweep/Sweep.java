@@ -1,0 +1,238 @@
+package io.mqttload.sweep;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * The sweep runner: one scenario at increasing sizes. Each step is one headless JMeter run of the plan (local,
+ * or a controller with {@code -R} remote engines) with the step's properties, its own run id and its own
+ * results directory; after the last step the run reports are collected into the scalability table and charts
+ * ({@link SweepOutput}). Lives in the plugin jar, next to the report code it draws with, and runs on the
+ * JMeter home's own libraries: whoever has the plugin in a JMeter home can sweep, and {@code sweep.sh} only
+ * finds that home.
+ */
+public final class Sweep {
+    private static final Duration STOP_GRACE = Duration.ofSeconds(15);
+    private static final Pattern TEST_PLAN_TREE = Pattern.compile("</TestPlan>\\s*<hashTree>\\R?");
+
+    private final SweepOptions o;
+    private final PrintStream console;
+    private final ObjectMapper mapper = new ObjectMapper();
+
+    Sweep(SweepOptions options, PrintStream console) {
+        this.o = options;
+        this.console = console;
+    }
+
+    public static void main(String[] args) {
+        SweepOptions options;
+        try {
+            options = SweepOptions.parse(args);
+            if (!options.globalProperties.isEmpty() && options.remote.isEmpty()) {
+                throw new SweepOptions.UsageException("-G" + options.globalProperties.keySet().iterator().next()
+                        + ": -G properties go to remote engines; without --remote use -J");
+            }
+        } catch (SweepOptions.UsageException e) {
+            System.err.println("sweep: " + e.getMessage());
+            System.err.println(SweepOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        try {
+            System.exit(new Sweep(options, System.out).run());
+        } catch (SweepOptions.UsageException e) {
+            System.err.println("sweep: " + e.getMessage());
+            System.exit(2);
+        } catch (IOException e) {
+            System.err.println("sweep: " + e);
+            System.exit(1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            System.err.println("sweep: interrupted");
+            System.exit(1);
+        }
+    }
+
+    /** Runs every step and writes the sweep's files; 0 when every step ended NO_LOSS, 1 otherwise. */
+    int run() throws IOException, InterruptedException, SweepOptions.UsageException {
+        Path jar = jmeterJar(o.jmeterHome);
+        Files.createDirectories(o.out);
+        Path dir = o.out.toAbsolutePath().normalize();
+        Path plan = preparePlan(dir);
+        Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        List<StepResult> results = new ArrayList<>();
+        boolean stop = false;
+        for (int i = 0; i < o.steps.size(); i++) {
+            SweepOptions.Step step = o.steps.get(i);
+            int index = i + 1;
+            StepResult r = new StepResult(index, o.label(step), step, o.sweepId + "-s" + index, "step-" + index);
+            results.add(r);
+            if (stop) {
+                r.skipped = true;
+                continue;
+            }
+            console.printf(Locale.ROOT, "sweep %s: step %d/%d (%s) starting: %s%n", o.sweepId, index, o.steps.size(),
+                    r.label, step.describe());
+            runStep(r, jar, plan, dir.resolve(r.dir));
+            console.printf(Locale.ROOT, "sweep %s: step %d/%d (%s) %s in %.0f s%s%n", o.sweepId, index, o.steps.size(),
+                    r.label, r.status(), r.seconds, r.hasReport() ? String.format(Locale.ROOT,
+                            ": %d clients, delivered %.1f msg/s, p99 %.3f ms", r.clients, r.receiveRate,
+                            r.latencyMillis[3]) : "");
+            stop = !r.ok() && o.stopOnFailure;
+        }
+        SweepOutput output = new SweepOutput(o, results, started, Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        List<String> files = output.write(dir);
+        console.print(output.markdown().lines().filter(l -> l.startsWith("|")).takeWhile(l -> !l.startsWith("| step | properties"))
+                .reduce("", (a, b) -> a + b + "\n"));
+        console.println("sweep " + o.sweepId + ": wrote " + String.join(", ", files) + " in " + dir);
+        return results.stream().allMatch(StepResult::ok) ? 0 : 1;
+    }
+
+    private void runStep(StepResult r, Path jar, Path plan, Path stepDir) throws IOException, InterruptedException {
+        Files.createDirectories(stepDir);
+        List<String> command = command(r, jar, plan, stepDir);
+        Files.writeString(stepDir.resolve("command.txt"), String.join(" ", command) + "\n", StandardCharsets.UTF_8);
+        long t0 = System.nanoTime();
+        Process p = new ProcessBuilder(command).directory(stepDir.toFile()).redirectErrorStream(true)
+                .redirectOutput(stepDir.resolve("jmeter.out").toFile()).start();
+        try {
+            if (p.waitFor(o.stepTimeoutSeconds, TimeUnit.SECONDS)) {
+                r.exitCode = p.exitValue();
+            } else {
+                r.timedOut = true;
+            }
+        } finally {
+            stop(p);
+            r.seconds = (System.nanoTime() - t0) / 1e9;
+        }
+        Path report = stepDir.resolve("report-" + r.runId + ".json");
+        if (Files.isRegularFile(report)) {
+            r.readReport(o.out.toAbsolutePath().normalize(), report, mapper);
+        }
+    }
+
+    List<String> command(StepResult r, Path jar, Path plan, Path stepDir) {
+        List<String> c = new ArrayList<>();
+        c.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String h : o.heap.split("\\s+")) {
+            if (!h.isEmpty()) {
+                c.add(h);
+            }
+        }
+        c.addAll(o.jvmArgs);
+        c.addAll(List.of("-jar", jar.toString(), "-n", "-t", plan.toString(), "-j", stepDir.resolve("jmeter.log")
+                .toString(), "-l", stepDir.resolve("results.jtl").toString()));
+        for (Path q : o.propertyFiles) {
+            c.addAll(List.of("-q", q.toAbsolutePath().toString()));
+        }
+        Map<String, String> local = new LinkedHashMap<>(o.localProperties);
+        local.putAll(r.step.properties);
+        local.put("mqttload.runId", r.runId);
+        local.put("mqttload.resultsDir", stepDir.toString());
+        local.forEach((k, v) -> c.add("-J" + k + "=" + v));
+        if (!o.remote.isEmpty()) {
+            c.addAll(List.of("-R", String.join(",", o.remote)));
+            Map<String, String> global = new LinkedHashMap<>();
+            // The barriers wait for threads x engines: without it a multi-engine run would release too early.
+            global.put("mqttload.engines", Integer.toString(o.remote.size()));
+            global.putAll(o.globalProperties);
+            global.putAll(r.step.properties);
+            global.put("mqttload.runId", r.runId);
+            global.forEach((k, v) -> c.add("-G" + k + "=" + v));
+        }
+        return c;
+    }
+
+    /**
+     * The plan as run: the given file, or with --broker-pid / --broker-process a copy in the sweep directory with
+     * an MQTT Broker Monitor at test-plan level, so that any plan gets broker CPU and memory without editing it.
+     */
+    Path preparePlan(Path dir) throws IOException, SweepOptions.UsageException {
+        Path plan = o.plan.toAbsolutePath().normalize();
+        if (!o.monitorsBroker()) {
+            return plan;
+        }
+        String xml = Files.readString(plan, StandardCharsets.UTF_8);
+        String option = o.brokerPid > 0 ? "--broker-pid" : "--broker-process";
+        if (xml.contains("testclass=\"io.mqttload.jmeter.MqttBrokerMonitor\"")) {
+            throw new SweepOptions.UsageException(option + ": the plan '" + o.plan
+                    + "' has an MQTT Broker Monitor of its own; set the broker there instead");
+        }
+        Matcher m = TEST_PLAN_TREE.matcher(xml);
+        if (!m.find()) {
+            throw new SweepOptions.UsageException("--plan '" + o.plan + "': no TestPlan element to add the broker monitor to");
+        }
+        String name = plan.getFileName().toString().replaceAll("\\.jmx$", "");
+        Path copy = dir.resolve(name + "-broker-monitor.jmx");
+        Files.writeString(copy, xml.substring(0, m.end()) + monitorXml() + xml.substring(m.end()), StandardCharsets.UTF_8);
+        return copy;
+    }
+
+    private String monitorXml() {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("agent", "false");
+        p.put("brokerName", o.brokerName);
+        p.put("engineFilter", o.brokerEngine);
+        p.put("intervalSeconds", "1");
+        p.put("pid", o.brokerPid > 0 ? Long.toString(o.brokerPid) : "");
+        p.put("pidFile", "");
+        p.put("processName", o.brokerProcess);
+        // CPU and memory from /proc are what the sweep plots; $SYS is left to plans that ask for it.
+        p.put("sysHost", "");
+        p.put("sysPort", "1883");
+        p.put("sysTopics", "false");
+        StringBuilder x = new StringBuilder("      <io.mqttload.jmeter.MqttBrokerMonitor guiclass=\"TestBeanGUI\""
+                + " testclass=\"io.mqttload.jmeter.MqttBrokerMonitor\" testname=\"MQTT Broker Monitor (sweep)\""
+                + " enabled=\"true\">\n");
+        p.forEach((k, v) -> x.append("        <stringProp name=\"").append(k).append("\">").append(xmlText(v))
+                .append("</stringProp>\n"));
+        x.append("      </io.mqttload.jmeter.MqttBrokerMonitor>\n      <hashTree/>\n");
+        return x.toString();
+    }
+
+    private static String xmlText(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+
+    static Path jmeterJar(Path home) throws IOException, SweepOptions.UsageException {
+        try (var files = Files.list(home.resolve("bin"))) {
+            return files.filter(f -> f.getFileName().toString().matches("ApacheJMeter(-.*)?\\.jar")).findFirst()
+                    .orElseThrow(() -> new SweepOptions.UsageException("--jmeter-home '" + home
+                            + "': no bin/ApacheJMeter*.jar there"));
+        }
+    }
+
+    /** SIGTERM to JMeter and anything it started, SIGKILL after a grace period: a step never outlives its timeout long. */
+    private static void stop(Process p) throws InterruptedException {
+        if (!p.isAlive()) {
+            return;
+        }
+        p.descendants().forEach(ProcessHandle::destroy);
+        p.destroy();
+        try {
+            p.onExit().get(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            p.onExit().orTimeout(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+}

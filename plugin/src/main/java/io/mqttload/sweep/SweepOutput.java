@@ -1,0 +1,306 @@
+package io.mqttload.sweep;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.mqttload.core.HtmlReport;
+
+/**
+ * What a sweep leaves in its directory: the scalability table as Markdown ({@code sweep.md}), every figure
+ * as JSON ({@code sweep.json}), the charts against clients as SVG and PNG, and one self-contained HTML page
+ * ({@code sweep.html}: table, inline SVG charts, each step's parameters and verdict, links to the steps' run
+ * reports). Only steps with a report are plotted; the table lists every step.
+ */
+final class SweepOutput {
+    static final String X_TITLE = "clients (connections)";
+
+    private final SweepOptions options;
+    private final List<StepResult> steps;
+    private final Instant started;
+    private final Instant finished;
+    /** Chart file base name → chart, in page order. */
+    private final Map<String, XyChart> charts = new LinkedHashMap<>();
+
+    SweepOutput(SweepOptions options, List<StepResult> steps, Instant started, Instant finished) {
+        this.options = options;
+        this.steps = steps;
+        this.started = started;
+        this.finished = finished;
+        buildCharts();
+    }
+
+    private void buildCharts() {
+        List<StepResult> plotted = new ArrayList<>();
+        for (StepResult s : steps) {
+            if (s.hasReport()) {
+                plotted.add(s);
+            }
+        }
+        if (plotted.isEmpty()) {
+            return;
+        }
+        int n = plotted.size();
+        double[] x = new double[n];
+        String[] labels = new String[n];
+        double[] delivered = new double[n];
+        double[] published = new double[n];
+        double[][] latency = new double[StepResult.LATENCY_KEYS.length][n];
+        double[] cpuAvg = new double[n];
+        double[] cpuMax = new double[n];
+        boolean anyBroker = false;
+        for (int i = 0; i < n; i++) {
+            StepResult s = plotted.get(i);
+            x[i] = s.clients;
+            labels[i] = "step " + s.index + " (" + s.label + ")";
+            delivered[i] = s.receiveRate;
+            published[i] = s.publishRate;
+            for (int k = 0; k < latency.length; k++) {
+                latency[k][i] = s.latencyMillis[k];
+            }
+            cpuAvg[i] = s.hasBroker ? s.brokerCpuAvg : Double.NaN;
+            cpuMax[i] = s.hasBroker ? s.brokerCpuMax : Double.NaN;
+            anyBroker |= s.hasBroker;
+        }
+        charts.put("throughput", new XyChart("Delivered throughput against clients", X_TITLE, "msg/s", x, labels)
+                .add("delivered (received)", delivered).add("published", published));
+        XyChart l = new XyChart("Pub-to-sub latency against clients", X_TITLE, "ms", x, labels);
+        for (int k = 0; k < latency.length; k++) {
+            l.add(StepResult.LATENCY_NAMES[k], latency[k]);
+        }
+        charts.put("latency", l);
+        if (anyBroker) {
+            charts.put("broker-cpu", new XyChart("Broker CPU against clients (steady phase)", X_TITLE,
+                    "% of one core", x, labels).add("CPU avg", cpuAvg).add("CPU max", cpuMax));
+        }
+    }
+
+    /** Writes every file; returns their names, relative to the sweep directory. */
+    List<String> write(Path dir) throws IOException {
+        List<String> files = new ArrayList<>();
+        for (Map.Entry<String, XyChart> c : charts.entrySet()) {
+            Files.writeString(dir.resolve(c.getKey() + ".svg"), c.getValue().toSvg(), StandardCharsets.UTF_8);
+            Files.write(dir.resolve(c.getKey() + ".png"), c.getValue().toPng());
+            files.add(c.getKey() + ".svg");
+            files.add(c.getKey() + ".png");
+        }
+        Files.writeString(dir.resolve("sweep.md"), markdown(), StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("sweep.json"), json(), StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("sweep.html"), html(), StandardCharsets.UTF_8);
+        files.addAll(List.of("sweep.md", "sweep.json", "sweep.html"));
+        return files;
+    }
+
+    private String[] header() {
+        return new String[] {"step", "label", "clients (connections)", "delivered msg/s", "published msg/s",
+            "avg ms", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "broker CPU avg / max %",
+            "broker memory avg / max MiB", "expected", "lost", "verdict"};
+    }
+
+    /** A table row: figures only where the step has a report. */
+    private String[] row(StepResult s) {
+        String[] r = new String[header().length];
+        r[0] = Integer.toString(s.index);
+        r[1] = s.label;
+        if (!s.hasReport()) {
+            for (int i = 2; i < r.length - 1; i++) {
+                r[i] = "";
+            }
+            r[r.length - 1] = s.status();
+            return r;
+        }
+        r[2] = Long.toString(s.clients);
+        r[3] = String.format(Locale.ROOT, "%.1f", s.receiveRate);
+        r[4] = String.format(Locale.ROOT, "%.1f", s.publishRate);
+        for (int k = 0; k < s.latencyMillis.length; k++) {
+            r[5 + k] = String.format(Locale.ROOT, "%.3f", s.latencyMillis[k]);
+        }
+        r[11] = s.hasBroker ? String.format(Locale.ROOT, "%.1f / %.1f", s.brokerCpuAvg, s.brokerCpuMax) : "";
+        r[12] = s.hasBroker ? String.format(Locale.ROOT, "%.1f / %.1f", s.brokerRssAvg / 1048576.0,
+                s.brokerRssMax / 1048576.0) : "";
+        r[13] = Long.toString(s.expected);
+        r[14] = Long.toString(s.lost);
+        // A failed run can still report NO_LOSS (JMeter exited non-zero afterwards): the table says both.
+        r[15] = s.ok() || s.status().startsWith("verdict") ? s.verdict : s.verdict + " (" + s.status() + ")";
+        return r;
+    }
+
+    String markdown() {
+        StringBuilder m = new StringBuilder();
+        m.append("# MQTT sweep ").append(options.sweepId).append("\n\n");
+        m.append("Plan `").append(options.plan).append("`, ").append(steps.size()).append(" step(s)");
+        m.append(options.remote.isEmpty() ? ", one local engine" : ", remote engines " + String.join(",", options.remote));
+        m.append(String.format(Locale.ROOT, "; from %s to %s.%n%n", started, finished));
+        m.append("**Result:** ").append(summaryLine()).append("\n\n");
+        String[] h = header();
+        m.append("| ").append(String.join(" | ", h)).append(" |\n|");
+        for (int i = 0; i < h.length; i++) {
+            m.append(i < 2 || i == h.length - 1 ? " --- |" : " ---: |");
+        }
+        m.append('\n');
+        for (StepResult s : steps) {
+            m.append("| ").append(String.join(" | ", escapeCells(row(s)))).append(" |\n");
+        }
+        m.append("\nClients are the connections each run made (`connectsOk` of its report, every engine), not what the"
+                + " step's properties promised. Delivered = messages received by subscribers per second over the"
+                + " measured window; latency = pub-to-sub over every engine (merged HdrHistograms).\n\n");
+        if (!charts.isEmpty()) {
+            for (Map.Entry<String, XyChart> c : charts.entrySet()) {
+                m.append("![").append(c.getValue().title).append("](").append(c.getKey()).append(".svg)\n\n");
+            }
+            if (!charts.containsKey("broker-cpu")) {
+                m.append("No broker CPU: no MQTT Broker Monitor ran (`--broker-pid` / `--broker-process`).\n\n");
+            }
+        }
+        m.append("| step | properties | run | status | report |\n| --- | --- | --- | --- | --- |\n");
+        for (StepResult s : steps) {
+            m.append(String.format(Locale.ROOT, "| %d | `%s` | %s | %s | %s |%n", s.index, s.step.describe(), s.runId,
+                    s.status() + (s.seconds > 0 ? String.format(Locale.ROOT, " (%.0f s)", s.seconds) : ""),
+                    s.reportHtml == null ? "" : "[" + s.reportHtml + "](" + s.reportHtml + ")"));
+        }
+        return m.toString();
+    }
+
+    private static String[] escapeCells(String[] cells) {
+        String[] out = new String[cells.length];
+        for (int i = 0; i < cells.length; i++) {
+            out[i] = cells[i].replace("|", "\\|");
+        }
+        return out;
+    }
+
+    private String summaryLine() {
+        long failed = steps.stream().filter(s -> !s.ok()).count();
+        return failed == 0 ? "every step NO_LOSS" : failed + " of " + steps.size() + " step(s) failed";
+    }
+
+    String json() throws IOException {
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectNode root = mapper.createObjectNode();
+        root.put("sweepId", options.sweepId);
+        root.put("plan", options.plan.toString());
+        root.put("started", started.toString());
+        root.put("finished", finished.toString());
+        ArrayNode remote = root.putArray("remote");
+        options.remote.forEach(remote::add);
+        ArrayNode args = root.putArray("arguments");
+        options.arguments.forEach(args::add);
+        root.put("ok", steps.stream().allMatch(StepResult::ok));
+        ArrayNode list = root.putArray("steps");
+        for (StepResult s : steps) {
+            ObjectNode n = list.addObject();
+            n.put("index", s.index);
+            n.put("label", s.label);
+            ObjectNode props = n.putObject("properties");
+            s.step.properties.forEach(props::put);
+            n.put("runId", s.runId);
+            n.put("dir", s.dir);
+            n.put("status", s.status());
+            n.put("ok", s.ok());
+            if (s.exitCode != null) {
+                n.put("exitCode", s.exitCode);
+            }
+            n.put("timedOut", s.timedOut);
+            n.put("seconds", Math.round(s.seconds * 10) / 10.0);
+            if (!s.hasReport()) {
+                continue;
+            }
+            n.put("report", s.reportJson);
+            if (s.reportHtml != null) {
+                n.put("reportHtml", s.reportHtml);
+            }
+            n.put("clients", s.clients);
+            n.put("receiveRate", s.receiveRate);
+            n.put("publishRate", s.publishRate);
+            ObjectNode lat = n.putObject("pubToSubMillis");
+            for (int k = 0; k < StepResult.LATENCY_KEYS.length; k++) {
+                lat.put(StepResult.LATENCY_KEYS[k], s.latencyMillis[k]);
+            }
+            if (s.hasBroker) {
+                ObjectNode b = n.putObject("broker");
+                b.put("cpuAvg", s.brokerCpuAvg).put("cpuMax", s.brokerCpuMax).put("rssAvg", s.brokerRssAvg)
+                        .put("rssMax", s.brokerRssMax);
+            }
+            n.put("expected", s.expected).put("received", s.received).put("lost", s.lost)
+                    .put("duplicates", s.duplicates).put("errors", s.errors);
+            n.put("verdict", s.verdict).put("verdictText", s.verdictText);
+        }
+        ObjectNode files = root.putObject("charts");
+        charts.keySet().forEach(k -> files.put(k, k + ".svg"));
+        return mapper.writeValueAsString(root) + "\n";
+    }
+
+    String html() {
+        StringBuilder h = new StringBuilder(64 * 1024);
+        String esc = HtmlReport.esc(options.sweepId);
+        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>MQTT sweep ").append(esc)
+                .append("</title>\n<style>\n").append(HtmlReport.STYLE)
+                .append("tr.failed td{background:#fde2e1}svg.chart{display:block;margin:10px 0}")
+                .append("\n</style></head><body>\n");
+        h.append("<h1>MQTT sweep ").append(esc).append("</h1>\n");
+        h.append("<p>Plan <code>").append(HtmlReport.esc(options.plan.toString())).append("</code>, ")
+                .append(steps.size()).append(" step(s), ")
+                .append(options.remote.isEmpty() ? "one local engine"
+                        : "remote engines " + HtmlReport.esc(String.join(", ", options.remote)))
+                .append("; from ").append(started).append(" to ").append(finished).append(".</p>\n");
+        boolean ok = steps.stream().allMatch(StepResult::ok);
+        h.append("<p class=\"verdict ").append(ok ? "ok" : "bad").append("\">").append(HtmlReport.esc(summaryLine()))
+                .append("</p>\n<h2>Scalability</h2>\n<table><tr>");
+        for (String c : header()) {
+            h.append("<th>").append(HtmlReport.esc(c)).append("</th>");
+        }
+        h.append("</tr>\n");
+        for (StepResult s : steps) {
+            String[] r = row(s);
+            h.append(s.ok() ? "<tr>" : "<tr class=\"failed\">");
+            for (int i = 0; i < r.length; i++) {
+                boolean numeric = i != 1 && i != r.length - 1;
+                h.append(numeric ? "<td class=\"n\">" : "<td>").append(HtmlReport.esc(r[i])).append("</td>");
+            }
+            h.append("</tr>\n");
+        }
+        h.append("</table>\n<p>Clients are the connections each run made (connectsOk of its report, every engine).")
+                .append(" Delivered = messages received per second over the measured window.</p>\n");
+        h.append("<h2>Charts</h2>\n");
+        if (charts.isEmpty()) {
+            h.append("<p>No step wrote a report: nothing to plot.</p>\n");
+        }
+        for (XyChart c : charts.values()) {
+            h.append(c.toSvg());
+        }
+        if (!charts.isEmpty() && !charts.containsKey("broker-cpu")) {
+            h.append("<p>No broker CPU: no MQTT Broker Monitor ran (--broker-pid / --broker-process).</p>\n");
+        }
+        h.append("<h2>Steps</h2>\n<table><tr><th>step</th><th>label</th><th>properties</th><th>run</th><th>status</th>")
+                .append("<th>duration (s)</th><th>verdict</th><th>run report</th></tr>\n");
+        for (StepResult s : steps) {
+            h.append(s.ok() ? "<tr>" : "<tr class=\"failed\">");
+            h.append(String.format(Locale.ROOT, "<td class=\"n\">%d</td><td>%s</td><td><code>%s</code></td><td>%s</td>"
+                    + "<td>%s</td><td class=\"n\">%.0f</td><td>%s</td><td>%s</td></tr>%n", s.index,
+                    HtmlReport.esc(s.label), HtmlReport.esc(s.step.describe()), HtmlReport.esc(s.runId),
+                    HtmlReport.esc(s.status()), s.seconds, HtmlReport.esc(s.verdictText == null ? "" : s.verdictText),
+                    s.reportHtml == null ? "" : "<a href=\"" + HtmlReport.esc(s.reportHtml) + "\">"
+                            + HtmlReport.esc(s.reportHtml) + "</a>"));
+        }
+        h.append("</table>\n<h2>Command</h2>\n<p><code>sweep.sh");
+        for (String a : options.arguments) {
+            h.append(' ').append(HtmlReport.esc(a));
+        }
+        h.append("</code></p>\n<p style=\"color:#777;font-size:12px\">Written by the MQTT sweep runner. Each step's")
+                .append(" figures are those of its run report: latency percentiles from merged HdrHistograms.</p>\n")
+                .append("</body></html>\n");
+        return h.toString();
+    }
+}

@@ -1,0 +1,99 @@
+package io.mqttload.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SweepOptionsTest {
+    @TempDir
+    Path dir;
+    private Path plan;
+    private Path home;
+
+    @BeforeEach
+    void files() throws IOException {
+        plan = Files.writeString(dir.resolve("plan.jmx"), "<jmeterTestPlan/>");
+        home = Files.createDirectories(dir.resolve("home/bin")).getParent();
+    }
+
+    private SweepOptions parse(String... extra) throws SweepOptions.UsageException {
+        List<String> args = new ArrayList<>(List.of("--plan", plan.toString(), "--out", dir.resolve("out").toString(),
+                "--jmeter-home", home.toString()));
+        args.addAll(List.of(extra));
+        return SweepOptions.parse(args.toArray(new String[0]));
+    }
+
+    @Test
+    void inlineSteps_labelsAndPropertiesInOrder() throws Exception {
+        SweepOptions o = parse("--steps", "small:partitions=1,qos=0; partitions=4 ;url:influx.url=http://h:8086",
+                "--clients-property", "partitions", "-JdurationSeconds=3");
+
+        assertThat(o.steps).hasSize(3);
+        assertThat(o.label(o.steps.get(0))).isEqualTo("small");
+        assertThat(o.steps.get(0).properties).containsExactly(Map.entry("partitions", "1"), Map.entry("qos", "0"));
+        assertThat(o.label(o.steps.get(1))).isEqualTo("partitions=4");
+        assertThat(o.label(o.steps.get(2))).isEqualTo("url");
+        assertThat(o.steps.get(2).properties).containsExactly(Map.entry("influx.url", "http://h:8086"));
+        assertThat(o.localProperties).containsEntry("durationSeconds", "3");
+    }
+
+    @Test
+    void stepFile_isOneStepNamedAfterTheFile() throws Exception {
+        Path file = Files.writeString(dir.resolve("4k.properties"), "partitions=4\npublishersPerPartition=1000\n",
+                StandardCharsets.UTF_8);
+
+        SweepOptions o = parse("--step-file", file.toString());
+
+        assertThat(o.label(o.steps.get(0))).isEqualTo("4k");
+        assertThat(o.steps.get(0).describe()).isEqualTo("partitions=4,publishersPerPartition=1000");
+    }
+
+    @Test
+    void badInput_isOneLineNamingTheOptionAndValue() {
+        assertThatThrownBy(() -> parse("--steps", "partitions=1;;partitions=2"))
+                .hasMessageStartingWith("--steps 'partitions=1;;partitions=2': empty step");
+        assertThatThrownBy(() -> parse("--steps", "partitions=1;partitions")).hasMessage(
+                "--steps 'partitions': 'partitions' is not name=value");
+        assertThatThrownBy(() -> parse("--steps", "p=1", "--bogus", "x")).hasMessage("unknown option '--bogus'");
+        assertThatThrownBy(() -> parse("--steps", "p=1", "--step-timeout", "ten"))
+                .hasMessage("--step-timeout 'ten': not a whole number");
+        assertThatThrownBy(() -> parse("--steps", "p=1", "--on-failure", "retry"))
+                .hasMessage("--on-failure 'retry': expected continue or stop");
+        assertThatThrownBy(() -> parse("--steps", "p=1", "--clients-property", "partitions"))
+                .hasMessage("--clients-property 'partitions': step 'p=1' does not set it (nor has a label)");
+        assertThatThrownBy(() -> parse("--steps", "p=1", "--broker-pid", "1", "--broker-process", "mosquitto"))
+                .hasMessage("--broker-pid 1 and --broker-process 'mosquitto': give one");
+        assertThatThrownBy(() -> parse("--steps", "p=1", "-Jnovalue")).hasMessage("-J 'novalue': expected -Jname=value");
+        assertThatThrownBy(() -> parse()).hasMessage("--steps / --step-file: no step given");
+        assertThatThrownBy(() -> SweepOptions.parse(new String[] {"--plan", dir.resolve("missing.jmx").toString()}))
+                .hasMessage("--plan '" + dir.resolve("missing.jmx") + "': no such file");
+        assertThatThrownBy(() -> parse("--steps", "p=1", "--sweep-id", "a/b"))
+                .hasMessage("--sweep-id 'a/b': letters, digits, '.', '_' and '-' only");
+    }
+
+    @Test
+    void outputDirectory_mustBeNewOrEmpty() throws Exception {
+        Files.createDirectories(dir.resolve("out"));
+        Files.writeString(dir.resolve("out/sweep.json"), "{}");
+
+        assertThatThrownBy(() -> parse("--steps", "p=1")).hasMessageContaining("not empty");
+    }
+
+    @Test
+    void secrets_stayOutOfTheRecordedCommand() throws Exception {
+        SweepOptions o = parse("--steps", "p=1", "-Jinflux.password=hunter2", "-Jqos=1");
+
+        assertThat(o.arguments).contains("-Jinflux.password=****", "-Jqos=1").doesNotContain("-Jinflux.password=hunter2");
+    }
+}

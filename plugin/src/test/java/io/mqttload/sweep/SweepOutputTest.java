@@ -1,0 +1,103 @@
+package io.mqttload.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import javax.imageio.ImageIO;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+class SweepOutputTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static StepResult step(Path dir, int index, long clients, String verdict, boolean broker) throws IOException {
+        SweepOptions.Step s = new SweepOptions.Step(null, Map.of("partitions", Integer.toString(index)));
+        StepResult r = new StepResult(index, "partitions=" + index, s, "sw-s" + index, "step-" + index);
+        r.exitCode = 0;
+        Path stepDir = Files.createDirectories(dir.resolve("step-" + index));
+        String brokers = broker ? "{\"mosquitto\": {\"cpuAvg\": " + index * 10 + ", \"cpuMax\": 50, \"rssAvg\": 1048576,"
+                + " \"rssMax\": 2097152}}" : "{}";
+        Path json = Files.writeString(stepDir.resolve("report-sw-s" + index + ".json"), "{\"publishRate\": 100.0,"
+                + " \"receiveRate\": " + index * 100.0 + ", \"counts\": {\"connectsOk\": " + clients + ", \"expected\": 10,"
+                + " \"receivedOfExpected\": 10, \"lost\": 0}, \"latencyMicros\": {\"pubToSub\": {\"mean\": 1500.0,"
+                + " \"p50\": 1000, \"p90\": 2000, \"p99\": 3000, \"p99.9\": 4000, \"max\": 5000}}, \"brokers\": " + brokers
+                + ", \"verdict\": \"" + verdict + "\", \"verdictText\": \"text\"}");
+        Files.writeString(stepDir.resolve("report-sw-s" + index + ".html"), "<html></html>");
+        r.readReport(dir, json, JSON);
+        return r;
+    }
+
+    private static SweepOptions options(Path dir) throws SweepOptions.UsageException, IOException {
+        Path plan = Files.writeString(dir.resolve("plan.jmx"), "<jmeterTestPlan/>");
+        Files.createDirectories(dir.resolve("home/bin"));
+        return SweepOptions.parse(new String[] {"--plan", plan.toString(), "--out", dir.resolve("out").toString(),
+            "--jmeter-home", dir.resolve("home").toString(), "--steps", "partitions=1;partitions=2;partitions=3",
+            "--sweep-id", "sw"});
+    }
+
+    @Test
+    void everyChart_hasOnePointPerStepAndSeries_andTheTableOneRowPerStep(@TempDir Path dir) throws Exception {
+        List<StepResult> steps = List.of(step(dir, 1, 6, "NO_LOSS", true), step(dir, 2, 12, "NO_LOSS", true),
+                step(dir, 3, 18, "LOSS", true));
+        Path out = Files.createDirectories(dir.resolve("out"));
+
+        List<String> files = new SweepOutput(options(dir), steps, Instant.EPOCH, Instant.EPOCH).write(out);
+
+        assertThat(files).contains("throughput.svg", "throughput.png", "latency.svg", "latency.png", "broker-cpu.svg",
+                "broker-cpu.png", "sweep.md", "sweep.json", "sweep.html");
+        for (String chart : List.of("throughput", "latency", "broker-cpu")) {
+            String svg = Files.readString(out.resolve(chart + ".svg"));
+            int series = count(svg, "<polyline ");
+            for (int i = 1; i <= 3; i++) {
+                assertThat(count(svg, "<title>step " + i + " ")).as(chart + " step " + i).isEqualTo(series);
+            }
+            assertThat(ImageIO.read(out.resolve(chart + ".png").toFile()).getWidth()).isEqualTo(XyChart.WIDTH);
+        }
+        assertThat(count(Files.readString(out.resolve("latency.svg")), "<polyline ")).isEqualTo(6);
+        String md = Files.readString(out.resolve("sweep.md"));
+        assertThat(md).contains("| 3 | partitions=3 | 18 | 300.0 | 100.0 | 1.500 | 1.000 | 2.000 | 3.000 | 4.000 | 5.000"
+                + " | 30.0 / 50.0 | 1.0 / 2.0 | 10 | 0 | LOSS |").contains("1 of 3 step(s) failed");
+        JsonNode json = JSON.readTree(out.resolve("sweep.json").toFile());
+        assertThat(json.path("ok").asBoolean()).isFalse();
+        assertThat(json.path("steps").get(1).path("clients").asLong()).isEqualTo(12);
+        assertThat(json.path("steps").get(2).path("status").asText()).isEqualTo("verdict LOSS");
+        assertThat(Files.readString(out.resolve("sweep.html"))).contains("<a href=\"step-1/report-sw-s1.html\"").doesNotContain("<script");
+    }
+
+    @Test
+    void stepsWithoutReport_areListedButNotPlotted_andNoBrokerMeansNoCpuChart(@TempDir Path dir) throws Exception {
+        StepResult failed = new StepResult(2, "partitions=2", new SweepOptions.Step(null, Map.of("partitions", "2")),
+                "sw-s2", "step-2");
+        failed.timedOut = true;
+        List<StepResult> steps = List.of(step(dir, 1, 6, "NO_LOSS", false), failed);
+        Path out = Files.createDirectories(dir.resolve("out"));
+
+        List<String> files = new SweepOutput(options(dir), steps, Instant.EPOCH, Instant.EPOCH).write(out);
+
+        assertThat(files).doesNotContain("broker-cpu.svg");
+        assertThat(count(Files.readString(out.resolve("throughput.svg")), "<circle ")).isEqualTo(2);
+        assertThat(Files.readString(out.resolve("sweep.md"))).contains("| 2 | partitions=2 |").contains("timed out")
+                .contains("No broker CPU");
+    }
+
+    private static int count(String text, String what) {
+        Matcher m = Pattern.compile(Pattern.quote(what)).matcher(text);
+        int n = 0;
+        while (m.find()) {
+            n++;
+        }
+        return n;
+    }
+}

@@ -8,6 +8,9 @@ import org.apache.jmeter.testbeans.TestBean;
 import org.apache.jmeter.testbeans.TestBeanHelper;
 import org.apache.jmeter.util.JMeterUtils;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.mqttload.core.EngineRuntime;
 import io.mqttload.core.InvalidSettingException;
 import io.mqttload.core.broker.BrokerMonitor;
@@ -22,6 +25,7 @@ import io.mqttload.core.broker.BrokerMonitor;
  */
 public class MqttBrokerMonitor extends ConfigTestElement implements TestBean, MqttTestStateListener {
     private static final long serialVersionUID = 1L;
+    private static final Logger log = LoggerFactory.getLogger(MqttBrokerMonitor.class);
     /** Engine property: seconds without any $SYS message before the broker is reported as publishing none. */
     public static final String SYS_GRACE_PROPERTY = "mqttload.sysGraceSeconds";
 
@@ -66,8 +70,9 @@ public class MqttBrokerMonitor extends ConfigTestElement implements TestBean, Mq
             s.sysGraceMillis = Fields.parseLong(SYS_GRACE_PROPERTY,
                     JMeterUtils.getPropDefault(SYS_GRACE_PROPERTY, "70"), 1, 3600) * 1000;
             if (s.pid == 0 && s.pidFile.isEmpty() && s.processName.isEmpty() && s.sysHost.isEmpty()) {
-                throw new InvalidSettingException("pid / pidFile / processName / sysHost", "",
-                        "set at least one: a local broker process, or a broker host for $SYS statistics");
+                // Like MQTT Metrics with an empty URL: a plan can carry the monitor, driven by ${__P(...)}, off by default.
+                log.info("MQTT Broker Monitor '{}': no process and no broker host set, so it is off", getName());
+                return;
             }
             runtime.addBrokerMonitor(s);
         } catch (InvalidSettingException e) {

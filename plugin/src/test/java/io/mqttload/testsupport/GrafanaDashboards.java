@@ -1,0 +1,151 @@
+package io.mqttload.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * The Grafana dashboards of the repository ({@code grafana/dashboards/*.json}) and every InfluxQL query in them:
+ * panel targets (also inside rows), templating variables and annotations, as Grafana would send them before
+ * it substitutes its macros and variables.
+ */
+public final class GrafanaDashboards {
+    /** {@code $name}, {@code ${name}}, {@code ${name:format}} and {@code [[name]]}, as Grafana interpolates them. */
+    public static final Pattern VARIABLE = Pattern.compile("\\$\\{(\\w+)(?::\\w+)?\\}|\\$(\\w+)|\\[\\[(\\w+)\\]\\]");
+
+    private GrafanaDashboards() {
+    }
+
+    /** The repository's root, from the module directory surefire and failsafe pass as {@code project.basedir}. */
+    public static Path repositoryRoot() {
+        return Path.of(System.getProperty("project.basedir", "."), "..").toAbsolutePath().normalize();
+    }
+
+    public static Path grafanaDirectory() {
+        return repositoryRoot().resolve("grafana");
+    }
+
+    public static List<Path> files() {
+        try (Stream<Path> s = Files.list(grafanaDirectory().resolve("dashboards"))) {
+            return s.filter(p -> p.toString().endsWith(".json")).sorted().collect(Collectors.toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static JsonNode read(Path file) {
+        try {
+            return new ObjectMapper().readTree(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
+    /** The uid of the datasource Grafana provisions from {@code grafana/provisioning/datasources}. */
+    public static String provisionedDatasourceUid() {
+        Path dir = grafanaDirectory().resolve("provisioning").resolve("datasources");
+        Pattern uid = Pattern.compile("(?m)^\\s+uid:\\s*\"?([^\"\\s]+)\"?\\s*$");
+        try (Stream<Path> s = Files.list(dir)) {
+            List<String> uids = new ArrayList<>();
+            for (Path p : s.sorted().collect(Collectors.toList())) {
+                Matcher m = uid.matcher(Files.readString(p));
+                while (m.find()) {
+                    uids.add(m.group(1));
+                }
+            }
+            if (uids.size() != 1) {
+                throw new IllegalStateException("expected one provisioned datasource uid in " + dir + ", found " + uids);
+            }
+            return uids.get(0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Panels of a dashboard, those inside rows included, rows themselves too. */
+    public static List<JsonNode> panels(JsonNode dashboard) {
+        List<JsonNode> all = new ArrayList<>();
+        for (JsonNode p : dashboard.path("panels")) {
+            all.add(p);
+            p.path("panels").forEach(all::add);
+        }
+        return all;
+    }
+
+    /** Every query of a dashboard: panel targets, then variables in their order, then annotations. */
+    public static List<Query> queries(JsonNode dashboard) {
+        String title = dashboard.path("title").asText();
+        List<Query> queries = new ArrayList<>();
+        for (JsonNode p : panels(dashboard)) {
+            for (JsonNode t : p.path("targets")) {
+                queries.add(new Query(title, Query.Kind.PANEL, p.path("title").asText(), t.path("refId").asText(),
+                        t.path("query").asText(), t.path("datasource")));
+            }
+        }
+        for (JsonNode v : dashboard.path("templating").path("list")) {
+            if ("query".equals(v.path("type").asText())) {
+                queries.add(new Query(title, Query.Kind.VARIABLE, v.path("name").asText(), "", v.path("query").asText(),
+                        v.path("datasource")));
+            }
+        }
+        for (JsonNode a : dashboard.path("annotations").path("list")) {
+            queries.add(new Query(title, Query.Kind.ANNOTATION, a.path("name").asText(),
+                    a.path("target").path("refId").asText(), a.path("target").path("query").asText(), a.path("datasource")));
+        }
+        return queries;
+    }
+
+    /** Names referred to as variables in {@code text}, in order of appearance. */
+    public static Set<String> variablesIn(String text) {
+        Set<String> names = new LinkedHashSet<>();
+        Matcher m = VARIABLE.matcher(text);
+        while (m.find()) {
+            names.add(m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3));
+        }
+        return names;
+    }
+
+    /** One InfluxQL query of a dashboard, with where it sits, for failure messages. */
+    public static final class Query {
+        public enum Kind { PANEL, VARIABLE, ANNOTATION }
+
+        public final String dashboard;
+        public final Kind kind;
+        public final String name;
+        public final String refId;
+        public final String text;
+        public final JsonNode datasource;
+
+        Query(String dashboard, Kind kind, String name, String refId, String text, JsonNode datasource) {
+            this.dashboard = dashboard;
+            this.kind = kind;
+            this.name = name;
+            this.refId = refId;
+            this.text = text;
+            this.datasource = datasource;
+        }
+
+        /** Dashboard, panel title (or variable / annotation name) and refId. */
+        public String where() {
+            return dashboard + " / " + kind.name().toLowerCase(java.util.Locale.ROOT) + " '" + name + "'"
+                    + (refId.isEmpty() ? "" : " " + refId);
+        }
+
+        @Override
+        public String toString() {
+            return where() + ": " + text;
+        }
+    }
+}

@@ -14,6 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.xpath.XPathFactory;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -79,7 +80,7 @@ class DockerComposeTest {
 
     private static String pomValue(Path pom, String xpath) throws Exception {
         Document d = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile());
-        return javax.xml.xpath.XPathFactory.newInstance().newXPath().evaluate(xpath, d).trim();
+        return XPathFactory.newInstance().newXPath().evaluate(xpath, d).trim();
     }
 
     private static String dockerfileArg(String dockerfile, String name) {

@@ -161,7 +161,7 @@ class GrafanaDashboardsIT {
         Matcher m = GrafanaDashboards.VARIABLE.matcher(query);
         StringBuilder out = new StringBuilder();
         while (m.find()) {
-            String name = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
+            String name = GrafanaDashboards.variableName(m);
             String value;
             switch (name) {
                 case "timeFilter":

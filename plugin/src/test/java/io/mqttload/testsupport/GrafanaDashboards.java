@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -112,9 +113,14 @@ public final class GrafanaDashboards {
         Set<String> names = new LinkedHashSet<>();
         Matcher m = VARIABLE.matcher(text);
         while (m.find()) {
-            names.add(m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3));
+            names.add(variableName(m));
         }
         return names;
+    }
+
+    /** The variable's name in a match of {@link #VARIABLE}, whichever of its forms matched. */
+    public static String variableName(Matcher m) {
+        return m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
     }
 
     /** One InfluxQL query of a dashboard, with where it sits, for failure messages. */
@@ -139,7 +145,7 @@ public final class GrafanaDashboards {
 
         /** Dashboard, panel title (or variable / annotation name) and refId. */
         public String where() {
-            return dashboard + " / " + kind.name().toLowerCase(java.util.Locale.ROOT) + " '" + name + "'"
+            return dashboard + " / " + kind.name().toLowerCase(Locale.ROOT) + " '" + name + "'"
                     + (refId.isEmpty() ? "" : " " + refId);
         }
 

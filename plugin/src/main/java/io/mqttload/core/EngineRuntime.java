@@ -22,6 +22,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.slf4j.Logger;
@@ -39,8 +40,12 @@ public final class EngineRuntime {
     private static final Object LIFECYCLE = new Object();
     private static volatile EngineRuntime current;
     private static final AtomicReference<RunSummary> LAST = new AtomicReference<>();
+    /** Runs started in this JVM, and the number of the run whose summary LAST holds. */
+    private static final AtomicLong RUNS = new AtomicLong();
+    private static volatile long lastRunNumber;
 
     private final RunConfig config;
+    private final long runNumber = RUNS.incrementAndGet();
     private final EngineMetrics metrics = new EngineMetrics();
     private final Timeline timeline = new Timeline(metrics);
     private final DeliveryLedger ledger;
@@ -389,7 +394,10 @@ public final class EngineRuntime {
         writeSummary(summary);
         groups.clear();
         allClients.clear();
-        LAST.set(summary);
+        synchronized (LIFECYCLE) {
+            LAST.set(summary);
+            lastRunNumber = runNumber;
+        }
         return summary;
     }
 
@@ -482,6 +490,23 @@ public final class EngineRuntime {
 
     private static String safe(String s) {
         return s.replaceAll("[^A-Za-z0-9_.-]", "_");
+    }
+
+    /**
+     * How many runs had started in this JVM: an element remembers it at test start, not counting a run
+     * already going, to tell its own run's summary from an earlier one (see {@link #lastSummaryOfRunsAfter}).
+     */
+    public static long runsBefore() {
+        synchronized (LIFECYCLE) {
+            return RUNS.get() - (current == null ? 0 : 1);
+        }
+    }
+
+    /** The last run's summary if that run started after {@code runsBefore} runs, else null. */
+    public static RunSummary lastSummaryOfRunsAfter(long runsBefore) {
+        synchronized (LIFECYCLE) {
+            return lastRunNumber > runsBefore ? LAST.get() : null;
+        }
     }
 
     /** The summary of the last run that ended in this JVM, for tests and embedding tools. */

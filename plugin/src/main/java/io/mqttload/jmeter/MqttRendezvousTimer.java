@@ -53,7 +53,11 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
         generation++;
         JMeterContext context = JMeterContextService.getContext();
         if (EngineRuntime.isRunning() && EngineRuntime.current().isStopRequested()) {
-            // A barrier's timeout is stopping the test: threads finishing their iteration do not wait again.
+            // A barrier's timeout is stopping the test: this thread ends after its current sample, without
+            // waiting again, rather than whenever JMeter's stop reaches it.
+            if (context.getThread() != null) {
+                context.getThread().stop();
+            }
             return 0;
         }
         String name = barrierName == null || barrierName.trim().isEmpty() ? getName() : barrierName.trim();
@@ -175,6 +179,9 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
             }
             if (EngineRuntime.isRunning()) {
                 EngineRuntime.current().requestStop();
+            }
+            if (context.getThread() != null) {
+                context.getThread().stop();
             }
             if (this == STOP_TEST) {
                 engine.askThreadsToStop();

@@ -21,11 +21,11 @@ public class MqttRunEndSampler extends AbstractSampler implements TestBean, Mqtt
     /** Marks the sample that carries a summary; content type survives JMeter's stripping remote senders. */
     static final String SUMMARY_CONTENT_TYPE = "application/vnd.mqttload.summary+json";
 
-    private transient volatile long testStartedAtMillis;
+    private transient volatile long runsBefore;
 
     @Override
     public void testStarted() {
-        testStartedAtMillis = System.currentTimeMillis();
+        runsBefore = EngineRuntime.runsBefore();
         MqttElements.startRuntime();
     }
 
@@ -39,8 +39,7 @@ public class MqttRunEndSampler extends AbstractSampler implements TestBean, Mqtt
         if (summary == null) {
             // Another Run End (a second tearDown thread) already ended this run: send the same summary again;
             // the report keeps one per engine.
-            RunSummary last = EngineRuntime.lastSummary();
-            summary = last != null && last.startedAtMillis >= testStartedAtMillis - 1000 ? last : null;
+            summary = EngineRuntime.lastSummaryOfRunsAfter(runsBefore);
         }
         result.sampleEnd();
         if (summary == null) {

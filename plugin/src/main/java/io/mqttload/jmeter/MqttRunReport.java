@@ -65,7 +65,7 @@ public class MqttRunReport extends AbstractTestElement
     private String token = "";
 
     private transient Collector collector;
-    private transient long testStartedAtMillis;
+    private transient long runsBefore;
 
     /** What the controller gathered for one run: engines started and ended, and their summaries. */
     private static final class Collector {
@@ -86,7 +86,7 @@ public class MqttRunReport extends AbstractTestElement
     @Override
     public synchronized void testStarted() {
         collector = new Collector();
-        testStartedAtMillis = System.currentTimeMillis();
+        runsBefore = EngineRuntime.runsBefore();
     }
 
     /** On the controller: one call per remote engine, each on that engine's copy of this listener. */
@@ -162,8 +162,7 @@ public class MqttRunReport extends AbstractTestElement
     public void testEnded() {
         RunSummary local = EngineRuntime.stop();
         if (local == null) {
-            RunSummary last = EngineRuntime.lastSummary();
-            local = last != null && last.startedAtMillis >= testStartedAtMillis - 1000 ? last : null;
+            local = EngineRuntime.lastSummaryOfRunsAfter(runsBefore);
         }
         Collector c = collector();
         synchronized (c) {

@@ -129,6 +129,9 @@ public final class Sweep {
         }
     }
 
+    /** Set by preparePlan when the plan's own monitor reads broker.* properties. */
+    private boolean brokerByProperties;
+
     List<String> command(StepResult r, Path jar, Path plan, Path stepDir) {
         List<String> c = new ArrayList<>();
         c.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -144,6 +147,7 @@ public final class Sweep {
             c.addAll(List.of("-q", q.toAbsolutePath().toString()));
         }
         Map<String, String> local = new LinkedHashMap<>(o.localProperties);
+        local.putAll(brokerProperties());
         local.putAll(r.step.properties);
         local.put("mqttload.runId", r.runId);
         local.put("mqttload.resultsDir", stepDir.toString());
@@ -154,6 +158,7 @@ public final class Sweep {
             // The barriers wait for threads x engines: without it a multi-engine run would release too early.
             global.put("mqttload.engines", Integer.toString(o.remote.size()));
             global.putAll(o.globalProperties);
+            global.putAll(brokerProperties());
             global.putAll(r.step.properties);
             global.put("mqttload.runId", r.runId);
             global.forEach((k, v) -> c.add("-G" + k + "=" + v));
@@ -173,8 +178,13 @@ public final class Sweep {
         String xml = Files.readString(plan, StandardCharsets.UTF_8);
         String option = o.brokerPid > 0 ? "--broker-pid" : "--broker-process";
         if (xml.contains("testclass=\"io.mqttload.jmeter.MqttBrokerMonitor\"")) {
-            throw new SweepOptions.UsageException(option + ": the plan '" + o.plan
-                    + "' has an MQTT Broker Monitor of its own; set the broker there instead");
+            if (!xml.contains("__P(broker.pid") && !xml.contains("__P(broker.process")) {
+                throw new SweepOptions.UsageException(option + ": the plan '" + o.plan + "' has an MQTT Broker Monitor"
+                        + " of its own that reads neither broker.pid nor broker.process; set the broker there instead");
+            }
+            // The shipped plans carry a monitor driven by broker.* properties: the sweep sets those instead.
+            brokerByProperties = true;
+            return plan;
         }
         Matcher m = TEST_PLAN_TREE.matcher(xml);
         if (!m.find()) {
@@ -184,6 +194,23 @@ public final class Sweep {
         Path copy = dir.resolve(name + "-broker-monitor.jmx");
         Files.writeString(copy, xml.substring(0, m.end()) + monitorXml() + xml.substring(m.end()), StandardCharsets.UTF_8);
         return copy;
+    }
+
+    /** The broker.* properties of the shipped plans' own monitor, when the plan has one (see preparePlan). */
+    private Map<String, String> brokerProperties() {
+        Map<String, String> p = new LinkedHashMap<>();
+        if (brokerByProperties) {
+            p.put("broker.name", o.brokerName);
+            if (o.brokerPid > 0) {
+                p.put("broker.pid", Long.toString(o.brokerPid));
+            } else {
+                p.put("broker.process", o.brokerProcess);
+            }
+            if (!o.brokerEngine.isEmpty()) {
+                p.put("broker.engines", o.brokerEngine);
+            }
+        }
+        return p;
     }
 
     private String monitorXml() {

@@ -45,7 +45,9 @@ public final class Checks {
         if (topic == null || topic.isEmpty()) {
             throw new InvalidSettingException(field, "", "a topic name must not be empty");
         }
-        if (topic.indexOf('+') >= 0 || topic.indexOf('#') >= 0) {
+        // '+' inside a placeholder is arithmetic ({msg+40}), not a wildcard; the expanded topic is checked per message.
+        String outsidePlaceholders = topic.replaceAll("\\{[^{}]*}", "");
+        if (outsidePlaceholders.indexOf('+') >= 0 || outsidePlaceholders.indexOf('#') >= 0) {
             throw new InvalidSettingException(field, topic,
                     "wildcards (+ and #) are allowed only in subscriptions, not in a publish topic");
         }

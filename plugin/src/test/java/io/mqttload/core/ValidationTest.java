@@ -31,6 +31,14 @@ class ValidationTest {
     }
 
     @Test
+    void publishTopic_withPlusInsideAPlaceholder_isArithmeticNotAWildcard() {
+        PayloadSource payload = PayloadSource.create(PayloadSource.Kind.RANDOM, "", 64, "", true);
+        new PublishOperation("a/{msg+40%100}/{thread+1}", 1, false, payload, 1, true, 10, 20, 1000);
+        assertThatThrownBy(() -> new PublishOperation("a/{msg+1}/+", 1, false, payload, 1, true, 10, 20, 1000))
+                .hasMessageStartingWith("topic = 'a/{msg+1}/+': wildcards");
+    }
+
+    @Test
     void payload_negativeOrSmallerThanHeader_isRefused() {
         assertThatThrownBy(() -> PayloadSource.create(PayloadSource.Kind.RANDOM, "", -1, "", false))
                 .hasMessageStartingWith("payloadSize = '-1'");

@@ -1,0 +1,210 @@
+package io.mqttload.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.MergedReport;
+import io.mqttload.core.RunSummary;
+import io.mqttload.core.TopicMatcher;
+import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.MosquittoBroker;
+import io.mqttload.testsupport.RunResult;
+
+/**
+ * Every scenario plan of {@code test-plans/plans} at its small defaults against a real Mosquitto: the plan as a user
+ * runs it, only the broker address and the results folder given. Expected counts are computed here from the plans'
+ * default properties, so a default changed in a plan without the test fails.
+ */
+class ScenarioPlansIT {
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+    private static MosquittoBroker broker;
+
+    @TempDir
+    Path results;
+
+    @BeforeAll
+    static void startBroker() {
+        MosquittoBroker.assumeInstalled();
+        // Unlimited queues: Mosquitto's default of 1000 drops QoS 1/2 messages of a subscriber that falls behind.
+        // No Nagle: PUBACKs otherwise wait up to 40 ms for the next segment.
+        broker = MosquittoBroker.builder().withSetting("max_queued_messages 0").withSetting("set_tcp_nodelay true")
+                .start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    private RunResult run(String plan, Map<String, String> extra) {
+        Path jmx = Path.of(System.getProperty("project.basedir", "."), "..", "test-plans", "plans", plan + ".jmx")
+                .normalize();
+        Map<String, String> properties = new HashMap<>(Map.of("mqtt.host", broker.host(), "mqtt.port",
+                String.valueOf(broker.tcpPort()), "mqttload.resultsDir", results.toString(), "mqttload.progressSeconds",
+                "0", "mqttload.runId", "scenario-" + plan + "-" + System.nanoTime()));
+        properties.putAll(extra);
+        return JMeterTestEngine.run(JMeterTestEngine.load(jmx), TIMEOUT, properties);
+    }
+
+    /** Runs the plan and checks what every message plan must show: the exact count, nothing lost, nothing failed. */
+    private RunSummary runWithoutLoss(String plan, long expectedDeliveries, long expectedPublished) {
+        RunResult run = run(plan, Map.of());
+        RunSummary summary = EngineRuntime.lastSummary();
+        MergedReport report = MqttRunReport.lastReport();
+        assertThat(run.failures()).as(plan + ": " + run.describe()).isEmpty();
+        assertThat(summary.count("published")).as(plan + " published").isEqualTo(expectedPublished);
+        assertThat(summary.count("publishFailed")).as(plan + " publish failures").isZero();
+        assertThat(summary.count("connectsFailed")).as(plan + " connect failures").isZero();
+        assertThat(summary.delivery.expected).as(plan + " expected deliveries").isEqualTo(expectedDeliveries);
+        assertThat(summary.delivery.receivedOfExpected).as(plan + " received").isEqualTo(expectedDeliveries);
+        assertThat(summary.count("duplicates")).as(plan + " duplicates").isZero();
+        assertThat(summary.verdict()).as(plan).isEqualTo(RunSummary.Verdict.NO_LOSS);
+        assertThat(report.verdict()).as(plan + " report").isEqualTo("NO_LOSS");
+        assertThat(report.expected).isEqualTo(expectedDeliveries);
+        return summary;
+    }
+
+    @Test
+    void scalagentMultiPublisher_2Partitions50SamplesOf10_1000MessagesToTheCommandCentres() {
+        RunSummary summary = runWithoutLoss("scalagent-multi-publisher", 2 * 50 * 10, 2 * 50 * 10);
+        assertThat(summary.count("connectsOk")).isEqualTo(2 * (100 + 1));
+    }
+
+    @Test
+    void joramMqMultiPublisher_2Partitions50SamplesOf40() {
+        runWithoutLoss("jorammq-multi-publisher", 2 * 50 * 40, 2 * 50 * 40);
+    }
+
+    @Test
+    void joramMqMultiSubscriber_eachCommandReachesExactlyOneDevice() {
+        RunSummary summary = runWithoutLoss("jorammq-multi-subscriber", 2 * 50 * 10, 2 * 50 * 10);
+        // 1,000 commands over 200 devices in turn: every device gets exactly 5.
+        assertThat(summary.count("subscribingClients")).isEqualTo(200);
+        assertThat(summary.count("receivedPerClientMin")).isEqualTo(5);
+        assertThat(summary.count("receivedPerClientMax")).isEqualTo(5);
+    }
+
+    @Test
+    void joramMqMultiSubscription_everyMessageDeliveredToTenSubscribers() {
+        // 20 subscribers over 2 subsystems: each message matches 10 of them.
+        runWithoutLoss("jorammq-multi-subscription", 1 * 50 * 20 * 10, 1 * 50 * 20);
+    }
+
+    @Test
+    void joramMqMultiSubscription_slowConsumerAtQos0_anyLossIsTheSlowConsumersOwn() throws Exception {
+        RunResult run = run("jorammq-multi-subscription", Map.of("slowConsumerDelayMs", "5", "qos", "0",
+                "mqttload.drainTimeoutMs", "30000"));
+        RunSummary summary = EngineRuntime.lastSummary();
+        assertThat(run.failures()).as(run.describe()).isEmpty();
+        assertThat(run.byLabel("MQTT Subscribe slow consumer")).hasSize(1);
+        assertThat(summary.count("published")).isEqualTo(1000);
+        // The slow consumer is one more receiver of subsystem 0: half the messages.
+        assertThat(summary.delivery.expected).isEqualTo(1000 * 10 + 500);
+
+        JsonNode ledger = new ObjectMapper().readTree(summary.toJson()).path("ledger");
+        Map<String, Long> delivered = new HashMap<>();
+        ledger.path("streams").forEach(s -> delivered.put(s.get(0).asText(), s.get(2).asLong()));
+        Map<String, String> topics = new HashMap<>();
+        ledger.path("streams").forEach(s -> topics.put(s.get(0).asText(), s.get(1).asText()));
+        long othersLost = 0;
+        long slowLost = 0;
+        int scopes = 0;
+        for (JsonNode scope : ledger.path("scopes")) {
+            scopes++;
+            long owed = 0;
+            for (Map.Entry<String, String> stream : topics.entrySet()) {
+                for (JsonNode filter : scope.path("filters")) {
+                    if (TopicMatcher.matches(filter.asText(), stream.getValue())) {
+                        owed += delivered.get(stream.getKey());
+                        break;
+                    }
+                }
+            }
+            long received = 0;
+            for (JsonNode r : scope.path("received")) {
+                received += r.get(1).asLong();
+            }
+            if (scope.path("key").asText().endsWith("-slow")) {
+                slowLost += owed - received;
+            } else {
+                othersLost += owed - received;
+            }
+        }
+        assertThat(scopes).isEqualTo(21);
+        assertThat(othersLost).as("messages lost by the 20 subscribers that are not slow").isZero();
+        assertThat(summary.delivery.lost()).as("all loss is the slow consumer's").isEqualTo(slowLost);
+    }
+
+    @Test
+    void rabbitMqIdleConnections_1000ConnectionsNothingToCheck() {
+        assertConnectionsOnly("rabbitmq-idle-connections", 2 * 500);
+    }
+
+    @Test
+    void rabbitMqOneToOne_eachPublisherReachesOnlyItsSubscriber() {
+        RunSummary summary = runWithoutLoss("rabbitmq-one-to-one", 2 * 5 * 100, 2 * 5 * 100);
+        assertThat(summary.count("receivedPerClientMin")).isEqualTo(5);
+        assertThat(summary.count("receivedPerClientMax")).isEqualTo(5);
+    }
+
+    @Test
+    void mqttBmLatency_10SynchronousPairsOf1000Messages() {
+        RunSummary summary = runWithoutLoss("mqtt-bm-latency", 10 * 10 * 100, 10 * 10 * 100);
+        assertThat(summary.count("acknowledged")).isEqualTo(10_000);
+    }
+
+    @Test
+    void stressMaxRate_floodTo15SubscribersAndAProbeOfItsOwn() {
+        runWithoutLoss("stress-max-rate", 20 * 100 * 15 + 20, 20 * 100 + 20);
+    }
+
+    @Test
+    void emqP2p_100PairsOf5Messages() {
+        runWithoutLoss("emq-p2p", 2 * 5 * 50, 2 * 5 * 50);
+    }
+
+    @Test
+    void emqFanout_oneTopicTo100Subscribers() {
+        runWithoutLoss("emq-fanout", 25 * 100, 25);
+    }
+
+    @Test
+    void emqSharedSub_everyMessageToOneMemberOfTheGroup() {
+        RunSummary summary = runWithoutLoss("emq-sharedsub", 2 * 5 * 50, 2 * 5 * 50);
+        assertThat(summary.count("received")).isEqualTo(500);
+    }
+
+    @Test
+    void emqConnRate_500ConnectionsNothingToCheck() {
+        assertConnectionsOnly("emq-conn-rate", 2 * 250);
+    }
+
+    private void assertConnectionsOnly(String plan, long connections) {
+        RunResult run = run(plan, Map.of());
+        RunSummary summary = EngineRuntime.lastSummary();
+        assertThat(run.failures()).as(plan + ": " + run.describe()).isEmpty();
+        assertThat(summary.count("connectsOk")).isEqualTo(connections);
+        assertThat(summary.count("connectsFailed")).isZero();
+        assertThat(summary.count("connectionsLost")).isZero();
+        assertThat(summary.connect.count).isEqualTo(connections);
+        // Connection plans publish nothing, so there is no loss to judge: say so rather than claim NO_LOSS.
+        assertThat(summary.verdict()).isEqualTo(RunSummary.Verdict.NOTHING_TO_CHECK);
+        assertThat(MqttRunReport.lastReport().verdict()).isEqualTo("NOTHING_TO_CHECK");
+    }
+}

@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -61,6 +62,21 @@ import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCo
  */
 public final class LoadClient {
     private static final Logger log = LoggerFactory.getLogger(LoadClient.class);
+    /**
+     * One event loop for every client of the engine, on daemon threads. The client library's own threads are
+     * not daemons, and after a DISCONNECT that keeps the session (session expiry > 0) it holds them for the
+     * session's lifetime to expire its local state: a headless JMeter then stayed up for minutes after the
+     * end of the run. Daemon threads let it exit; the broker's sessions are untouched.
+     */
+    private static final AtomicInteger EVENT_LOOP_THREADS = new AtomicInteger();
+    private static final MqttClientExecutorConfig SHARED_EVENT_LOOP = MqttClientExecutorConfig.builder()
+            .nettyExecutor(Executors.newCachedThreadPool(r -> {
+                Thread t = new Thread(r, "mqttload-netty-" + EVENT_LOOP_THREADS.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            }))
+            .nettyThreads(Math.max(2, Runtime.getRuntime().availableProcessors() * 2))
+            .build();
     private final String clientId;
     private final int index;
     private final ConnectionSettings settings;
@@ -121,6 +137,7 @@ public final class LoadClient {
             builder.executorConfig(MqttClientExecutorConfig.builder().nettyExecutor(ownEventLoop).nettyThreads(1).build());
         } else {
             ownEventLoop = null;
+            builder.executorConfig(SHARED_EVENT_LOOP);
         }
         if (settings.protocolVersion() == ProtocolVersion.MQTT_5) {
             this.v5 = builder.useMqttVersion5().buildAsync();

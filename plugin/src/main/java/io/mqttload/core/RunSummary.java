@@ -84,6 +84,8 @@ public final class RunSummary {
         counts.put("latencyNegative", m.pubToSubLatency.negativeCount());
         counts.put("latencyClamped", m.pubToSubLatency.clampedCount());
         counts.put("rendezvousTimeouts", m.rendezvousTimeouts.sum());
+        // After the run end closed every client: anything here is a client the broker still holds open.
+        counts.put("openAtEnd", m.activeConnections.sum());
         this.pubToSub = new LatencyStats(m.pubToSubLatency.totalCopy());
         this.publish = new LatencyStats(m.publishLatency.totalCopy());
         this.connect = new LatencyStats(m.connectLatency.totalCopy());

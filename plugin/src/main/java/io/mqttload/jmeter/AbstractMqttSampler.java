@@ -6,6 +6,8 @@ import org.apache.jmeter.samplers.Entry;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testbeans.TestBean;
 import org.apache.jmeter.testbeans.TestBeanHelper;
+import org.apache.jmeter.testelement.property.FunctionProperty;
+import org.apache.jmeter.testelement.property.JMeterProperty;
 import org.apache.jmeter.testelement.property.PropertyIterator;
 import org.apache.jmeter.threads.JMeterContext;
 import org.slf4j.Logger;
@@ -113,10 +115,18 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
         }
     }
 
-    /** Settings that use ${...} may depend on thread variables: they are checked at their first sample. */
+    /**
+     * Settings that use ${...} may depend on thread variables: they are checked at their first sample. In a
+     * running test JMeter has already turned such values into function properties, and reading one would
+     * evaluate it here, at test start, outside any thread (a ${__jexl3(...)} over a loop index then fails).
+     */
     private boolean hasPerThreadVariables() {
         for (PropertyIterator it = propertyIterator(); it.hasNext();) {
-            String value = it.next().getStringValue();
+            JMeterProperty property = it.next();
+            if (property instanceof FunctionProperty) {
+                return true;
+            }
+            String value = property.getStringValue();
             if (value != null && value.contains("${")) {
                 return true;
             }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
@@ -15,12 +16,15 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import ch.qos.logback.classic.Level;
+
 import io.mqttload.core.EngineRuntime;
 import io.mqttload.core.MergedReport;
 import io.mqttload.core.RunSummary;
 import io.mqttload.core.TopicMatcher;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.LogCapture;
 import io.mqttload.testsupport.MosquittoBroker;
 import io.mqttload.testsupport.RunResult;
 
@@ -59,7 +63,15 @@ class ScenarioPlansIT {
                 String.valueOf(broker.tcpPort()), "mqttload.resultsDir", results.toString(), "mqttload.progressSeconds",
                 "0", "mqttload.runId", "scenario-" + plan + "-" + System.nanoTime()));
         properties.putAll(extra);
-        return JMeterTestEngine.run(JMeterTestEngine.load(jmx), TIMEOUT, properties);
+        RunResult run;
+        List<String> errors;
+        try (LogCapture log = LogCapture.start()) {
+            run = JMeterTestEngine.run(JMeterTestEngine.load(jmx), TIMEOUT, properties);
+            errors = log.messagesAtLeast(Level.ERROR);
+        }
+        // A shipped plan runs clean: no invalid setting reported, no function failing (at test start or later).
+        assertThat(errors).as("ERROR log lines running " + plan).isEmpty();
+        return run;
     }
 
     /** Runs the plan and checks what every message plan must show: the exact count, nothing lost, nothing failed. */

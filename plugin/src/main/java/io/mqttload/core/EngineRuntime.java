@@ -502,8 +502,17 @@ public final class EngineRuntime {
         }
     }
 
+    /**
+     * Ends the running run and returns its summary; when another element ended it already (a second Run End,
+     * or Run End before the report's test end), the summary of that run, if it started after {@code runsBefore}.
+     */
+    public static RunSummary stopOrLastSummary(long runsBefore) {
+        RunSummary summary = stop();
+        return summary != null ? summary : lastSummaryOfRunsAfter(runsBefore);
+    }
+
     /** The last run's summary if that run started after {@code runsBefore} runs, else null. */
-    public static RunSummary lastSummaryOfRunsAfter(long runsBefore) {
+    private static RunSummary lastSummaryOfRunsAfter(long runsBefore) {
         synchronized (LIFECYCLE) {
             return lastRunNumber > runsBefore ? LAST.get() : null;
         }

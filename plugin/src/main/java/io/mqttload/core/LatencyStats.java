@@ -2,6 +2,7 @@ package io.mqttload.core;
 
 import java.nio.ByteBuffer;
 import java.util.Base64;
+import java.util.zip.DataFormatException;
 
 import org.HdrHistogram.Histogram;
 
@@ -48,13 +49,30 @@ public final class LatencyStats {
         return histogram;
     }
 
-    /** HdrHistogram's compressed encoding in Base64: decodes with {@code Histogram.decodeFromCompressedByteBuffer}. */
+    /** HdrHistogram's compressed encoding in Base64: decodes with {@link #decode(String)}. */
     public String encoded() {
-        ByteBuffer buf = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
-        int length = histogram.encodeIntoCompressedByteBuffer(buf);
+        return encode(histogram);
+    }
+
+    /** The form histograms travel in (summaries, InfluxDB points, the per-second timeline): compressed, Base64. */
+    public static String encode(Histogram h) {
+        ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+        int length = h.encodeIntoCompressedByteBuffer(buf);
         byte[] bytes = new byte[length];
         buf.flip();
         buf.get(bytes);
         return Base64.getEncoder().encodeToString(bytes);
+    }
+
+    /** The histogram {@link #encode} wrote; an empty text is an empty histogram. */
+    public static Histogram decode(String base64) {
+        if (base64.isEmpty()) {
+            return new Histogram(3);
+        }
+        try {
+            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
+        } catch (DataFormatException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("an unreadable latency histogram: " + e.getMessage(), e);
+        }
     }
 }

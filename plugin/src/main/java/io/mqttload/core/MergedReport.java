@@ -1,8 +1,6 @@
 package io.mqttload.core;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -17,7 +15,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
-import java.util.zip.DataFormatException;
 
 import org.HdrHistogram.Histogram;
 
@@ -25,6 +22,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.mqttload.core.influx.InfluxMetrics;
 import io.mqttload.core.influx.LineProtocol;
 
 /**
@@ -331,13 +329,10 @@ public final class MergedReport {
     }
 
     private static Histogram decode(String base64) {
-        if (base64.isEmpty()) {
-            return new Histogram(3);
-        }
         try {
-            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
-        } catch (DataFormatException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("a run summary holds an unreadable latency histogram: " + e.getMessage(), e);
+            return LatencyStats.decode(base64);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("a run summary holds " + e.getMessage(), e);
         }
     }
 
@@ -614,12 +609,7 @@ public final class MergedReport {
             LineProtocol.measurement(l, "mqtt_report_latency");
             LineProtocol.tags(l, tags);
             LineProtocol.tag(l, "kind", kind);
-            LineProtocol.firstField(l, "count", s.count);
-            LineProtocol.field(l, "mean", s.mean);
-            for (int i = 0; i < LatencyStats.PERCENTILES.length; i++) {
-                LineProtocol.field(l, LatencyStats.percentileName(i), s.percentiles[i]);
-            }
-            LineProtocol.field(l, "max", s.max);
+            InfluxMetrics.latencyFields(l, s);
             LineProtocol.end(l, timeMillis);
             lines.add(l.toString());
         });

@@ -1,8 +1,6 @@
 package io.mqttload.core;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 
@@ -38,7 +36,7 @@ final class Timeline {
                 + metrics.connectionsLost.sum();
         points.add(String.format(Locale.ROOT, "[%d, %d, %d, %d, %d, %d, \"%s\"]", timeMillis,
                 acknowledged - lastAcknowledged, received - lastReceived, metrics.activeConnections.sum(),
-                connects - lastConnects, errors - lastErrors, pubToSub.getTotalCount() == 0 ? "" : encode(pubToSub)));
+                connects - lastConnects, errors - lastErrors, pubToSub.getTotalCount() == 0 ? "" : LatencyStats.encode(pubToSub)));
         lastAcknowledged = acknowledged;
         lastReceived = received;
         lastConnects = connects;
@@ -48,15 +46,6 @@ final class Timeline {
     synchronized void addBroker(String broker, BrokerSample s) {
         brokerPoints.add(String.format(Locale.ROOT, "[%d, %s, %s, %d]", s.timeMillis, Json.quote(broker),
                 Json.number(Double.isNaN(s.cpuPercentOfCore) ? -1 : s.cpuPercentOfCore), s.rssBytes));
-    }
-
-    private static String encode(Histogram h) {
-        ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
-        int length = h.encodeIntoCompressedByteBuffer(buf);
-        byte[] bytes = new byte[length];
-        buf.flip();
-        buf.get(bytes);
-        return Base64.getEncoder().encodeToString(bytes);
     }
 
     /**

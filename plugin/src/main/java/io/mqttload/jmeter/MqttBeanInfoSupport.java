@@ -52,6 +52,28 @@ abstract class MqttBeanInfoSupport extends BeanInfoSupport {
         choice(name, Boolean.toString(defaultValue), "true", "false");
     }
 
+    /**
+     * Where to write in InfluxDB: URL, database and retention policy (with {@code more} fields of the element's
+     * own in the same group), and the authentication group. MQTT Metrics and MQTT Run Report share the names,
+     * so one ${__P(...)} sets both.
+     */
+    protected void influxFields(String... more) {
+        String[] influx = new String[3 + more.length];
+        influx[0] = "influxUrl";
+        influx[1] = "influxDatabase";
+        influx[2] = "retentionPolicy";
+        System.arraycopy(more, 0, influx, 3, more.length);
+        createPropertyGroup("influx", influx);
+        text("influxUrl", "");
+        text("influxDatabase", "mqttload");
+        text("retentionPolicy", "");
+        createPropertyGroup("auth", new String[] {"authentication", "username", "password", "token"});
+        choice("authentication", "NONE", "NONE", "BASIC", "TOKEN");
+        text("username", "");
+        secret("password");
+        secret("token");
+    }
+
     /** The group of the client-group field every sampler has. */
     protected void clientGroupField() {
         createPropertyGroup("threadClients", new String[] {"clientGroup"});

@@ -35,12 +35,8 @@ public class MqttRunEndSampler extends AbstractSampler implements TestBean, Mqtt
         result.setSampleLabel(getName());
         result.setDataType(SampleResult.TEXT);
         result.sampleStart();
-        RunSummary summary = EngineRuntime.stop();
-        if (summary == null) {
-            // Another Run End (a second tearDown thread) already ended this run: send the same summary again;
-            // the report keeps one per engine.
-            summary = EngineRuntime.lastSummaryOfRunsAfter(runsBefore);
-        }
+        // A second Run End (another tearDown thread) gets the same summary again; the report keeps one per engine.
+        RunSummary summary = EngineRuntime.stopOrLastSummary(runsBefore);
         result.sampleEnd();
         if (summary == null) {
             String why = MqttElements.startupError();

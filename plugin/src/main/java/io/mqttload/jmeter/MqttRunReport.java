@@ -160,10 +160,7 @@ public class MqttRunReport extends AbstractTestElement
     /** Run alone: the local engine's run, ended here if no Run End sampler ended it already. */
     @Override
     public void testEnded() {
-        RunSummary local = EngineRuntime.stop();
-        if (local == null) {
-            local = EngineRuntime.lastSummaryOfRunsAfter(runsBefore);
-        }
+        RunSummary local = EngineRuntime.stopOrLastSummary(runsBefore);
         Collector c = collector();
         synchronized (c) {
             if (local != null && c.enginesStarted.isEmpty()) {

@@ -7,14 +7,6 @@ package io.mqttload.jmeter;
 public class MqttRunReportBeanInfo extends MqttBeanInfoSupport {
     public MqttRunReportBeanInfo() {
         super(MqttRunReport.class);
-        createPropertyGroup("influx", new String[] {"influxUrl", "influxDatabase", "retentionPolicy"});
-        text("influxUrl", "");
-        text("influxDatabase", "mqttload");
-        text("retentionPolicy", "");
-        createPropertyGroup("auth", new String[] {"authentication", "username", "password", "token"});
-        choice("authentication", "NONE", "NONE", "BASIC", "TOKEN");
-        text("username", "");
-        secret("password");
-        secret("token");
+        influxFields();
     }
 }

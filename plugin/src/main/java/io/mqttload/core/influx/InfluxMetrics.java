@@ -1,7 +1,5 @@
 package io.mqttload.core.influx;
 
-import java.nio.ByteBuffer;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -286,24 +284,20 @@ public final class InfluxMetrics implements IntervalListener {
         LineProtocol.tags(line, tags);
         LineProtocol.tag(line, "sampler", sampler);
         LineProtocol.tag(line, "kind", kind);
+        latencyFields(line, s);
+        LineProtocol.field(line, "hdr", LatencyStats.encode(h));
+        LineProtocol.end(line, endMillis);
+        writer.offer(line.toString());
+    }
+
+    /** The field set of a latency point: count, mean, p50..p99.9 and max in µs (live points and the run report's). */
+    public static void latencyFields(StringBuilder line, LatencyStats s) {
         LineProtocol.firstField(line, "count", s.count);
         LineProtocol.field(line, "mean", s.mean);
         for (int i = 0; i < LatencyStats.PERCENTILES.length; i++) {
             LineProtocol.field(line, LatencyStats.percentileName(i), s.percentiles[i]);
         }
         LineProtocol.field(line, "max", s.max);
-        LineProtocol.field(line, "hdr", encode(h));
-        LineProtocol.end(line, endMillis);
-        writer.offer(line.toString());
-    }
-
-    private static String encode(Histogram h) {
-        ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
-        int length = h.encodeIntoCompressedByteBuffer(buf);
-        byte[] bytes = new byte[length];
-        buf.flip();
-        buf.get(bytes);
-        return Base64.getEncoder().encodeToString(bytes);
     }
 
     /** The final counters are written, then everything buffered is flushed (bounded) before the run ends. */

@@ -20,6 +20,7 @@ public final class DeliveryLedger {
     /** Stream ids carry the engine number in their top 12 bits, so ids never collide across engines. */
     public static final int LOCAL_STREAM_BITS = 20;
     public static final int MAX_ENGINE_NUMBER = (1 << (32 - LOCAL_STREAM_BITS)) - 1;
+    static final String SHARED_SCOPE_PREFIX = "share:";
 
     private final int engineNumber;
     private final int streamIdBase;
@@ -27,6 +28,7 @@ public final class DeliveryLedger {
     private final ConcurrentLinkedQueue<PublishStream> streams = new ConcurrentLinkedQueue<>();
     private final ConcurrentHashMap<String, ReceiverScope> scopes = new ConcurrentHashMap<>();
     private final AtomicLong lateSubscriptions = new AtomicLong();
+    private volatile boolean sharedGroupsSpanEngines;
 
     public DeliveryLedger(int engineNumber) {
         Checks.between("mqttload.engineNumber", engineNumber, 0, MAX_ENGINE_NUMBER);
@@ -67,9 +69,17 @@ public final class DeliveryLedger {
 
     /** The scope of a shared subscription: its group splits the messages of {@code filter}. */
     public ReceiverScope sharedScope(SharedSubscription shared) {
-        ReceiverScope scope = scopes.computeIfAbsent("share:" + shared.group() + "/" + shared.filter(), ReceiverScope::new);
+        ReceiverScope scope = scopes.computeIfAbsent(SHARED_SCOPE_PREFIX + shared.group() + "/" + shared.filter(), ReceiverScope::new);
         scope.addFilter(shared.filter());
         return scope;
+    }
+
+    /**
+     * Declares that other engines take part in the run: a shared group of the same name there may take
+     * part of this engine's messages, so this engine alone cannot judge its shared groups.
+     */
+    public void sharedGroupsSpanEngines(boolean span) {
+        this.sharedGroupsSpanEngines = span;
     }
 
     /**
@@ -93,7 +103,13 @@ public final class DeliveryLedger {
     /** Snapshot restricted to some receiver scopes (one thread's subscribers draining before disconnect). */
     public Delivery delivery(List<ReceiverScope> all) {
         TopicTrie<ReceiverScope> trie = new TopicTrie<>();
+        int sharedAcrossEngines = 0;
         for (ReceiverScope scope : all) {
+            // Members elsewhere take their share of this engine's messages: only the merged report can judge the group.
+            if (scope.isShared() && (sharedGroupsSpanEngines || scope.hasStreamOutside(engineNumber))) {
+                sharedAcrossEngines++;
+                continue;
+            }
             for (String filter : scope.filters()) {
                 trie.add(filter, scope);
             }
@@ -123,7 +139,7 @@ public final class DeliveryLedger {
             uniqueAll += scope.uniqueReceivedAll();
         }
         return new Delivery(expected, receivedOfExpected, gapsOpen, uniqueAll, all.size(), streams.size(),
-                lateSubscriptions.get(), byLabel);
+                lateSubscriptions.get(), sharedAcrossEngines, byLabel);
     }
 
     /**
@@ -177,12 +193,15 @@ public final class DeliveryLedger {
         public final int publishStreams;
         /** Subscriptions made after messages they match had been published (see {@link #checkLateSubscription}). */
         public final long lateSubscriptions;
+        /** Shared groups left out of expected and received: their members may sit on other engines. */
+        public final int sharedScopesAcrossEngines;
 
         /** Expected and received ({@code [expected, received]}) per Subscribe sampler label: whose loss it is. */
         public final Map<String, long[]> bySampler;
 
         Delivery(long expected, long receivedOfExpected, long missingInGaps, long uniqueReceived, int receiverScopes,
-                int publishStreams, long lateSubscriptions, Map<String, long[]> bySampler) {
+                int publishStreams, long lateSubscriptions, int sharedScopesAcrossEngines, Map<String, long[]> bySampler) {
+            this.sharedScopesAcrossEngines = sharedScopesAcrossEngines;
             this.bySampler = bySampler;
             this.expected = expected;
             this.receivedOfExpected = receivedOfExpected;

@@ -82,6 +82,7 @@ public final class EngineRuntime {
         this.config = config;
         this.console = console;
         this.ledger = new DeliveryLedger(config.engineNumber());
+        ledger.sharedGroupsSpanEngines(config.engines() > 1);
         this.warmupOver = config.warmupMillis() == 0;
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "mqttload-metrics-" + config.engineId());

@@ -25,6 +25,11 @@ public final class ReceiverScope {
         return key;
     }
 
+    /** A shared subscription group: its members split the messages, possibly across engines. */
+    public boolean isShared() {
+        return key.startsWith(DeliveryLedger.SHARED_SCOPE_PREFIX);
+    }
+
     public String label() {
         return label;
     }

@@ -23,6 +23,8 @@ public final class RunConfig {
     public static final String DRAIN_QUIET_MS = "mqttload.drainQuietMs";
     public static final String PROGRESS_SECONDS = "mqttload.progressSeconds";
     public static final String SCENARIO = "mqttload.scenario";
+    /** How many engines take part: the rendezvous waits for all of them, and shared groups may span them. */
+    public static final String ENGINES = "mqttload.engines";
 
     private final String engineId;
     private final int engineNumber;
@@ -34,10 +36,12 @@ public final class RunConfig {
     private final long closeTimeoutMillis;
     private final long progressMillis;
     private final long drainQuietMillis;
+    private final int engines;
 
     private RunConfig(String engineId, int engineNumber, String runId, String scenario, Path resultsDir, long warmupMillis,
-            long drainTimeoutMillis, long closeTimeoutMillis, long progressMillis, long drainQuietMillis) {
+            long drainTimeoutMillis, long closeTimeoutMillis, long progressMillis, long drainQuietMillis, int engines) {
         this.drainQuietMillis = drainQuietMillis;
+        this.engines = engines;
         this.engineId = engineId;
         this.engineNumber = engineNumber;
         this.runId = runId;
@@ -70,7 +74,9 @@ public final class RunConfig {
         long close = parse(CLOSE_TIMEOUT_MS, text(property, CLOSE_TIMEOUT_MS, "10000"), 1, 3_600_000);
         long progress = parse(PROGRESS_SECONDS, text(property, PROGRESS_SECONDS, "5"), 0, 3600) * 1000;
         long quiet = parse(DRAIN_QUIET_MS, text(property, DRAIN_QUIET_MS, "500"), 0, 600_000);
-        return new RunConfig(engineId, engineNumber, runId, scenario, results, warmup, drain, close, progress, quiet);
+        int engines = (int) parse(ENGINES, text(property, ENGINES, "1"), 1, 100_000);
+        return new RunConfig(engineId, engineNumber, runId, scenario, results, warmup, drain, close, progress, quiet,
+                engines);
     }
 
     private static String text(Function<String, String> property, String name, String fallback) {
@@ -109,6 +115,10 @@ public final class RunConfig {
 
     public int engineNumber() {
         return engineNumber;
+    }
+
+    public int engines() {
+        return engines;
     }
 
     public String runId() {

@@ -78,6 +78,7 @@ public final class RunSummary {
         counts.put("reordered", m.reordered.sum());
         counts.put("missingInGaps", delivery.missingInGaps);
         counts.put("lateSubscriptions", delivery.lateSubscriptions);
+        counts.put("sharedScopesAcrossEngines", (long) delivery.sharedScopesAcrossEngines);
         counts.put("subscribingClients", receivedPerSubscriber[0]);
         counts.put("receivedPerClientMin", receivedPerSubscriber[1]);
         counts.put("receivedPerClientMax", receivedPerSubscriber[2]);
@@ -153,7 +154,7 @@ public final class RunSummary {
         LOSS("LOSS"),
         LOSS_UNCERTAIN("LOSS (UNCERTAIN)"),
         NOTHING_TO_CHECK("NOTHING TO CHECK: no message was expected or received"),
-        NO_LOCAL_PUBLISHERS("NOT CHECKED HERE: messages came from publishers on other engines; see the merged report");
+        NO_LOCAL_PUBLISHERS("NOT CHECKED HERE: what arrived here is judged with the other engines' figures; see the merged report");
 
         private final String text;
 
@@ -180,8 +181,11 @@ public final class RunSummary {
 
     public String verdictLine() {
         Verdict v = verdict();
+        String shared = delivery.sharedScopesAcrossEngines == 0 ? ""
+                : String.format(Locale.ROOT, "; %d shared subscription group(s) may have members on other engines:"
+                        + " judged over all engines by the MQTT Run Report", delivery.sharedScopesAcrossEngines);
         if (v != Verdict.LOSS && v != Verdict.LOSS_UNCERTAIN) {
-            return v.text();
+            return v.text() + shared;
         }
         long lost = delivery.lost();
         String line = String.format(Locale.ROOT, "%s: %d of %d expected deliveries missing (%.4f%%); %d sequence numbers still in gaps",
@@ -190,7 +194,7 @@ public final class RunSummary {
             line += String.format(Locale.ROOT, "; %d subscription(s) were made after matching messages had been published,"
                     + " so part of this may be messages sent before they existed", delivery.lateSubscriptions);
         }
-        return line;
+        return line + shared;
     }
 
     public String toTable() {

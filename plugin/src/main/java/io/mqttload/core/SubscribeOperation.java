@@ -23,12 +23,14 @@ public final class SubscribeOperation {
 
     public SubscribeOperation(String topicFilters, int qos, String clients, long timeoutMillis) {
         String all = Checks.notBlank("topicFilters", topicFilters);
-        for (String f : all.split("\\s*[\\n,]\\s*")) {
-            if (f.isEmpty()) {
+        for (String line : all.split("\\s*[\\n,]\\s*")) {
+            if (line.isEmpty()) {
                 continue;
             }
-            Checks.topicFilter("topicFilters", f);
-            filters.add(NameTemplate.compile("topicFilters", f, FILTER_PLACEHOLDERS));
+            for (String f : FilterRanges.expand("topicFilters", line)) {
+                Checks.topicFilter("topicFilters", f);
+                filters.add(NameTemplate.compile("topicFilters", f, FILTER_PLACEHOLDERS));
+            }
         }
         this.qos = Checks.qos("qos", qos);
         this.selection = ClientSelection.parse("clients", clients);

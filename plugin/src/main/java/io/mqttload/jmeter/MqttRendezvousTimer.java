@@ -18,6 +18,7 @@ import io.mqttload.core.EngineRuntime;
 import io.mqttload.core.Errors;
 import io.mqttload.core.InvalidSettingException;
 import io.mqttload.core.Rendezvous;
+import io.mqttload.core.RunConfig;
 
 /**
  * MQTT Rendezvous Timer: holds each thread until {@code groupSize} threads of every engine of the run
@@ -31,7 +32,7 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
     private static final long serialVersionUID = 1L;
     private static final Logger log = LoggerFactory.getLogger(MqttRendezvousTimer.class);
     /** Property giving the number of engines; with groupSize 0 the barrier waits for threads x engines. */
-    public static final String ENGINES_PROPERTY = "mqttload.engines";
+    public static final String ENGINES_PROPERTY = RunConfig.ENGINES;
 
     private String groupSize = "0";
     private String timeoutInMs = "60000";

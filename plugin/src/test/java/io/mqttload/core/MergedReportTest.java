@@ -122,6 +122,54 @@ class MergedReportTest {
     }
 
     @Test
+    void engineSummary_sharedGroupSpanningEngines_isLeftToTheMergedReportInsteadOfShownAsLoss() {
+        Engine a = new Engine("a", 1);
+        Engine b = new Engine("b", 2);
+        a.ledger.sharedGroupsSpanEngines(true);
+        b.ledger.sharedGroupsSpanEngines(true);
+        PublishStream stream = a.publish("test/a-p0", 10);
+        SharedSubscription group = SharedSubscription.parse("topicFilters", "$share/perf/test/#");
+        ReceiverScope onA = a.ledger.sharedScope(group);
+        ReceiverScope onB = b.ledger.sharedScope(group);
+        // A's member saw only A's messages, yet the broker gave half of them to the member on B.
+        a.receive(onA, stream, 1, 5);
+        b.receive(onB, stream, 6, 10);
+
+        RunSummary aAlone = new RunSummary("run-1", "a", 1, "merge-test", 1_000, 11_000, 0, 10.0, a.metrics,
+                a.ledger.delivery(), 10, 5, new long[] {0, 0, 0}, a.ledger.toJson());
+        MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
+
+        assertThat(aAlone.verdict()).isNotIn(RunSummary.Verdict.LOSS, RunSummary.Verdict.LOSS_UNCERTAIN);
+        assertThat(aAlone.verdictLine()).contains("1 shared subscription group(s) may have members on other engines");
+        assertThat(report.engines).extracting(e -> e.count("lost")).containsExactly(0L, 0L);
+        assertThat(report.expected).isEqualTo(10);
+        assertThat(report.receivedOfExpected).isEqualTo(10);
+        assertThat(report.verdict()).isEqualTo("NO_LOSS");
+
+        // The same split with one message missing is loss over all engines.
+        Engine c = new Engine("c", 3);
+        Engine d = new Engine("d", 4);
+        PublishStream fromC = c.publish("test/c-p0", 10);
+        c.receive(c.ledger.sharedScope(group), fromC, 1, 5);
+        d.receive(d.ledger.sharedScope(group), fromC, 6, 10, 8);
+        assertThat(MergedReport.merge(List.of(c.summary(), d.summary()), List.of()).lost()).isEqualTo(1);
+    }
+
+    @Test
+    void engineSummary_sharedGroupOnOneEngineOnly_isJudgedThere() {
+        Engine a = new Engine("a", 1);
+        PublishStream stream = a.publish("test/a-p0", 10);
+        ReceiverScope group = a.ledger.sharedScope(SharedSubscription.parse("topicFilters", "$share/perf/test/#"));
+        a.receive(group, stream, 1, 10, 4);
+
+        DeliveryLedger.Delivery delivery = a.ledger.delivery();
+
+        assertThat(delivery.sharedScopesAcrossEngines).isZero();
+        assertThat(delivery.expected).isEqualTo(10);
+        assertThat(delivery.lost()).isEqualTo(1);
+    }
+
+    @Test
     void merge_latencyFromTwoEngines_percentilesEqualOneHistogramOfEveryValue() {
         Engine a = new Engine("a", 1);
         Engine b = new Engine("b", 2);

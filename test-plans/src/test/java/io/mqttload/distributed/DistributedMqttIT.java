@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The multi-publisher plan in JMeter's distributed mode: two real jmeter-server engines over SSL RMI,
+ * Plans in JMeter's distributed mode: two real jmeter-server engines over SSL RMI,
  * a controller with {@code -R}, a real Mosquitto. Every thread of both engines meets at the start
  * barrier, the subscribers of each engine also receive the other engine's partitions, and the run
  * report merged on the controller checks every delivery across engines exactly.
@@ -45,14 +45,8 @@ class DistributedMqttIT {
             throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(MOSQUITTO), "Debian's mosquitto is not installed (.ci/run installs it)");
         int port = freePort();
-        // Mosquitto started as root drops to its own user, which cannot write into the test's directory: stdout it is.
         Path brokerLog = dir.resolve("mosquitto.out");
-        Path conf = dir.resolve("mosquitto.conf");
-        Files.writeString(conf, String.join("\n", "listener " + port + " 127.0.0.1", "allow_anonymous true",
-                "max_queued_messages 0", "log_dest stdout", "log_type notice", "connection_messages true",
-                ""), StandardCharsets.UTF_8);
-        Process broker = new ProcessBuilder(MOSQUITTO.toString(), "-c", conf.toString())
-                .redirectErrorStream(true).redirectOutput(brokerLog.toFile()).start();
+        Process broker = startMosquitto(dir, port, brokerLog);
         try (JMeterEngines engines = JMeterEngines.start(JMeterEngines.homeFromBuild(), dir.resolve("engines"), ENGINES,
                 true, Duration.ofSeconds(90))) {
             await("mosquitto listening").atMost(Duration.ofSeconds(10)).until(() -> accepts(port));
@@ -138,6 +132,68 @@ class DistributedMqttIT {
                 broker.destroyForcibly();
             }
         }
+    }
+
+    /**
+     * The EMQ shared-subscription plan on two engines: publishers partitioned by engine, subscribers of both
+     * engines in the seed's one group {@code $share/perf/test/#}. Mosquitto hands each message to one member,
+     * on either engine; neither engine can judge the group alone, the merged report must find every message
+     * delivered exactly once.
+     */
+    @Test
+    void twoEngines_oneSharedGroupAcrossEngines_everyMessageReachesExactlyOneMember(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(MOSQUITTO), "Debian's mosquitto is not installed (.ci/run installs it)");
+        int port = freePort();
+        Process broker = startMosquitto(dir, port, dir.resolve("mosquitto.out"));
+        try (JMeterEngines engines = JMeterEngines.start(JMeterEngines.homeFromBuild(), dir.resolve("engines"), ENGINES,
+                true, Duration.ofSeconds(90))) {
+            await("mosquitto listening").atMost(Duration.ofSeconds(10)).until(() -> accepts(port));
+            String runId = "dist-share-" + Long.toString(System.currentTimeMillis(), 36);
+            Path controllerResults = dir.resolve("controller-results");
+            Map<String, String> global = Map.ofEntries(
+                    Map.entry("mqtt.host", "127.0.0.1"), Map.entry("mqtt.port", Integer.toString(port)),
+                    Map.entry("partitions", "1"), Map.entry("publishersPerPartition", "10"),
+                    Map.entry("subscribersPerPartition", "2"), Map.entry("messagesPerSample", "10"),
+                    Map.entry("intervalMs", "100"), Map.entry("samples", "30"), Map.entry("qos", "1"),
+                    Map.entry("mqttload.engines", Integer.toString(ENGINES)), Map.entry("mqttload.runId", runId),
+                    Map.entry("mqttload.resultsDir", dir.resolve("engine-results").toString()),
+                    Map.entry("mqttload.progressSeconds", "0"));
+            Path plan = Path.of(System.getProperty("project.basedir", "."), "plans", "emq-sharedsub.jmx");
+
+            JMeterEngines.Run run = engines.run(plan, global,
+                    Map.of("mqttload.resultsDir", controllerResults.toString()), Duration.ofSeconds(180));
+
+            assertThat(run.exitCode).as(run.output).isZero();
+            assertThat(engines.awaitExit(Duration.ofSeconds(30))).as("engines exit after the run").isTrue();
+            String report = Files.readString(controllerResults.resolve("report-" + runId + ".json"),
+                    StandardCharsets.UTF_8);
+            long acknowledged = number(report, "acknowledged");
+            assertThat(acknowledged).as("every publish of both engines").isEqualTo(ENGINES * 30 * 10);
+            // One group: each message is owed once, whichever engine's member took it.
+            assertThat(number(report, "expected")).isEqualTo(acknowledged);
+            assertThat(number(report, "receivedOfExpected")).isEqualTo(acknowledged);
+            assertThat(number(report, "received")).isEqualTo(acknowledged);
+            assertThat(number(report, "duplicates")).isZero();
+            assertThat(number(report, "sharedScopesAcrossEngines")).as("each engine left its group to the merge")
+                    .isEqualTo(ENGINES);
+            assertThat(report).contains("\"verdict\": \"NO_LOSS\"").doesNotContain("\"verdict\": \"LOSS");
+            assertThat(run.output).contains("verdict (all engines): NO LOSS");
+        } finally {
+            broker.destroy();
+            if (!broker.waitFor(10, TimeUnit.SECONDS)) {
+                broker.destroyForcibly();
+            }
+        }
+    }
+
+    private static Process startMosquitto(Path dir, int port, Path log) throws IOException {
+        // Mosquitto started as root drops to its own user, which cannot write into the test's directory: stdout it is.
+        Path conf = dir.resolve("mosquitto.conf");
+        Files.writeString(conf, String.join("\n", "listener " + port + " 127.0.0.1", "allow_anonymous true",
+                "max_queued_messages 0", "set_tcp_nodelay true", "log_dest stdout", "log_type notice",
+                "connection_messages true", ""), StandardCharsets.UTF_8);
+        return new ProcessBuilder(MOSQUITTO.toString(), "-c", conf.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
     /** The first {@code "name": number} in the report JSON (its totals come before the per-engine parts). */

@@ -44,9 +44,7 @@ class ScenarioPlansIT {
     static void startBroker() {
         MosquittoBroker.assumeInstalled();
         // Unlimited queues: Mosquitto's default of 1000 drops QoS 1/2 messages of a subscriber that falls behind.
-        // No Nagle: PUBACKs otherwise wait up to 40 ms for the next segment.
-        broker = MosquittoBroker.builder().withSetting("max_queued_messages 0").withSetting("set_tcp_nodelay true")
-                .start();
+        broker = MosquittoBroker.builder().withSetting("max_queued_messages 0").start();
     }
 
     @AfterAll

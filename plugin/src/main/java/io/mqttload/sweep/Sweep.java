@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.mqttload.core.RunConfig;
+
 /**
  * The sweep runner: one scenario at increasing sizes. Each step is one headless JMeter run of the plan (local,
  * or a controller with {@code -R} remote engines) with the step's properties, its own run id and its own
@@ -156,7 +158,7 @@ public final class Sweep {
             c.addAll(List.of("-R", String.join(",", o.remote)));
             Map<String, String> global = new LinkedHashMap<>();
             // The barriers wait for threads x engines: without it a multi-engine run would release too early.
-            global.put("mqttload.engines", Integer.toString(o.remote.size()));
+            global.put(RunConfig.ENGINES, Integer.toString(o.remote.size()));
             global.putAll(o.globalProperties);
             global.putAll(brokerProperties());
             global.putAll(r.step.properties);

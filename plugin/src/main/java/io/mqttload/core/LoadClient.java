@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -77,6 +78,15 @@ public final class LoadClient {
             }))
             .nettyThreads(Math.max(2, Runtime.getRuntime().availableProcessors() * 2))
             .build();
+    /**
+     * Runs the publish callback on the thread that read the message: the client's Netty event loop. Without an
+     * executor the client hands every message to its application scheduler (RxJava's computation pool, one
+     * thread per core, shared by every client and by publish completions) while Netty keeps reading and queues
+     * QoS 0 messages in memory. That hop put queueing time into pub-to-sub latency, and a slow consumer parked a
+     * pool thread: its own socket was still read, so the broker never saw a slow reader, and every other client
+     * and the publishers were slowed down instead.
+     */
+    private static final Executor ON_EVENT_LOOP = Runnable::run;
     private final String clientId;
     private final int index;
     private final ConnectionSettings settings;
@@ -142,11 +152,13 @@ public final class LoadClient {
         if (settings.protocolVersion() == ProtocolVersion.MQTT_5) {
             this.v5 = builder.useMqttVersion5().buildAsync();
             this.v3 = null;
-            v5.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage(p.getTopic().toString(), p.getPayload().orElse(null)));
+            v5.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage(p.getTopic().toString(), p.getPayload().orElse(null)),
+                    ON_EVENT_LOOP);
         } else {
             this.v3 = builder.useMqttVersion3().buildAsync();
             this.v5 = null;
-            v3.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage(p.getTopic().toString(), p.getPayload().orElse(null)));
+            v3.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage(p.getTopic().toString(), p.getPayload().orElse(null)),
+                    ON_EVENT_LOOP);
         }
     }
 

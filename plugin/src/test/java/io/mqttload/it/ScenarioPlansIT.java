@@ -13,15 +13,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import ch.qos.logback.classic.Level;
 
 import io.mqttload.core.EngineRuntime;
 import io.mqttload.core.MergedReport;
 import io.mqttload.core.RunSummary;
-import io.mqttload.core.TopicMatcher;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.LogCapture;
@@ -55,6 +51,10 @@ class ScenarioPlansIT {
     }
 
     private RunResult run(String plan, Map<String, String> extra) {
+        return run(broker, plan, extra);
+    }
+
+    private RunResult run(MosquittoBroker broker, String plan, Map<String, String> extra) {
         Path jmx = Path.of(System.getProperty("project.basedir", "."), "..", "test-plans", "plans", plan + ".jmx")
                 .normalize();
         Map<String, String> properties = new HashMap<>(Map.of("mqtt.host", broker.host(), "mqtt.port",
@@ -116,49 +116,37 @@ class ScenarioPlansIT {
         runWithoutLoss("jorammq-multi-subscription", 1 * 50 * 20 * 10, 1 * 50 * 20);
     }
 
+    /**
+     * The documented exception to zero loss: at QoS 0 a broker may drop what a slow consumer cannot take. The
+     * slow consumer's processing blocks its own event loop, its socket buffers fill, and a Mosquitto with a small
+     * queue ({@code max_queued_messages 100}) drops its messages; 8 KiB payloads fill loopback's socket buffers in
+     * seconds. The loss must be found, be the slow consumer's alone, and leave the other subscribers whole.
+     */
     @Test
-    void joramMqMultiSubscription_slowConsumerAtQos0_anyLossIsTheSlowConsumersOwn() throws Exception {
-        RunResult run = run("jorammq-multi-subscription", Map.of("slowConsumerDelayMs", "5", "qos", "0",
-                "mqttload.drainTimeoutMs", "30000"));
-        RunSummary summary = EngineRuntime.lastSummary();
-        assertThat(run.failures()).as(run.describe()).isEmpty();
-        assertThat(run.byLabel("MQTT Subscribe slow consumer")).hasSize(1);
-        assertThat(summary.count("published")).isEqualTo(1000);
-        // The slow consumer is one more receiver of subsystem 0: half the messages.
-        assertThat(summary.delivery.expected).isEqualTo(1000 * 10 + 500);
-
-        JsonNode ledger = new ObjectMapper().readTree(summary.toJson()).path("ledger");
-        Map<String, Long> delivered = new HashMap<>();
-        ledger.path("streams").forEach(s -> delivered.put(s.get(0).asText(), s.get(2).asLong()));
-        Map<String, String> topics = new HashMap<>();
-        ledger.path("streams").forEach(s -> topics.put(s.get(0).asText(), s.get(1).asText()));
-        long othersLost = 0;
-        long slowLost = 0;
-        int scopes = 0;
-        for (JsonNode scope : ledger.path("scopes")) {
-            scopes++;
-            long owed = 0;
-            for (Map.Entry<String, String> stream : topics.entrySet()) {
-                for (JsonNode filter : scope.path("filters")) {
-                    if (TopicMatcher.matches(filter.asText(), stream.getValue())) {
-                        owed += delivered.get(stream.getKey());
-                        break;
-                    }
-                }
-            }
-            long received = 0;
-            for (JsonNode r : scope.path("received")) {
-                received += r.get(1).asLong();
-            }
-            if (scope.path("key").asText().endsWith("-slow")) {
-                slowLost += owed - received;
-            } else {
-                othersLost += owed - received;
-            }
+    void joramMqMultiSubscription_slowConsumerAtQos0_lossIsFoundAndConfinedToTheSlowConsumer() {
+        RunResult run;
+        try (MosquittoBroker dropping = MosquittoBroker.builder().withSetting("max_queued_messages 100").start()) {
+            run = run(dropping, "jorammq-multi-subscription", Map.of("slowConsumerDelayMs", "10", "qos", "0",
+                    "payloadSize", "8192", "messagesPerSample", "10", "intervalMs", "10", "samples", "1000",
+                    "subscribersPerPartition", "4", "mqttload.drainTimeoutMs", "5000"));
         }
-        assertThat(scopes).isEqualTo(21);
-        assertThat(othersLost).as("messages lost by the 20 subscribers that are not slow").isZero();
-        assertThat(summary.delivery.lost()).as("all loss is the slow consumer's").isEqualTo(slowLost);
+        RunSummary summary = EngineRuntime.lastSummary();
+        MergedReport report = MqttRunReport.lastReport();
+        // Only the end-of-run check fails, and for the loss: every connect, subscribe and publish succeeded.
+        assertThat(run.failures()).as(run.describe()).singleElement()
+                .satisfies(r -> assertThat(r.getSampleLabel()).isEqualTo("MQTT Run End"))
+                .satisfies(r -> assertThat(r.getResponseMessage()).startsWith("LOSS"));
+        assertThat(summary.count("published")).isEqualTo(10_000);
+        // 4 subscribers over 2 subsystems: each message reaches 2 of them; the slow consumer takes subsystem 0.
+        assertThat(summary.delivery.expected).isEqualTo(10_000 * 2 + 5_000);
+        assertThat(report.lossBySampler.get("MQTT Subscribe subsystems")).as("the subscribers that keep up")
+                .containsExactly(20_000L, 20_000L);
+        long[] slow = report.lossBySampler.get("MQTT Subscribe slow consumer");
+        assertThat(slow[0]).isEqualTo(5_000);
+        assertThat(slow[1]).as("the slow consumer lost messages").isLessThan(5_000);
+        assertThat(report.lost()).as("all loss is the slow consumer's").isEqualTo(slow[0] - slow[1]);
+        assertThat(summary.delivery.lost()).isEqualTo(report.lost());
+        assertThat(report.verdict()).isEqualTo("LOSS");
     }
 
     @Test

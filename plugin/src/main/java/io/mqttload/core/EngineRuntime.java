@@ -335,6 +335,10 @@ public final class EngineRuntime {
     private RunSummary shutdown() {
         // Rates cover the production window: the waits for acknowledgements and messages below do not count.
         long productionEndMillis = elapsedMillis();
+        long brokerWindowEnd = startedAtMillis + productionEndMillis;
+        for (BrokerMonitor m : brokerMonitors) {
+            brokerWindowEnd = Math.max(brokerWindowEnd, m.sampleNow(2_000));
+        }
         event("phase", "production over: waiting for " + inFlight() + " acknowledgements and for expected messages"
                 + " (drain)");
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.closeTimeoutMillis());
@@ -354,7 +358,7 @@ public final class EngineRuntime {
         long steadyFrom = startedAtMillis + productionStart() + config.warmupMillis();
         for (BrokerMonitor m : brokerMonitors) {
             m.close();
-            BrokerMonitor.Stats stats = m.stats(steadyFrom, startedAtMillis + productionEndMillis);
+            BrokerMonitor.Stats stats = m.stats(steadyFrom, brokerWindowEnd);
             if (stats != null) {
                 brokerStats.add(stats);
             }

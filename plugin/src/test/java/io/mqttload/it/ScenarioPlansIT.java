@@ -59,7 +59,9 @@ class ScenarioPlansIT {
                 .normalize();
         Map<String, String> properties = new HashMap<>(Map.of("mqtt.host", broker.host(), "mqtt.port",
                 String.valueOf(broker.tcpPort()), "mqttload.resultsDir", results.toString(), "mqttload.progressSeconds",
-                "0", "mqttload.runId", "scenario-" + plan + "-" + System.nanoTime()));
+                "0", "mqttload.runId", "scenario-" + plan + "-" + System.nanoTime(),
+                // The seeds report broker CPU and memory: every plan's monitor watches the broker by PID.
+                "broker.pid", String.valueOf(broker.pid())));
         properties.putAll(extra);
         RunResult run;
         List<String> errors;
@@ -87,6 +89,7 @@ class ScenarioPlansIT {
         assertThat(summary.verdict()).as(plan).isEqualTo(RunSummary.Verdict.NO_LOSS);
         assertThat(report.verdict()).as(plan + " report").isEqualTo("NO_LOSS");
         assertThat(report.expected).isEqualTo(expectedDeliveries);
+        assertBrokerMeasured(plan, report);
         return summary;
     }
 
@@ -193,9 +196,15 @@ class ScenarioPlansIT {
         assertConnectionsOnly("emq-conn-rate", 2 * 250);
     }
 
+    private static void assertBrokerMeasured(String plan, MergedReport report) {
+        assertThat(report.brokers).as(plan + ": broker CPU and memory in the report").singleElement()
+                .satisfies(b -> assertThat(b.rssMax).as(plan + " broker memory").isPositive());
+    }
+
     private void assertConnectionsOnly(String plan, long connections) {
         RunResult run = run(plan, Map.of());
         RunSummary summary = EngineRuntime.lastSummary();
+        assertBrokerMeasured(plan, MqttRunReport.lastReport());
         assertThat(run.failures()).as(plan + ": " + run.describe()).isEmpty();
         assertThat(summary.count("connectsOk")).isEqualTo(connections);
         assertThat(summary.count("connectsFailed")).isZero();

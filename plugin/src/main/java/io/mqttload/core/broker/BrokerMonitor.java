@@ -8,9 +8,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
@@ -249,6 +252,21 @@ public final class BrokerMonitor implements AutoCloseable {
             this.rssMax = rssMax;
             this.samples = samples;
         }
+    }
+
+    /**
+     * Takes one more sample now, on the monitor's thread, and returns its time: the end of production closes
+     * the measured window with a reading, so a window shorter than the interval still has one.
+     */
+    public long sampleNow(long timeoutMillis) {
+        try {
+            timer.submit(this::sample).get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+            warn("no broker sample at the end of production: " + e);
+        }
+        return System.currentTimeMillis();
     }
 
     @Override

@@ -572,7 +572,12 @@ public final class MergedReport {
             }
         }
         m.append("\nEngine rows check the engine's own publishers against its own subscribers; the **all** row checks"
-                + " every publisher against every subscriber of the run.\n");
+                + " every publisher against every subscriber of the run.");
+        if (count("sharedScopesAcrossEngines") > 0) {
+            m.append(" Shared subscription groups that may have members on several engines are judged in the **all**"
+                    + " row only.");
+        }
+        m.append('\n');
         return m.toString();
     }
 

@@ -145,6 +145,7 @@ class MergedReportTest {
         assertThat(report.expected).isEqualTo(10);
         assertThat(report.receivedOfExpected).isEqualTo(10);
         assertThat(report.verdict()).isEqualTo("NO_LOSS");
+        assertThat(report.toMarkdown()).contains("Shared subscription groups that may have members on several engines");
 
         // The same split with one message missing is loss over all engines.
         Engine c = new Engine("c", 3);

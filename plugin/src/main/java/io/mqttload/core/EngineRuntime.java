@@ -350,7 +350,8 @@ public final class EngineRuntime {
         }
         long drainDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.drainTimeoutMillis());
         Waits.until(() -> ledger.delivery().lost() == 0, drainDeadline, 20);
-        if (ledger.receivesFromOtherEngines()) {
+        // Messages from other engines, and shared groups this ledger cannot judge, are not counted down: wait for quiet.
+        if (ledger.receivesFromOtherEngines() || ledger.delivery().sharedScopesAcrossEngines > 0) {
             awaitQuiet(drainDeadline);
         }
         closeAllClients();

@@ -27,6 +27,11 @@ import io.mqttload.core.InvalidSettingException;
  * process, an unreadable /proc entry, a broker without $SYS) is a warning given once; the run goes on.
  */
 public final class BrokerMonitor implements AutoCloseable {
+    /**
+     * CPU time comes in clock ticks (10 ms): over a short span one tick more or less is a large share, so the
+     * extra sample at the end of production only reports CPU when the span since the last reading is this long.
+     */
+    private static final double MIN_CPU_SECONDS = 0.5;
     private static final Logger log = LoggerFactory.getLogger(BrokerMonitor.class);
     private static final int CORES = Runtime.getRuntime().availableProcessors();
 
@@ -149,12 +154,15 @@ public final class BrokerMonitor implements AutoCloseable {
                 try {
                     ProcessStats s = ProcessStats.read(pid);
                     long nanos = System.nanoTime();
-                    if (lastTicks >= 0) {
-                        double seconds = (nanos - lastNanos) / 1e9;
+                    double seconds = (nanos - lastNanos) / 1e9;
+                    if (lastTicks < 0) {
+                        lastTicks = s.cpuTicks;
+                        lastNanos = nanos;
+                    } else if (seconds >= MIN_CPU_SECONDS) {
                         cpu = 100.0 * (s.cpuTicks - lastTicks) / ProcessStats.TICKS_PER_SECOND / seconds;
+                        lastTicks = s.cpuTicks;
+                        lastNanos = nanos;
                     }
-                    lastTicks = s.cpuTicks;
-                    lastNanos = nanos;
                     rss = s.rssBytes;
                     fds = s.openFds;
                     sockets = s.sockets;

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -25,6 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -313,7 +315,7 @@ public final class EngineRuntime {
     private Interval takeInterval(boolean countInTotal) {
         List<Interval.OfSampler> bySampler = new ArrayList<>(samplers.size());
         for (SamplerMetrics s : samplers.values()) {
-            bySampler.add(new Interval.OfSampler(s, s.pubToSubLatency.takeInterval(false),
+            bySampler.add(new Interval.OfSampler(s, s.pubToSubLatency.takeInterval(countInTotal),
                     s.publishLatency.takeInterval(false), s.connectLatency.takeInterval(false)));
         }
         return new Interval(System.currentTimeMillis(), metrics.pubToSubLatency.takeInterval(countInTotal),
@@ -392,6 +394,14 @@ public final class EngineRuntime {
                 ledger.toJson());
         summary.rendezvous(barriers);
         summary.broker(brokerStats);
+        Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
+        for (SamplerMetrics s : samplers.values()) {
+            Histogram total = s.pubToSubLatency.totalCopy();
+            if (total.getTotalCount() > 0) {
+                pubToSubBySampler.put(s.label, new LatencyStats(total));
+            }
+        }
+        summary.pubToSubBySampler(pubToSubBySampler);
         summary.timeline(timeline.toJson());
         summary.engineFacts(engineFacts, parameters);
         for (IntervalListener l : intervalListeners) {

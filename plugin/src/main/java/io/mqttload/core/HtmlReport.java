@@ -131,15 +131,19 @@ public final class HtmlReport {
         h.append("<th>max</th></tr>\n");
         String[][] kinds = {{"pubToSub", "pub-to-sub"}, {"publish", "publish (acknowledgement)"}, {"connect", "connect"}};
         for (String[] k : kinds) {
-            LatencyStats s = r.latency.get(k[0]);
-            h.append("<tr><td>").append(k[1]).append(String.format(Locale.ROOT, "</td><td class=\"n\">%d</td>"
-                    + "<td class=\"n\">%.3f</td>", s.count, s.mean / 1000.0));
-            for (long value : s.percentiles) {
-                h.append(String.format(Locale.ROOT, "<td class=\"n\">%.3f</td>", value / 1000.0));
-            }
-            h.append(String.format(Locale.ROOT, "<td class=\"n\">%.3f</td></tr>%n", s.max / 1000.0));
+            latencyRow(k[1], r.latency.get(k[0]));
         }
+        r.samplerLatencyRows().forEach((label, s) -> latencyRow("pub-to-sub, " + label, s));
         h.append("</table>\n");
+    }
+
+    private void latencyRow(String title, LatencyStats s) {
+        h.append("<tr><td>").append(esc(title)).append(String.format(Locale.ROOT, "</td><td class=\"n\">%d</td>"
+                + "<td class=\"n\">%.3f</td>", s.count, s.mean / 1000.0));
+        for (long value : s.percentiles) {
+            h.append(String.format(Locale.ROOT, "<td class=\"n\">%.3f</td>", value / 1000.0));
+        }
+        h.append(String.format(Locale.ROOT, "<td class=\"n\">%.3f</td></tr>%n", s.max / 1000.0));
     }
 
     private void enginesTable() {

@@ -36,6 +36,17 @@ public final class LatencyStats {
         return "p" + (p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p));
     }
 
+    /** Writes these statistics as the JSON object {@code name}, with the histogram for exact merging. */
+    void writeJson(Json j, String name) {
+        j.key(name).open();
+        j.field("count", count).field("mean", mean).field("min", min).field("max", max);
+        for (int i = 0; i < PERCENTILES.length; i++) {
+            j.field(percentileName(i), percentiles[i]);
+        }
+        j.field("hdrHistogram", encoded());
+        j.close();
+    }
+
     public long percentile(double p) {
         for (int i = 0; i < PERCENTILES.length; i++) {
             if (PERCENTILES[i] == p) {

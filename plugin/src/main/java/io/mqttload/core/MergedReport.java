@@ -59,6 +59,8 @@ public final class MergedReport {
 
     /** Broker CPU and memory over the steady phase, per monitored broker (as the engines next to them saw it). */
     public final List<BrokerRow> brokers = new ArrayList<>();
+    /** Pub-to-sub latency per Subscribe sampler label, merged over the engines (exact: histograms add). */
+    public final Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
 
     /** One monitored broker: the seeds' columns. */
     public static final class BrokerRow {
@@ -209,6 +211,7 @@ public final class MergedReport {
                 }
             }
         }
+        mergeSamplerLatency(summaries);
         mergeRendezvous(summaries);
         mergeTimelines(summaries);
         for (JsonNode sm : summaries) {
@@ -279,6 +282,21 @@ public final class MergedReport {
         }
         timeline.addAll(seconds.values());
         brokerTimeline.values().forEach(l -> l.sort(Comparator.comparingDouble(a -> a[0])));
+    }
+
+    private void mergeSamplerLatency(List<JsonNode> summaries) {
+        Map<String, Histogram> merged = new TreeMap<>();
+        for (JsonNode s : summaries) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = s.path("pubToSubBySampler").fields(); it.hasNext();) {
+                Map.Entry<String, JsonNode> e = it.next();
+                Histogram h = decode(e.getValue().path("hdrHistogram").asText(""));
+                Histogram into = merged.putIfAbsent(e.getKey(), h);
+                if (into != null) {
+                    into.add(h);
+                }
+            }
+        }
+        merged.forEach((label, h) -> pubToSubBySampler.put(label, new LatencyStats(h)));
     }
 
     private void mergeRendezvous(List<JsonNode> summaries) {
@@ -482,6 +500,14 @@ public final class MergedReport {
             }
             t.append(String.format(Locale.ROOT, " %9.3f%n", s.max / 1000.0));
         }
+        for (Map.Entry<String, LatencyStats> e : samplerLatencyRows().entrySet()) {
+            LatencyStats s = e.getValue();
+            t.append(String.format(Locale.ROOT, "%-16s %9d %9.3f", "  to " + e.getKey(), s.count, s.mean / 1000.0));
+            for (long p : s.percentiles) {
+                t.append(String.format(Locale.ROOT, " %9.3f", p / 1000.0));
+            }
+            t.append(String.format(Locale.ROOT, " %9.3f%n", s.max / 1000.0));
+        }
         if (lossBySampler.size() > 1 || lost() > 0) {
             lossBySampler.forEach((label, v) -> t.append(String.format(Locale.ROOT,
                     "delivery to %s: expected %d, received %d, lost %d%n", label.isEmpty() ? "(unnamed)" : label, v[0],
@@ -499,6 +525,11 @@ public final class MergedReport {
         t.append("verdict (all engines): ").append(verdictLine()).append('\n');
         t.append(rule);
         return t.toString();
+    }
+
+    /** Per-sampler pub-to-sub rows are shown when there is more than one subscriber sampler to tell apart. */
+    public Map<String, LatencyStats> samplerLatencyRows() {
+        return pubToSubBySampler.size() > 1 ? pubToSubBySampler : Map.of();
     }
 
     private static long errors(Function<String, Long> count) {
@@ -529,6 +560,14 @@ public final class MergedReport {
         for (int i = 0; i < LATENCY_KINDS.length; i++) {
             LatencyStats s = latency.get(LATENCY_KINDS[i]);
             m.append(String.format(Locale.ROOT, "| %s | %d | %.3f", LATENCY_TITLES[i], s.count, s.mean / 1000.0));
+            for (long v : s.percentiles) {
+                m.append(String.format(Locale.ROOT, " | %.3f", v / 1000.0));
+            }
+            m.append(String.format(Locale.ROOT, " | %.3f |%n", s.max / 1000.0));
+        }
+        for (Map.Entry<String, LatencyStats> e : samplerLatencyRows().entrySet()) {
+            LatencyStats s = e.getValue();
+            m.append(String.format(Locale.ROOT, "| pub-to-sub, %s | %d | %.3f", e.getKey(), s.count, s.mean / 1000.0));
             for (long v : s.percentiles) {
                 m.append(String.format(Locale.ROOT, " | %.3f", v / 1000.0));
             }
@@ -631,15 +670,10 @@ public final class MergedReport {
         counts.forEach(j::field);
         j.close();
         j.key("latencyMicros").open();
-        latency.forEach((kind, s) -> {
-            j.key(kind).open();
-            j.field("count", s.count).field("mean", s.mean).field("min", s.min).field("max", s.max);
-            for (int i = 0; i < LatencyStats.PERCENTILES.length; i++) {
-                j.field(LatencyStats.percentileName(i), s.percentiles[i]);
-            }
-            j.field("hdrHistogram", s.encoded());
-            j.close();
-        });
+        latency.forEach((kind, s) -> s.writeJson(j, kind));
+        j.close();
+        j.key("pubToSubBySampler").open();
+        pubToSubBySampler.forEach((label, s) -> s.writeJson(j, label));
         j.close();
         j.key("engineSummaries").open();
         for (EngineRow e : engines) {

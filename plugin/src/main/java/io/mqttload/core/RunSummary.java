@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 import io.mqttload.core.broker.BrokerMonitor;
 
@@ -28,6 +29,8 @@ public final class RunSummary {
     public final LatencyStats pubToSub;
     public final LatencyStats publish;
     public final LatencyStats connect;
+    /** Per Subscribe sampler label, over the measured window; only samplers whose clients received measured messages. */
+    public final Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
     public final DeliveryLedger.Delivery delivery;
     public final long measuredPublished;
     public final long measuredReceived;
@@ -128,6 +131,11 @@ public final class RunSummary {
 
     void broker(List<BrokerMonitor.Stats> stats) {
         broker.addAll(stats);
+    }
+
+    /** Pub-to-sub latency of each Subscribe sampler's clients: a latency probe's own figure beside a flood's. */
+    void pubToSubBySampler(Map<String, LatencyStats> bySampler) {
+        pubToSubBySampler.putAll(bySampler);
     }
 
     public long count(String name) {
@@ -239,6 +247,9 @@ public final class RunSummary {
         appendLatency(t, "pub-to-sub", pubToSub);
         appendLatency(t, "publish (ack)", publish);
         appendLatency(t, "connect", connect);
+        if (pubToSubBySampler.size() > 1) {
+            pubToSubBySampler.forEach((label, stats) -> appendLatency(t, "  to " + label, stats));
+        }
         for (BrokerMonitor.Stats b : broker) {
             t.append(String.format(Locale.ROOT, "%-28s CPU avg %.1f%% max %.1f%% (of one core), memory avg %.1f MiB"
                     + " max %.1f MiB, %d samples%n", "broker " + b.broker, b.cpuAvg, b.cpuMax, b.rssAvg / 1048576.0,
@@ -273,9 +284,12 @@ public final class RunSummary {
         counts.forEach(j::field);
         j.close();
         j.key("latencyMicros").open();
-        latencyJson(j, "pubToSub", pubToSub);
-        latencyJson(j, "publish", publish);
-        latencyJson(j, "connect", connect);
+        pubToSub.writeJson(j, "pubToSub");
+        publish.writeJson(j, "publish");
+        connect.writeJson(j, "connect");
+        j.close();
+        j.key("pubToSubBySampler").open();
+        pubToSubBySampler.forEach((label, stats) -> stats.writeJson(j, label));
         j.close();
         if (lastConnectionLoss != null) {
             j.field("lastConnectionLoss", lastConnectionLoss);
@@ -308,13 +322,4 @@ public final class RunSummary {
         return j.toString();
     }
 
-    private static void latencyJson(Json j, String name, LatencyStats s) {
-        j.key(name).open();
-        j.field("count", s.count).field("mean", s.mean).field("min", s.min).field("max", s.max);
-        for (int i = 0; i < LatencyStats.PERCENTILES.length; i++) {
-            j.field("p" + Json.number(LatencyStats.PERCENTILES[i]), s.percentiles[i]);
-        }
-        j.field("hdrHistogram", s.encoded());
-        j.close();
-    }
 }

@@ -51,14 +51,20 @@ class MergedReportTest {
             }
         }
 
+        final java.util.Map<String, Histogram> bySampler = new java.util.TreeMap<>();
+
         String summary() {
             // As at run end: what the recorders hold since the last interval goes into the run's totals.
             metrics.pubToSubLatency.takeInterval(true);
             metrics.publishLatency.takeInterval(true);
             metrics.connectLatency.takeInterval(true);
-            return new RunSummary("run-1", id, number, "merge-test", 1_000, 11_000, 0, 10.0, metrics,
+            RunSummary summary = new RunSummary("run-1", id, number, "merge-test", 1_000, 11_000, 0, 10.0, metrics,
                     ledger.delivery(), metrics.acknowledged.sum(), metrics.received.sum(), new long[] {0, 0, 0},
-                    ledger.toJson()).toJson();
+                    ledger.toJson());
+            java.util.Map<String, LatencyStats> stats = new java.util.TreeMap<>();
+            bySampler.forEach((label, h) -> stats.put(label, new LatencyStats(h)));
+            summary.pubToSubBySampler(stats);
+            return summary.toJson();
         }
     }
 
@@ -195,6 +201,41 @@ class MergedReportTest {
         }
         assertThat(merged.max).isEqualTo(all.getMaxValue());
         assertThat(merged.mean).isEqualTo(all.getMean());
+    }
+
+    @Test
+    void merge_latencyBySubscriberSampler_keepsAProbeApartFromTheFloodOnEveryEngine() {
+        Engine a = new Engine("a", 1);
+        Engine b = new Engine("b", 2);
+        Histogram allProbe = LatencyRecorder.newHistogram();
+        Histogram allFlood = LatencyRecorder.newHistogram();
+        Random random = new Random(7);
+        for (Engine e : List.of(a, b)) {
+            Histogram probe = e.bySampler.computeIfAbsent("MQTT Subscribe probe", k -> LatencyRecorder.newHistogram());
+            Histogram flood = e.bySampler.computeIfAbsent("MQTT Subscribe flood", k -> LatencyRecorder.newHistogram());
+            for (int i = 0; i < 5_000; i++) {
+                long fast = 300 + random.nextInt(200);
+                long queued = 20_000 + random.nextInt(30_000);
+                probe.recordValue(fast);
+                allProbe.recordValue(fast);
+                flood.recordValue(queued);
+                allFlood.recordValue(queued);
+            }
+        }
+
+        MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
+
+        LatencyStats probe = report.pubToSubBySampler.get("MQTT Subscribe probe");
+        LatencyStats flood = report.pubToSubBySampler.get("MQTT Subscribe flood");
+        assertThat(probe.count).isEqualTo(10_000);
+        assertThat(flood.count).isEqualTo(10_000);
+        for (double p : LatencyStats.PERCENTILES) {
+            assertThat(probe.percentile(p)).as("probe p" + p).isEqualTo(allProbe.getValueAtPercentile(p));
+            assertThat(flood.percentile(p)).as("flood p" + p).isEqualTo(allFlood.getValueAtPercentile(p));
+        }
+        assertThat(report.toMarkdown()).contains("| pub-to-sub, MQTT Subscribe probe | 10000 |");
+        assertThat(report.toTable()).contains("to MQTT Subscribe probe");
+        assertThat(report.toJson()).contains("\"pubToSubBySampler\"");
     }
 
     @Test

@@ -173,6 +173,11 @@ class ScenarioPlansIT {
     @Test
     void stressMaxRate_floodTo15SubscribersAndAProbeOfItsOwn() {
         runWithoutLoss("stress-max-rate", 20 * 100 * 15 + 20, 20 * 100 + 20);
+        // The seed reports the probe's latency apart from the flood's: both are in the report, with their counts.
+        MergedReport report = MqttRunReport.lastReport();
+        assertThat(report.pubToSubBySampler.get("MQTT Subscribe probe").count).isEqualTo(20);
+        assertThat(report.pubToSubBySampler.get("MQTT Subscribe flood").count).isEqualTo(20 * 100 * 15);
+        assertThat(report.toMarkdown()).contains("| pub-to-sub, MQTT Subscribe probe | 20 |");
     }
 
     @Test

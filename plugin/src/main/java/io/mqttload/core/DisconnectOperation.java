@@ -19,6 +19,7 @@ public final class DisconnectOperation {
     }
 
     public OperationResult run(EngineRuntime runtime, ClientGroup group) {
+        runtime.disconnecting();
         if (group == null || group.size() == 0) {
             return OperationResult.ok("no client to disconnect", 0);
         }

@@ -77,6 +77,9 @@ public final class EngineRuntime {
     private volatile boolean warmupOver;
     /** Elapsed ms at which production started (the first barrier released), or -1: then the test start counts. */
     private volatile long productionStartMillis = -1;
+    private volatile long lastPublishEndMillis = -1;
+    /** Wall-clock end of the broker's measured window, once the first Disconnect took its sample; -1 before. */
+    private final AtomicLong brokerWindowEnd = new AtomicLong(-1);
     /** Failure counters at the previous tick; only the ticker thread touches them. */
     private final long[] errorsAtLastTick = new long[4];
 
@@ -201,6 +204,26 @@ public final class EngineRuntime {
 
     private long productionStart() {
         return Math.max(0, productionStartMillis);
+    }
+
+    /** A Publish sample ended: production lasts until the last one, not until the run's end. */
+    public void publishSampleEnded() {
+        lastPublishEndMillis = elapsedMillis();
+    }
+
+    /**
+     * The first MQTT Disconnect of the run begins: the steady phase is over for the broker too. A sample taken now
+     * closes the broker's measured window, so the CPU of thousands of clients disconnecting is not its steady load.
+     */
+    public void disconnecting() {
+        if (brokerWindowEnd.get() >= 0 || brokerMonitors.isEmpty()) {
+            return;
+        }
+        long end = System.currentTimeMillis();
+        for (BrokerMonitor m : brokerMonitors) {
+            end = Math.max(end, m.sampleNow(2_000));
+        }
+        brokerWindowEnd.compareAndSet(-1, end);
     }
 
     /**
@@ -335,11 +358,17 @@ public final class EngineRuntime {
     }
 
     private RunSummary shutdown() {
-        // Rates cover the production window: the waits for acknowledgements and messages below do not count.
-        long productionEndMillis = elapsedMillis();
-        long brokerWindowEnd = startedAtMillis + productionEndMillis;
-        for (BrokerMonitor m : brokerMonitors) {
-            brokerWindowEnd = Math.max(brokerWindowEnd, m.sampleNow(2_000));
+        // Rates cover the production window, up to the end of the last Publish sample: the barrier, disconnects and
+        // the waits for acknowledgements and messages below do not count.
+        long now = elapsedMillis();
+        long lastPublish = lastPublishEndMillis;
+        long productionEndMillis = lastPublish > productionStart() ? lastPublish : now;
+        long brokerEnd = brokerWindowEnd.get();
+        if (brokerEnd < 0) {
+            brokerEnd = startedAtMillis + now;
+            for (BrokerMonitor m : brokerMonitors) {
+                brokerEnd = Math.max(brokerEnd, m.sampleNow(2_000));
+            }
         }
         event("phase", "production over: waiting for " + inFlight() + " acknowledgements and for expected messages"
                 + " (drain)");
@@ -361,7 +390,7 @@ public final class EngineRuntime {
         long steadyFrom = startedAtMillis + productionStart() + config.warmupMillis();
         for (BrokerMonitor m : brokerMonitors) {
             m.close();
-            BrokerMonitor.Stats stats = m.stats(steadyFrom, brokerWindowEnd);
+            BrokerMonitor.Stats stats = m.stats(steadyFrom, brokerEnd);
             if (stats != null) {
                 brokerStats.add(stats);
             }

@@ -43,9 +43,12 @@ public class MqttPublishSampler extends AbstractMqttSampler {
             operation = operation();
             operationKey = key;
         }
-        return operation.run(runtime, existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
-                threadNumber(context),
-                runtime.samplerMetrics(getName()));
+        try {
+            return operation.run(runtime, existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
+                    threadNumber(context), runtime.samplerMetrics(getName()));
+        } finally {
+            runtime.publishSampleEnded();
+        }
     }
 
     private PublishOperation operation() {

@@ -240,9 +240,9 @@ public final class HtmlReport {
                 esc(title)));
         h.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" style=\"font-size:13px;font-weight:bold\">%s</text>%n",
                 left, esc(title)));
-        for (int i = 0; i <= 4; i++) {
-            double value = yTop * i / 4;
-            double y = top + plotH - plotH * i / 4.0;
+        for (int i = 0; i <= 5; i++) {
+            double value = yTop * i / 5;
+            double y = top + plotH - plotH * i / 5.0;
             h.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>"
                     + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n", left, y, left + plotW, y, left - 6, y + 4,
                     label(value)));
@@ -310,13 +310,14 @@ public final class HtmlReport {
         return m;
     }
 
-    /** 1, 2 or 5 times a power of ten, at or above {@code v}: round axis labels. */
+    /** A round number at or above {@code v} whose fifths are round too: axis tops for five grid intervals. */
     public static double niceCeiling(double v) {
         if (v <= 0) {
             return 1;
         }
         double p = Math.pow(10, Math.floor(Math.log10(v)));
-        for (double f : new double[] {1, 2, 5, 10}) {
+        // Steps that divide into the five grid intervals as round numbers; 10,010 clients get a 15k axis, not 20k.
+        for (double f : new double[] {1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10}) {
             if (f * p >= v) {
                 return f * p;
             }

@@ -219,11 +219,16 @@ public final class EngineRuntime {
         if (brokerWindowEnd.get() >= 0 || brokerMonitors.isEmpty()) {
             return;
         }
-        long end = System.currentTimeMillis();
+        brokerWindowEnd.compareAndSet(-1, sampleBrokersNow(System.currentTimeMillis()));
+    }
+
+    /** One more sample from every broker monitor; returns the latest sample time, at least {@code notBefore}. */
+    private long sampleBrokersNow(long notBefore) {
+        long end = notBefore;
         for (BrokerMonitor m : brokerMonitors) {
             end = Math.max(end, m.sampleNow(2_000));
         }
-        brokerWindowEnd.compareAndSet(-1, end);
+        return end;
     }
 
     /**
@@ -365,10 +370,7 @@ public final class EngineRuntime {
         long productionEndMillis = lastPublish > productionStart() ? lastPublish : now;
         long brokerEnd = brokerWindowEnd.get();
         if (brokerEnd < 0) {
-            brokerEnd = startedAtMillis + now;
-            for (BrokerMonitor m : brokerMonitors) {
-                brokerEnd = Math.max(brokerEnd, m.sampleNow(2_000));
-            }
+            brokerEnd = sampleBrokersNow(startedAtMillis + now);
         }
         event("phase", "production over: waiting for " + inFlight() + " acknowledgements and for expected messages"
                 + " (drain)");

@@ -2,6 +2,7 @@ package io.mqttload.core;
 
 import java.nio.ByteBuffer;
 import java.util.Base64;
+import java.util.Locale;
 import java.util.zip.DataFormatException;
 
 import org.HdrHistogram.Histogram;
@@ -34,6 +35,24 @@ public final class LatencyStats {
     public static String percentileName(int i) {
         double p = PERCENTILES[i];
         return "p" + (p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p));
+    }
+
+    /** One row of a plain-text latency table in milliseconds: name, count, avg, the percentiles, max. */
+    void appendTextRow(StringBuilder t, String name) {
+        t.append(String.format(Locale.ROOT, "%-16s %9d %9.3f", name, count, mean / 1000.0));
+        for (long p : percentiles) {
+            t.append(String.format(Locale.ROOT, " %9.3f", p / 1000.0));
+        }
+        t.append(String.format(Locale.ROOT, " %9.3f%n", max / 1000.0));
+    }
+
+    /** The same row as a Markdown table row. */
+    void appendMarkdownRow(StringBuilder m, String name) {
+        m.append(String.format(Locale.ROOT, "| %s | %d | %.3f", name, count, mean / 1000.0));
+        for (long p : percentiles) {
+            m.append(String.format(Locale.ROOT, " | %.3f", p / 1000.0));
+        }
+        m.append(String.format(Locale.ROOT, " | %.3f |%n", max / 1000.0));
     }
 
     /** Writes these statistics as the JSON object {@code name}, with the histogram for exact merging. */

@@ -493,21 +493,9 @@ public final class MergedReport {
         t.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s %9s %9s %9s%n", "latency (ms)", "count",
                 "avg", "p50", "p75", "p90", "p95", "p99", "p99.9", "max"));
         for (int i = 0; i < LATENCY_KINDS.length; i++) {
-            LatencyStats s = latency.get(LATENCY_KINDS[i]);
-            t.append(String.format(Locale.ROOT, "%-16s %9d %9.3f", LATENCY_TITLES[i], s.count, s.mean / 1000.0));
-            for (long p : s.percentiles) {
-                t.append(String.format(Locale.ROOT, " %9.3f", p / 1000.0));
-            }
-            t.append(String.format(Locale.ROOT, " %9.3f%n", s.max / 1000.0));
+            latency.get(LATENCY_KINDS[i]).appendTextRow(t, LATENCY_TITLES[i]);
         }
-        for (Map.Entry<String, LatencyStats> e : samplerLatencyRows().entrySet()) {
-            LatencyStats s = e.getValue();
-            t.append(String.format(Locale.ROOT, "%-16s %9d %9.3f", "  to " + e.getKey(), s.count, s.mean / 1000.0));
-            for (long p : s.percentiles) {
-                t.append(String.format(Locale.ROOT, " %9.3f", p / 1000.0));
-            }
-            t.append(String.format(Locale.ROOT, " %9.3f%n", s.max / 1000.0));
-        }
+        samplerLatencyRows().forEach((label, s) -> s.appendTextRow(t, "  to " + label));
         if (lossBySampler.size() > 1 || lost() > 0) {
             lossBySampler.forEach((label, v) -> t.append(String.format(Locale.ROOT,
                     "delivery to %s: expected %d, received %d, lost %d%n", label.isEmpty() ? "(unnamed)" : label, v[0],
@@ -558,21 +546,9 @@ public final class MergedReport {
         m.append("| latency (ms) | count | avg | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
         m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (int i = 0; i < LATENCY_KINDS.length; i++) {
-            LatencyStats s = latency.get(LATENCY_KINDS[i]);
-            m.append(String.format(Locale.ROOT, "| %s | %d | %.3f", LATENCY_TITLES[i], s.count, s.mean / 1000.0));
-            for (long v : s.percentiles) {
-                m.append(String.format(Locale.ROOT, " | %.3f", v / 1000.0));
-            }
-            m.append(String.format(Locale.ROOT, " | %.3f |%n", s.max / 1000.0));
+            latency.get(LATENCY_KINDS[i]).appendMarkdownRow(m, LATENCY_TITLES[i]);
         }
-        for (Map.Entry<String, LatencyStats> e : samplerLatencyRows().entrySet()) {
-            LatencyStats s = e.getValue();
-            m.append(String.format(Locale.ROOT, "| pub-to-sub, %s | %d | %.3f", e.getKey(), s.count, s.mean / 1000.0));
-            for (long v : s.percentiles) {
-                m.append(String.format(Locale.ROOT, " | %.3f", v / 1000.0));
-            }
-            m.append(String.format(Locale.ROOT, " | %.3f |%n", s.max / 1000.0));
-        }
+        samplerLatencyRows().forEach((label, s) -> s.appendMarkdownRow(m, "pub-to-sub, " + label));
         m.append("\n| engine | pub msg/s | sub msg/s | connects | connect errors | publish errors | expected | received |"
                 + " lost | duplicates | reordered |\n");
         m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");

@@ -244,11 +244,11 @@ public final class RunSummary {
         t.append(rule);
         t.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s %9s %9s %9s%n", "latency (ms)", "count",
                 "avg", "p50", "p75", "p90", "p95", "p99", "p99.9", "max"));
-        appendLatency(t, "pub-to-sub", pubToSub);
-        appendLatency(t, "publish (ack)", publish);
-        appendLatency(t, "connect", connect);
+        pubToSub.appendTextRow(t, "pub-to-sub");
+        publish.appendTextRow(t, "publish (ack)");
+        connect.appendTextRow(t, "connect");
         if (pubToSubBySampler.size() > 1) {
-            pubToSubBySampler.forEach((label, stats) -> appendLatency(t, "  to " + label, stats));
+            pubToSubBySampler.forEach((label, stats) -> stats.appendTextRow(t, "  to " + label));
         }
         for (BrokerMonitor.Stats b : broker) {
             t.append(String.format(Locale.ROOT, "%-28s CPU avg %.1f%% max %.1f%% (of one core), memory avg %.1f MiB"
@@ -262,14 +262,6 @@ public final class RunSummary {
         t.append("verdict: ").append(verdictLine()).append('\n');
         t.append(rule);
         return t.toString();
-    }
-
-    private static void appendLatency(StringBuilder t, String name, LatencyStats s) {
-        t.append(String.format(Locale.ROOT, "%-16s %9d %9.3f", name, s.count, s.mean / 1000.0));
-        for (long p : s.percentiles) {
-            t.append(String.format(Locale.ROOT, " %9.3f", p / 1000.0));
-        }
-        t.append(String.format(Locale.ROOT, " %9.3f%n", s.max / 1000.0));
     }
 
     public String toJson() {

@@ -3,8 +3,6 @@ package io.mqttload.core;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,6 +19,8 @@ public final class DeliveryLedger {
     public static final int LOCAL_STREAM_BITS = 20;
     public static final int MAX_ENGINE_NUMBER = (1 << (32 - LOCAL_STREAM_BITS)) - 1;
     static final String SHARED_SCOPE_PREFIX = "share:";
+    /** Gaps per (scope, stream) beyond which a summary carries the missing count without the ranges. */
+    static final int MAX_EXPORTED_GAPS = 1_000;
 
     private final int engineNumber;
     private final int streamIdBase;
@@ -53,7 +53,7 @@ public final class DeliveryLedger {
      */
     void checkLateSubscription(String filter) {
         for (PublishStream stream : streams) {
-            if (stream.deliveredCount() > 0 && TopicMatcher.matches(filter, stream.topic())) {
+            if (stream.sentCount() > 0 && TopicMatcher.matches(filter, stream.topic())) {
                 lateSubscriptions.incrementAndGet();
                 return;
             }
@@ -102,81 +102,41 @@ public final class DeliveryLedger {
 
     /** Snapshot restricted to some receiver scopes (one thread's subscribers draining before disconnect). */
     public Delivery delivery(List<ReceiverScope> all) {
-        TopicTrie<ReceiverScope> trie = new TopicTrie<>();
+        List<DeliveryCheck.Scope> judged = new ArrayList<>(all.size());
         int sharedAcrossEngines = 0;
+        long gapsOpen = 0;
         for (ReceiverScope scope : all) {
+            gapsOpen += scope.missingInGaps();
             // Members elsewhere take their share of this engine's messages: only the merged report can judge the group.
             if (scope.isShared() && (sharedGroupsSpanEngines || scope.hasStreamOutside(engineNumber))) {
                 sharedAcrossEngines++;
                 continue;
             }
-            for (String filter : scope.filters()) {
-                trie.add(filter, scope);
-            }
+            judged.add(scope.snapshot());
         }
-        long expected = 0;
-        long receivedOfExpected = 0;
-        Map<String, long[]> byLabel = new TreeMap<>();
+        List<DeliveryCheck.Stream> books = new ArrayList<>();
         for (PublishStream stream : streams) {
-            long delivered = stream.deliveredCount();
-            if (delivered == 0) {
-                continue;
-            }
-            Set<ReceiverScope> matching = trie.match(stream.topic());
-            for (ReceiverScope scope : matching) {
-                long received = Math.min(delivered, scope.uniqueReceived(stream.id()));
-                expected += delivered;
-                receivedOfExpected += received;
-                long[] forLabel = byLabel.computeIfAbsent(scope.label(), k -> new long[2]);
-                forLabel[0] += delivered;
-                forLabel[1] += received;
-            }
+            books.add(stream.snapshot());
         }
-        long gapsOpen = 0;
-        long uniqueAll = 0;
-        for (ReceiverScope scope : all) {
-            gapsOpen += scope.missingInGaps();
-            uniqueAll += scope.uniqueReceivedAll();
-        }
-        return new Delivery(expected, receivedOfExpected, gapsOpen, uniqueAll, all.size(), streams.size(),
-                lateSubscriptions.get(), sharedAcrossEngines, byLabel);
+        return new Delivery(DeliveryCheck.check(books, judged), gapsOpen, all.size(), books.size(),
+                lateSubscriptions.get(), sharedAcrossEngines);
     }
 
     /**
-     * The ledger as JSON: every publish stream (id, topic, messages the broker took) and every receiver
-     * scope (filters, and per stream the messages it saw). Merging these across engines gives exact
-     * expected-versus-received figures when publishers and subscribers run on different engines.
+     * The ledger as JSON: every publish stream (id, topic, messages acknowledged and sent, failed sequence
+     * numbers) and every receiver scope (filters, and per stream what it saw). Merging these across engines
+     * gives exact expected-versus-received figures when publishers and subscribers run on different engines.
      */
     public String toJson() {
-        StringBuilder b = new StringBuilder(64 + streams.size() * 48);
-        b.append("{\"streams\": [");
-        boolean first = true;
-        for (PublishStream s : streams) {
-            b.append(first ? "" : ", ").append('[').append(Integer.toUnsignedString(s.id())).append(", ")
-                    .append(Json.quote(s.topic())).append(", ").append(s.deliveredCount()).append(']');
-            first = false;
+        List<DeliveryCheck.Stream> books = new ArrayList<>();
+        for (PublishStream stream : streams) {
+            books.add(stream.snapshot());
         }
-        b.append("],\n  \"scopes\": [");
-        first = true;
+        List<DeliveryCheck.Scope> seen = new ArrayList<>();
         for (ReceiverScope scope : scopes.values()) {
-            b.append(first ? "" : ",").append("\n    {\"key\": ").append(Json.quote(scope.key())).append(", \"label\": ")
-                    .append(Json.quote(scope.label())).append(", \"filters\": [");
-            boolean firstFilter = true;
-            for (String f : scope.filters()) {
-                b.append(firstFilter ? "" : ", ").append(Json.quote(f));
-                firstFilter = false;
-            }
-            b.append("], \"received\": [");
-            boolean[] firstStream = {true};
-            scope.forEachStream((unique, streamId) -> {
-                b.append(firstStream[0] ? "" : ", ").append('[').append(Integer.toUnsignedString(streamId)).append(", ")
-                        .append(unique).append(']');
-                firstStream[0] = false;
-            });
-            b.append("]}");
-            first = false;
+            seen.add(scope.snapshot());
         }
-        return b.append("]}").toString();
+        return DeliveryCheck.ledgerJson(books, seen);
     }
 
     /** Expected versus received, exact for publishers and subscribers on this engine. */
@@ -185,31 +145,36 @@ public final class DeliveryLedger {
         public final long expected;
         /** Of those, how many arrived at least once. */
         public final long receivedOfExpected;
+        /** Messages that arrived although the broker never acknowledged them (sent, not acknowledged, delivered). */
+        public final long deliveredUnacknowledged;
+        /** Distinct messages received from publishers this ledger does not hold (other engines, other runs). */
+        public final long receivedFromUnknownStreams;
         /** Sequence numbers skipped and still missing (gaps), over every stream a scope received. */
         public final long missingInGaps;
-        /** Distinct measured messages received, including those from publishers on other engines. */
-        public final long uniqueReceived;
         public final int receiverScopes;
         public final int publishStreams;
         /** Subscriptions made after messages they match had been published (see {@link #checkLateSubscription}). */
         public final long lateSubscriptions;
         /** Shared groups left out of expected and received: their members may sit on other engines. */
         public final int sharedScopesAcrossEngines;
-
         /** Expected and received ({@code [expected, received]}) per Subscribe sampler label: whose loss it is. */
         public final Map<String, long[]> bySampler;
+        /** Receivers owed messages that got none (see {@link DeliveryCheck.Result#receivedNothing}). */
+        public final List<String> receivedNothing;
 
-        Delivery(long expected, long receivedOfExpected, long missingInGaps, long uniqueReceived, int receiverScopes,
-                int publishStreams, long lateSubscriptions, int sharedScopesAcrossEngines, Map<String, long[]> bySampler) {
-            this.sharedScopesAcrossEngines = sharedScopesAcrossEngines;
-            this.bySampler = bySampler;
-            this.expected = expected;
-            this.receivedOfExpected = receivedOfExpected;
+        Delivery(DeliveryCheck.Result r, long missingInGaps, int receiverScopes, int publishStreams,
+                long lateSubscriptions, int sharedScopesAcrossEngines) {
+            this.expected = r.expected;
+            this.receivedOfExpected = r.receivedOfExpected;
+            this.deliveredUnacknowledged = r.deliveredUnacknowledged;
+            this.receivedFromUnknownStreams = r.receivedFromUnknownStreams;
+            this.bySampler = r.bySampler;
+            this.receivedNothing = r.receivedNothing;
             this.missingInGaps = missingInGaps;
-            this.uniqueReceived = uniqueReceived;
             this.receiverScopes = receiverScopes;
             this.publishStreams = publishStreams;
             this.lateSubscriptions = lateSubscriptions;
+            this.sharedScopesAcrossEngines = sharedScopesAcrossEngines;
         }
 
         public long lost() {

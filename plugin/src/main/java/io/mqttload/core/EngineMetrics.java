@@ -1,5 +1,6 @@
 package io.mqttload.core;
 
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -18,8 +19,10 @@ public final class EngineMetrics {
     public final LongAdder connectionsLost = new LongAdder();
     public final LongAdder disconnects = new LongAdder();
 
-    /** Messages handed to the client (QoS 0: written; QoS 1/2: sent, ack pending). */
+    /** Messages handed to a connected client (QoS 0: written; QoS 1/2: sent, ack pending). */
     public final LongAdder published = new LongAdder();
+    /** Publishes that never left the client (no connection, rejected by the client): failed, not published. */
+    public final LongAdder publishNotSent = new LongAdder();
     /** QoS 0 messages written, or QoS 1/2 messages acknowledged by the broker (PUBACK / PUBCOMP). */
     public final LongAdder acknowledged = new LongAdder();
     public final LongAdder publishFailed = new LongAdder();
@@ -44,6 +47,64 @@ public final class EngineMetrics {
 
     /** Rendezvous barriers that timed out on this engine (one per barrier passage, not per thread). */
     public final LongAdder rendezvousTimeouts = new LongAdder();
+    /** Barriers that timed out or could not work at all (no broker for the rendezvous client). */
+    public final LongAdder rendezvousFailures = new LongAdder();
+    /** Connections the client closed because the broker broke the protocol (a PUBACK to a QoS 2 PUBLISH, say). */
+    public final LongAdder protocolViolations = new LongAdder();
+    /** Why things failed: by sampler, kind and reason. */
+    public final FailureTally failures = new FailureTally();
+
+    /**
+     * Counts one failure everywhere it shows: the engine's counter, the sampler's (when there is one) and the
+     * reasons. The one call for every failure, so that counts and reasons never disagree.
+     */
+    public void failed(FailureTally.Kind kind, SamplerMetrics sampler, String reason) {
+        switch (kind) {
+            case CONNECT:
+                connectsFailed.increment();
+                if (sampler != null) {
+                    sampler.connectsFailed.increment();
+                }
+                break;
+            case SUBSCRIBE:
+                subscribeFailed.increment();
+                if (sampler != null) {
+                    sampler.subscribeFailed.increment();
+                }
+                break;
+            case PUBLISH:
+                publishFailed.increment();
+                if (sampler != null) {
+                    sampler.publishFailed.increment();
+                }
+                break;
+            case CONNECTION_LOST:
+                connectionsLost.increment();
+                break;
+            case PROTOCOL_VIOLATION:
+                protocolViolations.increment();
+                break;
+            default:
+                rendezvousFailures.increment();
+                break;
+        }
+        failures.add(sampler == null ? "" : sampler.label, kind, reason, 1);
+    }
+
+    /** A barrier that timed out or could not work, named after its timer. */
+    public void rendezvousFailed(String timer, String reason) {
+        rendezvousFailures.increment();
+        failures.add(timer, FailureTally.Kind.RENDEZVOUS, reason, 1);
+    }
+
+    /** The run's errors so far ({@link Judgement#ERROR_COUNTS}), for the progress line and the timeline. */
+    public long errors() {
+        return Judgement.errors(name -> errorCounters.get(name).sum());
+    }
+
+    private final Map<String, LongAdder> errorCounters = Map.of("connectsFailed", connectsFailed, "subscribeFailed",
+            subscribeFailed, "publishFailed", publishFailed, "connectionsLost", connectionsLost, "protocolViolations",
+            protocolViolations, "rendezvousFailures", rendezvousFailures);
 
     /** Currently open connections. */
     public final LongAdder activeConnections = new LongAdder();

@@ -81,7 +81,7 @@ public final class EngineRuntime {
     /** Wall-clock end of the broker's measured window, once the first Disconnect took its sample; -1 before. */
     private final AtomicLong brokerWindowEnd = new AtomicLong(-1);
     /** Failure counters at the previous tick; only the ticker thread touches them. */
-    private final long[] errorsAtLastTick = new long[4];
+    private final long[] errorsAtLastTick = new long[6];
 
     private EngineRuntime(RunConfig config, PrintStream console) {
         this.config = config;
@@ -324,8 +324,9 @@ public final class EngineRuntime {
     /** Failures since the last tick, as one event: a point per failure would flood InfluxDB at message rate. */
     private void reportNewErrors() {
         long[] now = {metrics.connectsFailed.sum(), metrics.connectionsLost.sum(), metrics.subscribeFailed.sum(),
-            metrics.publishFailed.sum()};
-        String[] names = {"connects failed", "connections lost", "subscribes failed", "publishes failed"};
+            metrics.publishFailed.sum(), metrics.protocolViolations.sum(), metrics.rendezvousFailures.sum()};
+        String[] names = {"connects failed", "connections lost", "subscribes failed", "publishes failed",
+            "broker protocol violations", "rendezvous failed"};
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < now.length; i++) {
             long delta = now[i] - errorsAtLastTick[i];
@@ -335,8 +336,9 @@ public final class EngineRuntime {
             errorsAtLastTick[i] = now[i];
         }
         if (text.length() > 0) {
-            String cause = metrics.lastConnectionLoss.get();
-            event("errors", text + (cause == null ? "" : "; last connection loss: " + cause));
+            List<FailureTally.Row> rows = metrics.failures.rows();
+            event("errors", text + (rows.isEmpty() ? "" : "; most frequent so far: " + rows.get(0).count + " x "
+                    + rows.get(0).kind.text() + ": " + rows.get(0).reason));
         }
     }
 
@@ -354,12 +356,18 @@ public final class EngineRuntime {
 
     private String progressLine(Interval interval, long elapsed) {
         long p99 = interval.pubToSub.getTotalCount() == 0 ? 0 : interval.pubToSub.getValueAtPercentile(99);
-        return String.format(Locale.ROOT,
+        long errors = metrics.errors();
+        String line = String.format(Locale.ROOT,
                 "[mqtt %s] %4ds %s connections %d, published %d (+%d/s), received %d (+%d/s), p99 %.3f ms, errors %d",
                 config.engineId(), elapsed / 1000, warmupOver ? "steady " : "warm-up", metrics.activeConnections.sum(),
                 metrics.published.sum(), interval.publishCount(), metrics.received.sum(),
-                interval.pubToSub.getTotalCount(), p99 / 1000.0,
-                metrics.connectsFailed.sum() + metrics.publishFailed.sum() + metrics.subscribeFailed.sum());
+                interval.pubToSub.getTotalCount(), p99 / 1000.0, errors);
+        List<FailureTally.Row> rows = metrics.failures.rows();
+        if (rows.isEmpty()) {
+            return line;
+        }
+        FailureTally.Row top = rows.get(0);
+        return line + " (most: " + top.count + " x " + top.kind.text() + ": " + top.reason + ")";
     }
 
     private RunSummary shutdown() {
@@ -422,7 +430,7 @@ public final class EngineRuntime {
                 startedAtMillis, ended,
                 config.warmupMillis(), measured, metrics, ledger.delivery(),
                 metrics.acknowledged.sum() - warmupEndPublished, metrics.received.sum() - warmupEndReceived, perClient,
-                ledger.toJson());
+                ledger.toJson(), config.failureTolerancePercent());
         summary.rendezvous(barriers);
         summary.broker(brokerStats);
         Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();

@@ -9,6 +9,9 @@ import java.util.concurrent.ExecutionException;
 import javax.net.ssl.SSLException;
 
 import com.hivemq.client.mqtt.exceptions.ConnectionFailedException;
+import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
+import com.hivemq.client.mqtt.mqtt3.exceptions.Mqtt3DisconnectException;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
 import com.hivemq.client.mqtt.mqtt3.exceptions.Mqtt3ConnAckException;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5ConnAckException;
 
@@ -55,6 +58,25 @@ public final class Errors {
         }
         String message = e.getMessage();
         return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+
+    /**
+     * A failure's reason for counting: like {@link #describe} but without what differs from client to client (the
+     * filters a SUBACK refused), so that thousands of clients failing alike make one reason with a count.
+     */
+    public static String reason(Throwable t) {
+        Throwable e = unwrap(t);
+        return e instanceof SubscribeRefusedException ? ((SubscribeRefusedException) e).reason() : describe(e);
+    }
+
+    /**
+     * Whether the client itself closed the connection because the broker broke the protocol: the HiveMQ client
+     * then disconnects with a DISCONNECT exception of its own (source CLIENT), naming the violation, e.g. "PUBACK
+     * must not be received for a QoS 2 PUBLISH". A broker's own DISCONNECT has source SERVER.
+     */
+    public static boolean isProtocolViolation(MqttDisconnectSource source, Throwable cause) {
+        return source == MqttDisconnectSource.CLIENT
+                && (cause instanceof Mqtt3DisconnectException || cause instanceof Mqtt5DisconnectException);
     }
 
     private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {

@@ -61,10 +61,11 @@ public final class HtmlReport {
                 r.warmupMillis / 1000.0, r.timeline.isEmpty() ? "" : "; from "
                         + TIME.format(Instant.ofEpochMilli(r.timeline.get(0).timeMillis)) + " to "
                         + TIME.format(Instant.ofEpochMilli(r.timeline.get(r.timeline.size() - 1).timeMillis))));
-        String v = r.verdict();
-        String css = v.equals("NO_LOSS") ? "ok" : v.startsWith("LOSS") ? "bad" : "warn";
+        Verdict v = r.verdict();
+        String css = v.passed() ? "ok" : v.isFault() ? "bad" : "warn";
         h.append("<p class=\"verdict ").append(css).append("\">").append(esc(r.verdictLine())).append("</p>\n");
         summaryTable();
+        failures();
         lossBySampler();
         latencyTable();
         enginesTable();
@@ -104,12 +105,26 @@ public final class HtmlReport {
         }
         h.append("</tr></table>\n");
         h.append(String.format(Locale.ROOT, "<table><tr><th>connects ok / failed</th><th>published</th><th>acknowledged</th>"
-                + "<th>publish errors</th><th>expected</th><th>received</th><th>lost</th><th>duplicates</th>"
-                + "<th>reordered</th></tr><tr><td class=\"n\">%d / %d</td><td class=\"n\">%d</td><td class=\"n\">%d</td>"
+                + "<th>publish errors</th><th>expected</th><th>received</th><th>lost</th><th>delivered, never acked</th>"
+                + "<th>duplicates</th><th>reordered</th></tr><tr><td class=\"n\">%d / %d</td><td class=\"n\">%d</td>"
                 + "<td class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n\">%d</td>"
-                + "<td class=\"n\">%d</td><td class=\"n\">%d</td></tr></table>%n", r.count("connectsOk"),
-                r.count("connectsFailed"), r.count("published"), r.count("acknowledged"), r.count("publishFailed"),
-                r.expected, r.receivedOfExpected, r.lost(), r.count("duplicates"), r.count("reordered")));
+                + "<td class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n\">%d</td></tr>"
+                + "</table>%n", r.count("connectsOk"), r.count("connectsFailed"), r.count("published"),
+                r.count("acknowledged"), r.count("publishFailed"), r.expected, r.receivedOfExpected, r.lost(),
+                r.count("deliveredUnacknowledged"), r.count("duplicates"), r.count("reordered")));
+    }
+
+    /** The reasons of every failure, per sampler: what a failed run needs first. */
+    private void failures() {
+        if (r.failures.isEmpty()) {
+            return;
+        }
+        h.append("<h2>Errors by sampler</h2>\n<table><tr><th>sampler</th><th>kind</th><th>count</th><th>reason</th></tr>\n");
+        for (FailureTally.Row f : r.failures) {
+            h.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%s</td><td class=\"n\">%d</td><td>%s</td></tr>%n",
+                    esc(f.sampler.isEmpty() ? "(engine)" : f.sampler), esc(f.kind.text()), f.count, esc(f.reason)));
+        }
+        h.append("</table>\n");
     }
 
     private void lossBySampler() {

@@ -8,6 +8,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -162,6 +164,11 @@ public final class LoadClient {
         }
     }
 
+    /** The daemon event loop every client of the suite runs on, so that no client thread keeps a JVM alive. */
+    public static MqttClientExecutorConfig sharedEventLoop() {
+        return SHARED_EVENT_LOOP;
+    }
+
     static MqttClientTransportConfig transport(ConnectionSettings s, InetAddress localAddress) {
         MqttClientTransportConfigBuilder t = MqttClientTransportConfig.builder()
                 .serverHost(s.host())
@@ -240,8 +247,7 @@ public final class LoadClient {
                 connectSampler.connectLatency.record(micros);
                 connectSampler.connectsOk.increment();
             } else {
-                metrics.connectsFailed.increment();
-                connectSampler.connectsFailed.increment();
+                metrics.failed(FailureTally.Kind.CONNECT, connectSampler, Errors.reason(error));
             }
         });
     }
@@ -276,7 +282,14 @@ public final class LoadClient {
             return;
         }
         if (wasConnected) {
-            metrics.connectionsLost.increment();
+            if (Errors.isProtocolViolation(ctx.getSource(), ctx.getCause())) {
+                // Counted as a lost connection too, but its reason is the violation, listed once.
+                metrics.connectionsLost.increment();
+                metrics.failed(FailureTally.Kind.PROTOCOL_VIOLATION, connectSampler,
+                        "the client closed the connection: " + ctx.getCause().getMessage());
+            } else {
+                metrics.failed(FailureTally.Kind.CONNECTION_LOST, connectSampler, Errors.reason(ctx.getCause()));
+            }
             String cause = clientId + ": " + Errors.describe(ctx.getCause());
             if (metrics.lastConnectionLoss.getAndSet(cause) == null) {
                 log.warn("MQTT connection lost (first of the run; the summary counts all): {}", cause);
@@ -405,8 +418,8 @@ public final class LoadClient {
                     error = error.getCause();
                 }
                 if (error instanceof Mqtt5SubAckException) {
-                    throw new SubscribeRefusedException(describeRefusal(filters,
-                            ((Mqtt5SubAckException) error).getMqttMessage()));
+                    Mqtt5SubAck ack5 = ((Mqtt5SubAckException) error).getMqttMessage();
+                    throw new SubscribeRefusedException(describeRefusal(filters, ack5), refusalReason(ack5));
                 }
                 if (error != null) {
                     throw new CompletionException(error);
@@ -427,14 +440,17 @@ public final class LoadClient {
             }
             List<Mqtt3SubAckReturnCode> codes = subAck.getReturnCodes();
             StringBuilder refused = new StringBuilder();
+            int refusedCount = 0;
             for (int i = 0; i < codes.size(); i++) {
                 if (codes.get(i).isError()) {
                     refused.append(refused.length() == 0 ? "" : ", ").append(filters.get(i)).append(" -> ")
                             .append(codes.get(i)).append(" (0x80)");
+                    refusedCount++;
                 }
             }
             if (refused.length() > 0) {
-                throw new SubscribeRefusedException("SUBACK refused " + refused);
+                throw new SubscribeRefusedException("SUBACK refused " + refused, "SUBACK refused " + refusedCount
+                        + " of " + codes.size() + " filter(s): FAILURE (0x80)");
             }
             return null;
         });
@@ -453,6 +469,17 @@ public final class LoadClient {
         }
         ack.getReasonString().ifPresent(r -> refused.append(": ").append(r));
         return refused.toString();
+    }
+
+    /** The refusal codes alone, without the filters (which differ from client to client). */
+    private static String refusalReason(Mqtt5SubAck ack) {
+        Set<String> codes = new TreeSet<>();
+        for (Mqtt5SubAckReasonCode code : ack.getReasonCodes()) {
+            if (code.isError()) {
+                codes.add(code + " (0x" + Integer.toHexString(code.getCode()) + ")");
+            }
+        }
+        return "SUBACK refused: " + String.join(", ", codes) + ack.getReasonString().map(r -> ": " + r).orElse("");
     }
 
     private void registerScopes(List<String> filters) {

@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BinaryOperator;
-import java.util.function.Function;
 
 import org.HdrHistogram.Histogram;
 
@@ -56,6 +55,13 @@ public final class MergedReport {
      * which subscribers lost messages (a slow consumer's loss is its own, not the others').
      */
     public final Map<String, long[]> lossBySampler = new TreeMap<>();
+
+    /** Why things failed over every engine, by sampler, kind and reason, most frequent first. */
+    public final List<FailureTally.Row> failures = new ArrayList<>();
+    /** Receivers owed messages that got none of them, over every engine. */
+    public final List<String> receivedNothing = new ArrayList<>();
+    public final double failureTolerancePercent;
+    private final Judgement judgement;
 
     /** Broker CPU and memory over the steady phase, per monitored broker (as the engines next to them saw it). */
     public final List<BrokerRow> brokers = new ArrayList<>();
@@ -154,7 +160,7 @@ public final class MergedReport {
         public final double receiveRate;
         public final Map<String, Long> counts;
         public final long pubToSubP99;
-        public final String verdict;
+        public final Verdict verdict;
 
         EngineRow(JsonNode s) {
             engineId = s.path("engineId").asText();
@@ -167,7 +173,7 @@ public final class MergedReport {
                 counts.put(e.getKey(), e.getValue().asLong());
             }
             pubToSubP99 = s.path("latencyMicros").path("pubToSub").path("p99").asLong();
-            verdict = s.path("verdict").asText();
+            verdict = Verdict.of(s.path("verdict").asText());
         }
 
         long count(String name) {
@@ -236,17 +242,41 @@ public final class MergedReport {
         for (int i = 0; i < LATENCY_KINDS.length; i++) {
             latency.put(LATENCY_KINDS[i], new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
         }
-        Delivery d = mergeLedgers(summaries);
+        DeliveryCheck.Result d = mergeLedgers(summaries);
         for (JsonNode s : summaries) {
             late += s.path("counts").path("lateSubscriptions").asLong();
         }
         this.expected = d.expected;
-        this.receivedOfExpected = d.received;
+        this.receivedOfExpected = d.receivedOfExpected;
         this.lossBySampler.putAll(d.bySampler);
+        this.receivedNothing.addAll(d.receivedNothing);
         this.lateSubscriptions = late;
         counts.put("expected", expected);
         counts.put("receivedOfExpected", receivedOfExpected);
         counts.put("lost", lost());
+        counts.put("deliveredUnacknowledged", d.deliveredUnacknowledged);
+        counts.put("receivedFromUnknownStreams", d.receivedFromUnknownStreams);
+        failures.addAll(mergeFailures(summaries));
+        this.failureTolerancePercent = summaries.isEmpty() ? 0 : summaries.get(0).path("failureTolerancePercent").asDouble();
+        List<String> incomplete = new ArrayList<>(problems);
+        if (!missingEngines.isEmpty()) {
+            incomplete.add("no summary from engine(s) " + missingEngines + ": the engine died or was unreachable, or the"
+                    + " plan has no MQTT Run End sampler in a tearDown Thread Group; the figures below are the other"
+                    + " engines'");
+        }
+        this.judgement = new Judgement(this::count, failures, incomplete, receivedNothing, failureTolerancePercent, true);
+    }
+
+    /** Failure rows of every engine, added up by sampler, kind and reason. */
+    private static List<FailureTally.Row> mergeFailures(List<JsonNode> summaries) {
+        FailureTally tally = new FailureTally();
+        for (JsonNode s : summaries) {
+            for (JsonNode f : s.path("failures")) {
+                tally.add(f.path("sampler").asText(), FailureTally.Kind.of(f.path("kind").asText()),
+                        f.path("reason").asText(), f.path("count").asLong());
+            }
+        }
+        return tally.rows();
     }
 
     private static Map<String, String> strings(JsonNode object) {
@@ -354,67 +384,17 @@ public final class MergedReport {
         }
     }
 
-    private static final class Delivery {
-        long expected;
-        long received;
-        final Map<String, long[]> bySampler = new TreeMap<>();
-    }
-
-    private static final class Scope {
-        String label = "";
-        final Set<String> filters = new LinkedHashSet<>();
-        final Map<Integer, Long> received = new HashMap<>();
-    }
-
     /**
-     * Every stream of every engine against every receiver scope of every engine. Scopes with the same key
-     * are one: a shared subscription whose members sit on several engines splits the messages, so what
-     * its members saw adds up.
+     * Every stream of every engine against every receiver scope of every engine, by the same calculation an engine
+     * makes for itself ({@link DeliveryCheck}).
      */
-    private static Delivery mergeLedgers(List<JsonNode> summaries) {
-        Map<Integer, Long> delivered = new HashMap<>();
-        Map<Integer, String> topics = new HashMap<>();
-        Map<String, Scope> scopes = new TreeMap<>();
+    private static DeliveryCheck.Result mergeLedgers(List<JsonNode> summaries) {
+        Map<Integer, DeliveryCheck.Stream> streams = new HashMap<>();
+        Map<String, DeliveryCheck.Scope> scopes = new TreeMap<>();
         for (JsonNode s : summaries) {
-            JsonNode ledger = s.path("ledger");
-            for (JsonNode stream : ledger.path("streams")) {
-                int id = (int) stream.get(0).asLong();
-                topics.put(id, stream.get(1).asText());
-                delivered.merge(id, stream.get(2).asLong(), Long::sum);
-            }
-            for (JsonNode sc : ledger.path("scopes")) {
-                Scope scope = scopes.computeIfAbsent(sc.path("key").asText(), k -> new Scope());
-                if (scope.label.isEmpty()) {
-                    scope.label = sc.path("label").asText("");
-                }
-                sc.path("filters").forEach(f -> scope.filters.add(f.asText()));
-                for (JsonNode r : sc.path("received")) {
-                    scope.received.merge((int) r.get(0).asLong(), r.get(1).asLong(), Long::sum);
-                }
-            }
+            DeliveryCheck.readLedger(s.path("ledger"), streams, scopes);
         }
-        TopicTrie<Scope> trie = new TopicTrie<>();
-        for (Scope scope : scopes.values()) {
-            for (String f : scope.filters) {
-                trie.add(f, scope);
-            }
-        }
-        Delivery d = new Delivery();
-        for (Map.Entry<Integer, Long> stream : delivered.entrySet()) {
-            long owed = stream.getValue();
-            if (owed == 0) {
-                continue;
-            }
-            for (Scope scope : trie.match(topics.get(stream.getKey()))) {
-                long received = Math.min(owed, scope.received.getOrDefault(stream.getKey(), 0L));
-                d.expected += owed;
-                d.received += received;
-                long[] forLabel = d.bySampler.computeIfAbsent(scope.label, k -> new long[2]);
-                forLabel[0] += owed;
-                forLabel[1] += received;
-            }
-        }
-        return d;
+        return DeliveryCheck.check(streams.values(), scopes.values());
     }
 
     public long lost() {
@@ -425,45 +405,13 @@ public final class MergedReport {
         return counts.getOrDefault(name, 0L);
     }
 
-    /** The verdict over every engine; missing summaries or colliding stream ids make it incomplete. */
-    public String verdict() {
-        if (!missingEngines.isEmpty() || !problems.isEmpty()) {
-            return "INCOMPLETE";
-        }
-        if (expected == 0) {
-            return count("received") == 0 ? "NOTHING_TO_CHECK" : "NO_PUBLISHERS_IN_RUN";
-        }
-        if (lost() == 0) {
-            return "NO_LOSS";
-        }
-        return lateSubscriptions > 0 ? "LOSS_UNCERTAIN" : "LOSS";
+    /** The verdict over every engine (see {@link Judgement}); missing summaries or colliding stream ids make it incomplete. */
+    public Verdict verdict() {
+        return judgement.verdict;
     }
 
     public String verdictLine() {
-        String v = verdict();
-        switch (v) {
-            case "INCOMPLETE":
-                List<String> why = new ArrayList<>(problems);
-                if (!missingEngines.isEmpty()) {
-                    why.add("no summary from engine(s) " + missingEngines
-                            + ": put an MQTT Run End sampler in a tearDown Thread Group so every engine sends one");
-                }
-                return "INCOMPLETE: " + String.join("; ", why);
-            case "NOTHING_TO_CHECK":
-                return "NOTHING TO CHECK: no message was expected or received";
-            case "NO_PUBLISHERS_IN_RUN":
-                return "NOT CHECKED: every message received came from publishers outside this run";
-            case "NO_LOSS":
-                return "NO LOSS: every expected message arrived, on every engine";
-            default:
-                String line = String.format(Locale.ROOT, "%s: %d of %d expected deliveries missing (%.4f%%)",
-                        v.equals("LOSS") ? "LOSS" : "LOSS (UNCERTAIN)", lost(), expected, 100.0 * lost() / expected);
-                if (lateSubscriptions > 0) {
-                    line += "; " + lateSubscriptions + " subscription(s) were made after matching messages had been"
-                            + " published, so part of this may be messages sent before they existed";
-                }
-                return line;
-        }
+        return judgement.line();
     }
 
     public String toTable() {
@@ -479,7 +427,7 @@ public final class MergedReport {
                 "sub msg/s", "connects", "errors", "expected", "received", "lost", "dups", "p99 ms"));
         for (EngineRow e : engines) {
             t.append(String.format(Locale.ROOT, "%-14s %11.1f %11.1f %8d %7d %11d %11d %8d %6d %10.3f%n",
-                    e.engineId, e.publishRate, e.receiveRate, e.count("connectsOk"), errors(e.counts::get),
+                    e.engineId, e.publishRate, e.receiveRate, e.count("connectsOk"), Judgement.errors(e::count),
                     e.count("expected"), e.count("receivedOfExpected"), e.count("lost"), e.count("duplicates"),
                     e.pubToSubP99 / 1000.0));
         }
@@ -487,7 +435,7 @@ public final class MergedReport {
             t.append(String.format(Locale.ROOT, "%-14s (no summary received)%n", m));
         }
         t.append(String.format(Locale.ROOT, "%-14s %11.1f %11.1f %8d %7d %11d %11d %8d %6d %10.3f%n", "ALL",
-                publishRate, receiveRate, count("connectsOk"), errors(counts::get), expected, receivedOfExpected,
+                publishRate, receiveRate, count("connectsOk"), Judgement.errors(this::count), expected, receivedOfExpected,
                 lost(), count("duplicates"), latency.get("pubToSub").percentile(99) / 1000.0));
         t.append(rule);
         t.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s %9s %9s %9s%n", "latency (ms)", "count",
@@ -509,6 +457,11 @@ public final class MergedReport {
         for (BarrierRow b : rendezvous) {
             t.append("rendezvous ").append(b.describe()).append('\n');
         }
+        if (count("deliveredUnacknowledged") > 0) {
+            t.append(String.format(Locale.ROOT, "delivered, never acknowledged to the publisher: %d%n",
+                    count("deliveredUnacknowledged")));
+        }
+        RunSummary.appendFailures(t, failures, rule);
         t.append(rule);
         t.append("verdict (all engines): ").append(verdictLine()).append('\n');
         t.append(rule);
@@ -518,15 +471,6 @@ public final class MergedReport {
     /** Per-sampler pub-to-sub rows are shown when there is more than one subscriber sampler to tell apart. */
     public Map<String, LatencyStats> samplerLatencyRows() {
         return pubToSubBySampler.size() > 1 ? pubToSubBySampler : Map.of();
-    }
-
-    private static long errors(Function<String, Long> count) {
-        long n = 0;
-        for (String k : new String[] {"connectsFailed", "subscribeFailed", "publishFailed"}) {
-            Long v = count.apply(k);
-            n += v == null ? 0 : v;
-        }
-        return n;
     }
 
     public String toMarkdown() {
@@ -586,6 +530,13 @@ public final class MergedReport {
                         b.releasedEverywhere() ? String.format(Locale.ROOT, "%.3f", b.spreadMillis()) : "timed out"));
             }
         }
+        if (!failures.isEmpty()) {
+            m.append("\n| errors by sampler | kind | count | reason |\n| --- | --- | ---: | --- |\n");
+            for (FailureTally.Row f : failures) {
+                m.append(String.format(Locale.ROOT, "| %s | %s | %d | %s |%n", f.sampler.isEmpty() ? "(engine)" : f.sampler,
+                        f.kind.text(), f.count, f.reason.replace("|", "\\|")));
+            }
+        }
         m.append("\nEngine rows check the engine's own publishers against its own subscribers; the **all** row checks"
                 + " every publisher against every subscriber of the run.");
         if (count("sharedScopesAcrossEngines") > 0) {
@@ -621,7 +572,7 @@ public final class MergedReport {
             LineProtocol.field(line, "brokerRssAvg", brokers.stream().mapToLong(b -> b.rssAvg).sum());
             LineProtocol.field(line, "brokerRssMax", brokers.stream().mapToLong(b -> b.rssMax).sum());
         }
-        LineProtocol.field(line, "verdict", verdict());
+        LineProtocol.field(line, "verdict", verdict().name());
         LineProtocol.end(line, timeMillis);
         lines.add(line.toString());
         latency.forEach((kind, s) -> {
@@ -633,6 +584,17 @@ public final class MergedReport {
             LineProtocol.end(l, timeMillis);
             lines.add(l.toString());
         });
+        for (FailureTally.Row f : failures) {
+            StringBuilder l = new StringBuilder(256);
+            LineProtocol.measurement(l, "mqtt_report_errors");
+            LineProtocol.tags(l, tags);
+            LineProtocol.tag(l, "sampler", f.sampler.isEmpty() ? "(engine)" : f.sampler);
+            LineProtocol.tag(l, "kind", f.kind.text());
+            LineProtocol.tag(l, "reason", f.reason);
+            LineProtocol.firstField(l, "count", f.count);
+            LineProtocol.end(l, timeMillis);
+            lines.add(l.toString());
+        }
         return lines;
     }
 
@@ -655,7 +617,7 @@ public final class MergedReport {
         for (EngineRow e : engines) {
             j.key(e.engineId).open();
             j.field("engineNumber", e.engineNumber).field("publishRate", e.publishRate)
-                    .field("receiveRate", e.receiveRate).field("verdict", e.verdict);
+                    .field("receiveRate", e.receiveRate).field("verdict", e.verdict.name());
             j.close();
         }
         j.close();
@@ -686,7 +648,9 @@ public final class MergedReport {
         }
         j.close();
         j.field("missingEngines", String.join(",", missingEngines));
-        j.field("verdict", verdict()).field("verdictText", verdictLine());
+        j.field("verdict", verdict().name()).field("verdictText", verdictLine());
+        j.field("failureTolerancePercent", failureTolerancePercent);
+        FailureTally.writeJson(j, "failures", failures);
         j.close();
         return j.toString();
     }

@@ -17,6 +17,8 @@ public final class PublishOperation {
     public static final Set<String> TOPIC_PLACEHOLDERS = Set.of("engine", "engineNumber", "run", "threadGroup", "thread", "client",
             "msg");
 
+    static final String NOT_CONNECTED = "client not connected (its connect failed or the connection was lost)";
+
     private final NameTemplate topic;
     private final int qos;
     private final boolean retain;
@@ -83,6 +85,16 @@ public final class PublishOperation {
                 return OperationResult.failed("BAD_TOPIC", "topic = '" + topic.source() + "' expands to '" + topicName
                         + "', which is not a valid publish topic");
             }
+            if (!client.isConnected()) {
+                // An attempt without a connection: failed, not published, and no sequence number spent on it.
+                metrics.publishNotSent.increment();
+                metrics.failed(FailureTally.Kind.PUBLISH, sampler, NOT_CONNECTED);
+                failed++;
+                if (firstError == null) {
+                    firstError = client.clientId() + " on '" + topicName + "': " + NOT_CONNECTED;
+                }
+                continue;
+            }
             PublishStream stream = client.stream(topicName);
             Semaphore clientWindow = window == null ? null : client.inFlight(maxInFlightPerClient);
             if (window != null) {
@@ -92,7 +104,8 @@ public final class PublishOperation {
                             "published " + counts.sent + " of " + messagesPerSample + ": " + full, counts.bytes);
                 }
             }
-            byte[] body = payload.next(stream.id(), stream.nextSequence());
+            int sequence = stream.nextSequence();
+            byte[] body = payload.next(stream.id(), sequence);
             long start = payload.isMeasured() ? PayloadHeader.sendMicros(body) : MicroClock.nowMicros();
             CompletableFuture<Void> ack = null;
             try {
@@ -100,7 +113,7 @@ public final class PublishOperation {
                     client.publish(topicName, body, qos, retain, error -> {
                         clientWindow.release();
                         window.release();
-                        settle(metrics, sampler, stream, start, error, group);
+                        settle(metrics, sampler, stream, sequence, start, error, group);
                     });
                 } else {
                     ack = client.publish(topicName, body, qos, retain);
@@ -110,11 +123,13 @@ public final class PublishOperation {
                     window.release();
                     clientWindow.release();
                 }
-                metrics.publishFailed.increment();
-                sampler.publishFailed.increment();
+                metrics.publishNotSent.increment();
+                stream.failed(sequence);
+                metrics.failed(FailureTally.Kind.PUBLISH, sampler, Errors.reason(e));
                 return OperationResult.failed("PUBLISH_FAILED", "publish to '" + topicName + "' rejected: "
                         + Errors.describe(e), counts.bytes);
             }
+            stream.sent();
             counts.bytes += body.length;
             counts.sent++;
             if (window != null) {
@@ -122,19 +137,19 @@ public final class PublishOperation {
             }
             try {
                 ack.get(ackTimeoutMillis, TimeUnit.MILLISECONDS);
-                settle(metrics, sampler, stream, start, null, null);
+                settle(metrics, sampler, stream, sequence, start, null, null);
             } catch (ExecutionException e) {
-                settle(metrics, sampler, stream, start, e, null);
+                settle(metrics, sampler, stream, sequence, start, e, null);
                 failed++;
                 if (firstError == null) {
                     firstError = client.clientId() + " on '" + topicName + "': " + Errors.describe(e);
                 }
             } catch (TimeoutException e) {
-                metrics.publishFailed.increment();
-                sampler.publishFailed.increment();
-                return OperationResult.failed("ACK_TIMEOUT", "no " + (qos == 2 ? "PUBCOMP" : "PUBACK") + " within "
-                        + ackTimeoutMillis + " ms for " + client.clientId() + " on '" + topicName + "'; sent " + counts.sent
-                        + " of " + messagesPerSample, counts.bytes);
+                String what = "no " + (qos == 2 ? "PUBCOMP" : "PUBACK") + " within " + ackTimeoutMillis + " ms";
+                stream.failed(sequence);
+                metrics.failed(FailureTally.Kind.PUBLISH, sampler, what);
+                return OperationResult.failed("ACK_TIMEOUT", what + " for " + client.clientId() + " on '" + topicName
+                        + "'; sent " + counts.sent + " of " + messagesPerSample, counts.bytes);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return OperationResult.failed("INTERRUPTED", "interrupted after " + counts.sent + " messages", counts.bytes);
@@ -176,18 +191,18 @@ public final class PublishOperation {
         }
     }
 
-    private static void settle(EngineMetrics metrics, SamplerMetrics sampler, PublishStream stream, long startMicros,
-            Throwable error, ClientGroup asyncGroup) {
+    private static void settle(EngineMetrics metrics, SamplerMetrics sampler, PublishStream stream, int sequence,
+            long startMicros, Throwable error, ClientGroup asyncGroup) {
         if (error == null) {
             long micros = MicroClock.nowMicros() - startMicros;
             metrics.publishLatency.record(micros);
             metrics.acknowledged.increment();
             sampler.publishLatency.record(micros);
             sampler.acknowledged.increment();
-            stream.markDelivered();
+            stream.acknowledged();
         } else {
-            metrics.publishFailed.increment();
-            sampler.publishFailed.increment();
+            stream.failed(sequence);
+            metrics.failed(FailureTally.Kind.PUBLISH, sampler, Errors.reason(error));
             if (asyncGroup != null) {
                 asyncGroup.recordAsyncFailure(error);
             }

@@ -3,7 +3,6 @@ package io.mqttload.core;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.ObjIntConsumer;
 
 /**
  * One place that must receive every matching message once: a client's own subscriptions, or a
@@ -80,17 +79,6 @@ public final class ReceiverScope {
         }
     }
 
-    /** Messages of {@code streamId} this scope has seen at least once, up to the highest sequence. */
-    long uniqueReceived(int streamId) {
-        StreamTracker t = streams.get(streamId);
-        if (t == null) {
-            return 0;
-        }
-        synchronized (t) {
-            return t.highest() - t.missingCount();
-        }
-    }
-
     long missingInGaps() {
         long n = 0;
         for (StreamTracker t : streams.values()) {
@@ -101,16 +89,17 @@ public final class ReceiverScope {
         return n;
     }
 
-    /** Per stream id, the messages seen at least once: what a merged report needs to check other engines' streams. */
-    void forEachStream(ObjIntConsumer<Long> action) {
+    /** This scope as the delivery check reads it: filters, and what it saw of every stream. */
+    DeliveryCheck.Scope snapshot() {
+        DeliveryCheck.Scope scope = new DeliveryCheck.Scope(key, label);
+        filters.forEach(scope::addFilter);
         for (var e : streams.entrySet()) {
             StreamTracker t = e.getValue();
-            long unique;
             synchronized (t) {
-                unique = t.highest() - t.missingCount();
+                scope.see(e.getKey(), t.seen(DeliveryLedger.MAX_EXPORTED_GAPS));
             }
-            action.accept(unique, e.getKey());
         }
+        return scope;
     }
 
     /** Whether a message of a stream whose id lacks {@code streamIdBase}'s engine bits has arrived here. */
@@ -123,13 +112,4 @@ public final class ReceiverScope {
         return false;
     }
 
-    long uniqueReceivedAll() {
-        long n = 0;
-        for (StreamTracker t : streams.values()) {
-            synchronized (t) {
-                n += t.highest() - t.missingCount();
-            }
-        }
-        return n;
-    }
 }

@@ -161,8 +161,10 @@ public final class Rendezvous implements AutoCloseable {
         // Within 23 characters and distinct per engine and run; never one of the load's client ids.
         String id = "rdv-" + Integer.toHexString(config.engineNumber()) + "-"
                 + Integer.toHexString((config.runId() + "/" + config.engineId()).hashCode());
+        // On the suite's daemon event loop: the library's own threads are not daemons, and a rendezvous client that
+        // could not connect kept a headless JMeter alive after its end of run.
         Mqtt3ClientBuilder builder = Mqtt3Client.builder().identifier(id)
-                .transportConfig(LoadClient.transport(settings, null));
+                .transportConfig(LoadClient.transport(settings, null)).executorConfig(LoadClient.sharedEventLoop());
         if (!settings.username().isEmpty()) {
             Mqtt3SimpleAuthBuilder.Complete auth = Mqtt3SimpleAuth.builder().username(settings.username());
             builder.simpleAuth((settings.password().isEmpty() ? auth
@@ -174,6 +176,7 @@ public final class Rendezvous implements AutoCloseable {
             client.connectWith().cleanSession(true).keepAlive(60).send()
                     .get(operationTimeoutMillis, TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
+            client.disconnect();
             throw new IllegalStateException("rendezvous client could not connect to " + settings.describe() + ": "
                     + Errors.describe(e), e);
         } catch (InterruptedException e) {

@@ -25,6 +25,8 @@ public final class RunConfig {
     public static final String SCENARIO = "mqttload.scenario";
     /** How many engines take part: the rendezvous waits for all of them, and shared groups may span them. */
     public static final String ENGINES = "mqttload.engines";
+    /** Failed connects, subscribes, publishes or lost connections up to this share of attempts do not fail the run. */
+    public static final String FAILURE_TOLERANCE_PERCENT = "mqttload.failureTolerancePercent";
 
     private final String engineId;
     private final int engineNumber;
@@ -37,9 +39,11 @@ public final class RunConfig {
     private final long progressMillis;
     private final long drainQuietMillis;
     private final int engines;
+    private final double failureTolerancePercent;
 
     private RunConfig(String engineId, int engineNumber, String runId, String scenario, Path resultsDir, long warmupMillis,
-            long drainTimeoutMillis, long closeTimeoutMillis, long progressMillis, long drainQuietMillis, int engines) {
+            long drainTimeoutMillis, long closeTimeoutMillis, long progressMillis, long drainQuietMillis, int engines, double failureTolerancePercent) {
+        this.failureTolerancePercent = failureTolerancePercent;
         this.drainQuietMillis = drainQuietMillis;
         this.engines = engines;
         this.engineId = engineId;
@@ -75,8 +79,9 @@ public final class RunConfig {
         long progress = parse(PROGRESS_SECONDS, text(property, PROGRESS_SECONDS, "5"), 0, 3600) * 1000;
         long quiet = parse(DRAIN_QUIET_MS, text(property, DRAIN_QUIET_MS, "500"), 0, 600_000);
         int engines = (int) parse(ENGINES, text(property, ENGINES, "1"), 1, 100_000);
+        double tolerance = percent(FAILURE_TOLERANCE_PERCENT, text(property, FAILURE_TOLERANCE_PERCENT, "0"));
         return new RunConfig(engineId, engineNumber, runId, scenario, results, warmup, drain, close, progress, quiet,
-                engines);
+                engines, tolerance);
     }
 
     private static String text(Function<String, String> property, String name, String fallback) {
@@ -90,6 +95,19 @@ public final class RunConfig {
         } catch (NumberFormatException e) {
             throw new InvalidSettingException(name, text, "not a whole number", e);
         }
+    }
+
+    private static double percent(String name, String text) {
+        double v;
+        try {
+            v = Double.parseDouble(text.trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidSettingException(name, text, "not a number", e);
+        }
+        if (!(v >= 0 && v <= 100)) {
+            throw new InvalidSettingException(name, text, "must be a percentage between 0 and 100");
+        }
+        return v;
     }
 
     /** Short, stable for one process, distinct across processes and hosts: keeps client ids within 23 characters. */
@@ -148,6 +166,11 @@ public final class RunConfig {
     /** How long no message may arrive before a drain that waits for other engines' messages ends. */
     public long drainQuietMillis() {
         return drainQuietMillis;
+    }
+
+    /** Failures up to this share of attempts (percent) leave the verdict to loss; 0: any failure fails the run. */
+    public double failureTolerancePercent() {
+        return failureTolerancePercent;
     }
 
     public long progressMillis() {

@@ -44,10 +44,13 @@ public final class RunSummary {
     private final List<String> rendezvousLines = new ArrayList<>();
     /** Broker CPU and memory over the steady phase, per monitored broker. */
     public final List<BrokerMonitor.Stats> broker = new ArrayList<>();
+    /** Why things failed, by sampler, kind and reason, most frequent first. */
+    public final List<FailureTally.Row> failures;
+    public final double failureTolerancePercent;
 
     RunSummary(String runId, String engineId, int engineNumber, String scenario, long startedAtMillis, long endedAtMillis, long warmupMillis,
             double measuredSeconds, EngineMetrics m, DeliveryLedger.Delivery delivery, long measuredPublished,
-            long measuredReceived, long[] receivedPerSubscriber, String ledgerJson) {
+            long measuredReceived, long[] receivedPerSubscriber, String ledgerJson, double failureTolerancePercent) {
         this.runId = runId;
         this.engineNumber = engineNumber;
         this.ledgerJson = ledgerJson;
@@ -70,6 +73,7 @@ public final class RunSummary {
         counts.put("published", m.published.sum());
         counts.put("acknowledged", m.acknowledged.sum());
         counts.put("publishFailed", m.publishFailed.sum());
+        counts.put("publishNotSent", m.publishNotSent.sum());
         counts.put("publishedBytes", m.publishedBytes.sum());
         counts.put("received", m.received.sum());
         counts.put("receivedBytes", m.receivedBytes.sum());
@@ -77,6 +81,8 @@ public final class RunSummary {
         counts.put("expected", delivery.expected);
         counts.put("receivedOfExpected", delivery.receivedOfExpected);
         counts.put("lost", delivery.lost());
+        counts.put("deliveredUnacknowledged", delivery.deliveredUnacknowledged);
+        counts.put("receivedFromUnknownStreams", delivery.receivedFromUnknownStreams);
         counts.put("duplicates", m.duplicates.sum());
         counts.put("reordered", m.reordered.sum());
         counts.put("missingInGaps", delivery.missingInGaps);
@@ -88,8 +94,12 @@ public final class RunSummary {
         counts.put("latencyNegative", m.pubToSubLatency.negativeCount());
         counts.put("latencyClamped", m.pubToSubLatency.clampedCount());
         counts.put("rendezvousTimeouts", m.rendezvousTimeouts.sum());
+        counts.put("rendezvousFailures", m.rendezvousFailures.sum());
+        counts.put("protocolViolations", m.protocolViolations.sum());
         // After the run end closed every client: anything here is a client the broker still holds open.
         counts.put("openAtEnd", m.activeConnections.sum());
+        this.failures = m.failures.rows();
+        this.failureTolerancePercent = failureTolerancePercent;
         this.pubToSub = new LatencyStats(m.pubToSubLatency.totalCopy());
         this.publish = new LatencyStats(m.publishLatency.totalCopy());
         this.connect = new LatencyStats(m.connectLatency.totalCopy());
@@ -143,36 +153,13 @@ public final class RunSummary {
         return v == null ? 0 : v;
     }
 
-    /**
-     * NO LOSS only when something was expected and all of it arrived. Open gaps alone do not decide:
-     * a message whose publish failed leaves a gap in its stream but was never owed.
-     */
-    public Verdict verdict() {
-        if (delivery.expected == 0) {
-            return count("received") == 0 ? Verdict.NOTHING_TO_CHECK : Verdict.NO_LOCAL_PUBLISHERS;
-        }
-        if (delivery.lost() == 0) {
-            return Verdict.NO_LOSS;
-        }
-        return delivery.lateSubscriptions > 0 ? Verdict.LOSS_UNCERTAIN : Verdict.LOSS;
+    /** The verdict on this engine's own figures: see {@link Judgement}. */
+    public Judgement judgement() {
+        return new Judgement(this::count, failures, List.of(), delivery.receivedNothing, failureTolerancePercent, false);
     }
 
-    public enum Verdict {
-        NO_LOSS("NO LOSS: every expected message arrived"),
-        LOSS("LOSS"),
-        LOSS_UNCERTAIN("LOSS (UNCERTAIN)"),
-        NOTHING_TO_CHECK("NOTHING TO CHECK: no message was expected or received"),
-        NO_LOCAL_PUBLISHERS("NOT CHECKED HERE: what arrived here is judged with the other engines' figures; see the merged report");
-
-        private final String text;
-
-        Verdict(String text) {
-            this.text = text;
-        }
-
-        public String text() {
-            return text;
-        }
+    public Verdict verdict() {
+        return judgement().verdict;
     }
 
     public double publishRate() {
@@ -188,21 +175,7 @@ public final class RunSummary {
     }
 
     public String verdictLine() {
-        Verdict v = verdict();
-        String shared = delivery.sharedScopesAcrossEngines == 0 ? ""
-                : String.format(Locale.ROOT, "; %d shared subscription group(s) may have members on other engines:"
-                        + " judged over all engines by the MQTT Run Report", delivery.sharedScopesAcrossEngines);
-        if (v != Verdict.LOSS && v != Verdict.LOSS_UNCERTAIN) {
-            return v.text() + shared;
-        }
-        long lost = delivery.lost();
-        String line = String.format(Locale.ROOT, "%s: %d of %d expected deliveries missing (%.4f%%); %d sequence numbers still in gaps",
-                v.text(), lost, delivery.expected, 100.0 * lost / delivery.expected, delivery.missingInGaps);
-        if (v == Verdict.LOSS_UNCERTAIN) {
-            line += String.format(Locale.ROOT, "; %d subscription(s) were made after matching messages had been published,"
-                    + " so part of this may be messages sent before they existed", delivery.lateSubscriptions);
-        }
-        return line + shared;
+        return judgement().line();
     }
 
     public String toTable() {
@@ -220,8 +193,8 @@ public final class RunSummary {
         if (lastConnectionLoss != null) {
             t.append(String.format(Locale.ROOT, "%-28s %s%n", "last connection loss", lastConnectionLoss));
         }
-        t.append(String.format(Locale.ROOT, "%-28s %d  acknowledged %d  failed %d%n", "published", count("published"),
-                count("acknowledged"), count("publishFailed")));
+        t.append(String.format(Locale.ROOT, "%-28s %d  acknowledged %d  failed %d (not sent %d)%n", "published",
+                count("published"), count("acknowledged"), count("publishFailed"), count("publishNotSent")));
         t.append(String.format(Locale.ROOT, "%-28s %d  (%d bytes, %d without header)%n", "received", count("received"),
                 count("receivedBytes"), count("receivedUnmeasured")));
         if (count("subscribingClients") > 0) {
@@ -236,6 +209,12 @@ public final class RunSummary {
                 delivery.receivedOfExpected));
         t.append(String.format(Locale.ROOT, "%-28s lost %d  duplicates %d  reordered %d%n", "delivery", delivery.lost(),
                 count("duplicates"), count("reordered")));
+        if (delivery.deliveredUnacknowledged > 0) {
+            t.append(String.format(Locale.ROOT, "%-28s %d%n", "delivered, never acked", delivery.deliveredUnacknowledged));
+        }
+        if (count("protocolViolations") > 0) {
+            t.append(String.format(Locale.ROOT, "%-28s %d%n", "broker protocol violations", count("protocolViolations")));
+        }
         if (delivery.bySampler.size() > 1 || delivery.lost() > 0) {
             delivery.bySampler.forEach((label, v) -> t.append(String.format(Locale.ROOT,
                     "%-28s expected %d  received %d  lost %d%n", "  by " + (label.isEmpty() ? "(unnamed)" : label),
@@ -258,11 +237,27 @@ public final class RunSummary {
         for (String line : rendezvousLines) {
             t.append(String.format(Locale.ROOT, "%-28s %s%n", "rendezvous", line));
         }
+        appendFailures(t, failures, rule);
         t.append(rule);
         t.append("verdict: ").append(verdictLine()).append('\n');
         t.append(rule);
         return t.toString();
     }
+
+    /** The top failure reasons per sampler under the table, as JMeter's dashboard lists its top errors. */
+    static void appendFailures(StringBuilder t, List<FailureTally.Row> rows, String rule) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        t.append(rule);
+        t.append(String.format(Locale.ROOT, "%-22s %-18s %9s  %s%n", "errors by sampler", "kind", "count", "reason"));
+        for (String line : FailureTally.topLines(rows, TOP_REASONS)) {
+            t.append(line).append('\n');
+        }
+    }
+
+    /** Reasons shown per sampler in the tables; the JSON carries every one. */
+    static final int TOP_REASONS = 5;
 
     public String toJson() {
         Json j = new Json();
@@ -286,7 +281,10 @@ public final class RunSummary {
         if (lastConnectionLoss != null) {
             j.field("lastConnectionLoss", lastConnectionLoss);
         }
-        j.field("verdict", verdict().name()).field("verdictText", verdictLine());
+        Judgement judgement = judgement();
+        j.field("verdict", judgement.verdict.name()).field("verdictText", judgement.line());
+        j.field("failureTolerancePercent", failureTolerancePercent);
+        FailureTally.writeJson(j, "failures", failures);
         StringBuilder brokers = new StringBuilder("[");
         for (BrokerMonitor.Stats b : broker) {
             brokers.append(brokers.length() > 1 ? ", " : "").append(String.format(Locale.ROOT,

@@ -41,6 +41,17 @@ final class StreamTracker {
         return highest;
     }
 
+    /**
+     * What this tracker saw, for the delivery check. Beyond {@code maxRanges} gaps the ranges are left out (a
+     * heavily lossy run would otherwise carry megabytes of them to the controller); the counts stay exact.
+     */
+    DeliveryCheck.Seen seen(int maxRanges) {
+        long missingNow = missingCount();
+        long[] ranges = missingRanges <= maxRanges ? Arrays.copyOf(missing == null ? new long[0] : missing, 2 * missingRanges)
+                : null;
+        return new DeliveryCheck.Seen(highest - missingNow, highest, ranges);
+    }
+
     long missingCount() {
         long n = 0;
         for (int i = 0; i < missingRanges; i++) {

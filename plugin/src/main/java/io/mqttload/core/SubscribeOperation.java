@@ -53,6 +53,7 @@ public final class SubscribeOperation {
             }
             values.client = client.index();
             if (!client.isConnected()) {
+                runtime.metrics().failed(FailureTally.Kind.SUBSCRIBE, sampler, PublishOperation.NOT_CONNECTED);
                 return OperationResult.failed("NOT_CONNECTED", "client " + client.clientId()
                         + " is not connected (its MQTT Connect failed or the connection was lost); nothing subscribed");
             }
@@ -80,14 +81,12 @@ public final class SubscribeOperation {
                 metrics.subscribeOk.increment();
                 sampler.subscribeOk.increment();
             } catch (ExecutionException e) {
-                metrics.subscribeFailed.increment();
-                sampler.subscribeFailed.increment();
+                metrics.failed(FailureTally.Kind.SUBSCRIBE, sampler, Errors.reason(e));
                 if (firstError == null) {
                     firstError = selected.get(i).clientId() + " " + requested.get(i) + ": " + Errors.describe(e);
                 }
             } catch (TimeoutException e) {
-                metrics.subscribeFailed.increment();
-                sampler.subscribeFailed.increment();
+                metrics.failed(FailureTally.Kind.SUBSCRIBE, sampler, "no SUBACK within " + timeoutMillis + " ms");
                 if (firstError == null) {
                     firstError = selected.get(i).clientId() + ": no SUBACK within " + timeoutMillis + " ms";
                 }

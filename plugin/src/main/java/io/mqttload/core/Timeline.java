@@ -32,8 +32,7 @@ final class Timeline {
         long acknowledged = metrics.acknowledged.sum();
         long received = metrics.received.sum();
         long connects = metrics.connectsOk.sum();
-        long errors = metrics.connectsFailed.sum() + metrics.publishFailed.sum() + metrics.subscribeFailed.sum()
-                + metrics.connectionsLost.sum();
+        long errors = metrics.errors();
         points.add(String.format(Locale.ROOT, "[%d, %d, %d, %d, %d, %d, \"%s\"]", timeMillis,
                 acknowledged - lastAcknowledged, received - lastReceived, metrics.activeConnections.sum(),
                 connects - lastConnects, errors - lastErrors, pubToSub.getTotalCount() == 0 ? "" : LatencyStats.encode(pubToSub)));

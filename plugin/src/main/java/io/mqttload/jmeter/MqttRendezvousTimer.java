@@ -77,9 +77,10 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
                 if (passage.brokeIt) {
                     Rendezvous.Barrier b = passage.barrier;
                     runtime.metrics().rendezvousTimeouts.increment();
-                    String text = String.format(Locale.ROOT, "MQTT rendezvous %s timed out after %d ms: %d of %d"
-                            + " threads arrived (engines seen: %s); %s", b.describe(), timeout, b.arrived(),
-                            b.groupSize, b.enginesSeen(), action.describe());
+                    String reason = String.format(Locale.ROOT, "%s timed out after %d ms: %d of %d threads arrived"
+                            + " (engines seen: %s)", b.describe(), timeout, b.arrived(), b.groupSize, b.enginesSeen());
+                    runtime.metrics().rendezvousFailed(getName(), reason);
+                    String text = "MQTT rendezvous " + reason + "; " + action.describe();
                     report(runtime, text);
                     action.apply(context);
                 }
@@ -108,6 +109,7 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
         if (EngineRuntime.isRunning()) {
             EngineRuntime runtime = EngineRuntime.current();
             if (runtime.firstTime(text)) {
+                runtime.metrics().rendezvousFailed(getName(), "cannot work: " + why);
                 report(runtime, text);
             }
         } else {

@@ -8,6 +8,7 @@ import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testbeans.TestBean;
 
 import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.Judgement;
 import io.mqttload.core.RunSummary;
 
 /**
@@ -45,10 +46,11 @@ public class MqttRunEndSampler extends AbstractSampler implements TestBean, Mqtt
             result.setResponseMessage(why == null ? "no MQTT run on this engine to end" : why);
             return result;
         }
-        RunSummary.Verdict verdict = summary.verdict();
-        result.setSuccessful(verdict != RunSummary.Verdict.LOSS && verdict != RunSummary.Verdict.LOSS_UNCERTAIN);
-        result.setResponseCode(verdict.name());
-        result.setResponseMessage(summary.verdictLine());
+        Judgement judgement = summary.judgement();
+        // A fault fails the sample; an engine that only checked less (judged elsewhere, nothing to check) does not.
+        result.setSuccessful(!judgement.verdict.isFault());
+        result.setResponseCode(judgement.verdict.name());
+        result.setResponseMessage(judgement.line());
         result.setResponseData(summary.toTable(), StandardCharsets.UTF_8.name());
         result.setContentType(SUMMARY_CONTENT_TYPE);
         result.setSamplerData(summary.toJson());

@@ -9,6 +9,9 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.mqttload.core.Judgement;
+import io.mqttload.core.Verdict;
+
 /**
  * One step of a sweep as it ended: how the JMeter process ended and, when it wrote one, the figures of its
  * run report ({@code report-<run>.json}, written by the MQTT Run Report).
@@ -47,7 +50,7 @@ final class StepResult {
     double brokerCpuMax;
     long brokerRssAvg;
     long brokerRssMax;
-    String verdict;
+    Verdict verdict;
     String verdictText;
 
     StepResult(int index, String label, SweepOptions.Step step, String runId, String dir) {
@@ -64,7 +67,7 @@ final class StepResult {
 
     /** OK only for a run that ended by itself with exit code 0 and a report that found every message. */
     boolean ok() {
-        return !skipped && !timedOut && exitCode != null && exitCode == 0 && "NO_LOSS".equals(verdict);
+        return !skipped && !timedOut && exitCode != null && exitCode == 0 && verdict != null && verdict.passed();
     }
 
     /** Why the step counts as failed, or "ok". */
@@ -81,7 +84,7 @@ final class StepResult {
         if (!hasReport()) {
             return "no report";
         }
-        return "NO_LOSS".equals(verdict) ? "ok" : "verdict " + verdict;
+        return verdict.passed() ? "ok" : "verdict " + verdict;
     }
 
     /** Reads the step's report; several monitored brokers are the nodes of one cluster and add up, as in the run report. */
@@ -98,8 +101,7 @@ final class StepResult {
         received = counts.path("receivedOfExpected").asLong();
         lost = counts.path("lost").asLong();
         duplicates = counts.path("duplicates").asLong();
-        errors = counts.path("connectsFailed").asLong() + counts.path("subscribeFailed").asLong()
-                + counts.path("publishFailed").asLong();
+        errors = Judgement.errors(name -> counts.path(name).asLong());
         JsonNode p = r.path("latencyMicros").path("pubToSub");
         for (int i = 0; i < LATENCY_KEYS.length; i++) {
             latencyMillis[i] = p.path(LATENCY_KEYS[i]).asDouble() / 1000.0;
@@ -112,7 +114,7 @@ final class StepResult {
             brokerRssAvg += b.path("rssAvg").asLong();
             brokerRssMax += b.path("rssMax").asLong();
         }
-        verdict = r.path("verdict").asText();
+        verdict = Verdict.of(r.path("verdict").asText());
         verdictText = r.path("verdictText").asText();
     }
 }

@@ -133,7 +133,8 @@ final class SweepOutput {
         r[13] = Long.toString(s.expected);
         r[14] = Long.toString(s.lost);
         // A failed run can still report NO_LOSS (JMeter exited non-zero afterwards): the table says both.
-        r[15] = s.ok() || s.status().startsWith("verdict") ? s.verdict : s.verdict + " (" + s.status() + ")";
+        String verdict = s.verdict == null ? "none" : s.verdict.name();
+        r[15] = s.ok() || s.status().startsWith("verdict") ? verdict : verdict + " (" + s.status() + ")";
         return r;
     }
 
@@ -235,7 +236,7 @@ final class SweepOutput {
             }
             n.put("expected", s.expected).put("received", s.received).put("lost", s.lost)
                     .put("duplicates", s.duplicates).put("errors", s.errors);
-            n.put("verdict", s.verdict).put("verdictText", s.verdictText);
+            n.put("verdict", s.verdict.name()).put("verdictText", s.verdictText);
         }
         ObjectNode files = root.putObject("charts");
         charts.keySet().forEach(k -> files.put(k, k + ".svg"));

@@ -18,8 +18,12 @@ class DeliveryLedgerTest {
         PublishStream s1 = ledger.newStream("t/1");
         PublishStream s2 = ledger.newStream("t/2");
         for (int i = 1; i <= 10; i++) {
-            s1.markDelivered();
-            s2.markDelivered();
+            s1.nextSequence();
+            s1.sent();
+            s1.acknowledged();
+            s2.nextSequence();
+            s2.sent();
+            s2.acknowledged();
         }
         for (int seq = 1; seq <= 10; seq++) {
             a.track(s1.id(), seq, metrics);

@@ -32,7 +32,8 @@ class MergedReportTest {
             PublishStream s = ledger.newStream(topic);
             for (int i = 0; i < messages; i++) {
                 s.nextSequence();
-                s.markDelivered();
+                s.sent();
+                s.acknowledged();
                 metrics.acknowledged.increment();
             }
             return s;
@@ -60,7 +61,7 @@ class MergedReportTest {
             metrics.connectLatency.takeInterval(true);
             RunSummary summary = new RunSummary("run-1", id, number, "merge-test", 1_000, 11_000, 0, 10.0, metrics,
                     ledger.delivery(), metrics.acknowledged.sum(), metrics.received.sum(), new long[] {0, 0, 0},
-                    ledger.toJson());
+                    ledger.toJson(), 0);
             java.util.Map<String, LatencyStats> stats = new java.util.TreeMap<>();
             bySampler.forEach((label, h) -> stats.put(label, new LatencyStats(h)));
             summary.pubToSubBySampler(stats);
@@ -81,7 +82,7 @@ class MergedReportTest {
         assertThat(report.expected).isEqualTo(100);
         assertThat(report.receivedOfExpected).isEqualTo(97);
         assertThat(report.lost()).isEqualTo(3);
-        assertThat(report.verdict()).isEqualTo("LOSS");
+        assertThat(report.verdict()).isEqualTo(Verdict.LOSS);
         assertThat(report.verdictLine()).contains("3 of 100 expected deliveries missing");
         // Each engine alone has nothing to compare: the publisher has no subscriber, the subscriber no stream.
         assertThat(report.engines).extracting(e -> e.count("expected")).containsExactly(0L, 0L);
@@ -105,7 +106,7 @@ class MergedReportTest {
 
         assertThat(report.expected).isEqualTo(50 + 40 + 50);
         assertThat(report.lost()).isZero();
-        assertThat(report.verdict()).isEqualTo("NO_LOSS");
+        assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
     }
 
     @Test
@@ -124,7 +125,7 @@ class MergedReportTest {
 
         assertThat(report.expected).isEqualTo(10);
         assertThat(report.receivedOfExpected).isEqualTo(10);
-        assertThat(report.verdict()).isEqualTo("NO_LOSS");
+        assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
     }
 
     @Test
@@ -142,15 +143,15 @@ class MergedReportTest {
         b.receive(onB, stream, 6, 10);
 
         RunSummary aAlone = new RunSummary("run-1", "a", 1, "merge-test", 1_000, 11_000, 0, 10.0, a.metrics,
-                a.ledger.delivery(), 10, 5, new long[] {0, 0, 0}, a.ledger.toJson());
+                a.ledger.delivery(), 10, 5, new long[] {0, 0, 0}, a.ledger.toJson(), 0);
         MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
 
-        assertThat(aAlone.verdict()).isNotIn(RunSummary.Verdict.LOSS, RunSummary.Verdict.LOSS_UNCERTAIN);
+        assertThat(aAlone.verdict()).isNotIn(Verdict.LOSS, Verdict.LOSS_UNCERTAIN);
         assertThat(aAlone.verdictLine()).contains("1 shared subscription group(s) may have members on other engines");
         assertThat(report.engines).extracting(e -> e.count("lost")).containsExactly(0L, 0L);
         assertThat(report.expected).isEqualTo(10);
         assertThat(report.receivedOfExpected).isEqualTo(10);
-        assertThat(report.verdict()).isEqualTo("NO_LOSS");
+        assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
         assertThat(report.toMarkdown()).contains("Shared subscription groups that may have members on several engines");
 
         // The same split with one message missing is loss over all engines.
@@ -247,7 +248,7 @@ class MergedReportTest {
         MergedReport report = MergedReport.merge(List.of(a.summary()), List.of("engine 2 of 2"));
 
         assertThat(report.lost()).isZero();
-        assertThat(report.verdict()).isEqualTo("INCOMPLETE");
+        assertThat(report.verdict()).isEqualTo(Verdict.INCOMPLETE);
         assertThat(report.verdictLine()).contains("engine 2 of 2").contains("MQTT Run End");
         assertThat(report.toTable()).contains("(no summary received)");
     }
@@ -259,7 +260,7 @@ class MergedReportTest {
 
         MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
 
-        assertThat(report.verdict()).isEqualTo("INCOMPLETE");
+        assertThat(report.verdict()).isEqualTo(Verdict.INCOMPLETE);
         assertThat(report.verdictLine()).contains("share mqttload.engineNumber 7");
     }
 

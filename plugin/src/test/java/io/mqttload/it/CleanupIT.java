@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.core.EngineRuntime;
 import io.mqttload.core.RunSummary;
+import io.mqttload.core.Verdict;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.PlanBuilder;
@@ -65,7 +66,7 @@ class CleanupIT {
                 // Each run counts only its own clients and messages: nothing carried over.
                 assertThat(s.count("connectsOk")).isEqualTo(3 * 6);
                 assertThat(s.count("received")).isEqualTo(s.count("acknowledged")).isPositive();
-                assertThat(s.verdict()).isEqualTo(RunSummary.Verdict.NO_LOSS);
+                assertThat(s.verdict()).isEqualTo(Verdict.NO_LOSS);
             }
         }
     }

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.core.MergedReport;
+import io.mqttload.core.Verdict;
 import io.mqttload.jmeter.MqttBrokerMonitor;
 import io.mqttload.jmeter.MqttRendezvousTimer;
 import io.mqttload.jmeter.MqttRunReport;
@@ -82,7 +83,7 @@ class HtmlReportIT {
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             MergedReport report = MqttRunReport.lastReport();
-            assertThat(report.verdict()).isEqualTo("NO_LOSS");
+            assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
             Path html = dir.resolve("report-html-it.html");
             HeadlessChromium.Page page = HeadlessChromium.load(html, dir.resolve("chromium"));
 

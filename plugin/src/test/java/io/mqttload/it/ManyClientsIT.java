@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.core.EngineRuntime;
 import io.mqttload.core.RunSummary;
+import io.mqttload.core.Verdict;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;
 import io.mqttload.testsupport.PlanBuilder;
@@ -59,7 +60,7 @@ class ManyClientsIT {
             assertThat(summary.delivery.publishStreams).as("each client published on two topics")
                     .isEqualTo(CLIENTS * 2);
             assertThat(summary.count("received")).isEqualTo(CLIENTS * 2);
-            assertThat(summary.verdict()).isEqualTo(RunSummary.Verdict.NO_LOSS);
+            assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
         }
     }
 }

@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.mqttload.core.EngineRuntime;
 import io.mqttload.core.RunSummary;
+import io.mqttload.core.Verdict;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;
@@ -105,7 +106,7 @@ class PointToPointIT {
         assertThat(summary.publish.count).isEqualTo(total);
         assertThat(summary.connect.count).isEqualTo(2L * PAIRS);
         assertThat(summary.count("receivedPerClientMin")).isEqualTo((long) SAMPLES * PER_SAMPLE);
-        assertThat(summary.verdict()).isEqualTo(RunSummary.Verdict.NO_LOSS);
+        assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
         assertThat(results.resolve("summary-" + summary.runId + "-" + summary.engineId + ".json")).exists();
     }
 }

@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.mqttload.core.EngineRuntime;
 import io.mqttload.core.RunSummary;
+import io.mqttload.core.Verdict;
 import io.mqttload.jmeter.MqttPublishSampler;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -76,7 +77,7 @@ class RetainedFilePayloadIT {
             assertThat(summary.count("receivedBytes")).isEqualTo(FILE_SIZE);
             assertThat(summary.pubToSub.count).as("the header rode in the file's first 16 bytes").isEqualTo(1);
             assertThat(summary.delivery.lateSubscriptions).isEqualTo(1);
-            assertThat(summary.verdict()).isEqualTo(RunSummary.Verdict.NO_LOSS);
+            assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
         }
     }
 }

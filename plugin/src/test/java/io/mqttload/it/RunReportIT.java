@@ -32,6 +32,7 @@ import io.mqttload.core.EngineRuntime;
 import io.mqttload.core.LatencyStats;
 import io.mqttload.core.MergedReport;
 import io.mqttload.core.RunSummary;
+import io.mqttload.core.Verdict;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.InfluxDbServer;
@@ -102,7 +103,7 @@ class RunReportIT {
 
         assertThat(report.runId).isEqualTo("report-it");
         assertThat(report.engines).hasSize(1);
-        assertThat(report.verdict()).isEqualTo("NO_LOSS");
+        assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
         assertThat(report.expected).isEqualTo(messages).isEqualTo(summary.delivery.expected);
         assertThat(report.receivedOfExpected).isEqualTo(messages);
         for (String name : List.of("connectsOk", "published", "acknowledged", "received", "duplicates", "publishFailed")) {
@@ -162,7 +163,7 @@ class RunReportIT {
         MergedReport report = MqttRunReport.lastReport();
         assertThat(run.failures()).as(run.describe()).isEmpty();
         assertThat(report.runId).isEqualTo("report-no-end");
-        assertThat(report.verdict()).isEqualTo("NO_LOSS");
+        assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
         assertThat(report.count("received")).isEqualTo((long) THREADS * SAMPLES * PER_SAMPLE);
         assertThat(results.resolve("report-report-no-end.md")).exists();
     }

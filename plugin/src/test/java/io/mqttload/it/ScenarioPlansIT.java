@@ -18,6 +18,7 @@ import ch.qos.logback.classic.Level;
 import io.mqttload.core.EngineRuntime;
 import io.mqttload.core.MergedReport;
 import io.mqttload.core.RunSummary;
+import io.mqttload.core.Verdict;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.LogCapture;
@@ -86,8 +87,8 @@ class ScenarioPlansIT {
         assertThat(summary.delivery.expected).as(plan + " expected deliveries").isEqualTo(expectedDeliveries);
         assertThat(summary.delivery.receivedOfExpected).as(plan + " received").isEqualTo(expectedDeliveries);
         assertThat(summary.count("duplicates")).as(plan + " duplicates").isZero();
-        assertThat(summary.verdict()).as(plan).isEqualTo(RunSummary.Verdict.NO_LOSS);
-        assertThat(report.verdict()).as(plan + " report").isEqualTo("NO_LOSS");
+        assertThat(summary.verdict()).as(plan).isEqualTo(Verdict.NO_LOSS);
+        assertThat(report.verdict()).as(plan + " report").isEqualTo(Verdict.NO_LOSS);
         assertThat(report.expected).isEqualTo(expectedDeliveries);
         assertBrokerMeasured(plan, report);
         return summary;
@@ -149,7 +150,7 @@ class ScenarioPlansIT {
         assertThat(slow[1]).as("the slow consumer lost messages").isLessThan(5_000);
         assertThat(report.lost()).as("all loss is the slow consumer's").isEqualTo(slow[0] - slow[1]);
         assertThat(summary.delivery.lost()).isEqualTo(report.lost());
-        assertThat(report.verdict()).isEqualTo("LOSS");
+        assertThat(report.verdict()).isEqualTo(Verdict.LOSS);
     }
 
     @Test
@@ -216,7 +217,7 @@ class ScenarioPlansIT {
         assertThat(summary.count("connectionsLost")).isZero();
         assertThat(summary.connect.count).isEqualTo(connections);
         // Connection plans publish nothing, so there is no loss to judge: say so rather than claim NO_LOSS.
-        assertThat(summary.verdict()).isEqualTo(RunSummary.Verdict.NOTHING_TO_CHECK);
-        assertThat(MqttRunReport.lastReport().verdict()).isEqualTo("NOTHING_TO_CHECK");
+        assertThat(summary.verdict()).isEqualTo(Verdict.NOTHING_TO_CHECK);
+        assertThat(MqttRunReport.lastReport().verdict()).isEqualTo(Verdict.NOTHING_TO_CHECK);
     }
 }

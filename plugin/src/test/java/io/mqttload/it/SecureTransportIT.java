@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.core.EngineRuntime;
 import io.mqttload.core.RunSummary;
+import io.mqttload.core.Verdict;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -79,7 +80,7 @@ class SecureTransportIT {
         assertThat(run.failures()).as(run.describe()).isEmpty();
         assertThat(summary.delivery.expected).isEqualTo(MESSAGES);
         assertThat(summary.count("received")).isEqualTo(MESSAGES);
-        assertThat(summary.verdict()).isEqualTo(RunSummary.Verdict.NO_LOSS);
+        assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
     }
 
     @Test

@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import io.mqttload.core.EngineRuntime;
 import io.mqttload.core.RunSummary;
+import io.mqttload.core.Verdict;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;
@@ -75,7 +76,7 @@ class SharedSubscriptionIT {
                 assertThat(summary.count("receivedPerClientMin")).as("every member got a share").isPositive();
                 assertThat(summary.count("receivedPerClientMax")).as("no member got everything").isLessThan(total);
             }
-            assertThat(summary.verdict()).isEqualTo(RunSummary.Verdict.NO_LOSS);
+            assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
         }
     }
 }

@@ -17,6 +17,9 @@ import com.hivemq.client.mqtt.mqtt3.Mqtt3AsyncClient;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
 import com.hivemq.client.mqtt.mqtt3.message.publish.Mqtt3Publish;
 
+import io.mqttload.core.Errors;
+import io.mqttload.core.LoadClient;
+
 /**
  * The broker's own statistics from its {@code $SYS} topics (Mosquitto, EMQX), by one MQTT 3.1.1 client:
  * the latest numeric value of each topic, and the well-known ones under stable field names.
@@ -71,7 +74,8 @@ final class SysTopics implements AutoCloseable {
      */
     SysTopics(String host, int port, String clientId, long timeoutMillis, boolean subscribeSys, String agentTopic) {
         this.agentTopic = agentTopic;
-        client = Mqtt3Client.builder().identifier(clientId).serverHost(host).serverPort(port).buildAsync();
+        client = Mqtt3Client.builder().identifier(clientId).serverHost(host).serverPort(port)
+                .executorConfig(LoadClient.sharedEventLoop()).buildAsync();
         client.publishes(MqttGlobalPublishFilter.ALL, this::onMessage);
         try {
             client.connectWith().cleanSession(true).send().get(timeoutMillis, TimeUnit.MILLISECONDS);
@@ -86,7 +90,7 @@ final class SysTopics implements AutoCloseable {
         } catch (ExecutionException | TimeoutException e) {
             close();
             throw new IllegalStateException("cannot subscribe on " + host + ":" + port + ": "
-                    + io.mqttload.core.Errors.describe(e), e);
+                    + Errors.describe(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             close();

@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.mqttload.core.EngineMetrics;
+import io.mqttload.core.FailureTally;
 import io.mqttload.core.Interval;
 import io.mqttload.core.IntervalListener;
 import io.mqttload.core.LatencyStats;
@@ -191,12 +192,18 @@ public final class InfluxMetrics implements IntervalListener {
         LineProtocol.field(line, "duplicates", metrics.duplicates.sum());
         LineProtocol.field(line, "reordered", metrics.reordered.sum());
         LineProtocol.field(line, "gaps", metrics.gaps.sum());
+        LineProtocol.field(line, "subscribeFailed", metrics.subscribeFailed.sum());
+        LineProtocol.field(line, "protocolViolations", metrics.protocolViolations.sum());
+        LineProtocol.field(line, "rendezvousFailures", metrics.rendezvousFailures.sum());
+        LineProtocol.field(line, "errors", metrics.errors());
         if (end == null) {
             LineProtocol.field(line, "lost", Math.max(0, metrics.gaps.sum() - metrics.gapsFilled.sum()));
         } else {
             LineProtocol.field(line, "lost", end.delivery.lost());
             LineProtocol.field(line, "expected", end.delivery.expected);
             LineProtocol.field(line, "receivedOfExpected", end.delivery.receivedOfExpected);
+            LineProtocol.field(line, "deliveredUnacknowledged", end.delivery.deliveredUnacknowledged);
+            LineProtocol.field(line, "verdict", end.verdict().name());
         }
         LineProtocol.field(line, "metricPointsDropped", writer.dropped());
         LineProtocol.end(line, endMillis);
@@ -305,6 +312,17 @@ public final class InfluxMetrics implements IntervalListener {
     public void onRunEnd(RunSummary summary) {
         // Always a last point: it carries the final loss figures, and the latency of ticks not yet written.
         writePoints(summary.endedAtMillis, summary);
+        for (FailureTally.Row f : summary.failures) {
+            StringBuilder line = new StringBuilder(256);
+            LineProtocol.measurement(line, "mqtt_errors");
+            LineProtocol.tags(line, tags);
+            LineProtocol.tag(line, "sampler", f.sampler.isEmpty() ? "(engine)" : f.sampler);
+            LineProtocol.tag(line, "kind", f.kind.text());
+            LineProtocol.tag(line, "reason", f.reason);
+            LineProtocol.firstField(line, "count", f.count);
+            LineProtocol.end(line, summary.endedAtMillis);
+            writer.offer(line.toString());
+        }
         event("run end", summary.verdictLine(), summary.endedAtMillis);
         writer.close(10_000);
         summary.counts.put("metricPointsWritten", writer.written());

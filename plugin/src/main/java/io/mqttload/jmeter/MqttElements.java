@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import io.mqttload.core.EngineRuntime;
 import io.mqttload.core.InvalidSettingException;
 import io.mqttload.core.RunConfig;
+import io.mqttload.core.RunSummary;
 
 /** What every MQTT element shares: starting and stopping the engine runtime with the test. */
 final class MqttElements {
@@ -39,6 +40,8 @@ final class MqttElements {
         String script = FileServer.getFileServer().getScriptName();
         String scenario = script == null ? "mqtt" : script.replaceFirst("\\.jmx$", "");
         try {
+            ExitStatus.reset();
+            ExitStatus.validate();
             EngineRuntime runtime = EngineRuntime.start(RunConfig.from(JMeterUtils::getProperty, scenario), System.out);
             runtime.describe(engineFacts(), changedProperties());
             startupError = null;
@@ -100,7 +103,10 @@ final class MqttElements {
 
     /** Ends the run once: closes every client and writes the summary. */
     static void stopRuntime() {
-        EngineRuntime.stop();
+        RunSummary summary = EngineRuntime.stop();
+        if (summary != null) {
+            ExitStatus.record(summary.verdict());
+        }
     }
 
     /** Logs and prints an invalid setting found at test start, so it is seen before the first sample. */

@@ -47,6 +47,7 @@ public class MqttRunEndSampler extends AbstractSampler implements TestBean, Mqtt
             return result;
         }
         Judgement judgement = summary.judgement();
+        ExitStatus.record(judgement.verdict);
         // A fault fails the sample; an engine that only checked less (judged elsewhere, nothing to check) does not.
         result.setSuccessful(!judgement.verdict.isFault());
         result.setResponseCode(judgement.verdict.name());

@@ -67,12 +67,30 @@ public class MqttRunReport extends AbstractTestElement
     private transient Collector collector;
     private transient long runsBefore;
 
-    /** What the controller gathered for one run: engines started and ended, and their summaries. */
+    /** What the controller gathered for one run: engines started, ended or gone, and their summaries. */
     private static final class Collector {
         final Map<String, String> summariesByEngine = new LinkedHashMap<>();
         final Set<String> enginesStarted = new LinkedHashSet<>();
         final Set<String> enginesEnded = new LinkedHashSet<>();
+        /** Engines whose process is gone (RMI port closed), with when and why it was noticed. */
+        final Map<String, String> enginesGone = new LinkedHashMap<>();
+        EngineWatch watch;
         boolean reported;
+
+        /** Engines started that have neither ended nor are known to be gone. */
+        synchronized List<String> running() {
+            List<String> running = new ArrayList<>(enginesStarted);
+            running.removeAll(enginesEnded);
+            running.removeAll(enginesGone.keySet());
+            return running;
+        }
+
+        /** Every engine that started has ended or is gone. */
+        boolean allAccountedFor() {
+            Set<String> done = new LinkedHashSet<>(enginesEnded);
+            done.addAll(enginesGone.keySet());
+            return done.containsAll(enginesStarted);
+        }
     }
 
     private synchronized Collector collector() {
@@ -109,9 +127,41 @@ public class MqttRunReport extends AbstractTestElement
                 }
             }
         }
+        synchronized (c) {
+            if (c.watch == null) {
+                ExitStatus.reset();
+                Collector watched = c;
+                c.watch = EngineWatch.start(() -> watched.running(), gone -> engineGone(watched, gone));
+            }
+        }
         synchronized (this) {
             collector = c;
         }
+    }
+
+    /** An engine's process is gone: once every other engine has ended, report without it and end the controller. */
+    private void engineGone(Collector c, EngineWatch.Gone gone) {
+        synchronized (c) {
+            if (c.reported || c.enginesEnded.contains(gone.host)) {
+                return;
+            }
+            c.enginesGone.put(gone.host, gone.describe());
+            String line = "MQTT Run Report: engine " + gone.describe() + "; the report will name it, with the other"
+                    + " engines' figures, once they have ended";
+            log.error(line);
+            System.out.println(line);
+            if (c.allAccountedFor()) {
+                finishWithoutEngines(c);
+            }
+        }
+    }
+
+    /** Reports what arrived, then ends the controller, which JMeter would keep waiting for the dead engine. */
+    private void finishWithoutEngines(Collector c) {
+        report(c);
+        c.watch.stop();
+        ACTIVE.compareAndSet(c, null);
+        ExitStatus.endControllerWithoutEngine("engine(s) " + c.enginesGone.keySet() + " died during the run");
     }
 
     @Override
@@ -168,6 +218,7 @@ public class MqttRunReport extends AbstractTestElement
             }
             report(c);
         }
+        ExitStatus.afterLocalRun();
     }
 
     /** On the controller: reports once the last engine has ended; JMeter has flushed its samples by then. */
@@ -176,10 +227,20 @@ public class MqttRunReport extends AbstractTestElement
         Collector c = collector();
         synchronized (c) {
             c.enginesEnded.add(host);
-            if (c.enginesEnded.containsAll(c.enginesStarted)) {
-                report(c);
-                ACTIVE.compareAndSet(c, null);
+            c.enginesGone.remove(host);
+            if (!c.allAccountedFor()) {
+                return;
             }
+            if (!c.enginesGone.isEmpty()) {
+                finishWithoutEngines(c);
+                return;
+            }
+            report(c);
+            if (c.watch != null) {
+                c.watch.stop();
+            }
+            ACTIVE.compareAndSet(c, null);
+            ExitStatus.afterControllerRun();
         }
     }
 
@@ -188,9 +249,9 @@ public class MqttRunReport extends AbstractTestElement
             return;
         }
         c.reported = true;
-        List<String> missing = new ArrayList<>();
+        List<String> missing = new ArrayList<>(c.enginesGone.values());
         int engines = Math.max(c.enginesStarted.size(), c.summariesByEngine.size());
-        for (int i = c.summariesByEngine.size(); i < engines; i++) {
+        for (int i = c.summariesByEngine.size() + missing.size(); i < engines; i++) {
             missing.add("engine " + (i + 1) + " of " + engines + " (started: " + String.join(", ", c.enginesStarted)
                     + ")");
         }
@@ -207,6 +268,7 @@ public class MqttRunReport extends AbstractTestElement
             return;
         }
         LAST.set(report);
+        ExitStatus.record(report.verdict());
         String table = report.toTable();
         System.out.print(table);
         log.info("MQTT run report\n{}", table);

@@ -12,13 +12,16 @@ interface MqttTestStateListener extends TestStateListener {
         testStarted();
     }
 
+    /** A local run: ends the engine's run, then sees to the exit status of a headless JMeter. */
     @Override
     default void testEnded() {
         MqttElements.stopRuntime();
+        ExitStatus.afterLocalRun();
     }
 
+    /** On a jmeter-server engine: the controller decides the exit status, the engine keeps serving. */
     @Override
     default void testEnded(String host) {
-        testEnded();
+        MqttElements.stopRuntime();
     }
 }

@@ -1,0 +1,196 @@
+package io.mqttload.jmeter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.jmeter.JMeter;
+import org.apache.jmeter.util.JMeterUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.mqttload.core.InvalidSettingException;
+import io.mqttload.core.Verdict;
+
+/**
+ * The exit status of a headless JMeter for CI: with {@code -Jmqttload.failExitCode=N} (N from 1 to 255), a
+ * {@code jmeter -n} run whose verdict is not one of {@code mqttload.passVerdicts} (default NO_LOSS) exits with N.
+ * JMeter itself always exits with 0 once its threads are done, so the exit comes from a thread of ours that
+ * waits until JMeter has finished its own end of test (the other listeners, the JTL, the {@code -e -o}
+ * dashboard, all of which run on JMeter's engine thread after the plan's listeners) and then exits.
+ */
+final class ExitStatus {
+    static final String FAIL_EXIT_CODE = "mqttload.failExitCode";
+    static final String PASS_VERDICTS = "mqttload.passVerdicts";
+    /** The controller's own end-of-test thread in distributed mode (JMeter's ListenToTest). */
+    private static final String REMOTE_TEST_STOPPER = "RemoteTestStopper";
+    /** Bounds the wait for JMeter's own end of test; a dashboard of a very long run may take minutes. */
+    private static final long JMETER_END_TIMEOUT_MILLIS = TimeUnit.MINUTES.toMillis(30);
+    private static final long STOPPER_APPEAR_TIMEOUT_MILLIS = 30_000;
+    private static final Logger log = LoggerFactory.getLogger(ExitStatus.class);
+
+    private static volatile Verdict verdict;
+    private static final AtomicBoolean ARMED = new AtomicBoolean();
+
+    private ExitStatus() {
+    }
+
+    /** Called at test start: a new run starts with no verdict and nothing armed. */
+    static void reset() {
+        verdict = null;
+        ARMED.set(false);
+    }
+
+    /** The run's verdict so far; the last one recorded wins (the merged report comes after the engine's summary). */
+    static void record(Verdict v) {
+        verdict = v;
+    }
+
+    /**
+     * The exit code configured, or 0 when none is; fails naming the property when its value is not one.
+     */
+    static int configuredCode() {
+        String text = JMeterUtils.getPropDefault(FAIL_EXIT_CODE, "0").trim();
+        int code;
+        try {
+            code = Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new InvalidSettingException(FAIL_EXIT_CODE, text, "must be a whole number from 0 (off) to 255", e);
+        }
+        if (code < 0 || code > 255) {
+            throw new InvalidSettingException(FAIL_EXIT_CODE, text, "must be a whole number from 0 (off) to 255");
+        }
+        return code;
+    }
+
+    static List<Verdict> passVerdicts() {
+        List<Verdict> pass = new ArrayList<>();
+        for (String name : JMeterUtils.getPropDefault(PASS_VERDICTS, "NO_LOSS").split("[,\\s]+")) {
+            if (name.isEmpty()) {
+                continue;
+            }
+            try {
+                pass.add(Verdict.of(name));
+            } catch (IllegalArgumentException e) {
+                throw new InvalidSettingException(PASS_VERDICTS, name, "not a verdict; use names such as NO_LOSS,"
+                        + " NOTHING_TO_CHECK", e);
+            }
+        }
+        return pass;
+    }
+
+    /** Checks both properties at test start, so a mistyped one is reported before the first sample. */
+    static void validate() {
+        configuredCode();
+        passVerdicts();
+    }
+
+    /**
+     * A local headless run ended on this (JMeter's engine) thread: once that thread has finished every other
+     * listener and the dashboard, exit with the configured code if the verdict does not pass.
+     */
+    static void afterLocalRun() {
+        if (!JMeter.isNonGUI() || !ARMED.compareAndSet(false, true)) {
+            return;
+        }
+        Thread jmeterEnd = Thread.currentThread();
+        startExitThread(() -> join(jmeterEnd));
+    }
+
+    /** On a headless controller, every engine has ended: exit once JMeter's own end of test (RemoteTestStopper) is done. */
+    static void afterControllerRun() {
+        if (!JMeter.isNonGUI() || !ARMED.compareAndSet(false, true)) {
+            return;
+        }
+        startExitThread(() -> {
+            long deadline = System.currentTimeMillis() + STOPPER_APPEAR_TIMEOUT_MILLIS;
+            Thread stopper = null;
+            while (stopper == null && System.currentTimeMillis() < deadline) {
+                stopper = thread(REMOTE_TEST_STOPPER);
+                if (stopper == null) {
+                    pause(100);
+                }
+            }
+            if (stopper != null) {
+                join(stopper);
+            }
+        });
+    }
+
+    /**
+     * The controller cannot end by itself: an engine died, and JMeter waits for it forever. Having written the
+     * report, it exits with the configured code, or 1 when none is set, after the pause JMeter itself leaves for
+     * listeners to close their files.
+     */
+    static void endControllerWithoutEngine(String why) {
+        if (!JMeter.isNonGUI() || !ARMED.compareAndSet(false, true)) {
+            return;
+        }
+        int configured = safeCode();
+        int code = configured > 0 ? configured : 1;
+        String line = "MQTT Run Report: " + why + "; the controller exits with status " + code
+                + " (JMeter would wait for the missing engine forever)";
+        log.error(line);
+        System.out.println(line);
+        Thread t = new Thread(() -> {
+            pause(5_000);
+            System.exit(code);
+        }, "mqttload-controller-exit");
+        t.setDaemon(false);
+        t.start();
+    }
+
+    private static void startExitThread(Runnable waitForJMeter) {
+        Thread t = new Thread(() -> {
+            waitForJMeter.run();
+            Verdict v = verdict;
+            int code = safeCode();
+            if (code == 0 || v == null || passVerdicts().contains(v)) {
+                return;
+            }
+            String line = String.format(Locale.ROOT, "MQTT: verdict %s is not one of %s=%s: exiting with status %d",
+                    v.name(), PASS_VERDICTS, JMeterUtils.getPropDefault(PASS_VERDICTS, "NO_LOSS"), code);
+            log.info(line);
+            System.out.println(line);
+            System.exit(code);
+        }, "mqttload-exit-status");
+        t.setDaemon(false);
+        t.start();
+    }
+
+    private static int safeCode() {
+        try {
+            return configuredCode();
+        } catch (InvalidSettingException e) {
+            log.error("MQTT: {}", e.getMessage());
+            return 1;
+        }
+    }
+
+    private static void join(Thread t) {
+        try {
+            t.join(JMETER_END_TIMEOUT_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            TimeUnit.MILLISECONDS.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Thread thread(String name) {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (name.equals(t.getName())) {
+                return t;
+            }
+        }
+        return null;
+    }
+}

@@ -31,14 +31,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 
-import com.hivemq.extension.sdk.api.ExtensionMain;
-import com.hivemq.extension.sdk.api.auth.SubscriptionAuthorizer;
-import com.hivemq.extension.sdk.api.packets.subscribe.SubackReasonCode;
-import com.hivemq.extension.sdk.api.parameter.ExtensionStartInput;
-import com.hivemq.extension.sdk.api.parameter.ExtensionStartOutput;
-import com.hivemq.extension.sdk.api.parameter.ExtensionStopInput;
-import com.hivemq.extension.sdk.api.parameter.ExtensionStopOutput;
-import com.hivemq.extension.sdk.api.services.Services;
 
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
@@ -46,6 +38,7 @@ import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.LogCapture;
 import io.mqttload.testsupport.MosquittoBroker;
 import io.mqttload.testsupport.PlanBuilder;
+import io.mqttload.testsupport.RefuseClosedTopics;
 import io.mqttload.testsupport.RunResult;
 import io.mqttload.testsupport.TestCertificates;
 
@@ -255,24 +248,6 @@ class InvalidSettingsIT {
             SampleResult v3 = firstFailure(connection("127.0.0.1", refusing.tcpPort(), "MQTT_3_1_1"),
                     connect("default", 1, "{engine}-r3"), subscribe("default", "closed/#", 1));
             assertFails(v3, "SUBSCRIBE_FAILED", "SUBACK refused closed/# -> FAILURE (0x80)");
-        }
-    }
-
-    /** A broker extension that refuses every subscription under closed/, as an authorisation policy would. */
-    private static final class RefuseClosedTopics implements ExtensionMain {
-        @Override
-        public void extensionStart(ExtensionStartInput input, ExtensionStartOutput output) {
-            Services.securityRegistry().setAuthorizerProvider(provider -> (SubscriptionAuthorizer) (in, out) -> {
-                if (in.getSubscription().getTopicFilter().startsWith("closed/")) {
-                    out.failAuthorization(SubackReasonCode.NOT_AUTHORIZED, "closed to tests");
-                } else {
-                    out.authorizeSuccessfully();
-                }
-            });
-        }
-
-        @Override
-        public void extensionStop(ExtensionStopInput input, ExtensionStopOutput output) {
         }
     }
 

@@ -136,7 +136,7 @@ public final class ConnectOperation {
             } catch (ExecutionException e) {
                 failed++;
                 if (firstError == null) {
-                    firstError = clients.get(i).clientId() + ": " + Errors.describe(e);
+                    firstError = clients.get(i).clientId() + ": " + clients.get(i).connectFailure(e);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -32,6 +32,12 @@ public final class Judgement {
     public Judgement(ToLongFunction<String> count, List<FailureTally.Row> failures, List<String> incomplete,
             List<String> receivedNothing, double tolerancePercent, boolean wholeRun) {
         List<String> why = new ArrayList<>(incomplete);
+        // A broken protocol first: it is usually why the other operations failed.
+        long violations = count.applyAsLong("protocolViolations");
+        if (violations > 0) {
+            why.add("the broker broke the MQTT protocol " + violations + " time(s)"
+                    + main(failures, FailureTally.Kind.PROTOCOL_VIOLATION));
+        }
         long connectsOk = count.applyAsLong("connectsOk");
         long connectsFailed = count.applyAsLong("connectsFailed");
         if (connectsOk == 0 && connectsFailed > 0) {
@@ -55,11 +61,6 @@ public final class Judgement {
         if (over(lostConnections, connectsOk, tolerancePercent)) {
             why.add(lostConnections + " established connection(s) lost"
                     + main(failures, FailureTally.Kind.CONNECTION_LOST));
-        }
-        long violations = count.applyAsLong("protocolViolations");
-        if (violations > 0) {
-            why.add("the broker broke the MQTT protocol " + violations + " time(s)"
-                    + main(failures, FailureTally.Kind.PROTOCOL_VIOLATION));
         }
         long rendezvous = count.applyAsLong("rendezvousFailures");
         if (rendezvous > 0) {

@@ -37,6 +37,7 @@ import com.hivemq.client.mqtt.MqttClientTransportConfigBuilder;
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.MqttWebSocketConfig;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.exceptions.ConnectionClosedException;
 import com.hivemq.client.mqtt.lifecycle.MqttClientDisconnectedContext;
 import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3AsyncClient;
@@ -247,9 +248,22 @@ public final class LoadClient {
                 connectSampler.connectLatency.record(micros);
                 connectSampler.connectsOk.increment();
             } else {
-                metrics.failed(FailureTally.Kind.CONNECT, connectSampler, Errors.reason(error));
+                metrics.failed(FailureTally.Kind.CONNECT, connectSampler, connectFailure(error));
             }
         });
+    }
+
+    /**
+     * Why a connect failed. A broker that speaks only MQTT 3.1.1 closes the connection on an MQTT 5 CONNECT without a
+     * CONNACK (RabbitMQ 3.x does): the client only sees the connection closed, so the reason says what it likely means.
+     */
+    String connectFailure(Throwable error) {
+        String reason = Errors.reason(error);
+        if (v5 != null && Errors.unwrap(error) instanceof ConnectionClosedException) {
+            return reason + " (no CONNACK to an MQTT 5 CONNECT: the broker may speak only MQTT 3.1.1; try mqttVersion"
+                    + " = MQTT_3_1_1)";
+        }
+        return reason;
     }
 
     private static Mqtt5SimpleAuth v5Auth(ConnectionSettings settings) {

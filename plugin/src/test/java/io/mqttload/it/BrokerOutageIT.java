@@ -23,7 +23,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.mqttload.core.EngineRuntime;
+import io.mqttload.core.FailureTally;
 import io.mqttload.core.RunSummary;
+import io.mqttload.core.Verdict;
 import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;
@@ -104,6 +106,12 @@ class BrokerOutageIT {
             assertThat(result.failures()).as("publishes while the broker is away say why: " + result.describe())
                     .anySatisfy(f -> assertThat(f.getResponseMessage()).containsAnyOf("not connected", "no PUBACK"));
             assertThat(summary.count("connectionsLost")).isGreaterThanOrEqualTo(3);
+            // The run could not do what it asked: FAILED, with the losses and their reason, and the figures kept.
+            assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.FAILED);
+            assertThat(summary.verdictLine()).contains("established connection(s) lost")
+                    .contains("delivery: expected " + summary.delivery.expected);
+            assertThat(summary.failures).anySatisfy(r -> assertThat(r.kind).isEqualTo(FailureTally.Kind.CONNECTION_LOST));
+            assertThat(summary.delivery.expected).isPositive();
             assertThat(results.resolve("summary-" + summary.runId + "-" + summary.engineId + ".json")).exists();
             if (reconnectAttempts > 0) {
                 assertThat(summary.count("reconnects")).as("both publishers and the subscriber came back")

@@ -585,15 +585,7 @@ public final class MergedReport {
             lines.add(l.toString());
         });
         for (FailureTally.Row f : failures) {
-            StringBuilder l = new StringBuilder(256);
-            LineProtocol.measurement(l, "mqtt_report_errors");
-            LineProtocol.tags(l, tags);
-            LineProtocol.tag(l, "sampler", f.sampler.isEmpty() ? "(engine)" : f.sampler);
-            LineProtocol.tag(l, "kind", f.kind.text());
-            LineProtocol.tag(l, "reason", f.reason);
-            LineProtocol.firstField(l, "count", f.count);
-            LineProtocol.end(l, timeMillis);
-            lines.add(l.toString());
+            lines.add(InfluxMetrics.failurePoint("mqtt_report_errors", tags, f, timeMillis));
         }
         return lines;
     }

@@ -54,11 +54,12 @@ class RabbitMqIT {
     private RunSummary run(String name, String version, String filter, String topic, int qos) {
         HashTree plan = PlanBuilder.testPlan(name)
                 .config(connection("127.0.0.1", broker.mqttPort(), version))
-                .threadGroup("t", 2, 1)
-                .add(connect("sub", 1, "{engine}-{run}-s{thread}"))
+                // One thread: every subscription is granted before the first message is published.
+                .threadGroup("t", 1, 1)
+                .add(connect("sub", 2, "{engine}-{run}-s{client}"))
                 .add(subscribe("sub", filter, 1))
-                .add(connect("pub", 1, "{engine}-{run}-p{thread}"))
-                .add(publish("pub", topic, qos, 50, "SYNC"))
+                .add(connect("pub", 2, "{engine}-{run}-p{client}"))
+                .add(publish("pub", topic, qos, 100, "SYNC"))
                 .build();
         RunResult result = JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir",
                 results.toString(), "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "3000",
@@ -71,10 +72,10 @@ class RabbitMqIT {
     @ParameterizedTest(name = "QoS {0}")
     @ValueSource(ints = {0, 1})
     void mqtt311_deliversEveryMessage(int qos) {
-        RunSummary summary = run("rabbit-qos" + qos, "MQTT_3_1_1", "r" + qos + "/#", "r" + qos + "/{thread}", qos);
+        RunSummary summary = run("rabbit-qos" + qos, "MQTT_3_1_1", "r" + qos + "/#", "r" + qos + "/{client}", qos);
 
         assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.NO_LOSS);
-        // 2 publishers x 50 messages, each owed to both subscribers of r<qos>/#.
+        // 2 publishers x 50 messages (round-robin), each owed to both subscribers of r<qos>/#.
         assertThat(summary.count("acknowledged")).isEqualTo(100);
         assertThat(summary.delivery.expected).isEqualTo(200);
         assertThat(summary.delivery.receivedOfExpected).isEqualTo(200);
@@ -83,7 +84,7 @@ class RabbitMqIT {
 
     @Test
     void mqtt5_failsWithTheReasonNamed() {
-        RunSummary summary = run("rabbit-v5", "MQTT_5", "v5/#", "v5/{thread}", 1);
+        RunSummary summary = run("rabbit-v5", "MQTT_5", "v5/#", "v5/{client}", 1);
 
         assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.FAILED);
         assertThat(summary.count("connectsOk")).isZero();
@@ -95,7 +96,7 @@ class RabbitMqIT {
 
     @Test
     void qos2_failsWithTheProtocolViolationAndTheTrueCounts() {
-        RunSummary summary = run("rabbit-qos2", "MQTT_3_1_1", "q2/#", "q2/{thread}", 2);
+        RunSummary summary = run("rabbit-qos2", "MQTT_3_1_1", "q2/#", "q2/{client}", 2);
 
         assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.FAILED);
         assertThat(summary.verdictLine()).contains("the broker broke the MQTT protocol")
@@ -122,7 +123,7 @@ class RabbitMqIT {
 
     @Test
     void sharedSubscriptionItCannotServe_saysTheGroupReceivedNothing() {
-        RunSummary summary = run("rabbit-share", "MQTT_3_1_1", "$share/perf/sh/#", "sh/{thread}", 1);
+        RunSummary summary = run("rabbit-share", "MQTT_3_1_1", "$share/perf/sh/#", "sh/{client}", 1);
 
         assertThat(summary.verdict()).as(summary.toTable()).isIn(Verdict.LOSS, Verdict.FAILED);
         assertThat(summary.count("acknowledged")).isEqualTo(100);

@@ -235,19 +235,7 @@ public final class RabbitMqBroker implements AutoCloseable {
         }
         startEpmd();
         long logOffset = logSize();
-        ProcessBuilder command = new ProcessBuilder(script("rabbitmq-server").toString())
-                .directory(directory.toFile())
-                .redirectInput(Redirect.from(new File("/dev/null")))
-                .redirectErrorStream(true)
-                .redirectOutput(Redirect.appendTo(logFile.toFile()));
-        command.environment().clear();
-        command.environment().putAll(environment);
-        Process started;
-        try {
-            started = command.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + script("rabbitmq-server"), e);
-        }
+        Process started = launch(logFile, script("rabbitmq-server").toString());
         process = started;
         RUNNING.add(this);
         try {
@@ -365,6 +353,22 @@ public final class RabbitMqBroker implements AutoCloseable {
         }
     }
 
+    /** Starts one of the node's processes in its directory, in its own environment, output appended to {@code log}. */
+    private Process launch(Path log, String... command) {
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(directory.toFile())
+                .redirectInput(Redirect.from(new File("/dev/null")))
+                .redirectErrorStream(true)
+                .redirectOutput(Redirect.appendTo(log.toFile()));
+        builder.environment().clear();
+        builder.environment().putAll(environment);
+        try {
+            return builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + command[0], e);
+        }
+    }
+
     /** Stops the node and its epmd, kills anything of the node still alive, and deletes its folder. */
     @Override
     public synchronized void close() {
@@ -389,20 +393,8 @@ public final class RabbitMqBroker implements AutoCloseable {
             return;
         }
         // In the foreground and a child of this JVM: it ends with close() or the JVM, unlike "epmd -daemon".
-        ProcessBuilder command = new ProcessBuilder(epmdBinary().toString(), "-port", Integer.toString(epmdPort),
-                "-address", FreePorts.LOOPBACK)
-                .directory(directory.toFile())
-                .redirectInput(Redirect.from(new File("/dev/null")))
-                .redirectErrorStream(true)
-                .redirectOutput(Redirect.appendTo(epmdLogFile.toFile()));
-        command.environment().clear();
-        command.environment().putAll(environment);
-        Process started;
-        try {
-            started = command.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + epmdBinary(), e);
-        }
+        Process started = launch(epmdLogFile, epmdBinary().toString(), "-port", Integer.toString(epmdPort), "-address",
+                FreePorts.LOOPBACK);
         epmd = started;
         RUNNING.add(this);
         try {

@@ -307,21 +307,26 @@ public final class InfluxMetrics implements IntervalListener {
         LineProtocol.field(line, "max", s.max);
     }
 
+    /** One failure row as a point: tagged by sampler, kind and reason, its count as the field. */
+    public static String failurePoint(String measurement, Map<String, String> tags, FailureTally.Row f, long timeMillis) {
+        StringBuilder line = new StringBuilder(256);
+        LineProtocol.measurement(line, measurement);
+        LineProtocol.tags(line, tags);
+        LineProtocol.tag(line, "sampler", f.sampler.isEmpty() ? "(engine)" : f.sampler);
+        LineProtocol.tag(line, "kind", f.kind.text());
+        LineProtocol.tag(line, "reason", f.reason);
+        LineProtocol.firstField(line, "count", f.count);
+        LineProtocol.end(line, timeMillis);
+        return line.toString();
+    }
+
     /** The final counters are written, then everything buffered is flushed (bounded) before the run ends. */
     @Override
     public void onRunEnd(RunSummary summary) {
         // Always a last point: it carries the final loss figures, and the latency of ticks not yet written.
         writePoints(summary.endedAtMillis, summary);
         for (FailureTally.Row f : summary.failures) {
-            StringBuilder line = new StringBuilder(256);
-            LineProtocol.measurement(line, "mqtt_errors");
-            LineProtocol.tags(line, tags);
-            LineProtocol.tag(line, "sampler", f.sampler.isEmpty() ? "(engine)" : f.sampler);
-            LineProtocol.tag(line, "kind", f.kind.text());
-            LineProtocol.tag(line, "reason", f.reason);
-            LineProtocol.firstField(line, "count", f.count);
-            LineProtocol.end(line, summary.endedAtMillis);
-            writer.offer(line.toString());
+            writer.offer(failurePoint("mqtt_errors", tags, f, summary.endedAtMillis));
         }
         event("run end", summary.verdictLine(), summary.endedAtMillis);
         writer.close(10_000);

@@ -115,27 +115,43 @@ public final class JMeterEngines implements AutoCloseable {
      */
     public Run run(Path plan, Map<String, String> global, Map<String, String> local, Duration timeout)
             throws IOException, InterruptedException {
-        int index = ++runs;
-        Path jtl = dir.resolve("controller-" + index + ".jtl");
-        Path log = dir.resolve("controller-" + index + ".log");
-        Path output = dir.resolve("controller-" + index + ".out");
+        try (Headless controller = startController(plan, global, local)) {
+            if (!controller.awaitExit(timeout)) {
+                throw new IllegalStateException("the controller did not finish within " + timeout + "; output:\n"
+                        + controller.output());
+            }
+            return new Run(controller.exitCode(), controller.output(), controller.jtl, controller.log);
+        }
+    }
+
+    /**
+     * Starts the controller on {@code plan} against all engines with {@code -X} and returns at once: the caller
+     * waits for it ({@link Headless#awaitExit}), meanwhile does things to the engines, and closes it.
+     * {@code global} become {@code -G}, {@code local} {@code -J} (after the defaults here, so they win).
+     */
+    public Headless startController(Path plan, Map<String, String> global, Map<String, String> local)
+            throws IOException {
+        String name = "controller-" + ++runs;
         List<String> command = java();
-        command.addAll(List.of("-n", "-t", plan.toString(), "-R", remoteHosts(), "-X", "-l", jtl.toString(),
-                "-j", log.toString(), "-q", rmiProperties.toString(),
+        command.addAll(List.of("-n", "-t", plan.toString(), "-R", remoteHosts(), "-X", "-q", rmiProperties.toString(),
                 // The UDP shutdown listener is for people at a terminal; tests stop the process themselves.
                 "-Jjmeterengine.nongui.port=0"));
         global.forEach((k, v) -> command.add("-G" + k + "=" + v));
-        local.forEach((k, v) -> command.add("-J" + k + "=" + v));
-        Process controller = process(command, output);
-        try {
-            if (!controller.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new IllegalStateException("the controller did not finish within " + timeout + "; output:\n"
-                        + read(output));
-            }
-            return new Run(controller.exitValue(), read(output), jtl, log);
-        } finally {
-            kill(controller);
-        }
+        return Headless.start(command, dir, name, local);
+    }
+
+    /**
+     * A stand-alone headless JMeter, {@code jmeter -n -t plan} without engines, from the JMeter home {@code home}:
+     * its files are {@code name.jtl}, {@code name.log} and {@code name.out} (console) in {@code dir}, which is also
+     * its working directory. {@code properties} become {@code -J}, after the defaults here, so they win.
+     */
+    public static Headless startLocal(Path home, Path dir, String name, Path plan, Map<String, String> properties)
+            throws IOException {
+        Files.createDirectories(dir);
+        List<String> command = java(jmeterJar(home));
+        // No UDP shutdown listener unless the properties ask for one (jmeterengine.nongui.port).
+        command.addAll(List.of("-n", "-t", plan.toString(), "-Jjmeterengine.nongui.port=0"));
+        return Headless.start(command, dir, name, properties);
     }
 
     /** Whether every engine has exited by itself within {@code timeout}, as {@code -X} asks them to. */
@@ -169,6 +185,10 @@ public final class JMeterEngines implements AutoCloseable {
     }
 
     private List<String> java() {
+        return java(jar);
+    }
+
+    private static List<String> java(Path jar) {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         // Without java.rmi.server.hostname JMeter refuses to serve RMI on a loopback address.
         return new ArrayList<>(List.of(java.toString(), HEAP, "-Djava.rmi.server.hostname=" + HOST, "-jar",
@@ -176,6 +196,10 @@ public final class JMeterEngines implements AutoCloseable {
     }
 
     private Process process(List<String> command, Path output) throws IOException {
+        return process(command, dir, output);
+    }
+
+    private static Process process(List<String> command, Path dir, Path output) throws IOException {
         return new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(output.toFile()).start();
     }
@@ -263,7 +287,44 @@ public final class JMeterEngines implements AutoCloseable {
 
         /** Thread names on an engine start with the address the controller knows it by. */
         public String threadNamePrefix() {
-            return HOST + ":" + registryPort + "-";
+            return host() + "-";
+        }
+
+        /** The engine's {@code -R} entry, {@code host:registryPort}: how the controller names it. */
+        public String host() {
+            return HOST + ":" + registryPort;
+        }
+
+        /** Its console (stdout and stderr): the plugin's progress lines and summary go there. */
+        public String output() {
+            return read(log.resolveSibling("engine-" + number + ".out"));
+        }
+
+        /** Its jmeter.log ({@code -j}). */
+        public String log() {
+            return read(log);
+        }
+
+        public long pid() {
+            return process.pid();
+        }
+
+        public boolean isAlive() {
+            return process.isAlive();
+        }
+
+        /** SIGKILL, as a crash or the OOM killer would end it: no shutdown hook, no goodbye to the controller. */
+        public void kill() throws InterruptedException {
+            process.destroyForcibly();
+            if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("engine " + number + " (pid " + process.pid()
+                        + ") still alive after SIGKILL");
+            }
+        }
+
+        /** Whether the process has exited within {@code timeout}. */
+        public boolean awaitExit(Duration timeout) throws InterruptedException {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
         }
 
         boolean isReady() {
@@ -273,6 +334,78 @@ public final class JMeterEngines implements AutoCloseable {
                         + " before it was ready; log:\n" + read(log));
             }
             return bound;
+        }
+    }
+
+    /**
+     * A started headless JMeter process ({@code -n}: a controller or a stand-alone run) with its results file,
+     * log and console output; closing it kills it (SIGTERM, then SIGKILL) if it is still running.
+     */
+    public static final class Headless implements AutoCloseable {
+        public final String name;
+        public final Path jtl;
+        public final Path log;
+        public final Path outputFile;
+        private final Process process;
+        private final long startedNanos;
+
+        private Headless(String name, Path jtl, Path log, Path outputFile, Process process, long startedNanos) {
+            this.name = name;
+            this.jtl = jtl;
+            this.log = log;
+            this.outputFile = outputFile;
+            this.process = process;
+            this.startedNanos = startedNanos;
+        }
+
+        static Headless start(List<String> command, Path dir, String name, Map<String, String> properties)
+                throws IOException {
+            Path jtl = dir.resolve(name + ".jtl");
+            Path log = dir.resolve(name + ".log");
+            Path output = dir.resolve(name + ".out");
+            List<String> full = new ArrayList<>(command);
+            full.addAll(List.of("-l", jtl.toString(), "-j", log.toString()));
+            properties.forEach((k, v) -> full.add("-J" + k + "=" + v));
+            long started = System.nanoTime();
+            return new Headless(name, jtl, log, output, process(full, dir, output), started);
+        }
+
+        /** Whether the process has exited within {@code timeout}; returns as soon as it has. */
+        public boolean awaitExit(Duration timeout) throws InterruptedException {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+
+        /** The exit code; fails when the process is still running. */
+        public int exitCode() {
+            return process.exitValue();
+        }
+
+        public boolean isAlive() {
+            return process.isAlive();
+        }
+
+        public long pid() {
+            return process.pid();
+        }
+
+        /** Time since the process was started. */
+        public Duration sinceStart() {
+            return Duration.ofNanos(System.nanoTime() - startedNanos);
+        }
+
+        /** The console output so far. */
+        public String output() {
+            return read(outputFile);
+        }
+
+        /** jmeter.log so far. */
+        public String log() {
+            return read(log);
+        }
+
+        @Override
+        public void close() {
+            kill(process);
         }
     }
 

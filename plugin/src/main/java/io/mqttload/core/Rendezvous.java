@@ -50,6 +50,7 @@ public final class Rendezvous implements AutoCloseable {
     private final long operationTimeoutMillis;
     private final Map<String, Barrier> barriers = new ConcurrentHashMap<>();
     private final AtomicInteger nextArrival = new AtomicInteger();
+    private final AtomicBoolean connectedOnce = new AtomicBoolean();
 
     /** One barrier passage on this engine, and what it saw. */
     public static final class Barrier {
@@ -163,8 +164,17 @@ public final class Rendezvous implements AutoCloseable {
                 + Integer.toHexString((config.runId() + "/" + config.engineId()).hashCode());
         // On the suite's daemon event loop: the library's own threads are not daemons, and a rendezvous client that
         // could not connect kept a headless JMeter alive after its end of run.
+        // Reconnects after a broker restart, then subscribes again and re-announces its waiting threads: a broker
+        // without persistence forgets both, and a barrier that waits through a restart would otherwise never release.
         Mqtt3ClientBuilder builder = Mqtt3Client.builder().identifier(id)
-                .transportConfig(LoadClient.transport(settings, null)).executorConfig(LoadClient.sharedEventLoop());
+                .transportConfig(LoadClient.transport(settings, null)).executorConfig(LoadClient.sharedEventLoop())
+                .automaticReconnect().initialDelay(200, TimeUnit.MILLISECONDS).maxDelay(2, TimeUnit.SECONDS)
+                .applyAutomaticReconnect()
+                .addConnectedListener(ctx -> {
+                    if (!connectedOnce.compareAndSet(false, true)) {
+                        restore();
+                    }
+                });
         if (!settings.username().isEmpty()) {
             Mqtt3SimpleAuthBuilder.Complete auth = Mqtt3SimpleAuth.builder().username(settings.username());
             builder.simpleAuth((settings.password().isEmpty() ? auth
@@ -182,6 +192,24 @@ public final class Rendezvous implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while connecting the rendezvous client", e);
+        }
+    }
+
+    /** After a reconnect: the subscriptions of every barrier, and the announcements of those still waiting. */
+    private void restore() {
+        for (Barrier b : barriers.values()) {
+            client.subscribeWith().topicFilter(b.topic + "/#").qos(MqttQos.AT_LEAST_ONCE).send();
+            if (b.isReleased()) {
+                continue;
+            }
+            List<String> own;
+            synchronized (b.ownArrivals) {
+                own = new ArrayList<>(b.ownArrivals);
+            }
+            for (String arrival : own) {
+                client.publishWith().topic(arrival).qos(MqttQos.AT_LEAST_ONCE).retain(true)
+                        .payload(engineId.getBytes(StandardCharsets.UTF_8)).send();
+            }
         }
     }
 

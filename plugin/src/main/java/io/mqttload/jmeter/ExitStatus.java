@@ -1,12 +1,16 @@
 package io.mqttload.jmeter;
 
+import java.rmi.NotBoundException;
+import java.rmi.RemoteException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.jmeter.JMeter;
+import org.apache.jmeter.engine.ClientJMeterEngine;
 import org.apache.jmeter.util.JMeterUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -124,9 +128,19 @@ final class ExitStatus {
      * report, it exits with the configured code, or 1 when none is set, after the pause JMeter itself leaves for
      * listeners to close their files.
      */
-    static void endControllerWithoutEngine(String why) {
+    static void endControllerWithoutEngine(String why, Collection<String> survivors) {
         if (!JMeter.isNonGUI() || !ARMED.compareAndSet(false, true)) {
             return;
+        }
+        if (remoteExitRequested()) {
+            // What JMeter does at the end of a -X run, which it never reaches while it waits for the dead engine.
+            for (String host : survivors) {
+                try {
+                    new ClientJMeterEngine(host).exit();
+                } catch (RemoteException | NotBoundException | RuntimeException e) {
+                    log.warn("MQTT: engine {} could not be asked to exit: {}", host, e.toString());
+                }
+            }
         }
         int configured = safeCode();
         int code = configured > 0 ? configured : 1;
@@ -140,6 +154,17 @@ final class ExitStatus {
         }, "mqttload-controller-exit");
         t.setDaemon(false);
         t.start();
+    }
+
+    /** Whether the controller was started with -X (--remoteexit): JMeter keeps that option to itself. */
+    private static boolean remoteExitRequested() {
+        String[] args = ProcessHandle.current().info().arguments().orElse(new String[0]);
+        for (String a : args) {
+            if (a.equals("-X") || a.equals("--remoteexit")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void startExitThread(Runnable waitForJMeter) {

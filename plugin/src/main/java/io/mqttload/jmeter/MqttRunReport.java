@@ -12,7 +12,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.apache.jmeter.engine.util.CompoundVariable;
 import org.apache.jmeter.engine.util.NoThreadClone;
+import org.apache.jmeter.functions.InvalidVariableException;
 import org.apache.jmeter.samplers.Remoteable;
 import org.apache.jmeter.samplers.SampleEvent;
 import org.apache.jmeter.samplers.SampleListener;
@@ -161,7 +163,8 @@ public class MqttRunReport extends AbstractTestElement
         report(c);
         c.watch.stop();
         ACTIVE.compareAndSet(c, null);
-        ExitStatus.endControllerWithoutEngine("engine(s) " + c.enginesGone.keySet() + " died during the run");
+        ExitStatus.endControllerWithoutEngine("engine(s) " + c.enginesGone.keySet() + " died during the run",
+                new ArrayList<>(c.enginesEnded));
     }
 
     @Override
@@ -279,13 +282,14 @@ public class MqttRunReport extends AbstractTestElement
     /** The exact whole-run figures as points, for comparing runs in Grafana; skipped when no URL is set. */
     private void writeToInflux(MergedReport report) {
         TestBeanHelper.prepare(this);
-        if (influxUrl == null || influxUrl.trim().isEmpty()) {
-            return;
-        }
         InfluxWriter writer;
         try {
-            writer = MqttMetricsConfig.writer(influxUrl, influxDatabase, retentionPolicy, authentication, username,
-                    password, token, 100);
+            String url = evaluated(influxUrl);
+            if (url == null || url.trim().isEmpty()) {
+                return;
+            }
+            writer = MqttMetricsConfig.writer(url, evaluated(influxDatabase), evaluated(retentionPolicy),
+                    evaluated(authentication), evaluated(username), evaluated(password), evaluated(token), 100);
         } catch (InvalidSettingException e) {
             MqttElements.reportInvalid(getName(), e);
             return;
@@ -296,6 +300,25 @@ public class MqttRunReport extends AbstractTestElement
                 + " dropped" + (writer.dropped() == 0 || writer.lastError() == null ? "" : "; " + writer.lastError());
         log.info(line);
         System.out.println(line);
+    }
+
+    /**
+     * A field's value with its functions evaluated. On a controller, the copies of this listener that JMeter makes
+     * for the remote engines hold their fields as written in the plan ({@code ${__P(influx.url,)}}): nothing there
+     * compiles them, so the controller's properties are read here.
+     */
+    private static String evaluated(String value) {
+        if (value == null || !value.contains("${")) {
+            return value;
+        }
+        try {
+            CompoundVariable function = new CompoundVariable();
+            function.setParameters(value);
+            return function.execute();
+        } catch (InvalidVariableException e) {
+            throw new InvalidSettingException("influx settings", value, "not a valid JMeter expression: " + e.getMessage(),
+                    e);
+        }
     }
 
     private void write(MergedReport report) {

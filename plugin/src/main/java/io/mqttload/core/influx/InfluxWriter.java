@@ -1,6 +1,7 @@
 package io.mqttload.core.influx;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -21,6 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.mqttload.core.Checks;
+import io.mqttload.core.Errors;
 import io.mqttload.core.InvalidSettingException;
 
 /**
@@ -145,7 +147,9 @@ public final class InfluxWriter implements AutoCloseable {
                     break;
                 }
             } catch (IOException e) {
-                fail(e.getClass().getSimpleName() + ": " + e.getMessage());
+                // The JDK's HTTP client throws a ConnectException without a message for a refused connection.
+                fail(e instanceof ConnectException && e.getMessage() == null
+                        ? "connection refused by " + writeUri.getHost() + ":" + writeUri.getPort() : Errors.describe(e));
             }
             if (attempt < MAX_ATTEMPTS && !closing) {
                 TimeUnit.MILLISECONDS.sleep(backoff);

@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3AsyncClient;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3ClientBuilder;
@@ -51,6 +52,7 @@ public final class Rendezvous implements AutoCloseable {
     private final Map<String, Barrier> barriers = new ConcurrentHashMap<>();
     private final AtomicInteger nextArrival = new AtomicInteger();
     private final AtomicBoolean connectedOnce = new AtomicBoolean();
+    private volatile boolean closing;
 
     /** One barrier passage on this engine, and what it saw. */
     public static final class Barrier {
@@ -168,11 +170,18 @@ public final class Rendezvous implements AutoCloseable {
         // without persistence forgets both, and a barrier that waits through a restart would otherwise never release.
         Mqtt3ClientBuilder builder = Mqtt3Client.builder().identifier(id)
                 .transportConfig(LoadClient.transport(settings, null)).executorConfig(LoadClient.sharedEventLoop())
-                .automaticReconnect().initialDelay(200, TimeUnit.MILLISECONDS).maxDelay(2, TimeUnit.SECONDS)
-                .applyAutomaticReconnect()
                 .addConnectedListener(ctx -> {
                     if (!connectedOnce.compareAndSet(false, true)) {
                         restore();
+                    }
+                })
+                // Only a connection that once worked is retried (the library's automatic reconnect would also hold
+                // a first connect to a closed port until its timeout, instead of failing it at once).
+                .addDisconnectedListener(ctx -> {
+                    if (connectedOnce.get() && !closing && ctx.getSource() != MqttDisconnectSource.USER) {
+                        int attempt = ctx.getReconnector().getAttempts();
+                        ctx.getReconnector().reconnect(true)
+                                .delay(Math.min(2_000L, 200L << Math.min(attempt, 4)), TimeUnit.MILLISECONDS);
                     }
                 });
         if (!settings.username().isEmpty()) {
@@ -328,6 +337,7 @@ public final class Rendezvous implements AutoCloseable {
     /** Leaves no announcement on the broker, also of barriers that timed out; then disconnects (bounded). */
     @Override
     public void close() {
+        closing = true;
         List<CompletableFuture<?>> clearing = new ArrayList<>();
         for (Barrier b : barriers.values()) {
             clearing.addAll(clearOwnAnnouncements(b));

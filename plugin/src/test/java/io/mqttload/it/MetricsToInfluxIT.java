@@ -8,6 +8,7 @@ import static io.mqttload.testsupport.MqttElements.onceOnly;
 import static io.mqttload.testsupport.MqttElements.publish;
 import static io.mqttload.testsupport.MqttElements.subscribe;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -17,6 +18,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,6 +33,7 @@ import io.mqttload.core.EngineRuntime;
 import io.mqttload.core.LatencyRecorder;
 import io.mqttload.core.LatencyStats;
 import io.mqttload.core.RunSummary;
+import io.mqttload.core.Verdict;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.FreePorts;
@@ -174,6 +178,50 @@ class MetricsToInfluxIT {
             assertThat(report.find()).as(out).isTrue();
             assertThat(Long.parseLong(report.group(1))).isPositive()
                     .isEqualTo(EngineRuntime.lastSummary().count("metricPointsDropped"));
+        }
+    }
+
+    @Test
+    void influxDbGoesDownMidRun_theRunEndsOnTimeWithItsVerdictAndCountsWrittenAndDropped() throws Exception {
+        InfluxDbServer influx = InfluxDbServer.start();
+        boolean influxStopped = false;
+        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start()) {
+            assertThat(influx.query("", "CREATE DATABASE mqttload")).doesNotContain("error");
+            MqttMetricsConfig metrics = PlanBuilder.testBean(new MqttMetricsConfig(), "MQTT Metrics");
+            metrics.setProperty("influxUrl", influx.url());
+            ConstantTimer pace = PlanBuilder.element(new ConstantTimer(), "pace", "org.apache.jmeter.timers.gui.ConstantTimerGui");
+            pace.setProperty("ConstantTimer.delay", "50");
+            HashTree plan = PlanBuilder.testPlan("metrics going down")
+                    .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                    .config(metrics)
+                    .threadGroup("t", 1, PlanBuilder.FOREVER)
+                    .duration(Duration.ofSeconds(8))
+                    .add(onceOnly(), connect("sub", 1, "{engine}-s"), subscribe("sub", "gone/#", 1),
+                            connect("pub", 1, "{engine}-p"))
+                    .add(publish("pub", "gone/x", 1, 5, "SYNC"), pace)
+                    .build();
+            long start = System.nanoTime();
+            CompletableFuture<RunResult> running = CompletableFuture.supplyAsync(() -> JMeterTestEngine.run(plan,
+                    Duration.ofSeconds(60), Map.of("mqttload.resultsDir", results.toString(), "mqttload.progressSeconds",
+                            "0", "mqttload.runId", "influx-down-it")));
+            await("points reach InfluxDB").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> influx.query("mqttload", "SELECT count(\"published\") FROM \"mqtt_counts\"")
+                            .contains("\"values\""));
+            influx.close();
+            influxStopped = true;
+            RunResult run = running.get(60, TimeUnit.SECONDS);
+            RunSummary summary = EngineRuntime.lastSummary();
+
+            // The duration, the writer's bounded close (10 s) and slack for JMeter: InfluxDB never holds the run.
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+            assertThat(run.failures()).as(run.describe()).isEmpty();
+            assertThat(summary.verdict()).as("metrics are not the test: " + summary.toTable()).isEqualTo(Verdict.NO_LOSS);
+            assertThat(summary.count("metricPointsWritten")).isPositive();
+            assertThat(summary.count("metricPointsDropped")).isPositive();
+        } finally {
+            if (!influxStopped) {
+                influx.close();
+            }
         }
     }
 }

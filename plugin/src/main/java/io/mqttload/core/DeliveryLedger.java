@@ -48,16 +48,24 @@ public final class DeliveryLedger {
     }
 
     /**
-     * Notes a subscription made after messages it matches were already delivered to the broker:
-     * the ledger then owes it those earlier messages too, so a loss it reports may be overstated.
+     * Messages sent so far on the streams whose topic {@code filter} matches. A subscription asked for after some
+     * of them, or granted after more of them were sent than when it was asked for, may have missed messages that
+     * the ledger owes it: see {@link #lateSubscription()}.
      */
-    void checkLateSubscription(String filter) {
+    long sentMatching(String filter) {
+        long sent = 0;
         for (PublishStream stream : streams) {
-            if (stream.sentCount() > 0 && TopicMatcher.matches(filter, stream.topic())) {
-                lateSubscriptions.incrementAndGet();
-                return;
+            long n = stream.sentCount();
+            if (n > 0 && TopicMatcher.matches(filter, stream.topic())) {
+                sent += n;
             }
         }
+        return sent;
+    }
+
+    /** Counts a subscription that may have missed messages it matches: a loss the ledger reports may be overstated. */
+    void lateSubscription() {
+        lateSubscriptions.incrementAndGet();
     }
 
     /** The scope of a client's own (non-shared) subscriptions. */
@@ -153,7 +161,7 @@ public final class DeliveryLedger {
         public final long missingInGaps;
         public final int receiverScopes;
         public final int publishStreams;
-        /** Subscriptions made after messages they match had been published (see {@link #checkLateSubscription}). */
+        /** Subscriptions made after messages they match had been published (see {@link #sentMatching}). */
         public final long lateSubscriptions;
         /** Shared groups left out of expected and received: their members may sit on other engines. */
         public final int sharedScopesAcrossEngines;

@@ -420,7 +420,23 @@ public final class LoadClient {
      * refused filter and its code otherwise.
      */
     public CompletableFuture<Void> subscribe(List<String> filters, int qos) {
-        registerScopes(filters);
+        List<Subscription> added = registerScopes(filters);
+        return subscribeAndAwait(filters, qos).thenRun(() -> checkSentMeanwhile(added));
+    }
+
+    /**
+     * Messages published on matching topics while the broker set the subscription up (by other threads or engines'
+     * publishers) may not have reached it, though the ledger owes them: the subscription counts as late.
+     */
+    private void checkSentMeanwhile(List<Subscription> added) {
+        for (Subscription s : added) {
+            if (s.sentWhenAsked == 0 && ledger.sentMatching(s.filter) > 0) {
+                ledger.lateSubscription();
+            }
+        }
+    }
+
+    private CompletableFuture<Void> subscribeAndAwait(List<String> filters, int qos) {
         MqttQos mqttQos = MqttQos.fromCode(qos);
         if (v5 != null) {
             List<Mqtt5Subscription> subs = new ArrayList<>();
@@ -496,23 +512,25 @@ public final class LoadClient {
         return "SUBACK refused: " + String.join(", ", codes) + ack.getReasonString().map(r -> ": " + r).orElse("");
     }
 
-    private void registerScopes(List<String> filters) {
-        List<Subscription> next = new ArrayList<>(List.of(subscriptions));
+    /** Registers the filters' receiver scopes, noting the matching messages already sent; returns the new subscriptions. */
+    private List<Subscription> registerScopes(List<String> filters) {
+        List<Subscription> added = new ArrayList<>(filters.size());
         for (String f : filters) {
-            if (SharedSubscription.isShared(f)) {
-                SharedSubscription shared = SharedSubscription.parse("topicFilters", f);
-                ledger.checkLateSubscription(shared.filter());
-                ReceiverScope scope = ledger.sharedScope(shared);
-                scope.labelIfUnset(receiveSampler == null ? null : receiveSampler.label);
-                next.add(new Subscription(shared.filter(), scope));
-            } else {
-                ledger.checkLateSubscription(f);
-                ReceiverScope scope = ledger.clientScope(clientId, f);
-                scope.labelIfUnset(receiveSampler == null ? null : receiveSampler.label);
-                next.add(new Subscription(f, scope));
+            boolean isShared = SharedSubscription.isShared(f);
+            SharedSubscription shared = isShared ? SharedSubscription.parse("topicFilters", f) : null;
+            String filter = isShared ? shared.filter() : f;
+            long sent = ledger.sentMatching(filter);
+            if (sent > 0) {
+                ledger.lateSubscription();
             }
+            ReceiverScope scope = isShared ? ledger.sharedScope(shared) : ledger.clientScope(clientId, f);
+            scope.labelIfUnset(receiveSampler == null ? null : receiveSampler.label);
+            added.add(new Subscription(filter, scope, sent));
         }
+        List<Subscription> next = new ArrayList<>(List.of(subscriptions));
+        next.addAll(added);
         subscriptions = next.toArray(new Subscription[0]);
+        return added;
     }
 
     /** Runs on the client's Netty thread: only counting and recording, no blocking, no I/O. */
@@ -596,10 +614,13 @@ public final class LoadClient {
     private static final class Subscription {
         final String filter;
         final ReceiverScope scope;
+        /** Matching messages already sent when the subscription was asked for. */
+        final long sentWhenAsked;
 
-        Subscription(String filter, ReceiverScope scope) {
+        Subscription(String filter, ReceiverScope scope, long sentWhenAsked) {
             this.filter = filter;
             this.scope = scope;
+            this.sentWhenAsked = sentWhenAsked;
         }
     }
 }

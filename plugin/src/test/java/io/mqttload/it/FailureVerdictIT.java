@@ -7,16 +7,32 @@ import static io.mqttload.testsupport.MqttElements.publish;
 import static io.mqttload.testsupport.MqttElements.runReport;
 import static io.mqttload.testsupport.MqttElements.subscribe;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
+import org.apache.jmeter.timers.ConstantTimer;
 import org.apache.jorphan.collections.HashTree;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import com.hivemq.extension.sdk.api.ExtensionMain;
+import com.hivemq.extension.sdk.api.async.Async;
+import com.hivemq.extension.sdk.api.async.TimeoutFallback;
+import com.hivemq.extension.sdk.api.auth.SubscriptionAuthorizer;
+import com.hivemq.extension.sdk.api.auth.parameter.SubscriptionAuthorizerOutput;
+import com.hivemq.extension.sdk.api.parameter.ExtensionStartInput;
+import com.hivemq.extension.sdk.api.parameter.ExtensionStartOutput;
+import com.hivemq.extension.sdk.api.parameter.ExtensionStopInput;
+import com.hivemq.extension.sdk.api.parameter.ExtensionStopOutput;
+import com.hivemq.extension.sdk.api.services.Services;
 
 import io.mqttload.core.EngineRuntime;
 import io.mqttload.core.FailureTally;
@@ -112,6 +128,70 @@ class FailureVerdictIT {
             // The granted filter still counts: both subscribers were owed and got the 20 messages on open/a.
             assertThat(summary.delivery.expected).isEqualTo(40);
             assertThat(summary.delivery.receivedOfExpected).isEqualTo(40);
+        }
+    }
+
+    /** Holds every SUBSCRIBE until the test lets it through, as a broker busy setting up a subscription would. */
+    private static final class SlowSubscriptions implements ExtensionMain {
+        static final CountDownLatch ARRIVED = new CountDownLatch(1);
+        static final CountDownLatch GRANT = new CountDownLatch(1);
+
+        @Override
+        public void extensionStart(ExtensionStartInput input, ExtensionStartOutput output) {
+            Services.securityRegistry().setAuthorizerProvider(provider -> (SubscriptionAuthorizer) (in, out) -> {
+                // Asynchronously, so the broker's extension threads stay free for the publisher's traffic.
+                Async<SubscriptionAuthorizerOutput> pending = out.async(Duration.ofSeconds(30), TimeoutFallback.FAILURE);
+                ARRIVED.countDown();
+                Services.extensionExecutorService().submit(() -> {
+                    try {
+                        GRANT.await(20, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    out.authorizeSuccessfully();
+                    pending.resume();
+                });
+            });
+        }
+
+        @Override
+        public void extensionStop(ExtensionStopInput input, ExtensionStopOutput output) {
+            GRANT.countDown();
+        }
+    }
+
+    @Test
+    void messagesSentWhileTheBrokerSetsASubscriptionUp_makeTheLossUncertainNotPlain() throws Exception {
+        try (EmbeddedHiveMqBroker slow = EmbeddedHiveMqBroker.builder().withExtension(new SlowSubscriptions()).start()) {
+            ConstantTimer afterTheSubscribe = PlanBuilder.element(new ConstantTimer(), "after the subscribe",
+                    "org.apache.jmeter.timers.gui.ConstantTimerGui");
+            afterTheSubscribe.setProperty("ConstantTimer.delay", "1000");
+            HashTree plan = PlanBuilder.testPlan("subscription race")
+                    .config(connection("127.0.0.1", slow.tcpPort(), "MQTT_5"))
+                    .threadGroup("subscriber", 1, 1)
+                    .add(connect("sub", 1, "{engine}-s"))
+                    .add(subscribe("sub", "race/#", 1))
+                    .and()
+                    .threadGroup("publisher", 1, 1)
+                    .add(connect("pub", 1, "{engine}-p"), afterTheSubscribe)
+                    .add(publish("pub", "race/x", 1, 10, "SYNC"))
+                    .build();
+            CompletableFuture<RunResult> running = CompletableFuture.supplyAsync(
+                    () -> JMeterTestEngine.run(plan, Duration.ofSeconds(60), properties()));
+            assertThat(SlowSubscriptions.ARRIVED.await(20, TimeUnit.SECONDS)).as("the SUBSCRIBE reached the broker").isTrue();
+            // The publisher's messages go out while the subscription is still being set up: the broker owes them
+            // to no one, yet the ledger, which saw the SUBSCRIBE asked for before them, would owe them.
+            await("ten messages acknowledged").atMost(Duration.ofSeconds(20))
+                    .until(() -> EngineRuntime.isRunning() && EngineRuntime.current().metrics().acknowledged.sum() == 10);
+            SlowSubscriptions.GRANT.countDown();
+            RunResult result = running.get(60, TimeUnit.SECONDS);
+            RunSummary summary = EngineRuntime.lastSummary();
+
+            assertThat(summary.delivery.expected).as(result.describe() + summary.toTable()).isEqualTo(10);
+            assertThat(summary.delivery.lateSubscriptions).isEqualTo(1);
+            assertThat(summary.verdict()).isEqualTo(Verdict.LOSS_UNCERTAIN);
+            assertThat(summary.verdictLine()).contains("1 subscription(s) were made after matching messages had been"
+                    + " published");
         }
     }
 }

@@ -133,6 +133,15 @@ public final class MosquittoBroker implements AutoCloseable {
         }
     }
 
+    /** Everything mosquitto wrote to stdout and stderr since it was built (its log, with the settings' log types). */
+    public String log() {
+        try {
+            return Files.exists(logFile) ? Files.readString(logFile, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + logFile, e);
+        }
+    }
+
     /** Starts mosquitto on this broker's ports and waits until they accept connections. */
     public synchronized void start() {
         if (closed) {

@@ -1,13 +1,7 @@
 package io.mqttload.distributed;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,9 +14,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.mqttload.testsupport.InfluxDbServer;
+import io.mqttload.testsupport.MosquittoBroker;
 
 /**
  * Plans in JMeter's distributed mode: two real jmeter-server engines over SSL RMI,
@@ -34,7 +30,6 @@ class DistributedMqttIT {
     private static final int ENGINES = 2;
     private static final int PARTITIONS = 2;
     private static final int PUBLISHERS = 10;
-    private static final Path MOSQUITTO = Path.of("/usr/sbin/mosquitto");
 
     static Path plan() {
         return Path.of(System.getProperty("project.basedir", "."), "plans", "multi-publisher.jmx");
@@ -43,13 +38,12 @@ class DistributedMqttIT {
     @Test
     void twoEngines_barrierReleasesEveryThread_andTheMergedReportFindsNoLossAcrossEngines(@TempDir Path dir)
             throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(MOSQUITTO), "Debian's mosquitto is not installed (.ci/run installs it)");
-        int port = freePort();
-        Path brokerLog = dir.resolve("mosquitto.out");
-        Process broker = startMosquitto(dir, port, brokerLog);
-        try (JMeterEngines engines = JMeterEngines.start(JMeterEngines.homeFromBuild(), dir.resolve("engines"), ENGINES,
+        MosquittoBroker.assumeInstalled();
+        try (MosquittoBroker broker = mosquitto(); InfluxDbServer influx = InfluxDbServer.start();
+                JMeterEngines engines = JMeterEngines.start(JMeterEngines.homeFromBuild(), dir.resolve("engines"), ENGINES,
                 true, Duration.ofSeconds(90))) {
-            await("mosquitto listening").atMost(Duration.ofSeconds(10)).until(() -> accepts(port));
+            int port = broker.tcpPort();
+            assertThat(influx.query("", "CREATE DATABASE mqttload")).doesNotContain("error");
             String runId = "dist-it-" + Long.toString(System.currentTimeMillis(), 36);
             Path engineResults = dir.resolve("engine-results");
             Path controllerResults = dir.resolve("controller-results");
@@ -63,10 +57,11 @@ class DistributedMqttIT {
                     Map.entry("subscriberFilter", "S/+/{thread}/#"),
                     Map.entry("mqttload.engines", Integer.toString(ENGINES)), Map.entry("mqttload.runId", runId),
                     Map.entry("mqttload.resultsDir", engineResults.toString()),
-                    Map.entry("mqttload.progressSeconds", "0"));
+                    Map.entry("mqttload.progressSeconds", "0"), Map.entry("influx.url", influx.url()));
 
-            JMeterEngines.Run run = engines.run(plan(), global,
-                    Map.of("mqttload.resultsDir", controllerResults.toString()), Duration.ofSeconds(180));
+            // The controller reads the Run Report's ${__P(influx.url,)} from its own properties.
+            JMeterEngines.Run run = engines.run(plan(), global, Map.of("mqttload.resultsDir",
+                    controllerResults.toString(), "influx.url", influx.url()), Duration.ofSeconds(180));
 
             assertThat(run.exitCode).as(run.output).isZero();
             assertThat(engines.awaitExit(Duration.ofSeconds(30))).as("engines exit after the run").isTrue();
@@ -89,6 +84,11 @@ class DistributedMqttIT {
             assertThat(number(report, "duplicates")).isZero();
             assertThat(number(report, "publishFailed")).isZero();
             assertThat(report).contains("\"verdict\": \"NO_LOSS\"");
+            // Live points from both engines, and the controller's exact whole-run point, in InfluxDB.
+            assertThat(influx.query("mqttload", "SHOW TAG VALUES FROM \"mqtt_counts\" WITH KEY = \"engine\""))
+                    .contains("engine-1").contains("engine-2");
+            assertThat(influx.query("mqttload", "SELECT \"verdict\", \"engines\" FROM \"mqtt_report\" WHERE \"run\" = '"
+                    + runId + "'")).contains("\"NO_LOSS\",2]");
 
             // The start barrier released all threads of both engines together.
             Matcher start = Pattern.compile("\"start #1\": \\{\\s*\"groupSize\": (\\d+),\\s*\"threads\": (\\d+),"
@@ -103,12 +103,12 @@ class DistributedMqttIT {
             assertThat(report).contains("\"production over #1\"");
 
             // Client ids: every connection the broker saw has its own id, from both engines.
-            List<String> ids = connectedClientIds(brokerLog);
+            List<String> ids = connectedClientIds(broker.log());
             int perEngine = PARTITIONS * (1 + PUBLISHERS);
             assertThat(ids).filteredOn(id -> id.startsWith("engine-1-")).hasSize(perEngine);
             assertThat(ids).filteredOn(id -> id.startsWith("engine-2-")).hasSize(perEngine);
             assertThat(new HashSet<>(ids)).as("no client id used twice").hasSameSizeAs(ids);
-            assertThat(Files.readString(brokerLog, StandardCharsets.UTF_8)).doesNotContain("already connected");
+            assertThat(broker.log()).doesNotContain("already connected");
 
             // JMeter's own HTML dashboard still works on the run's JTL, MQTT samples and Run End samples included.
             Path dashboard = dir.resolve("dashboard");
@@ -126,11 +126,6 @@ class DistributedMqttIT {
             String statistics = Files.readString(dashboard.resolve("statistics.json"), StandardCharsets.UTF_8);
             assertThat(statistics).contains("MQTT Publish devices").contains("MQTT Run End");
             assertThat(dashboard.resolve("index.html")).exists();
-        } finally {
-            broker.destroy();
-            if (!broker.waitFor(10, TimeUnit.SECONDS)) {
-                broker.destroyForcibly();
-            }
         }
     }
 
@@ -142,12 +137,11 @@ class DistributedMqttIT {
      */
     @Test
     void twoEngines_oneSharedGroupAcrossEngines_everyMessageReachesExactlyOneMember(@TempDir Path dir) throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(MOSQUITTO), "Debian's mosquitto is not installed (.ci/run installs it)");
-        int port = freePort();
-        Process broker = startMosquitto(dir, port, dir.resolve("mosquitto.out"));
-        try (JMeterEngines engines = JMeterEngines.start(JMeterEngines.homeFromBuild(), dir.resolve("engines"), ENGINES,
+        MosquittoBroker.assumeInstalled();
+        try (MosquittoBroker broker = mosquitto();
+                JMeterEngines engines = JMeterEngines.start(JMeterEngines.homeFromBuild(), dir.resolve("engines"), ENGINES,
                 true, Duration.ofSeconds(90))) {
-            await("mosquitto listening").atMost(Duration.ofSeconds(10)).until(() -> accepts(port));
+            int port = broker.tcpPort();
             String runId = "dist-share-" + Long.toString(System.currentTimeMillis(), 36);
             Path controllerResults = dir.resolve("controller-results");
             Map<String, String> global = Map.ofEntries(
@@ -178,22 +172,13 @@ class DistributedMqttIT {
                     .isEqualTo(ENGINES);
             assertThat(report).contains("\"verdict\": \"NO_LOSS\"").doesNotContain("\"verdict\": \"LOSS");
             assertThat(run.output).contains("verdict (all engines): NO LOSS");
-        } finally {
-            broker.destroy();
-            if (!broker.waitFor(10, TimeUnit.SECONDS)) {
-                broker.destroyForcibly();
-            }
         }
     }
 
-    private static Process startMosquitto(Path dir, int port, Path log) throws IOException {
-        // Mosquitto started as root drops to its own user, which cannot write into the test's directory: stdout it is.
-        Path conf = dir.resolve("mosquitto.conf");
-        Files.writeString(conf, String.join("\n", "listener " + port + " 127.0.0.1", "allow_anonymous true",
-                "max_queued_messages 0", "set_tcp_nodelay true", "log_dest stdout", "log_type notice",
-                "connection_messages true", ""), StandardCharsets.UTF_8);
-        return new ProcessBuilder(MOSQUITTO.toString(), "-c", conf.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    /** Mosquitto with unbounded queues, logging every connection: the test reads the client ids from its log. */
+    private static MosquittoBroker mosquitto() {
+        return MosquittoBroker.builder().withSetting("max_queued_messages 0").withSetting("log_type notice")
+                .withSetting("connection_messages true").start();
     }
 
     /** The first {@code "name": number} in the report JSON (its totals come before the per-engine parts). */
@@ -204,9 +189,8 @@ class DistributedMqttIT {
     }
 
     /** Load clients' ids from Mosquitto's connection messages; the rendezvous clients (rdv-...) left out. */
-    private static List<String> connectedClientIds(Path log) throws IOException {
-        Matcher m = Pattern.compile("New client connected from \\S+ as (\\S+)").matcher(
-                Files.readString(log, StandardCharsets.UTF_8));
+    private static List<String> connectedClientIds(String log) {
+        Matcher m = Pattern.compile("New client connected from \\S+ as (\\S+)").matcher(log);
         List<String> ids = new ArrayList<>();
         while (m.find()) {
             if (!m.group(1).startsWith("rdv-")) {
@@ -214,20 +198,5 @@ class DistributedMqttIT {
             }
         }
         return ids;
-    }
-
-    private static boolean accepts(int port) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
     }
 }

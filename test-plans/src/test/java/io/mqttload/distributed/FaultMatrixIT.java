@@ -8,9 +8,7 @@ import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,13 +24,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.mqttload.testsupport.MosquittoBroker;
 
 /**
  * The fault matrix: real {@code jmeter -n} processes from the build's JMeter home (and, for the engine crash, two
@@ -45,7 +44,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FaultMatrixIT {
-    private static final Path MOSQUITTO = Path.of("/usr/sbin/mosquitto");
     private static final String HOST = "127.0.0.1";
     private static final int FAIL_EXIT_CODE = 3;
 
@@ -88,15 +86,15 @@ class FaultMatrixIT {
     static Path dir;
     private static Path home;
     /** The broker of the cases whose broker stays up. */
-    private static Broker broker;
+    private static MosquittoBroker broker;
     private static int engineNumber = 100;
     private static final List<String> OUTCOMES = Collections.synchronizedList(new ArrayList<>());
 
     @BeforeAll
     static void startSharedBroker() throws IOException {
-        Assumptions.assumeTrue(Files.isExecutable(MOSQUITTO), "Debian's mosquitto is not installed (.ci/run installs it)");
+        MosquittoBroker.assumeInstalled();
         home = JMeterEngines.homeFromBuild();
-        broker = Broker.start(dir.resolve("broker-shared"), freePort());
+        broker = mosquitto();
     }
 
     @AfterAll
@@ -120,7 +118,7 @@ class FaultMatrixIT {
     @Order(1)
     void rendezvousBrokerUnreachable_failedWithARendezvousRow_andTheFailExitCode() throws Exception {
         String runId = runId("rdv");
-        Map<String, String> props = timedRun(runId, broker.port);
+        Map<String, String> props = timedRun(runId, broker.tcpPort());
         props.put("rendezvous.host", HOST);
         props.put("rendezvous.port", Integer.toString(freePort()));
         props.put("mqttload.failExitCode", Integer.toString(FAIL_EXIT_CODE));
@@ -170,9 +168,9 @@ class FaultMatrixIT {
     @Test
     @Order(3)
     void brokerKilledMidRunAndBack_runEndsByItself_failedWithConnectionLostRows_figuresKept() throws Exception {
-        Broker own = Broker.start(dir.resolve("broker-restarted"), freePort());
+        MosquittoBroker own = mosquitto();
         String runId = runId("back");
-        Map<String, String> props = timedRun(runId, own.port);
+        Map<String, String> props = timedRun(runId, own.tcpPort());
         // Reconnects for about 10 s: the broker is back well within that.
         props.put("reconnectAttempts", "20");
         props.put("reconnectDelayMs", "200");
@@ -184,7 +182,7 @@ class FaultMatrixIT {
             own.stop();
             await("the engine sees its connections gone").atMost(Duration.ofSeconds(10))
                     .pollInterval(Duration.ofMillis(200)).until(() -> lastConnections(run.output()) == 0);
-            own.restart();
+            own.start();
             Duration toExit = exitWithin(run, faultNanos, FAULT_TO_EXIT, "from the broker's SIGTERM");
             String summary = summary(run, runId);
             outcome("3 broker killed and back", toExit, "fault", run, summary);
@@ -206,9 +204,9 @@ class FaultMatrixIT {
     @Test
     @Order(4)
     void brokerKilledForGood_boundedExit_failed() throws Exception {
-        Broker own = Broker.start(dir.resolve("broker-killed"), freePort());
+        MosquittoBroker own = mosquitto();
         String runId = runId("gone");
-        Map<String, String> props = timedRun(runId, own.port);
+        Map<String, String> props = timedRun(runId, own.tcpPort());
         props.put("mqttload.failExitCode", Integer.toString(FAIL_EXIT_CODE));
         try (JMeterEngines.Headless run = start("broker-killed-for-good", faultPlan(), props)) {
             awaitPublished(run, 100);
@@ -233,7 +231,7 @@ class FaultMatrixIT {
     @Order(5)
     void influxDbDownForTheWholeRun_noLoss_exitZero_pointsCountedDropped() throws Exception {
         String runId = runId("influx");
-        Map<String, String> props = timedRun(runId, broker.port);
+        Map<String, String> props = timedRun(runId, broker.tcpPort());
         props.put("durationSeconds", "3");
         // MQTT Metrics and the Run Report both take their URL from influx.url: nothing listens there.
         props.put("influx.url", "http://" + HOST + ":" + freePort());
@@ -260,7 +258,7 @@ class FaultMatrixIT {
         Path controllerResults = dir.resolve("crash-controller-results");
         Map<String, String> global = new LinkedHashMap<>();
         global.put("mqtt.host", HOST);
-        global.put("mqtt.port", Integer.toString(broker.port));
+        global.put("mqtt.port", Integer.toString(broker.tcpPort()));
         global.put("partitions", "2");
         global.put("publishersPerPartition", "3");
         global.put("durationSeconds", Integer.toString(DURATION_SECONDS));
@@ -333,7 +331,7 @@ class FaultMatrixIT {
     void stopTestNowOverJMetersShutdownPort_boundedExit_summaryStillWritten() throws Exception {
         String runId = runId("stop");
         int udpPort = freeUdpPort();
-        Map<String, String> props = timedRun(runId, broker.port);
+        Map<String, String> props = timedRun(runId, broker.tcpPort());
         props.put("durationSeconds", "120");
         props.put("jmeterengine.nongui.port", Integer.toString(udpPort));
         props.put("jmeterengine.nongui.maxport", Integer.toString(udpPort));
@@ -363,7 +361,7 @@ class FaultMatrixIT {
     @Order(8)
     void exitCodeGate_passingRunWithFailExitCodeExitsZero() throws Exception {
         String runId = runId("pass");
-        Map<String, String> props = timedRun(runId, broker.port);
+        Map<String, String> props = timedRun(runId, broker.tcpPort());
         props.put("durationSeconds", "2");
         props.put("mqttload.failExitCode", Integer.toString(FAIL_EXIT_CODE));
         try (JMeterEngines.Headless run = start("passing-run", faultPlan(), props)) {
@@ -442,7 +440,7 @@ class FaultMatrixIT {
 
     private static Map<String, String> idleRun(String runId) {
         Map<String, String> props = common(runId);
-        props.put("mqtt.port", Integer.toString(broker.port));
+        props.put("mqtt.port", Integer.toString(broker.tcpPort()));
         props.put("partitions", "1");
         props.put("connectionsPerThread", "5");
         props.put("idleSeconds", "1");
@@ -614,6 +612,11 @@ class FaultMatrixIT {
         return text.length() <= max ? text : "...\n" + text.substring(text.length() - max);
     }
 
+    /** Mosquitto with unbounded queues; stopped with SIGTERM and restartable on its port. */
+    private static MosquittoBroker mosquitto() {
+        return MosquittoBroker.builder().withSetting("max_queued_messages 0").start();
+    }
+
     private static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
             return s.getLocalPort();
@@ -626,70 +629,4 @@ class FaultMatrixIT {
         }
     }
 
-    private static boolean accepts(int port) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(HOST, port), 200);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    /** A Mosquitto on a loopback port, as DistributedMqttIT starts it; stopped with SIGTERM, restartable on its port. */
-    static final class Broker implements AutoCloseable {
-        final int port;
-        private final Path dir;
-        private final Path conf;
-        private Process process;
-        private int starts;
-
-        private Broker(Path dir, int port) throws IOException {
-            this.dir = dir;
-            this.port = port;
-            Files.createDirectories(dir);
-            this.conf = dir.resolve("mosquitto.conf");
-            // Mosquitto started as root drops to its own user, which cannot write into the test's directory: stdout it is.
-            Files.writeString(conf, String.join("\n", "listener " + port + " " + HOST, "allow_anonymous true",
-                    "max_queued_messages 0", "set_tcp_nodelay true", "log_dest stdout", "log_type notice",
-                    "connection_messages true", ""), StandardCharsets.UTF_8);
-        }
-
-        static Broker start(Path dir, int port) throws IOException {
-            Broker b = new Broker(dir, port);
-            b.restart();
-            return b;
-        }
-
-        /** Starts Mosquitto (again) on the same port and waits until it accepts connections. */
-        void restart() throws IOException {
-            Path log = dir.resolve("mosquitto-" + ++starts + ".out");
-            process = new ProcessBuilder(MOSQUITTO.toString(), "-c", conf.toString()).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).start();
-            Process started = process;
-            await("mosquitto listening on " + port).atMost(Duration.ofSeconds(10)).until(() -> {
-                if (!started.isAlive()) {
-                    throw new IllegalStateException("mosquitto exited: " + Files.readString(log));
-                }
-                return accepts(port);
-            });
-        }
-
-        /** SIGTERM, as an operator or a service manager stops it; waits (bounded) until it is gone. */
-        void stop() throws InterruptedException {
-            process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        }
-
-        @Override
-        public void close() {
-            try {
-                stop();
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
 }

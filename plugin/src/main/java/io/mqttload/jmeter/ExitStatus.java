@@ -96,7 +96,7 @@ final class ExitStatus {
      * listener and the dashboard, exit with the configured code if the verdict does not pass.
      */
     static void afterLocalRun() {
-        if (!JMeter.isNonGUI() || !ARMED.compareAndSet(false, true)) {
+        if (!gateWanted() || !ARMED.compareAndSet(false, true)) {
             return;
         }
         Thread jmeterEnd = Thread.currentThread();
@@ -105,7 +105,7 @@ final class ExitStatus {
 
     /** On a headless controller, every engine has ended: exit once JMeter's own end of test (RemoteTestStopper) is done. */
     static void afterControllerRun() {
-        if (!JMeter.isNonGUI() || !ARMED.compareAndSet(false, true)) {
+        if (!gateWanted() || !ARMED.compareAndSet(false, true)) {
             return;
         }
         startExitThread(() -> {
@@ -167,12 +167,17 @@ final class ExitStatus {
         return false;
     }
 
+    /** A headless run with an exit code set: otherwise no thread of ours waits for JMeter's end. */
+    private static boolean gateWanted() {
+        return JMeter.isNonGUI() && safeCode() > 0;
+    }
+
     private static void startExitThread(Runnable waitForJMeter) {
         Thread t = new Thread(() -> {
             waitForJMeter.run();
             Verdict v = verdict;
             int code = safeCode();
-            if (code == 0 || v == null || passVerdicts().contains(v)) {
+            if (v == null || passVerdicts().contains(v)) {
                 return;
             }
             String line = String.format(Locale.ROOT, "MQTT: verdict %s is not one of %s=%s: exiting with status %d",

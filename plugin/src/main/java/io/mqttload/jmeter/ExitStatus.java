@@ -177,7 +177,7 @@ final class ExitStatus {
             waitForJMeter.run();
             Verdict v = verdict;
             int code = safeCode();
-            if (v == null || passVerdicts().contains(v)) {
+            if (v == null || passes(v)) {
                 return;
             }
             String line = String.format(Locale.ROOT, "MQTT: verdict %s is not one of %s=%s: exiting with status %d",
@@ -188,6 +188,16 @@ final class ExitStatus {
         }, "mqttload-exit-status");
         t.setDaemon(false);
         t.start();
+    }
+
+    /** Whether the verdict passes the gate; a mistyped gate passes nothing (it was reported at test start). */
+    private static boolean passes(Verdict v) {
+        try {
+            return passVerdicts().contains(v);
+        } catch (InvalidSettingException e) {
+            log.error("MQTT: {}", e.getMessage());
+            return false;
+        }
     }
 
     private static int safeCode() {

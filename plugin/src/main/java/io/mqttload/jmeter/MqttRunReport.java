@@ -132,6 +132,11 @@ public class MqttRunReport extends AbstractTestElement
         synchronized (c) {
             if (c.watch == null) {
                 ExitStatus.reset();
+                try {
+                    ExitStatus.validate();
+                } catch (InvalidSettingException e) {
+                    MqttElements.reportInvalid("controller properties", e);
+                }
                 Collector watched = c;
                 c.watch = EngineWatch.start(() -> watched.running(), gone -> engineGone(watched, gone));
             }

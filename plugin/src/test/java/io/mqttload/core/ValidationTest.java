@@ -1,5 +1,6 @@
 package io.mqttload.core;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
@@ -78,5 +79,19 @@ class ValidationTest {
     void localAddress_thatIsNotAnIp_isRefused() {
         assertThatThrownBy(() -> new ConnectOperation(ConnectionSettings.builder().build(), 1, "{client}", true, 0,
                 ReconnectPolicy.none(), "127.0.0.1, broker.example")).hasMessageStartingWith("localAddresses = 'broker.example'");
+    }
+
+    @Test
+    void failureTolerance_notAPercentage_namesThePropertyAndTheValue() {
+        assertThatThrownBy(() -> RunConfig.from(name -> name.equals(RunConfig.FAILURE_TOLERANCE_PERCENT) ? "150" : null, "s"))
+                .hasMessage("mqttload.failureTolerancePercent = '150': must be a percentage between 0 and 100");
+        assertThatThrownBy(() -> RunConfig.from(name -> name.equals(RunConfig.FAILURE_TOLERANCE_PERCENT) ? "some" : null, "s"))
+                .hasMessageStartingWith("mqttload.failureTolerancePercent = 'some': not a number");
+    }
+
+    @Test
+    void verdictNames_areReadBackOrRefusedByName() {
+        assertThat(Verdict.of(" no_loss ")).isEqualTo(Verdict.NO_LOSS);
+        assertThatThrownBy(() -> Verdict.of("NO LOSS")).hasMessage("not an MQTT run verdict: 'NO LOSS'");
     }
 }

@@ -13,11 +13,11 @@ import org.apache.jmeter.threads.JMeterContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.mqttload.core.ClientGroup;
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.Errors;
-import io.mqttload.core.InvalidSettingException;
-import io.mqttload.core.OperationResult;
+import io.mqttload.client.Errors;
+import io.mqttload.common.InvalidSettingException;
+import io.mqttload.engine.ClientGroup;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.engine.OperationResult;
 
 /**
  * Common frame of the MQTT samplers: one sample times one operation on this thread's clients;

@@ -17,7 +17,7 @@ import java.util.function.Supplier;
 
 import org.apache.jmeter.util.JMeterUtils;
 
-import io.mqttload.core.InvalidSettingException;
+import io.mqttload.common.InvalidSettingException;
 
 /**
  * Watches, from the controller, that the engines of a distributed run are still there. JMeter has no heartbeat:

@@ -15,8 +15,8 @@ import org.apache.jmeter.util.JMeterUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.mqttload.core.InvalidSettingException;
-import io.mqttload.core.Verdict;
+import io.mqttload.common.InvalidSettingException;
+import io.mqttload.delivery.Verdict;
 
 /**
  * The exit status of a headless JMeter for CI: with {@code -Jmqttload.failExitCode=N} (N from 1 to 255), a

@@ -2,7 +2,7 @@ package io.mqttload.jmeter;
 
 import java.util.Locale;
 
-import io.mqttload.core.InvalidSettingException;
+import io.mqttload.common.InvalidSettingException;
 
 /**
  * Parses the text of TestBean fields. Fields are text so that plans can use {@code ${__P(...)}};

@@ -11,9 +11,9 @@ import org.apache.jmeter.util.JMeterUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.InvalidSettingException;
-import io.mqttload.core.broker.BrokerMonitor;
+import io.mqttload.broker.BrokerMonitor;
+import io.mqttload.common.InvalidSettingException;
+import io.mqttload.engine.EngineRuntime;
 
 /**
  * MQTT Broker Monitor: what the broker costs during the run. A local broker process (by PID, PID file or

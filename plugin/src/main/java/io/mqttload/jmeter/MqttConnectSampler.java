@@ -5,11 +5,11 @@ import org.apache.jmeter.testbeans.TestBeanHelper;
 import org.apache.jmeter.testelement.TestElement;
 import org.apache.jmeter.threads.JMeterContext;
 
-import io.mqttload.core.ConnectOperation;
-import io.mqttload.core.ConnectionSettings;
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.OperationResult;
-import io.mqttload.core.ReconnectPolicy;
+import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.engine.ConnectOperation;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.engine.OperationResult;
 
 /**
  * MQTT Connect: opens this thread's clients (one, or thousands) with the settings of the nearest

@@ -5,10 +5,10 @@ import org.apache.jmeter.testbeans.TestBean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.mqttload.core.ConnectionSettings;
-import io.mqttload.core.ProtocolVersion;
-import io.mqttload.core.TlsSettings;
-import io.mqttload.core.Transport;
+import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.ProtocolVersion;
+import io.mqttload.client.TlsSettings;
+import io.mqttload.client.Transport;
 
 /**
  * MQTT Connection: where and how the MQTT Connect samplers in its scope connect. Like HTTP Request

@@ -2,9 +2,9 @@ package io.mqttload.jmeter;
 
 import org.apache.jmeter.threads.JMeterContext;
 
-import io.mqttload.core.DisconnectOperation;
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.OperationResult;
+import io.mqttload.engine.DisconnectOperation;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.engine.OperationResult;
 
 /**
  * MQTT Disconnect: sends DISCONNECT for every client of this thread's group, after its subscribers

@@ -17,10 +17,10 @@ import org.apache.jmeter.util.JMeterUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.InvalidSettingException;
-import io.mqttload.core.RunConfig;
-import io.mqttload.core.RunSummary;
+import io.mqttload.common.InvalidSettingException;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.engine.RunConfig;
+import io.mqttload.summary.RunSummary;
 
 /** What every MQTT element shares: starting and stopping the engine runtime with the test. */
 final class MqttElements {

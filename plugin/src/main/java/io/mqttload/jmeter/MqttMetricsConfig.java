@@ -6,10 +6,10 @@ import org.apache.jmeter.config.ConfigTestElement;
 import org.apache.jmeter.testbeans.TestBean;
 import org.apache.jmeter.testbeans.TestBeanHelper;
 
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.InvalidSettingException;
-import io.mqttload.core.influx.InfluxMetrics;
-import io.mqttload.core.influx.InfluxWriter;
+import io.mqttload.common.InvalidSettingException;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.report.influx.InfluxMetrics;
+import io.mqttload.report.influx.InfluxWriter;
 
 /**
  * MQTT Metrics (InfluxDB): streams this engine's MQTT metrics to InfluxDB every interval. It is not a

@@ -4,11 +4,11 @@ import java.util.Locale;
 
 import org.apache.jmeter.threads.JMeterContext;
 
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.InvalidSettingException;
-import io.mqttload.core.OperationResult;
-import io.mqttload.core.PayloadSource;
-import io.mqttload.core.PublishOperation;
+import io.mqttload.common.InvalidSettingException;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.engine.OperationResult;
+import io.mqttload.engine.PayloadSource;
+import io.mqttload.engine.PublishOperation;
 
 /**
  * MQTT Publish: sends {@code messagesPerSample} messages, round-robin over this thread's clients.

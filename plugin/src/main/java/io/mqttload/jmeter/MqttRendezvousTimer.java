@@ -13,12 +13,12 @@ import org.apache.jmeter.util.JMeterUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.mqttload.core.ConnectionSettings;
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.Errors;
-import io.mqttload.core.InvalidSettingException;
-import io.mqttload.core.Rendezvous;
-import io.mqttload.core.RunConfig;
+import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.Errors;
+import io.mqttload.common.InvalidSettingException;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.engine.RunConfig;
+import io.mqttload.rendezvous.Rendezvous;
 
 /**
  * MQTT Rendezvous Timer: holds each thread until {@code groupSize} threads of every engine of the run

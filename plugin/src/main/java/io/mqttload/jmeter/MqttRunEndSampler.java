@@ -7,9 +7,9 @@ import org.apache.jmeter.samplers.Entry;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testbeans.TestBean;
 
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.Judgement;
-import io.mqttload.core.RunSummary;
+import io.mqttload.delivery.Judgement;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.summary.RunSummary;
 
 /**
  * MQTT Run End: ends this engine's MQTT run (waits, bounded, for acknowledgements and for every expected

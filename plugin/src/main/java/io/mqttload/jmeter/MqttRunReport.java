@@ -30,13 +30,14 @@ import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.HtmlReport;
-import io.mqttload.core.InvalidSettingException;
-import io.mqttload.core.MergedReport;
-import io.mqttload.core.RunConfig;
-import io.mqttload.core.RunSummary;
-import io.mqttload.core.influx.InfluxWriter;
+import io.mqttload.common.InvalidSettingException;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.engine.RunConfig;
+import io.mqttload.report.HtmlReport;
+import io.mqttload.report.influx.InfluxWriter;
+import io.mqttload.report.influx.ReportPoints;
+import io.mqttload.summary.MergedReport;
+import io.mqttload.summary.RunSummary;
 
 /**
  * MQTT Run Report: the exact report of the whole run. It is a remoteable listener, so in distributed
@@ -299,7 +300,7 @@ public class MqttRunReport extends AbstractTestElement
             MqttElements.reportInvalid(getName(), e);
             return;
         }
-        report.toLineProtocol(System.currentTimeMillis()).forEach(writer::offer);
+        ReportPoints.of(report, System.currentTimeMillis()).forEach(writer::offer);
         writer.close(10_000);
         String line = "MQTT run report: " + writer.written() + " points written to InfluxDB, " + writer.dropped()
                 + " dropped" + (writer.dropped() == 0 || writer.lastError() == null ? "" : "; " + writer.lastError());

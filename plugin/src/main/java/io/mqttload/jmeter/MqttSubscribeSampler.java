@@ -2,9 +2,9 @@ package io.mqttload.jmeter;
 
 import org.apache.jmeter.threads.JMeterContext;
 
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.OperationResult;
-import io.mqttload.core.SubscribeOperation;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.engine.OperationResult;
+import io.mqttload.engine.SubscribeOperation;
 
 /**
  * MQTT Subscribe: subscribes all or some of this thread's clients and waits for the SUBACKs. The

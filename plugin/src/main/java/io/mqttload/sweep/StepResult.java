@@ -9,8 +9,9 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.mqttload.core.Judgement;
-import io.mqttload.core.Verdict;
+import io.mqttload.delivery.Judgement;
+import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.FailureTally;
 
 /**
  * One step of a sweep as it ended: how the JMeter process ended and, when it wrote one, the figures of its
@@ -101,7 +102,7 @@ final class StepResult {
         received = counts.path("receivedOfExpected").asLong();
         lost = counts.path("lost").asLong();
         duplicates = counts.path("duplicates").asLong();
-        errors = Judgement.errors(name -> counts.path(name).asLong());
+        errors = FailureTally.errors(name -> counts.path(name).asLong());
         JsonNode p = r.path("latencyMicros").path("pubToSub");
         for (int i = 0; i < LATENCY_KEYS.length; i++) {
             latencyMillis[i] = p.path(LATENCY_KEYS[i]).asDouble() / 1000.0;

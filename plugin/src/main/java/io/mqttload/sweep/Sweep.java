@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.mqttload.core.RunConfig;
+import io.mqttload.engine.RunConfig;
 
 /**
  * The sweep runner: one scenario at increasing sizes. Each step is one headless JMeter run of the plan (local,

@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.mqttload.core.HtmlReport;
+import io.mqttload.report.HtmlReport;
 
 /**
  * What a sweep leaves in its directory: the scalability table as Markdown ({@code sweep.md}), every figure

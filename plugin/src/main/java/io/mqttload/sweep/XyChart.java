@@ -20,7 +20,7 @@ import java.util.Locale;
 
 import javax.imageio.ImageIO;
 
-import io.mqttload.core.HtmlReport;
+import io.mqttload.report.HtmlReport;
 
 /**
  * A line chart of figures against a numeric x (clients), one marker per point, drawn once through

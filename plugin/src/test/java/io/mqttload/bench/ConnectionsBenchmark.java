@@ -13,14 +13,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import io.mqttload.core.ConnectOperation;
-import io.mqttload.core.ConnectionSettings;
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.LatencyStats;
-import io.mqttload.core.OperationResult;
-import io.mqttload.core.ReconnectPolicy;
-import io.mqttload.core.RunConfig;
-import io.mqttload.core.RunSummary;
+import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.engine.ConnectOperation;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.engine.OperationResult;
+import io.mqttload.engine.RunConfig;
+import io.mqttload.measure.LatencyStats;
+import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.MosquittoBroker;
 
 /**

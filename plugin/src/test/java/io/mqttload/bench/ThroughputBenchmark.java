@@ -25,10 +25,10 @@ import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.PayloadHeader;
-import io.mqttload.core.RunSummary;
+import io.mqttload.engine.EngineRuntime;
 import io.mqttload.jmeter.MqttMetricsConfig;
+import io.mqttload.measure.PayloadHeader;
+import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.InfluxDbServer;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;

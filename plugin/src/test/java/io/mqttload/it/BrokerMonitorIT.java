@@ -24,12 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 import ch.qos.logback.classic.Level;
 
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.MergedReport;
-import io.mqttload.core.RunSummary;
+import io.mqttload.engine.EngineRuntime;
 import io.mqttload.jmeter.MqttBrokerMonitor;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.summary.MergedReport;
+import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.InfluxDbServer;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -144,7 +144,7 @@ class BrokerMonitorIT {
             // The agent as a user starts it next to the broker: the plugin jar alone, in a JVM of its own.
             Path jar = Path.of(System.getProperty("plugin.jar"));
             Process agentProcess = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", jar.toString(), "io.mqttload.core.broker.BrokerAgent", "--pid", Long.toString(broker.pid()),
+                    "-cp", jar.toString(), "io.mqttload.broker.BrokerAgent", "--pid", Long.toString(broker.pid()),
                     "--name", "remote-node", "--mqtt-host", "127.0.0.1", "--mqtt-port", Integer.toString(broker.tcpPort()))
                     .redirectErrorStream(true).redirectOutput(results.resolve("agent.log").toFile()).start();
             try {

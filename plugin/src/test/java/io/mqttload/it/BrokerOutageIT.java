@@ -22,11 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.FailureTally;
-import io.mqttload.core.RunSummary;
-import io.mqttload.core.Verdict;
+import io.mqttload.delivery.Verdict;
+import io.mqttload.engine.EngineRuntime;
 import io.mqttload.jmeter.MqttConnectSampler;
+import io.mqttload.measure.FailureTally;
+import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;
 import io.mqttload.testsupport.PlanBuilder;

@@ -34,12 +34,13 @@ import com.hivemq.extension.sdk.api.parameter.ExtensionStopInput;
 import com.hivemq.extension.sdk.api.parameter.ExtensionStopOutput;
 import com.hivemq.extension.sdk.api.services.Services;
 
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.FailureTally;
-import io.mqttload.core.MergedReport;
-import io.mqttload.core.RunSummary;
-import io.mqttload.core.Verdict;
+import io.mqttload.delivery.Verdict;
+import io.mqttload.engine.EngineRuntime;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.measure.FailureTally;
+import io.mqttload.report.influx.ReportPoints;
+import io.mqttload.summary.MergedReport;
+import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.FreePorts;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -97,7 +98,7 @@ class FailureVerdictIT {
         String json = Files.readString(results.resolve("report-" + summary.runId + ".json"), StandardCharsets.UTF_8);
         assertThat(json).contains("\"verdict\": \"FAILED\"").contains("\"kind\": \"connect\"")
                 .contains("\"reason\": \"connection refused");
-        assertThat(report.toLineProtocol(1_000)).anySatisfy(line -> assertThat(line).startsWith("mqtt_report_errors,")
+        assertThat(ReportPoints.of(report, 1_000)).anySatisfy(line -> assertThat(line).startsWith("mqtt_report_errors,")
                 .contains("kind=connect"));
         assertThat(Files.readString(results.resolve("report-" + summary.runId + ".md"))).contains("| errors by sampler |");
     }

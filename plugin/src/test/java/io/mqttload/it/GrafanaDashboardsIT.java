@@ -29,14 +29,14 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.mqttload.core.EngineRuntime;
+import io.mqttload.engine.EngineRuntime;
 import io.mqttload.jmeter.MqttBrokerMonitor;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.jmeter.MqttRendezvousTimer;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.testsupport.FreePorts;
-import io.mqttload.testsupport.GrafanaDashboards;
 import io.mqttload.testsupport.GrafanaDashboards.Query;
+import io.mqttload.testsupport.GrafanaDashboards;
 import io.mqttload.testsupport.InfluxDbServer;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;

@@ -25,11 +25,11 @@ import org.apache.jorphan.collections.HashTree;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.mqttload.core.MergedReport;
-import io.mqttload.core.Verdict;
+import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.MqttBrokerMonitor;
 import io.mqttload.jmeter.MqttRendezvousTimer;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.summary.MergedReport;
 import io.mqttload.testsupport.HeadlessChromium;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;

@@ -27,8 +27,9 @@ import com.sun.net.httpserver.HttpServer;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import io.mqttload.core.InvalidSettingException;
-import io.mqttload.core.influx.InfluxWriter;
+
+import io.mqttload.common.InvalidSettingException;
+import io.mqttload.report.influx.InfluxWriter;
 import io.mqttload.testsupport.InfluxDbServer;
 import io.mqttload.testsupport.LogCapture;
 

@@ -7,7 +7,7 @@ import java.util.Locale;
 
 import org.junit.jupiter.api.Test;
 
-import io.mqttload.core.influx.LineProtocol;
+import io.mqttload.report.influx.LineProtocol;
 import io.mqttload.testsupport.InfluxDbServer;
 
 /**

@@ -14,13 +14,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.mqttload.core.ClientGroup;
-import io.mqttload.core.ConnectOperation;
-import io.mqttload.core.ConnectionSettings;
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.OperationResult;
-import io.mqttload.core.ReconnectPolicy;
-import io.mqttload.core.RunConfig;
+import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.engine.ClientGroup;
+import io.mqttload.engine.ConnectOperation;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.engine.OperationResult;
+import io.mqttload.engine.RunConfig;
 import io.mqttload.testsupport.MosquittoBroker;
 
 /**

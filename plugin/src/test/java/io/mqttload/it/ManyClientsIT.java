@@ -16,9 +16,9 @@ import org.apache.jorphan.collections.HashTree;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.RunSummary;
-import io.mqttload.core.Verdict;
+import io.mqttload.delivery.Verdict;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;
 import io.mqttload.testsupport.PlanBuilder;

@@ -29,12 +29,12 @@ import org.apache.jorphan.collections.HashTree;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.LatencyRecorder;
-import io.mqttload.core.LatencyStats;
-import io.mqttload.core.RunSummary;
-import io.mqttload.core.Verdict;
+import io.mqttload.delivery.Verdict;
+import io.mqttload.engine.EngineRuntime;
 import io.mqttload.jmeter.MqttMetricsConfig;
+import io.mqttload.measure.LatencyRecorder;
+import io.mqttload.measure.LatencyStats;
+import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.FreePorts;
 import io.mqttload.testsupport.InfluxDbServer;

@@ -25,11 +25,11 @@ import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3BlockingClient;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
 
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.MergedReport;
-import io.mqttload.core.RunSummary;
+import io.mqttload.engine.EngineRuntime;
 import io.mqttload.jmeter.MqttRendezvousTimer;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.summary.MergedReport;
+import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.LogCapture;

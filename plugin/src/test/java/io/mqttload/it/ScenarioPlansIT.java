@@ -15,11 +15,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import ch.qos.logback.classic.Level;
 
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.MergedReport;
-import io.mqttload.core.RunSummary;
-import io.mqttload.core.Verdict;
+import io.mqttload.delivery.Verdict;
+import io.mqttload.engine.EngineRuntime;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.summary.MergedReport;
+import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.LogCapture;
 import io.mqttload.testsupport.MosquittoBroker;

@@ -20,10 +20,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.mqttload.core.EngineRuntime;
-import io.mqttload.core.RunSummary;
-import io.mqttload.core.Verdict;
+import io.mqttload.delivery.Verdict;
+import io.mqttload.engine.EngineRuntime;
 import io.mqttload.jmeter.MqttConnectionConfig;
+import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;

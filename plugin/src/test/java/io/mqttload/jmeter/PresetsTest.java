@@ -23,7 +23,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.mqttload.core.RunConfig;
+import io.mqttload.engine.RunConfig;
 
 /**
  * The seed-size presets of {@code test-plans/presets}: JMeter's {@code -q} accepts any name silently, so a

@@ -50,11 +50,11 @@ class SweepOutputTest {
     @Test
     void axisTop_isTheNextRoundNumberWhoseFifthsAreRound() {
         // 10,010 clients on a 20k axis left half of every sweep chart empty.
-        assertThat(io.mqttload.core.HtmlReport.niceCeiling(10_010)).isEqualTo(15_000);
-        assertThat(io.mqttload.core.HtmlReport.niceCeiling(2_002)).isEqualTo(2_500);
-        assertThat(io.mqttload.core.HtmlReport.niceCeiling(100_100)).isEqualTo(150_000);
-        assertThat(io.mqttload.core.HtmlReport.niceCeiling(7.4)).isEqualTo(8);
-        assertThat(io.mqttload.core.HtmlReport.niceCeiling(1_000)).isEqualTo(1_000);
+        assertThat(io.mqttload.report.HtmlReport.niceCeiling(10_010)).isEqualTo(15_000);
+        assertThat(io.mqttload.report.HtmlReport.niceCeiling(2_002)).isEqualTo(2_500);
+        assertThat(io.mqttload.report.HtmlReport.niceCeiling(100_100)).isEqualTo(150_000);
+        assertThat(io.mqttload.report.HtmlReport.niceCeiling(7.4)).isEqualTo(8);
+        assertThat(io.mqttload.report.HtmlReport.niceCeiling(1_000)).isEqualTo(1_000);
     }
 
     @Test

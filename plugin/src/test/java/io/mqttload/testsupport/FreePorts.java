@@ -9,6 +9,8 @@ import java.net.Socket;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Free TCP ports on the loopback interface. A port is only free at the moment it is returned; a broker that
@@ -19,6 +21,10 @@ public final class FreePorts {
     public static final String LOOPBACK = "127.0.0.1";
 
     private static final int CONNECT_TIMEOUT_MILLIS = 500;
+    private static final int LOW_RANGE_START = 15_000;
+    private static final int LOW_RANGE_SIZE = 17_000;
+    /** Each JVM starts at its own place in the range, so that test JVMs running side by side rarely meet. */
+    private static final AtomicInteger NEXT = new AtomicInteger(ThreadLocalRandom.current().nextInt(LOW_RANGE_SIZE));
 
     private FreePorts() {
     }
@@ -28,14 +34,28 @@ public final class FreePorts {
         return tcpPorts(1).get(0);
     }
 
-    /** {@code count} distinct free loopback TCP ports: all sockets stay bound until all ports are known. */
+    /**
+     * {@code count} distinct free loopback TCP ports: all sockets stay bound until all ports are known. The ports
+     * come from below the kernel's ephemeral range (32768-60999 on Linux): a port the kernel picked for a listening
+     * socket could be handed to an outgoing connection (tests open thousands) before the broker or the engine that
+     * was meant to have it binds it, which made a jmeter-server fail to start now and then.
+     */
     public static List<Integer> tcpPorts(int count) {
         List<ServerSocket> sockets = new ArrayList<>(count);
         try {
-            for (int i = 0; i < count; i++) {
+            for (int tries = 0; sockets.size() < count; tries++) {
+                if (tries > LOW_RANGE_SIZE) {
+                    throw new IOException("no free port between " + LOW_RANGE_START + " and "
+                            + (LOW_RANGE_START + LOW_RANGE_SIZE));
+                }
+                int port = LOW_RANGE_START + Math.floorMod(NEXT.getAndIncrement(), LOW_RANGE_SIZE);
                 ServerSocket socket = new ServerSocket();
-                sockets.add(socket);
-                socket.bind(new InetSocketAddress(loopback(), 0));
+                try {
+                    socket.bind(new InetSocketAddress(loopback(), port));
+                    sockets.add(socket);
+                } catch (IOException taken) {
+                    closeQuietly(socket);
+                }
             }
             List<Integer> ports = new ArrayList<>(count);
             for (ServerSocket socket : sockets) {

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.mqttload.testsupport.FreePorts;
 import io.mqttload.testsupport.MosquittoBroker;
 
 /**
@@ -120,7 +120,7 @@ class FaultMatrixIT {
         String runId = runId("rdv");
         Map<String, String> props = timedRun(runId, broker.tcpPort());
         props.put("rendezvous.host", HOST);
-        props.put("rendezvous.port", Integer.toString(freePort()));
+        props.put("rendezvous.port", Integer.toString(FreePorts.tcpPort()));
         props.put("mqttload.failExitCode", Integer.toString(FAIL_EXIT_CODE));
         try (JMeterEngines.Headless run = start("rendezvous-unreachable", faultPlan(), props)) {
             Duration toExit = exitFromStartWithin(run, START_TO_EXIT);
@@ -143,7 +143,7 @@ class FaultMatrixIT {
     void brokerDownAtStart_noConnectionSucceeded_connectRowsSayConnectionRefused_nothingPublished() throws Exception {
         String runId = runId("down");
         Map<String, String> props = common(runId);
-        props.put("mqtt.port", Integer.toString(freePort()));
+        props.put("mqtt.port", Integer.toString(FreePorts.tcpPort()));
         props.put("pairs", "2");
         props.put("samples", "5");
         props.put("mqttload.failExitCode", Integer.toString(FAIL_EXIT_CODE));
@@ -234,7 +234,7 @@ class FaultMatrixIT {
         Map<String, String> props = timedRun(runId, broker.tcpPort());
         props.put("durationSeconds", "3");
         // MQTT Metrics and the Run Report both take their URL from influx.url: nothing listens there.
-        props.put("influx.url", "http://" + HOST + ":" + freePort());
+        props.put("influx.url", "http://" + HOST + ":" + FreePorts.tcpPort());
         props.put("mqttload.failExitCode", Integer.toString(FAIL_EXIT_CODE));
         try (JMeterEngines.Headless run = start("influxdb-down", faultPlan(), props)) {
             Duration toExit = exitFromStartWithin(run, START_TO_EXIT);
@@ -617,11 +617,6 @@ class FaultMatrixIT {
         return MosquittoBroker.builder().withSetting("max_queued_messages 0").start();
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-            return s.getLocalPort();
-        }
-    }
 
     private static int freeUdpPort() throws IOException {
         try (DatagramSocket s = new DatagramSocket(0, InetAddress.getByName(HOST))) {

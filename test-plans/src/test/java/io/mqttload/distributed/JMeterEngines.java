@@ -4,8 +4,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +18,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+
+import io.mqttload.testsupport.FreePorts;
 
 /**
  * JMeter's distributed mode on loopback, as {@code test-plans/distributed/engines.sh} sets it up, from the stock
@@ -172,8 +172,9 @@ public final class JMeterEngines implements AutoCloseable {
     }
 
     private Engine startEngine(int n) throws IOException {
-        int registryPort = freePort();
-        int localPort = freePort();
+        List<Integer> ports = FreePorts.tcpPorts(2);
+        int registryPort = ports.get(0);
+        int localPort = ports.get(1);
         Path log = dir.resolve("engine-" + n + ".log");
         Files.deleteIfExists(log);
         List<String> command = java();
@@ -239,11 +240,6 @@ public final class JMeterEngines implements AutoCloseable {
         return path.toAbsolutePath().toString().replace("\\", "\\\\");
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-            return socket.getLocalPort();
-        }
-    }
 
     private static String read(Path file) {
         try {

@@ -1,0 +1,98 @@
+package io.mqttload.client;
+
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.security.GeneralSecurityException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+import javax.net.ssl.SSLException;
+
+import com.hivemq.client.mqtt.exceptions.ConnectionFailedException;
+import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
+import com.hivemq.client.mqtt.mqtt3.exceptions.Mqtt3DisconnectException;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
+import com.hivemq.client.mqtt.mqtt3.exceptions.Mqtt3ConnAckException;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5ConnAckException;
+
+/** Turns client exceptions into one-line messages a user can act on, without stack traces. */
+public final class Errors {
+    private Errors() {
+    }
+
+    public static Throwable unwrap(Throwable t) {
+        Throwable e = t;
+        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+            e = e.getCause();
+        }
+        return e;
+    }
+
+    public static String describe(Throwable t) {
+        Throwable e = unwrap(t);
+        if (e instanceof SubscribeRefusedException) {
+            return e.getMessage();
+        }
+        if (e instanceof Mqtt5ConnAckException) {
+            var ack = ((Mqtt5ConnAckException) e).getMqttMessage();
+            return "CONNACK refused: " + ack.getReasonCode() + " (0x" + Integer.toHexString(ack.getReasonCode().getCode())
+                    + ")" + ack.getReasonString().map(r -> ": " + r).orElse("");
+        }
+        if (e instanceof Mqtt3ConnAckException) {
+            var ack = ((Mqtt3ConnAckException) e).getMqttMessage();
+            return "CONNACK refused: " + ack.getReturnCode() + " (0x" + Integer.toHexString(ack.getReturnCode().getCode()) + ")";
+        }
+        Throwable root = rootCause(e);
+        if (root instanceof UnknownHostException) {
+            return "unknown host: " + root.getMessage();
+        }
+        if (hasCause(e, SSLException.class) || hasCause(e, GeneralSecurityException.class)) {
+            // The root is often a PKIX path error (an untrusted CA) wrapped in an SSLHandshakeException.
+            return "TLS handshake failed: " + root.getMessage();
+        }
+        if (root instanceof ConnectException) {
+            return "connection refused: " + root.getMessage();
+        }
+        if (e instanceof ConnectionFailedException && root != e) {
+            return "connection failed: " + root.getClass().getSimpleName() + ": " + root.getMessage();
+        }
+        String message = e.getMessage();
+        return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+
+    /**
+     * A failure's reason for counting: like {@link #describe} but without what differs from client to client (the
+     * filters a SUBACK refused), so that thousands of clients failing alike make one reason with a count.
+     */
+    public static String reason(Throwable t) {
+        Throwable e = unwrap(t);
+        return e instanceof SubscribeRefusedException ? ((SubscribeRefusedException) e).reason() : describe(e);
+    }
+
+    /**
+     * Whether the client itself closed the connection because the broker broke the protocol: the HiveMQ client
+     * then disconnects with a DISCONNECT exception of its own (source CLIENT), naming the violation, e.g. "PUBACK
+     * must not be received for a QoS 2 PUBLISH". A broker's own DISCONNECT has source SERVER.
+     */
+    public static boolean isProtocolViolation(MqttDisconnectSource source, Throwable cause) {
+        return source == MqttDisconnectSource.CLIENT
+                && (cause instanceof Mqtt3DisconnectException || cause instanceof Mqtt5DisconnectException);
+    }
+
+    private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
+        for (Throwable e = t; e != null; e = e.getCause() == e ? null : e.getCause()) {
+            if (type.isInstance(e)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Throwable rootCause(Throwable t) {
+        Throwable e = t;
+        while (e.getCause() != null && e.getCause() != e) {
+            e = e.getCause();
+        }
+        return e;
+    }
+}

@@ -1,0 +1,45 @@
+package io.mqttload.client;
+
+import io.mqttload.common.Checks;
+
+/**
+ * Bounded reconnection after a lost connection: at most {@code maxAttempts} tries, the delay
+ * doubling from {@code initialDelayMillis} up to {@code maxDelayMillis}.
+ */
+public final class ReconnectPolicy {
+    private final int maxAttempts;
+    private final long initialDelayMillis;
+    private final long maxDelayMillis;
+
+    public ReconnectPolicy(int maxAttempts, long initialDelayMillis, long maxDelayMillis) {
+        this.maxAttempts = (int) Checks.between("reconnectAttempts", maxAttempts, 0, 1000);
+        this.initialDelayMillis = Checks.between("reconnectDelayMs", initialDelayMillis, 0, 3_600_000);
+        this.maxDelayMillis = Checks.between("reconnectMaxDelayMs", maxDelayMillis, initialDelayMillis, 3_600_000);
+    }
+
+    public static ReconnectPolicy none() {
+        return new ReconnectPolicy(0, 0, 0);
+    }
+
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
+    /** Delay before attempt {@code attempt} (0-based). */
+    public long delayMillis(int attempt) {
+        long d = initialDelayMillis;
+        for (int i = 0; i < attempt && d < maxDelayMillis; i++) {
+            d *= 2;
+        }
+        return Math.min(d, maxDelayMillis);
+    }
+
+    /** The longest a whole reconnect sequence may take, for bounding waits. */
+    public long worstCaseMillis(long connectTimeoutMillis) {
+        long total = 0;
+        for (int i = 0; i < maxAttempts; i++) {
+            total += delayMillis(i) + connectTimeoutMillis;
+        }
+        return total;
+    }
+}

@@ -1,0 +1,78 @@
+package io.mqttload.common;
+
+/** One way to validate user input, one style of message (see {@link InvalidSettingException}). */
+public final class Checks {
+    private Checks() {
+    }
+
+    public static int port(String field, int port) {
+        if (port < 1 || port > 65535) {
+            throw new InvalidSettingException(field, port, "must be a TCP port between 1 and 65535");
+        }
+        return port;
+    }
+
+    public static int qos(String field, int qos) {
+        if (qos < 0 || qos > 2) {
+            throw new InvalidSettingException(field, qos, "MQTT QoS must be 0, 1 or 2");
+        }
+        return qos;
+    }
+
+    public static long atLeast(String field, long value, long min) {
+        if (value < min) {
+            throw new InvalidSettingException(field, value, "must be at least " + min);
+        }
+        return value;
+    }
+
+    public static long between(String field, long value, long min, long max) {
+        if (value < min || value > max) {
+            throw new InvalidSettingException(field, value, "must be between " + min + " and " + max);
+        }
+        return value;
+    }
+
+    public static String notBlank(String field, String value) {
+        if (value == null || value.trim().isEmpty()) {
+            throw new InvalidSettingException(field, value == null ? "" : value, "must not be empty");
+        }
+        return value.trim();
+    }
+
+    /** A topic a message is published to: no wildcards, not empty (MQTT 3.1.1 §4.7, 5.0 §4.7). */
+    public static String publishTopic(String field, String topic) {
+        if (topic == null || topic.isEmpty()) {
+            throw new InvalidSettingException(field, "", "a topic name must not be empty");
+        }
+        // '+' inside a placeholder is arithmetic ({msg+40}), not a wildcard; the expanded topic is checked per message.
+        String outsidePlaceholders = topic.replaceAll("\\{[^{}]*}", "");
+        if (outsidePlaceholders.indexOf('+') >= 0 || outsidePlaceholders.indexOf('#') >= 0) {
+            throw new InvalidSettingException(field, topic,
+                    "wildcards (+ and #) are allowed only in subscriptions, not in a publish topic");
+        }
+        if (topic.indexOf('\u0000') >= 0) {
+            throw new InvalidSettingException(field, topic, "a topic must not contain the NUL character");
+        }
+        return topic;
+    }
+
+    /** A subscription filter: '#' only as the last level, '+' only as a whole level. */
+    public static String topicFilter(String field, String filter) {
+        if (filter == null || filter.isEmpty()) {
+            throw new InvalidSettingException(field, "", "a topic filter must not be empty");
+        }
+        String plain = SharedSubscription.isShared(filter) ? SharedSubscription.parse(field, filter).filter() : filter;
+        String[] levels = plain.split("/", -1);
+        for (int i = 0; i < levels.length; i++) {
+            String level = levels[i];
+            if (level.contains("#") && (!level.equals("#") || i != levels.length - 1)) {
+                throw new InvalidSettingException(field, filter, "'#' must be a whole level and the last one");
+            }
+            if (level.contains("+") && !level.equals("+")) {
+                throw new InvalidSettingException(field, filter, "'+' must be a whole level");
+            }
+        }
+        return filter;
+    }
+}

@@ -1,0 +1,85 @@
+package io.mqttload.delivery;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The messages one client publishes to one topic: a stream with its own id and sequence numbers,
+ * so that each receiver can tell lost, duplicated and reordered messages apart (MQTT orders
+ * messages per topic and publisher, not across topics). It books what left the client, what the
+ * broker acknowledged, and which sequence numbers failed, so that a message delivered without an
+ * acknowledgement is still recognised as this stream's.
+ */
+public final class PublishStream {
+    private final int id;
+    private final String topic;
+    private int lastSequence;
+    /** Messages handed to a connected client; written by the owning JMeter thread only. */
+    private volatile long sent;
+    /** Messages the broker took (QoS 0: written; QoS 1/2: acknowledged): what subscribers must get. */
+    private final AtomicLong acknowledged = new AtomicLong();
+    /** Failed sequence numbers as [from, to] pairs in the order they failed; guarded by this. */
+    private long[] failed = new long[0];
+    private int failedLength;
+
+    PublishStream(int id, String topic) {
+        this.id = id;
+        this.topic = topic;
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public String topic() {
+        return topic;
+    }
+
+    /** Called by the one JMeter thread that owns the publishing client. */
+    public int nextSequence() {
+        if (lastSequence == Integer.MAX_VALUE) {
+            throw new IllegalStateException("stream " + id + " on " + topic + " exhausted its 2^31 sequence numbers");
+        }
+        return ++lastSequence;
+    }
+
+    /** The message left the client; called by the owning JMeter thread. */
+    public void sent() {
+        sent++;
+    }
+
+    public void acknowledged() {
+        acknowledged.incrementAndGet();
+    }
+
+    /** The message with {@code sequence} was not taken by the broker (refused, connection closed, no ack in time). */
+    public synchronized void failed(int sequence) {
+        long seq = Integer.toUnsignedLong(sequence);
+        if (failedLength > 0 && failed[failedLength - 1] + 1 == seq) {
+            failed[failedLength - 1] = seq;
+            return;
+        }
+        if (failedLength + 2 > failed.length) {
+            failed = Arrays.copyOf(failed, Math.max(4, failed.length * 2));
+        }
+        failed[failedLength++] = seq;
+        failed[failedLength++] = seq;
+    }
+
+    public long sentCount() {
+        return sent;
+    }
+
+    public long acknowledgedCount() {
+        return acknowledged.get();
+    }
+
+    /** This stream as the delivery check reads it. */
+    DeliveryCheck.Stream snapshot() {
+        long[] failedNow;
+        synchronized (this) {
+            failedNow = Ranges.normalise(failed, failedLength);
+        }
+        return new DeliveryCheck.Stream(id, topic, sent, acknowledged.get(), failedNow);
+    }
+}

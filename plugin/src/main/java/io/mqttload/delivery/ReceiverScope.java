@@ -1,0 +1,117 @@
+package io.mqttload.delivery;
+
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.mqttload.measure.EngineMetrics;
+
+/**
+ * One place that must receive every matching message once: a client's own subscriptions, or a
+ * shared subscription group (whose members split the messages between them). Loss, duplicates and
+ * reordering are tracked per scope and publish stream.
+ */
+public final class ReceiverScope {
+    private final String key;
+    private final List<String> filters = new CopyOnWriteArrayList<>();
+    private final ConcurrentHashMap<Integer, StreamTracker> streams = new ConcurrentHashMap<>();
+    /** The label of the Subscribe sampler that made this scope: whose loss it is in the report. */
+    private volatile String label = "";
+
+    ReceiverScope(String key) {
+        this.key = key;
+    }
+
+    public String key() {
+        return key;
+    }
+
+    /** A shared subscription group: its members split the messages, possibly across engines. */
+    public boolean isShared() {
+        return key.startsWith(DeliveryLedger.SHARED_SCOPE_PREFIX);
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /** The first subscribing sampler names the scope (a shared group's members usually share one). */
+    public void labelIfUnset(String samplerLabel) {
+        if (label.isEmpty() && samplerLabel != null) {
+            label = samplerLabel;
+        }
+    }
+
+    /** Topic filters (without any $share prefix) whose messages this scope must receive. */
+    public List<String> filters() {
+        return filters;
+    }
+
+    void addFilter(String filter) {
+        if (!filters.contains(filter)) {
+            filters.add(filter);
+        }
+    }
+
+    /** Tracks one measured message; called from the receiving client's Netty thread. */
+    public void track(int streamId, int sequence, EngineMetrics metrics) {
+        StreamTracker tracker = streams.computeIfAbsent(streamId, id -> new StreamTracker());
+        StreamTracker.Outcome outcome;
+        long gap = 0;
+        // Members of a shared group receive on different event-loop threads.
+        synchronized (tracker) {
+            outcome = tracker.accept(Integer.toUnsignedLong(sequence));
+            if (outcome == StreamTracker.Outcome.GAP) {
+                gap = tracker.lastGapSize();
+            }
+        }
+        switch (outcome) {
+            case GAP:
+                metrics.gaps.add(gap);
+                break;
+            case REORDERED:
+                metrics.reordered.increment();
+                metrics.gapsFilled.increment();
+                break;
+            case DUPLICATE:
+                metrics.duplicates.increment();
+                break;
+            default:
+                break;
+        }
+    }
+
+    long missingInGaps() {
+        long n = 0;
+        for (StreamTracker t : streams.values()) {
+            synchronized (t) {
+                n += t.missingCount();
+            }
+        }
+        return n;
+    }
+
+    /** This scope as the delivery check reads it: filters, and what it saw of every stream. */
+    DeliveryCheck.Scope snapshot() {
+        DeliveryCheck.Scope scope = new DeliveryCheck.Scope(key, label);
+        filters.forEach(scope::addFilter);
+        for (var e : streams.entrySet()) {
+            StreamTracker t = e.getValue();
+            synchronized (t) {
+                scope.see(e.getKey(), t.seen(DeliveryLedger.MAX_EXPORTED_GAPS));
+            }
+        }
+        return scope;
+    }
+
+    /** Whether a message of a stream whose id lacks {@code streamIdBase}'s engine bits has arrived here. */
+    boolean hasStreamOutside(int engineNumber) {
+        for (Integer id : streams.keySet()) {
+            if ((id >>> DeliveryLedger.LOCAL_STREAM_BITS) != engineNumber) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+}

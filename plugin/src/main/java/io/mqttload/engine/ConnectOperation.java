@@ -1,0 +1,163 @@
+package io.mqttload.engine;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.LoadClient;
+import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.common.Checks;
+import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.NameTemplate;
+import io.mqttload.measure.SamplerMetrics;
+
+/**
+ * Opens {@code count} clients for one JMeter thread: ids from the template, paced by the engine's
+ * connection-rate limiter, local addresses assigned round-robin, then waits (bounded) for every
+ * CONNACK. Many connects are in flight at once, so thousands of clients take seconds, not minutes.
+ */
+public final class ConnectOperation {
+    public static final Set<String> ID_PLACEHOLDERS = Set.of("engine", "engineNumber", "run", "threadGroup", "thread", "client");
+
+    private final ConnectionSettings settings;
+    private final int count;
+    private final NameTemplate idTemplate;
+    private final boolean idsWithin23;
+    private final double connectRate;
+    private final ReconnectPolicy reconnectPolicy;
+    private final List<InetAddress> localAddresses;
+    private long consumeDelayNanos;
+
+    public ConnectOperation(ConnectionSettings settings, int count, String clientIdTemplate, boolean idsWithin23,
+            double connectRate, ReconnectPolicy reconnectPolicy, String localAddresses) {
+        this.settings = settings;
+        this.count = (int) Checks.between("clientCount", count, 1, 1_000_000);
+        this.idTemplate = NameTemplate.compile("clientIdTemplate", Checks.notBlank("clientIdTemplate", clientIdTemplate),
+                ID_PLACEHOLDERS);
+        if (!idTemplate.uses("client") && count > 1) {
+            throw new InvalidSettingException("clientIdTemplate", clientIdTemplate,
+                    "must contain {client} when a thread opens more than one client, or the ids collide");
+        }
+        this.idsWithin23 = idsWithin23;
+        if (connectRate < 0) {
+            throw new InvalidSettingException("connectRate", connectRate, "must be 0 (unlimited) or more");
+        }
+        this.connectRate = connectRate;
+        this.reconnectPolicy = reconnectPolicy;
+        this.localAddresses = parseAddresses(localAddresses);
+    }
+
+    /** Makes the clients slow consumers: each received message takes {@code millis} to process. */
+    public ConnectOperation consumeDelay(double millis) {
+        if (!(millis >= 0) || millis > 60_000) {
+            throw new InvalidSettingException("consumeDelayMs", Double.toString(millis), "must be between 0 and 60000");
+        }
+        this.consumeDelayNanos = (long) (millis * 1_000_000);
+        return this;
+    }
+
+    private static List<InetAddress> parseAddresses(String text) {
+        List<InetAddress> out = new ArrayList<>();
+        if (text == null || text.trim().isEmpty()) {
+            return out;
+        }
+        for (String part : text.split("[,\\s]+")) {
+            if (part.isEmpty()) {
+                continue;
+            }
+            if (!part.matches("[0-9.]+|[0-9a-fA-F:]+")) {
+                throw new InvalidSettingException("localAddresses", part, "must be an IP address such as 127.0.0.2");
+            }
+            try {
+                out.add(InetAddress.getByName(part));
+            } catch (UnknownHostException e) {
+                throw new InvalidSettingException("localAddresses", part, "not a valid IP address", e);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * @param thread      the JMeter thread's number within its thread group (1-based)
+     * @param threadGroup the engine-wide number of its thread group
+     */
+    public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread,
+            SamplerMetrics sampler) {
+        runtime.rememberConnection(settings);
+        RateLimiter limiter = connectRate > 0 ? runtime.rateLimiter(connectRate) : null;
+        List<LoadClient> started = new ArrayList<>(count);
+        List<CompletableFuture<Boolean>> acks = new ArrayList<>(count);
+        Set<String> ids = new HashSet<>();
+        int firstIndex = group.size();
+        PlaceholderValues values = new PlaceholderValues(runtime.config(), threadGroup, thread);
+        for (int i = 0; i < count; i++) {
+            values.client = firstIndex + i;
+            String id = idTemplate.expand(values);
+            if (idsWithin23 && id.length() > 23) {
+                return OperationResult.failed("CLIENT_ID",
+                        "clientIdTemplate = '" + idTemplate.source() + "': client id '" + id + "' has " + id.length()
+                                + " characters, more than the 23 every MQTT 3.1.1 broker must accept");
+            }
+            if (!ids.add(id)) {
+                return OperationResult.failed("CLIENT_ID", "clientIdTemplate = '" + idTemplate.source()
+                        + "': generates the id '" + id + "' twice; use {client} and {thread}");
+            }
+            if (limiter != null && !limiter.acquire()) {
+                return OperationResult.failed("INTERRUPTED", "interrupted while pacing connections; "
+                        + started.size() + " of " + count + " connects started");
+            }
+            InetAddress local = localAddresses.isEmpty() ? null : localAddresses.get(values.client % localAddresses.size());
+            LoadClient client = new LoadClient(id, values.client, local, settings, runtime.metrics(), sampler,
+                    runtime.ledger(), reconnectPolicy, consumeDelayNanos);
+            group.add(client);
+            runtime.register(client);
+            started.add(client);
+            acks.add(client.connect());
+        }
+        return awaitConnects(started, acks);
+    }
+
+    private OperationResult awaitConnects(List<LoadClient> clients, List<CompletableFuture<Boolean>> acks) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.connectTimeoutMs() + 5_000L);
+        int ok = 0;
+        int failed = 0;
+        int timedOut = 0;
+        String firstError = null;
+        for (int i = 0; i < acks.size(); i++) {
+            try {
+                long left = Math.max(0, deadline - System.nanoTime());
+                acks.get(i).get(left, TimeUnit.NANOSECONDS);
+                ok++;
+            } catch (TimeoutException e) {
+                timedOut++;
+                if (firstError == null) {
+                    firstError = clients.get(i).clientId() + ": no CONNACK within " + settings.connectTimeoutMs() + " ms";
+                }
+            } catch (ExecutionException e) {
+                failed++;
+                if (firstError == null) {
+                    firstError = clients.get(i).clientId() + ": " + clients.get(i).connectFailure(e);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return OperationResult.failed("INTERRUPTED", "interrupted while waiting for CONNACKs; " + ok
+                        + " of " + acks.size() + " connected");
+            }
+        }
+        String target = settings.describe();
+        if (failed == 0 && timedOut == 0) {
+            return OperationResult.ok("connected " + ok + " client(s) to " + target, 0);
+        }
+        return OperationResult.failed(timedOut > 0 && failed == 0 ? "CONNECT_TIMEOUT" : "CONNECT_FAILED",
+                "connected " + ok + " of " + acks.size() + " to " + target + "; " + failed + " failed, " + timedOut
+                        + " timed out; first: " + firstError);
+    }
+}

@@ -1,0 +1,94 @@
+package io.mqttload.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.mqttload.client.Errors;
+import io.mqttload.client.LoadClient;
+import io.mqttload.common.Checks;
+import io.mqttload.common.Waits;
+import io.mqttload.delivery.DeliveryLedger;
+import io.mqttload.delivery.ReceiverScope;
+
+/** Disconnects every client of a thread's group, bounded by a timeout, and empties the group. */
+public final class DisconnectOperation {
+    private final long timeoutMillis;
+    private final long drainTimeoutMillis;
+
+    /** @param drainTimeoutMillis how long subscribers may wait for messages still owed to them; 0 for not at all */
+    public DisconnectOperation(long timeoutMillis, long drainTimeoutMillis) {
+        this.timeoutMillis = Checks.between("disconnectTimeoutMs", timeoutMillis, 1, 3_600_000);
+        this.drainTimeoutMillis = Checks.between("drainTimeoutMs", drainTimeoutMillis, 0, 3_600_000);
+    }
+
+    public OperationResult run(EngineRuntime runtime, ClientGroup group) {
+        runtime.disconnecting();
+        if (group == null || group.size() == 0) {
+            return OperationResult.ok("no client to disconnect", 0);
+        }
+        List<LoadClient> clients = group.clients();
+        String unacknowledged = awaitInFlight(group);
+        String drained = drain(runtime, clients);
+        List<CompletableFuture<Void>> done = new ArrayList<>();
+        for (LoadClient c : clients) {
+            done.add(c.disconnect());
+        }
+        try {
+            CompletableFuture.allOf(done.toArray(new CompletableFuture<?>[0])).get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            return OperationResult.failed("DISCONNECT_TIMEOUT", "not every one of " + clients.size()
+                    + " clients disconnected within " + timeoutMillis + " ms");
+        } catch (ExecutionException e) {
+            return OperationResult.failed("DISCONNECT_FAILED", Errors.describe(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return OperationResult.failed("INTERRUPTED", "interrupted while disconnecting");
+        }
+        group.clear();
+        String asyncFailures = group.takeAsyncFailures();
+        if (unacknowledged != null || asyncFailures != null) {
+            return OperationResult.failed("PUBLISH_FAILED", "disconnected " + clients.size() + " client(s); "
+                    + (unacknowledged != null ? unacknowledged : asyncFailures));
+        }
+        return OperationResult.ok("disconnected " + clients.size() + " client(s)" + drained, 0);
+    }
+
+    /**
+     * Lets the group's asynchronous publishes be acknowledged before DISCONNECT would abandon them.
+     * Returns null when none is left, else what was abandoned.
+     */
+    private String awaitInFlight(ClientGroup group) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        Waits.until(() -> group.inFlightCount() == 0, deadline, 5);
+        int left = group.inFlightCount();
+        return left > 0 ? left + " published message(s) were still unacknowledged after " + timeoutMillis + " ms" : null;
+    }
+
+    /**
+     * Waits until the group's subscribers got every message owed to them so far, so a plan's
+     * disconnect does not cut off messages still on their way. Returns a note for the sample.
+     */
+    private String drain(EngineRuntime runtime, List<LoadClient> clients) {
+        List<ReceiverScope> scopes = new ArrayList<>();
+        for (LoadClient c : clients) {
+            for (ReceiverScope s : c.scopes()) {
+                if (!scopes.contains(s)) {
+                    scopes.add(s);
+                }
+            }
+        }
+        if (scopes.isEmpty() || drainTimeoutMillis == 0) {
+            return "";
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(drainTimeoutMillis);
+        DeliveryLedger ledger = runtime.ledger();
+        Waits.until(() -> ledger.delivery(scopes).lost() == 0, deadline, 20);
+        long missing = ledger.delivery(scopes).lost();
+        return missing > 0 ? "; " + missing + " expected message(s) had not arrived after the "
+                + drainTimeoutMillis + " ms drain" : "; drained";
+    }
+}

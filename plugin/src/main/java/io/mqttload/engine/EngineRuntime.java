@@ -1,0 +1,618 @@
+package io.mqttload.engine;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.HdrHistogram.Histogram;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.mqttload.broker.BrokerMonitor;
+import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.Errors;
+import io.mqttload.client.LoadClient;
+import io.mqttload.common.Waits;
+import io.mqttload.delivery.DeliveryLedger;
+import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.Interval;
+import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.SamplerMetrics;
+import io.mqttload.rendezvous.Rendezvous;
+import io.mqttload.summary.RunSummary;
+
+/**
+ * Everything one engine holds for one run: its clients (by JMeter thread and group name), metrics,
+ * delivery ledger, rate limiters and the metrics ticker. Created when the test starts and torn down
+ * when it ends, whatever stopped the threads, so that two runs in one JVM share nothing.
+ */
+public final class EngineRuntime {
+    private static final Logger log = LoggerFactory.getLogger(EngineRuntime.class);
+    private static final Object LIFECYCLE = new Object();
+    private static volatile EngineRuntime current;
+    private static final AtomicReference<RunSummary> LAST = new AtomicReference<>();
+    /** Runs started in this JVM, and the number of the run whose summary LAST holds. */
+    private static final AtomicLong RUNS = new AtomicLong();
+    private static volatile long lastRunNumber;
+
+    private final RunConfig config;
+    private final long runNumber = RUNS.incrementAndGet();
+    private final EngineMetrics metrics = new EngineMetrics();
+    private final Timeline timeline = new Timeline(metrics);
+    private final DeliveryLedger ledger;
+    private final ConcurrentHashMap<GroupKey, ClientGroup> groups = new ConcurrentHashMap<>();
+    /** Every client of the run, also those a plan disconnected, so that none escapes closing and counting. */
+    private final ConcurrentLinkedQueue<LoadClient> allClients = new ConcurrentLinkedQueue<>();
+    private final ConcurrentHashMap<String, Integer> threadGroupNumbers = new ConcurrentHashMap<>();
+    private final AtomicInteger nextThreadGroupNumber = new AtomicInteger();
+    private final ConcurrentHashMap<Double, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, SamplerMetrics> samplers = new ConcurrentHashMap<>();
+    /** Rendezvous clients by broker: one per engine for each broker barriers go through. */
+    private final ConcurrentHashMap<String, Rendezvous> rendezvous = new ConcurrentHashMap<>();
+    /** The broker of the first MQTT Connect on this engine: where barriers go unless a timer names another. */
+    private volatile ConnectionSettings firstConnection;
+    private final Set<String> reportedOnce = ConcurrentHashMap.newKeySet();
+    private volatile boolean stopRequested;
+    private volatile Map<String, String> engineFacts = Map.of();
+    private volatile Map<String, String> parameters = Map.of();
+    private final List<BrokerMonitor> brokerMonitors = new CopyOnWriteArrayList<>();
+    private final List<IntervalListener> intervalListeners = new CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService ticker;
+    private final long startedAtMillis = System.currentTimeMillis();
+    private final long startedAtNanos = System.nanoTime();
+    private final PrintStream console;
+    private volatile long warmupEndPublished;
+    private volatile long warmupEndReceived;
+    private volatile boolean warmupOver;
+    /** Elapsed ms at which production started (the first barrier released), or -1: then the test start counts. */
+    private volatile long productionStartMillis = -1;
+    private volatile long lastPublishEndMillis = -1;
+    /** Wall-clock end of the broker's measured window, once the first Disconnect took its sample; -1 before. */
+    private final AtomicLong brokerWindowEnd = new AtomicLong(-1);
+    /** Failure counters at the previous tick; only the ticker thread touches them. */
+    private final long[] errorsAtLastTick = new long[6];
+
+    private EngineRuntime(RunConfig config, PrintStream console) {
+        this.config = config;
+        this.console = console;
+        this.ledger = new DeliveryLedger(config.engineNumber());
+        ledger.sharedGroupsSpanEngines(config.engines() > 1);
+        this.warmupOver = config.warmupMillis() == 0;
+        this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "mqttload-metrics-" + config.engineId());
+            t.setDaemon(true);
+            return t;
+        });
+        ticker.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** Starts the engine's runtime for a new run; a no-op if this run's runtime is already up. */
+    public static EngineRuntime start(RunConfig config, PrintStream console) {
+        synchronized (LIFECYCLE) {
+            if (current == null) {
+                current = new EngineRuntime(config, console);
+                log.info("MQTT run {} started on engine {} (engine number {}), scenario {}", config.runId(),
+                        config.engineId(), config.engineNumber(), config.scenario());
+            }
+            return current;
+        }
+    }
+
+    /** The running engine runtime; fails with a clear message when no test is running. */
+    public static EngineRuntime current() {
+        EngineRuntime r = current;
+        if (r == null) {
+            throw new IllegalStateException("the MQTT runtime is not running: MQTT elements work only inside a running test");
+        }
+        return r;
+    }
+
+    public static boolean isRunning() {
+        return current != null;
+    }
+
+    /**
+     * Ends the run: waits (bounded) for in-flight publishes and for expected messages, closes every
+     * client, writes and prints the summary, and releases every thread and buffer. Returns the
+     * summary, or null when no run was active.
+     */
+    public static RunSummary stop() {
+        EngineRuntime r;
+        synchronized (LIFECYCLE) {
+            r = current;
+            current = null;
+        }
+        return r == null ? null : r.shutdown();
+    }
+
+    public RunConfig config() {
+        return config;
+    }
+
+    public EngineMetrics metrics() {
+        return metrics;
+    }
+
+    public DeliveryLedger ledger() {
+        return ledger;
+    }
+
+    public void addIntervalListener(IntervalListener listener) {
+        intervalListeners.add(listener);
+    }
+
+    /** Tells every interval listener that {@code type} happened now (see {@link IntervalListener#onEvent}). */
+    public void event(String type, String text) {
+        long now = System.currentTimeMillis();
+        for (IntervalListener l : intervalListeners) {
+            try {
+                l.onEvent(type, text, now);
+            } catch (RuntimeException e) {
+                log.warn("MQTT event '{}' not recorded: {}", type, Errors.describe(e));
+            }
+        }
+    }
+
+    /** The group named {@code name} of the thread identified by {@code threadKey}, created on first use. */
+    public ClientGroup group(Object threadKey, String name) {
+        return groups.computeIfAbsent(new GroupKey(threadKey, name), k -> new ClientGroup(name));
+    }
+
+    /** The group if it exists, else null (a publish before any connect). */
+    public ClientGroup existingGroup(Object threadKey, String name) {
+        return groups.get(new GroupKey(threadKey, name));
+    }
+
+    void register(LoadClient client) {
+        allClients.add(client);
+    }
+
+    /** A number for a thread group, unique on this engine, in the order thread groups first used MQTT. */
+    public int threadGroupNumber(String threadGroupName) {
+        return threadGroupNumbers.computeIfAbsent(threadGroupName, k -> nextThreadGroupNumber.incrementAndGet());
+    }
+
+    /**
+     * Production begins when the first rendezvous releases the threads: the warm-up and the measured
+     * window count from here, so however long connecting took, it is neither warm-up nor measured.
+     */
+    public void productionStarted(String why) {
+        synchronized (LIFECYCLE) {
+            if (productionStartMillis >= 0) {
+                return;
+            }
+            productionStartMillis = elapsedMillis();
+            warmupEndPublished = metrics.acknowledged.sum();
+            warmupEndReceived = metrics.received.sum();
+            warmupOver = config.warmupMillis() == 0;
+        }
+        log.info("MQTT production started at {} s ({}); warm-up of {} s from now", productionStartMillis / 1000.0, why,
+                config.warmupMillis() / 1000);
+        event("phase", "production started (" + why + "); warm-up " + config.warmupMillis() / 1000 + " s");
+    }
+
+    private long productionStart() {
+        return Math.max(0, productionStartMillis);
+    }
+
+    /** A Publish sample ended: production lasts until the last one, not until the run's end. */
+    public void publishSampleEnded() {
+        lastPublishEndMillis = elapsedMillis();
+    }
+
+    /**
+     * The first MQTT Disconnect of the run begins: the steady phase is over for the broker too. A sample taken now
+     * closes the broker's measured window, so the CPU of thousands of clients disconnecting is not its steady load.
+     */
+    public void disconnecting() {
+        if (brokerWindowEnd.get() >= 0 || brokerMonitors.isEmpty()) {
+            return;
+        }
+        brokerWindowEnd.compareAndSet(-1, sampleBrokersNow(System.currentTimeMillis()));
+    }
+
+    /** One more sample from every broker monitor; returns the latest sample time, at least {@code notBefore}. */
+    private long sampleBrokersNow(long notBefore) {
+        long end = notBefore;
+        for (BrokerMonitor m : brokerMonitors) {
+            end = Math.max(end, m.sampleNow(2_000));
+        }
+        return end;
+    }
+
+    /**
+     * Facts about this engine (machine, JVM, JMeter) and the plan's parameters as this engine resolved
+     * them, for the run report; set by the JMeter side, which knows them.
+     */
+    public void describe(Map<String, String> facts, Map<String, String> planParameters) {
+        engineFacts = new LinkedHashMap<>(facts);
+        parameters = new LinkedHashMap<>(planParameters);
+    }
+
+    /** Starts monitoring a broker for this run; its samples go to the interval listeners, its figures to the summary. */
+    public void addBrokerMonitor(BrokerMonitor.Settings settings) {
+        String clientId = "mon-" + Integer.toHexString(config.engineNumber()) + "-"
+                + Integer.toHexString((config.runId() + "/" + settings.name).hashCode());
+        brokerMonitors.add(new BrokerMonitor(settings, clientId, sample -> {
+            timeline.addBroker(settings.name, sample);
+            for (IntervalListener l : intervalListeners) {
+                l.onBrokerSample(settings.name, sample);
+            }
+        }, console));
+    }
+
+    /** Notes that an MQTT element asked JMeter to stop the test (a barrier that timed out). */
+    public void requestStop() {
+        stopRequested = true;
+    }
+
+    public boolean isStopRequested() {
+        return stopRequested;
+    }
+
+    /** True the first time {@code key} is asked in this run: for problems every thread hits, reported once. */
+    public boolean firstTime(String key) {
+        return reportedOnce.add(key);
+    }
+
+    /** Notes the broker a Connect sampler used; the first one becomes the default for barriers. */
+    public void rememberConnection(ConnectionSettings settings) {
+        if (firstConnection == null) {
+            firstConnection = settings;
+        }
+    }
+
+    /** The broker of this engine's first MQTT Connect, or null before any. */
+    public ConnectionSettings firstConnection() {
+        return firstConnection;
+    }
+
+    /** This engine's rendezvous client for the broker of {@code settings}, connected on first use (bounded). */
+    public Rendezvous rendezvous(ConnectionSettings settings) {
+        return rendezvous.computeIfAbsent(settings.describe(), k -> new Rendezvous(settings, config.runId(),
+                config.engineId(), config.engineNumber()));
+    }
+
+    /** The metrics of the sampler labelled {@code label}, created on first use. */
+    public SamplerMetrics samplerMetrics(String label) {
+        return samplers.computeIfAbsent(label, SamplerMetrics::new);
+    }
+
+    /** The engine-wide limiter for a connection rate; every thread asking for the same rate shares it. */
+    public RateLimiter rateLimiter(double perSecond) {
+        return rateLimiters.computeIfAbsent(perSecond, RateLimiter::new);
+    }
+
+    public long elapsedMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAtNanos);
+    }
+
+    private void tick() {
+        try {
+            long elapsed = elapsedMillis();
+            if (!warmupOver && elapsed - productionStart() >= config.warmupMillis()) {
+                warmupEndPublished = metrics.acknowledged.sum();
+                warmupEndReceived = metrics.received.sum();
+                warmupOver = true;
+                log.info("MQTT warm-up of {} s over: figures from now on count", config.warmupMillis() / 1000);
+                event("phase", "warm-up of " + config.warmupMillis() / 1000 + " s over: steady phase, figures count");
+            }
+            reportNewErrors();
+            Interval interval = takeInterval(warmupOver);
+            timeline.add(interval.endMillis, interval.pubToSub);
+            for (IntervalListener l : intervalListeners) {
+                l.onInterval(interval);
+            }
+            if (config.progressMillis() > 0 && elapsed / 1000 % Math.max(1, config.progressMillis() / 1000) == 0) {
+                console.println(progressLine(interval, elapsed));
+            }
+        } catch (RuntimeException e) {
+            log.error("MQTT metrics interval failed", e);
+        }
+    }
+
+    /** Failures since the last tick, as one event: a point per failure would flood InfluxDB at message rate. */
+    private void reportNewErrors() {
+        long[] now = {metrics.connectsFailed.sum(), metrics.connectionsLost.sum(), metrics.subscribeFailed.sum(),
+            metrics.publishFailed.sum(), metrics.protocolViolations.sum(), metrics.rendezvousFailures.sum()};
+        String[] names = {"connects failed", "connections lost", "subscribes failed", "publishes failed",
+            "broker protocol violations", "rendezvous failed"};
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < now.length; i++) {
+            long delta = now[i] - errorsAtLastTick[i];
+            if (delta > 0) {
+                text.append(text.length() == 0 ? "" : ", ").append(delta).append(' ').append(names[i]);
+            }
+            errorsAtLastTick[i] = now[i];
+        }
+        if (text.length() > 0) {
+            List<FailureTally.Row> rows = metrics.failures.rows();
+            event("errors", text + (rows.isEmpty() ? "" : "; most frequent so far: " + rows.get(0).count + " x "
+                    + rows.get(0).kind.text() + ": " + rows.get(0).reason));
+        }
+    }
+
+    private Interval takeInterval(boolean countInTotal) {
+        List<Interval.OfSampler> bySampler = new ArrayList<>(samplers.size());
+        for (SamplerMetrics s : samplers.values()) {
+            bySampler.add(new Interval.OfSampler(s, s.pubToSubLatency.takeInterval(countInTotal),
+                    s.publishLatency.takeInterval(false), s.connectLatency.takeInterval(false)));
+        }
+        return new Interval(System.currentTimeMillis(), metrics.pubToSubLatency.takeInterval(countInTotal),
+                // Connects happen before production, most of them before any warm-up ends: they always count.
+                metrics.publishLatency.takeInterval(countInTotal), metrics.connectLatency.takeInterval(true),
+                bySampler);
+    }
+
+    private String progressLine(Interval interval, long elapsed) {
+        long p99 = interval.pubToSub.getTotalCount() == 0 ? 0 : interval.pubToSub.getValueAtPercentile(99);
+        long errors = metrics.errors();
+        String line = String.format(Locale.ROOT,
+                "[mqtt %s] %4ds %s connections %d, published %d (+%d/s), received %d (+%d/s), p99 %.3f ms, errors %d",
+                config.engineId(), elapsed / 1000, warmupOver ? "steady " : "warm-up", metrics.activeConnections.sum(),
+                metrics.published.sum(), interval.publishCount(), metrics.received.sum(),
+                interval.pubToSub.getTotalCount(), p99 / 1000.0, errors);
+        List<FailureTally.Row> rows = metrics.failures.rows();
+        if (rows.isEmpty()) {
+            return line;
+        }
+        FailureTally.Row top = rows.get(0);
+        return line + " (most: " + top.count + " x " + top.kind.text() + ": " + top.reason + ")";
+    }
+
+    private RunSummary shutdown() {
+        // Rates cover the production window, up to the end of the last Publish sample: the barrier, disconnects and
+        // the waits for acknowledgements and messages below do not count.
+        long now = elapsedMillis();
+        long lastPublish = lastPublishEndMillis;
+        long productionEndMillis = lastPublish > productionStart() ? lastPublish : now;
+        long brokerEnd = brokerWindowEnd.get();
+        if (brokerEnd < 0) {
+            brokerEnd = sampleBrokersNow(startedAtMillis + now);
+        }
+        event("phase", "production over: waiting for " + inFlight() + " acknowledgements and for expected messages"
+                + " (drain)");
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.closeTimeoutMillis());
+        Waits.until(() -> inFlight() == 0, deadline, 20);
+        int stillInFlight = inFlight();
+        if (stillInFlight > 0) {
+            log.warn("MQTT run end: {} published messages still unacknowledged after {} ms", stillInFlight,
+                    config.closeTimeoutMillis());
+        }
+        long drainDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.drainTimeoutMillis());
+        Waits.until(() -> ledger.delivery().lost() == 0, drainDeadline, 20);
+        // Messages from other engines, and shared groups this ledger cannot judge, are not counted down: wait for quiet.
+        if (ledger.receivesFromOtherEngines() || ledger.delivery().sharedScopesAcrossEngines > 0) {
+            awaitQuiet(drainDeadline);
+        }
+        closeAllClients();
+        List<BrokerMonitor.Stats> brokerStats = new ArrayList<>();
+        long steadyFrom = startedAtMillis + productionStart() + config.warmupMillis();
+        for (BrokerMonitor m : brokerMonitors) {
+            m.close();
+            BrokerMonitor.Stats stats = m.stats(steadyFrom, brokerEnd);
+            if (stats != null) {
+                brokerStats.add(stats);
+            }
+        }
+        List<Rendezvous.Barrier> barriers = new ArrayList<>();
+        for (Rendezvous r : rendezvous.values()) {
+            barriers.addAll(r.barriers());
+            r.close();
+        }
+        ticker.shutdownNow();
+        try {
+            if (!ticker.awaitTermination(config.closeTimeoutMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("MQTT metrics ticker did not stop within {} ms", config.closeTimeoutMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Interval last = takeInterval(true);
+        timeline.add(last.endMillis, last.pubToSub);
+        for (IntervalListener l : intervalListeners) {
+            l.onInterval(last);
+        }
+        long ended = System.currentTimeMillis();
+        double measured = Math.max(0, (productionEndMillis - productionStart() - config.warmupMillis()) / 1000.0);
+        long[] perClient = receivedPerSubscriber();
+        RunSummary summary = new RunSummary(config.runId(), config.engineId(), config.engineNumber(), config.scenario(),
+                startedAtMillis, ended,
+                config.warmupMillis(), measured, metrics, ledger.delivery(),
+                metrics.acknowledged.sum() - warmupEndPublished, metrics.received.sum() - warmupEndReceived, perClient,
+                ledger.toJson(), config.failureTolerancePercent());
+        summary.rendezvous(barriers);
+        summary.broker(brokerStats);
+        Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
+        for (SamplerMetrics s : samplers.values()) {
+            Histogram total = s.pubToSubLatency.totalCopy();
+            if (total.getTotalCount() > 0) {
+                pubToSubBySampler.put(s.label, new LatencyStats(total));
+            }
+        }
+        summary.pubToSubBySampler(pubToSubBySampler);
+        summary.timeline(timeline.toJson());
+        summary.engineFacts(engineFacts, parameters);
+        for (IntervalListener l : intervalListeners) {
+            l.onRunEnd(summary);
+        }
+        writeSummary(summary);
+        groups.clear();
+        allClients.clear();
+        synchronized (LIFECYCLE) {
+            LAST.set(summary);
+            lastRunNumber = runNumber;
+        }
+        return summary;
+    }
+
+
+    /**
+     * Waits (until the drain deadline) for {@code drainQuietMillis} without a message: what publishers on
+     * other engines still owe this engine's subscribers is not in its ledger, only in the merged report.
+     */
+    private void awaitQuiet(long deadlineNanos) {
+        long quietNanos = TimeUnit.MILLISECONDS.toNanos(config.drainQuietMillis());
+        long[] last = {metrics.received.sum(), System.nanoTime()};
+        boolean quiet = Waits.until(() -> {
+            long now = metrics.received.sum();
+            if (now != last[0]) {
+                last[0] = now;
+                last[1] = System.nanoTime();
+            }
+            return System.nanoTime() - last[1] >= quietNanos;
+        }, deadlineNanos, 20);
+        if (!quiet) {
+            log.warn("MQTT run end: messages from other engines were still arriving when the drain timeout ended");
+        }
+    }
+
+    /** Subscribing clients, and the fewest and most messages one of them received (fairness of shared groups). */
+    private long[] receivedPerSubscriber() {
+        long count = 0;
+        long min = Long.MAX_VALUE;
+        long max = 0;
+        for (LoadClient c : allClients) {
+            if (c.hasSubscriptions()) {
+                count++;
+                min = Math.min(min, c.receivedCount());
+                max = Math.max(max, c.receivedCount());
+            }
+        }
+        return new long[] {count, count == 0 ? 0 : min, max};
+    }
+
+    private int inFlight() {
+        int n = 0;
+        for (ClientGroup g : groups.values()) {
+            n += g.inFlightCount();
+        }
+        return n;
+    }
+
+    private void closeAllClients() {
+        List<CompletableFuture<Void>> closing = new ArrayList<>();
+        int count = 0;
+        for (LoadClient c : allClients) {
+            if (c.isConnected() || c.isReconnecting()) {
+                closing.add(c.disconnect());
+                count++;
+            }
+        }
+        try {
+            CompletableFuture.allOf(closing.toArray(new CompletableFuture<?>[0]))
+                    .get(config.closeTimeoutMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            log.warn("MQTT run end: not every one of {} clients closed within {} ms", count, config.closeTimeoutMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            log.warn("MQTT run end: closing a client failed: {}", Errors.describe(e));
+        }
+        if (count > 0) {
+            log.info("MQTT run end: closed {} clients", count);
+        }
+    }
+
+    private void writeSummary(RunSummary summary) {
+        String table = summary.toTable();
+        console.print(table);
+        log.info("MQTT run summary\n{}", table);
+        try {
+            Path dir = config.resultsDir();
+            Files.createDirectories(dir);
+            String base = "summary-" + safe(summary.runId) + "-" + safe(summary.engineId);
+            Path json = dir.resolve(base + ".json");
+            Path text = dir.resolve(base + ".txt");
+            Files.write(json, summary.toJson().getBytes(StandardCharsets.UTF_8));
+            Files.write(text, table.getBytes(StandardCharsets.UTF_8));
+            console.println("MQTT summary written to " + json.toAbsolutePath() + " and " + text.getFileName());
+        } catch (IOException e) {
+            log.error("MQTT summary could not be written to {}: {}", config.resultsDir(), e.toString());
+            console.println("MQTT summary could not be written to " + config.resultsDir() + ": " + e);
+        }
+    }
+
+    private static String safe(String s) {
+        return s.replaceAll("[^A-Za-z0-9_.-]", "_");
+    }
+
+    /**
+     * How many runs had started in this JVM: an element remembers it at test start, not counting a run
+     * already going, to tell its own run's summary from an earlier one (see {@link #lastSummaryOfRunsAfter}).
+     */
+    public static long runsBefore() {
+        synchronized (LIFECYCLE) {
+            return RUNS.get() - (current == null ? 0 : 1);
+        }
+    }
+
+    /**
+     * Ends the running run and returns its summary; when another element ended it already (a second Run End,
+     * or Run End before the report's test end), the summary of that run, if it started after {@code runsBefore}.
+     */
+    public static RunSummary stopOrLastSummary(long runsBefore) {
+        RunSummary summary = stop();
+        return summary != null ? summary : lastSummaryOfRunsAfter(runsBefore);
+    }
+
+    /** The last run's summary if that run started after {@code runsBefore} runs, else null. */
+    private static RunSummary lastSummaryOfRunsAfter(long runsBefore) {
+        synchronized (LIFECYCLE) {
+            return lastRunNumber > runsBefore ? LAST.get() : null;
+        }
+    }
+
+    /** The summary of the last run that ended in this JVM, for tests and embedding tools. */
+    public static RunSummary lastSummary() {
+        return LAST.get();
+    }
+
+
+    private static final class GroupKey {
+        final Object thread;
+        final String name;
+
+        GroupKey(Object thread, String name) {
+            this.thread = thread;
+            this.name = name;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof GroupKey)) {
+                return false;
+            }
+            GroupKey k = (GroupKey) o;
+            return thread == k.thread && name.equals(k.name);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(System.identityHashCode(thread), name);
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.mqttload.engine;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+import io.mqttload.common.Checks;
+import io.mqttload.common.InvalidSettingException;
+import io.mqttload.measure.MicroClock;
+import io.mqttload.measure.PayloadHeader;
+
+/**
+ * The bytes of every published message: text, random bytes of a size, or a file's content. With
+ * measurement on, the first {@link PayloadHeader#SIZE} bytes of each message carry the header, so
+ * the message keeps exactly the configured size (the seeds specify payload sizes, e.g. 16 or 64 bytes).
+ */
+public final class PayloadSource {
+    /** MQTT's largest packet allows a payload of at most this many bytes (256 MB minus headers). */
+    public static final int MAX_PAYLOAD = 268_435_455 - 65_535 - 4;
+
+    public enum Kind { TEXT, RANDOM, FILE }
+
+    private final byte[] template;
+    private final boolean measured;
+
+    private PayloadSource(byte[] template, boolean measured) {
+        this.template = template;
+        this.measured = measured;
+    }
+
+    public static Kind parseKind(String text) {
+        try {
+            return Kind.valueOf(text == null ? "" : text.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSettingException("payloadType", text, "must be TEXT, RANDOM or FILE");
+        }
+    }
+
+    public static PayloadSource create(Kind kind, String text, long size, String file, boolean measured) {
+        byte[] bytes;
+        switch (kind) {
+            case TEXT:
+                bytes = (text == null ? "" : text).getBytes(StandardCharsets.UTF_8);
+                break;
+            case RANDOM:
+                Checks.between("payloadSize", size, 0, MAX_PAYLOAD);
+                bytes = new byte[(int) size];
+                new SplittableRandom(size).nextBytes(bytes);
+                break;
+            default:
+                bytes = readFile(file);
+                break;
+        }
+        if (bytes.length > MAX_PAYLOAD) {
+            throw new InvalidSettingException(kind == Kind.FILE ? "payloadFile" : "payloadText",
+                    kind == Kind.FILE ? file : bytes.length + " bytes", "larger than MQTT's maximum payload");
+        }
+        if (measured && bytes.length < PayloadHeader.SIZE) {
+            String field = kind == Kind.RANDOM ? "payloadSize" : kind == Kind.FILE ? "payloadFile" : "payloadText";
+            Object value = kind == Kind.RANDOM ? size : kind == Kind.FILE ? file : text;
+            throw new InvalidSettingException(field, value, "the payload has " + bytes.length + " bytes but latency "
+                    + "measurement needs at least " + PayloadHeader.SIZE + " for its header; make it larger or turn "
+                    + "measureLatency off");
+        }
+        return new PayloadSource(bytes, measured);
+    }
+
+    private static byte[] readFile(String file) {
+        if (file == null || file.trim().isEmpty()) {
+            throw new InvalidSettingException("payloadFile", "", "a file is required when payloadType is FILE");
+        }
+        try {
+            return Files.readAllBytes(Path.of(file.trim()));
+        } catch (IOException e) {
+            throw new InvalidSettingException("payloadFile", file, "cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    public boolean isMeasured() {
+        return measured;
+    }
+
+    public int size() {
+        return template.length;
+    }
+
+    /** A fresh payload (the client may still hold the previous one) stamped with the header if measured. */
+    public byte[] next(int streamId, int sequence) {
+        byte[] b = template.clone();
+        if (measured) {
+            PayloadHeader.write(b, MicroClock.nowMicros(), streamId, sequence);
+        }
+        return b;
+    }
+}

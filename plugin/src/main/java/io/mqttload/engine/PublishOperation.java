@@ -1,0 +1,216 @@
+package io.mqttload.engine;
+
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.mqttload.client.Errors;
+import io.mqttload.client.LoadClient;
+import io.mqttload.common.Checks;
+import io.mqttload.common.NameTemplate;
+import io.mqttload.delivery.PublishStream;
+import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.MicroClock;
+import io.mqttload.measure.PayloadHeader;
+import io.mqttload.measure.SamplerMetrics;
+
+/**
+ * Publishes the messages of one sample, spread round-robin over the thread's clients. Synchronous
+ * mode waits for each message's PUBACK / PUBCOMP before the next (as mqtt-bm-latency does);
+ * asynchronous mode keeps at most {@code maxInFlight} unacknowledged messages per thread and
+ * returns once every message is handed to its client.
+ */
+public final class PublishOperation {
+    public static final Set<String> TOPIC_PLACEHOLDERS = Set.of("engine", "engineNumber", "run", "threadGroup", "thread", "client",
+            "msg");
+
+    static final String NOT_CONNECTED = "client not connected (its connect failed or the connection was lost)";
+
+    private final NameTemplate topic;
+    private final int qos;
+    private final boolean retain;
+    private final PayloadSource payload;
+    private final int messagesPerSample;
+    private final boolean synchronous;
+    private final int maxInFlight;
+    private final int maxInFlightPerClient;
+    private final long ackTimeoutMillis;
+    private final boolean perMessageTopic;
+
+    public PublishOperation(String topicTemplate, int qos, boolean retain, PayloadSource payload, int messagesPerSample,
+            boolean synchronous, int maxInFlight, int maxInFlightPerClient, long ackTimeoutMillis) {
+        this.topic = NameTemplate.compile("topic", Checks.notBlank("topic", topicTemplate), TOPIC_PLACEHOLDERS);
+        Checks.publishTopic("topic", topicTemplate);
+        this.qos = Checks.qos("qos", qos);
+        this.retain = retain;
+        this.payload = payload;
+        this.messagesPerSample = (int) Checks.between("messagesPerSample", messagesPerSample, 1, 10_000_000);
+        this.synchronous = synchronous;
+        this.maxInFlight = (int) Checks.between("maxInFlight", maxInFlight, 1, 1_000_000);
+        this.maxInFlightPerClient = (int) Checks.between("maxInFlightPerClient", maxInFlightPerClient, 1, 65_535);
+        this.ackTimeoutMillis = Checks.between("ackTimeoutMs", ackTimeoutMillis, 1, 3_600_000);
+        this.perMessageTopic = topic.uses("msg");
+    }
+
+    public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread,
+            SamplerMetrics sampler) {
+        if (group == null || group.size() == 0) {
+            return OperationResult.failed("NOT_CONNECTED",
+                    "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Publish");
+        }
+        EngineMetrics metrics = runtime.metrics();
+        PlaceholderValues values = new PlaceholderValues(runtime.config(), threadGroup, thread);
+        String earlierFailures = group.takeAsyncFailures();
+        Semaphore window = synchronous ? null : group.inFlight(maxInFlight);
+        Counts counts = new Counts();
+        try {
+            return publishAll(metrics, sampler, group, values, window, earlierFailures, counts);
+        } finally {
+            // Counted once per sample rather than per message: shared counters less on the hot path.
+            metrics.published(sampler, counts.sent, counts.bytes);
+        }
+    }
+
+    /** What one sample has handed to its clients so far. */
+    private static final class Counts {
+        int sent;
+        long bytes;
+    }
+
+    private OperationResult publishAll(EngineMetrics metrics, SamplerMetrics sampler, ClientGroup group, PlaceholderValues values,
+            Semaphore window, String earlierFailures, Counts counts) {
+        int failed = 0;
+        String firstError = null;
+        for (int i = 0; i < messagesPerSample; i++) {
+            LoadClient client = group.nextClient();
+            values.client = client.index();
+            values.msg = i;
+            String topicName = perMessageTopic ? topic.expand(values) : client.topic(topic, values);
+            if (!topic.isConstant() && (topicName.isEmpty() || topicName.indexOf('+') >= 0 || topicName.indexOf('#') >= 0)) {
+                return OperationResult.failed("BAD_TOPIC", "topic = '" + topic.source() + "' expands to '" + topicName
+                        + "', which is not a valid publish topic");
+            }
+            if (!client.isConnected()) {
+                // An attempt without a connection: failed, not published, and no sequence number spent on it.
+                metrics.publishNotSent.increment();
+                metrics.failed(FailureTally.Kind.PUBLISH, sampler, NOT_CONNECTED);
+                failed++;
+                if (firstError == null) {
+                    firstError = client.clientId() + " on '" + topicName + "': " + NOT_CONNECTED;
+                }
+                continue;
+            }
+            PublishStream stream = client.stream(topicName);
+            Semaphore clientWindow = window == null ? null : client.inFlight(maxInFlightPerClient);
+            if (window != null) {
+                String full = acquire(window, clientWindow, client);
+                if (full != null) {
+                    return OperationResult.failed(full.startsWith("interrupted") ? "INTERRUPTED" : "IN_FLIGHT_FULL",
+                            "published " + counts.sent + " of " + messagesPerSample + ": " + full, counts.bytes);
+                }
+            }
+            int sequence = stream.nextSequence();
+            byte[] body = payload.next(stream.id(), sequence);
+            long start = payload.isMeasured() ? PayloadHeader.sendMicros(body) : MicroClock.nowMicros();
+            CompletableFuture<Void> ack = null;
+            try {
+                if (window != null) {
+                    client.publish(topicName, body, qos, retain, error -> {
+                        clientWindow.release();
+                        window.release();
+                        settle(metrics, sampler, stream, sequence, start, error, group);
+                    });
+                } else {
+                    ack = client.publish(topicName, body, qos, retain);
+                }
+            } catch (RuntimeException e) {
+                if (window != null) {
+                    window.release();
+                    clientWindow.release();
+                }
+                metrics.publishNotSent.increment();
+                stream.failed(sequence);
+                metrics.failed(FailureTally.Kind.PUBLISH, sampler, Errors.reason(e));
+                return OperationResult.failed("PUBLISH_FAILED", "publish to '" + topicName + "' rejected: "
+                        + Errors.describe(e), counts.bytes);
+            }
+            stream.sent();
+            counts.bytes += body.length;
+            counts.sent++;
+            if (window != null) {
+                continue;
+            }
+            try {
+                ack.get(ackTimeoutMillis, TimeUnit.MILLISECONDS);
+                settle(metrics, sampler, stream, sequence, start, null, null);
+            } catch (ExecutionException e) {
+                settle(metrics, sampler, stream, sequence, start, e, null);
+                failed++;
+                if (firstError == null) {
+                    firstError = client.clientId() + " on '" + topicName + "': " + Errors.describe(e);
+                }
+            } catch (TimeoutException e) {
+                String what = "no " + (qos == 2 ? "PUBCOMP" : "PUBACK") + " within " + ackTimeoutMillis + " ms";
+                stream.failed(sequence);
+                metrics.failed(FailureTally.Kind.PUBLISH, sampler, what);
+                return OperationResult.failed("ACK_TIMEOUT", what + " for " + client.clientId() + " on '" + topicName
+                        + "'; sent " + counts.sent + " of " + messagesPerSample, counts.bytes);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return OperationResult.failed("INTERRUPTED", "interrupted after " + counts.sent + " messages", counts.bytes);
+            }
+        }
+        if (failed > 0) {
+            return OperationResult.failed("PUBLISH_FAILED", failed + " of " + messagesPerSample
+                    + " publishes failed; first: " + firstError, counts.bytes);
+        }
+        if (earlierFailures != null) {
+            return OperationResult.failed("ASYNC_PUBLISH_FAILED", earlierFailures, counts.bytes);
+        }
+        return OperationResult.ok((synchronous ? "published and acknowledged " : "published ") + counts.sent + " message(s)",
+                counts.bytes);
+    }
+
+    /** Takes a slot in the thread's and the client's windows, or says why not (null when taken). */
+    private String acquire(Semaphore threadWindow, Semaphore clientWindow, LoadClient client) {
+        if (threadWindow.tryAcquire()) {
+            if (clientWindow.tryAcquire()) {
+                return null;
+            }
+            threadWindow.release();
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ackTimeoutMillis);
+        try {
+            if (!threadWindow.tryAcquire(ackTimeoutMillis, TimeUnit.MILLISECONDS)) {
+                return maxInFlight + " messages of this thread stayed unacknowledged for " + ackTimeoutMillis + " ms";
+            }
+            if (!clientWindow.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                threadWindow.release();
+                return maxInFlightPerClient + " messages of " + client.clientId() + " stayed unacknowledged for "
+                        + ackTimeoutMillis + " ms";
+            }
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted while waiting for an in-flight slot";
+        }
+    }
+
+    private static void settle(EngineMetrics metrics, SamplerMetrics sampler, PublishStream stream, int sequence,
+            long startMicros, Throwable error, ClientGroup asyncGroup) {
+        if (error == null) {
+            metrics.acknowledged(sampler, MicroClock.nowMicros() - startMicros);
+            stream.acknowledged();
+        } else {
+            stream.failed(sequence);
+            metrics.failed(FailureTally.Kind.PUBLISH, sampler, Errors.reason(error));
+            if (asyncGroup != null) {
+                asyncGroup.recordAsyncFailure(error);
+            }
+        }
+    }
+}

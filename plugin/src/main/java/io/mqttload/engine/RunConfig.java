@@ -1,0 +1,183 @@
+package io.mqttload.engine;
+
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.function.Function;
+
+import io.mqttload.common.Checks;
+import io.mqttload.common.InvalidSettingException;
+import io.mqttload.delivery.DeliveryLedger;
+
+/**
+ * Engine-wide settings of a run, read from JMeter properties ({@code -J} or {@code -G}) so that
+ * every engine of a distributed run can be told apart and agrees on the run id.
+ */
+public final class RunConfig {
+    public static final String ENGINE_ID = "mqttload.engineId";
+    public static final String ENGINE_NUMBER = "mqttload.engineNumber";
+    public static final String RUN_ID = "mqttload.runId";
+    public static final String RESULTS_DIR = "mqttload.resultsDir";
+    public static final String WARMUP_SECONDS = "mqttload.warmupSeconds";
+    public static final String DRAIN_TIMEOUT_MS = "mqttload.drainTimeoutMs";
+    public static final String CLOSE_TIMEOUT_MS = "mqttload.closeTimeoutMs";
+    public static final String DRAIN_QUIET_MS = "mqttload.drainQuietMs";
+    public static final String PROGRESS_SECONDS = "mqttload.progressSeconds";
+    public static final String SCENARIO = "mqttload.scenario";
+    /** How many engines take part: the rendezvous waits for all of them, and shared groups may span them. */
+    public static final String ENGINES = "mqttload.engines";
+    /** Failed connects, subscribes, publishes or lost connections up to this share of attempts do not fail the run. */
+    public static final String FAILURE_TOLERANCE_PERCENT = "mqttload.failureTolerancePercent";
+
+    private final String engineId;
+    private final int engineNumber;
+    private final String runId;
+    private final String scenario;
+    private final Path resultsDir;
+    private final long warmupMillis;
+    private final long drainTimeoutMillis;
+    private final long closeTimeoutMillis;
+    private final long progressMillis;
+    private final long drainQuietMillis;
+    private final int engines;
+    private final double failureTolerancePercent;
+
+    private RunConfig(String engineId, int engineNumber, String runId, String scenario, Path resultsDir, long warmupMillis,
+            long drainTimeoutMillis, long closeTimeoutMillis, long progressMillis, long drainQuietMillis, int engines, double failureTolerancePercent) {
+        this.failureTolerancePercent = failureTolerancePercent;
+        this.drainQuietMillis = drainQuietMillis;
+        this.engines = engines;
+        this.engineId = engineId;
+        this.engineNumber = engineNumber;
+        this.runId = runId;
+        this.scenario = scenario;
+        this.resultsDir = resultsDir;
+        this.warmupMillis = warmupMillis;
+        this.drainTimeoutMillis = drainTimeoutMillis;
+        this.closeTimeoutMillis = closeTimeoutMillis;
+        this.progressMillis = progressMillis;
+    }
+
+    /**
+     * @param property looks up a property by name; null when unset
+     * @param defaultScenario name used when {@link #SCENARIO} is unset (the test plan's name)
+     */
+    public static RunConfig from(Function<String, String> property, String defaultScenario) {
+        String engineId = text(property, ENGINE_ID, defaultEngineId());
+        if (!engineId.matches("[A-Za-z0-9_.-]{1,32}")) {
+            throw new InvalidSettingException(ENGINE_ID, engineId, "use 1 to 32 letters, digits, '_', '.' or '-'");
+        }
+        String numberText = property.apply(ENGINE_NUMBER);
+        int engineNumber = numberText == null || numberText.trim().isEmpty()
+                ? Math.floorMod(engineId.hashCode(), DeliveryLedger.MAX_ENGINE_NUMBER + 1)
+                : (int) parse(ENGINE_NUMBER, numberText, 0, DeliveryLedger.MAX_ENGINE_NUMBER);
+        String runId = text(property, RUN_ID, "run-" + Long.toString(System.currentTimeMillis() / 1000, 36));
+        String scenario = text(property, SCENARIO, defaultScenario == null || defaultScenario.isEmpty() ? "mqtt" : defaultScenario);
+        Path results = Path.of(text(property, RESULTS_DIR, "mqttload-results"));
+        long warmup = parse(WARMUP_SECONDS, text(property, WARMUP_SECONDS, "0"), 0, 86_400) * 1000;
+        long drain = parse(DRAIN_TIMEOUT_MS, text(property, DRAIN_TIMEOUT_MS, "10000"), 0, 3_600_000);
+        long close = parse(CLOSE_TIMEOUT_MS, text(property, CLOSE_TIMEOUT_MS, "10000"), 1, 3_600_000);
+        long progress = parse(PROGRESS_SECONDS, text(property, PROGRESS_SECONDS, "5"), 0, 3600) * 1000;
+        long quiet = parse(DRAIN_QUIET_MS, text(property, DRAIN_QUIET_MS, "500"), 0, 600_000);
+        int engines = (int) parse(ENGINES, text(property, ENGINES, "1"), 1, 100_000);
+        double tolerance = percent(FAILURE_TOLERANCE_PERCENT, text(property, FAILURE_TOLERANCE_PERCENT, "0"));
+        return new RunConfig(engineId, engineNumber, runId, scenario, results, warmup, drain, close, progress, quiet,
+                engines, tolerance);
+    }
+
+    private static String text(Function<String, String> property, String name, String fallback) {
+        String v = property.apply(name);
+        return v == null || v.trim().isEmpty() ? fallback : v.trim();
+    }
+
+    private static long parse(String name, String text, long min, long max) {
+        try {
+            return Checks.between(name, Long.parseLong(text.trim()), min, max);
+        } catch (NumberFormatException e) {
+            throw new InvalidSettingException(name, text, "not a whole number", e);
+        }
+    }
+
+    private static double percent(String name, String text) {
+        double v;
+        try {
+            v = Double.parseDouble(text.trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidSettingException(name, text, "not a number", e);
+        }
+        if (!(v >= 0 && v <= 100)) {
+            throw new InvalidSettingException(name, text, "must be a percentage between 0 and 100");
+        }
+        return v;
+    }
+
+    /** Short, stable for one process, distinct across processes and hosts: keeps client ids within 23 characters. */
+    private static String defaultEngineId() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "localhost";
+        }
+        String seed = host + "/" + ManagementFactory.getRuntimeMXBean().getName();
+        long h = 1125899906842597L;
+        for (byte b : seed.getBytes(StandardCharsets.UTF_8)) {
+            h = 31 * h + b;
+        }
+        String id = Long.toString(h & 0xFFFFFFL, 36).toLowerCase(Locale.ROOT);
+        return "e" + id;
+    }
+
+    public String engineId() {
+        return engineId;
+    }
+
+    public int engineNumber() {
+        return engineNumber;
+    }
+
+    public int engines() {
+        return engines;
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    public String scenario() {
+        return scenario;
+    }
+
+    public Path resultsDir() {
+        return resultsDir;
+    }
+
+    public long warmupMillis() {
+        return warmupMillis;
+    }
+
+    public long drainTimeoutMillis() {
+        return drainTimeoutMillis;
+    }
+
+    public long closeTimeoutMillis() {
+        return closeTimeoutMillis;
+    }
+
+    /** How long no message may arrive before a drain that waits for other engines' messages ends. */
+    public long drainQuietMillis() {
+        return drainQuietMillis;
+    }
+
+    /** Failures up to this share of attempts (percent) leave the verdict to loss; 0: any failure fails the run. */
+    public double failureTolerancePercent() {
+        return failureTolerancePercent;
+    }
+
+    public long progressMillis() {
+        return progressMillis;
+    }
+}

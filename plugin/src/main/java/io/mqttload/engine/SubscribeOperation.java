@@ -1,0 +1,112 @@
+package io.mqttload.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.mqttload.client.Errors;
+import io.mqttload.client.LoadClient;
+import io.mqttload.common.Checks;
+import io.mqttload.common.NameTemplate;
+import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.SamplerMetrics;
+
+/**
+ * Subscribes the selected clients of a thread to topic filters (wildcards and {@code $share/...}
+ * allowed, placeholders expanded per client) and waits, bounded, for every SUBACK. Arriving
+ * messages are recorded on the clients' Netty threads, never on the JMeter thread.
+ */
+public final class SubscribeOperation {
+    public static final Set<String> FILTER_PLACEHOLDERS = Set.of("engine", "engineNumber", "run", "threadGroup", "thread", "client");
+
+    private final List<NameTemplate> filters = new ArrayList<>();
+    private final int qos;
+    private final ClientSelection selection;
+    private final long timeoutMillis;
+
+    public SubscribeOperation(String topicFilters, int qos, String clients, long timeoutMillis) {
+        String all = Checks.notBlank("topicFilters", topicFilters);
+        for (String line : all.split("\\s*[\\n,]\\s*")) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            for (String f : FilterRanges.expand("topicFilters", line)) {
+                Checks.topicFilter("topicFilters", f);
+                filters.add(NameTemplate.compile("topicFilters", f, FILTER_PLACEHOLDERS));
+            }
+        }
+        this.qos = Checks.qos("qos", qos);
+        this.selection = ClientSelection.parse("clients", clients);
+        this.timeoutMillis = Checks.between("subackTimeoutMs", timeoutMillis, 1, 3_600_000);
+    }
+
+    public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread,
+            SamplerMetrics sampler) {
+        if (group == null || group.size() == 0) {
+            return OperationResult.failed("NOT_CONNECTED",
+                    "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Subscribe");
+        }
+        PlaceholderValues values = new PlaceholderValues(runtime.config(), threadGroup, thread);
+        List<LoadClient> selected = new ArrayList<>();
+        List<CompletableFuture<Void>> acks = new ArrayList<>();
+        List<List<String>> requested = new ArrayList<>();
+        for (LoadClient client : group.clients()) {
+            if (!selection.includes(client.index())) {
+                continue;
+            }
+            values.client = client.index();
+            if (!client.isConnected()) {
+                runtime.metrics().failed(FailureTally.Kind.SUBSCRIBE, sampler, PublishOperation.NOT_CONNECTED);
+                return OperationResult.failed("NOT_CONNECTED", "client " + client.clientId()
+                        + " is not connected (its MQTT Connect failed or the connection was lost); nothing subscribed");
+            }
+            List<String> expanded = new ArrayList<>();
+            for (NameTemplate f : filters) {
+                expanded.add(f.expand(values));
+            }
+            selected.add(client);
+            requested.add(expanded);
+            client.receiveInto(sampler);
+            acks.add(client.subscribe(expanded, qos));
+        }
+        if (selected.isEmpty()) {
+            return OperationResult.failed("NO_CLIENT", "clients = '" + selection + "' selects none of this thread's "
+                    + group.size() + " client(s) (indexes 0-" + (group.size() - 1) + ")");
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        int ok = 0;
+        String firstError = null;
+        EngineMetrics metrics = runtime.metrics();
+        for (int i = 0; i < acks.size(); i++) {
+            try {
+                acks.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                ok++;
+                metrics.subscribed(sampler);
+            } catch (ExecutionException e) {
+                metrics.failed(FailureTally.Kind.SUBSCRIBE, sampler, Errors.reason(e));
+                if (firstError == null) {
+                    firstError = selected.get(i).clientId() + " " + requested.get(i) + ": " + Errors.describe(e);
+                }
+            } catch (TimeoutException e) {
+                metrics.failed(FailureTally.Kind.SUBSCRIBE, sampler, "no SUBACK within " + timeoutMillis + " ms");
+                if (firstError == null) {
+                    firstError = selected.get(i).clientId() + ": no SUBACK within " + timeoutMillis + " ms";
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return OperationResult.failed("INTERRUPTED", "interrupted while waiting for SUBACKs");
+            }
+        }
+        if (ok == acks.size()) {
+            return OperationResult.ok("subscribed " + ok + " client(s) to " + requested.get(0)
+                    + (ok > 1 ? " (first client's filters)" : "") + " at QoS " + qos, 0);
+        }
+        return OperationResult.failed("SUBSCRIBE_FAILED", (acks.size() - ok) + " of " + acks.size()
+                + " subscriptions failed; first: " + firstError);
+    }
+}

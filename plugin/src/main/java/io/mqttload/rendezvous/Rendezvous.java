@@ -1,0 +1,361 @@
+package io.mqttload.rendezvous;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
+import com.hivemq.client.mqtt.mqtt3.Mqtt3AsyncClient;
+import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
+import com.hivemq.client.mqtt.mqtt3.Mqtt3ClientBuilder;
+import com.hivemq.client.mqtt.mqtt3.message.auth.Mqtt3SimpleAuth;
+import com.hivemq.client.mqtt.mqtt3.message.auth.Mqtt3SimpleAuthBuilder;
+import com.hivemq.client.mqtt.mqtt3.message.publish.Mqtt3Publish;
+
+import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.Errors;
+import io.mqttload.client.LoadClient;
+import io.mqttload.measure.MicroClock;
+
+/**
+ * Barriers across every engine of a run through a broker (the ScalAgent start protocol): each
+ * arriving thread announces itself with a retained message on its own topic under the barrier's
+ * topic, every engine counts the announcements it sees, and releases its waiting threads when the
+ * count reaches the group size. No engine leads; since the broker fans the last announcement out to
+ * every engine at once, all are released within milliseconds of each other.
+ *
+ * <p>One MQTT 3.1.1 client per engine (every broker speaks it), kept out of the load's counters.
+ * Topics carry the run id and a generation per barrier, so a barrier can be passed again in the same
+ * run and two runs on one broker never mix. Announcements are retained, so an engine that subscribes
+ * after others announced still counts them; each engine clears its own once released.
+ */
+public final class Rendezvous implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Rendezvous.class);
+    private static final String ROOT = "mqttload/rendezvous/";
+
+    private final Mqtt3AsyncClient client;
+    private final String runTopic;
+    private final String engineId;
+    private final long operationTimeoutMillis;
+    private final Map<String, Barrier> barriers = new ConcurrentHashMap<>();
+    private final AtomicInteger nextArrival = new AtomicInteger();
+    private final AtomicBoolean connectedOnce = new AtomicBoolean();
+    private volatile boolean closing;
+
+    /** One barrier passage on this engine, and what it saw. */
+    public static final class Barrier {
+        public final String name;
+        public final int generation;
+        public final int groupSize;
+        final String topic;
+        private final Set<String> arrivals = ConcurrentHashMap.newKeySet();
+        private final CountDownLatch released = new CountDownLatch(1);
+        private final AtomicBoolean broken = new AtomicBoolean();
+        private final AtomicBoolean cleared = new AtomicBoolean();
+        private final AtomicBoolean releaseReported = new AtomicBoolean();
+        private final List<String> ownArrivals = new ArrayList<>();
+        private final AtomicInteger localThreads = new AtomicInteger();
+        private final AtomicLong firstWakeMicros = new AtomicLong(Long.MAX_VALUE);
+        private final AtomicLong lastWakeMicros = new AtomicLong(Long.MIN_VALUE);
+        private final long createdAtMicros = MicroClock.nowMicros();
+        private volatile int arrivedAtRelease;
+        private volatile long releasedAtMicros;
+
+        Barrier(String name, int generation, int groupSize, String topic) {
+            this.name = name;
+            this.generation = generation;
+            this.groupSize = groupSize;
+            this.topic = topic;
+        }
+
+        void onArrival(String arrivalTopic) {
+            arrivals.add(arrivalTopic);
+            if (arrivals.size() >= groupSize && released.getCount() > 0) {
+                arrivedAtRelease = arrivals.size();
+                releasedAtMicros = MicroClock.nowMicros();
+                released.countDown();
+            }
+        }
+
+        /** True for exactly one caller: the thread that reports this engine's release. */
+        public boolean claimReleaseReport() {
+            return isReleased() && releaseReported.compareAndSet(false, true);
+        }
+
+        public int arrived() {
+            return arrivals.size();
+        }
+
+        public boolean isReleased() {
+            return released.getCount() == 0;
+        }
+
+        public boolean isBroken() {
+            return broken.get();
+        }
+
+        public int localThreads() {
+            return localThreads.get();
+        }
+
+        public int arrivedAtRelease() {
+            return arrivedAtRelease;
+        }
+
+        public long releasedAtMicros() {
+            return releasedAtMicros;
+        }
+
+        /** When the first and the last thread of this engine went on after the release (µs since the epoch). */
+        public long firstWakeMicros() {
+            return firstWakeMicros.get();
+        }
+
+        public long lastWakeMicros() {
+            return lastWakeMicros.get();
+        }
+
+        /** Engines whose threads announced themselves, from the announcement topics. */
+        public Set<String> enginesSeen() {
+            Set<String> engines = new TreeSet<>();
+            for (String a : arrivals) {
+                String rest = a.substring(topic.length() + 1);
+                engines.add(rest.substring(0, rest.indexOf('/')));
+            }
+            return engines;
+        }
+
+        public String describe() {
+            return "'" + name + "' #" + generation;
+        }
+    }
+
+    /** What happened to one thread at a barrier. */
+    public static final class Passage {
+        public final Barrier barrier;
+        /** True when released; false when the wait timed out or the barrier was already broken by a timeout. */
+        public final boolean released;
+        /** True for the one thread whose timeout broke the barrier on this engine: it reports the failure. */
+        public final boolean brokeIt;
+
+        Passage(Barrier barrier, boolean released, boolean brokeIt) {
+            this.barrier = barrier;
+            this.released = released;
+            this.brokeIt = brokeIt;
+        }
+    }
+
+    /** One engine's rendezvous client for the run {@code runId}, through the broker of {@code settings}. */
+    public Rendezvous(ConnectionSettings settings, String runId, String engineId, int engineNumber) {
+        this.engineId = engineId;
+        this.runTopic = ROOT + topicLevel(runId) + "/";
+        this.operationTimeoutMillis = settings.connectTimeoutMs();
+        // Within 23 characters and distinct per engine and run; never one of the load's client ids.
+        String id = "rdv-" + Integer.toHexString(engineNumber) + "-"
+                + Integer.toHexString((runId + "/" + engineId).hashCode());
+        // On the suite's daemon event loop: the library's own threads are not daemons, and a rendezvous client that
+        // could not connect kept a headless JMeter alive after its end of run.
+        // Reconnects after a broker restart, then subscribes again and re-announces its waiting threads: a broker
+        // without persistence forgets both, and a barrier that waits through a restart would otherwise never release.
+        Mqtt3ClientBuilder builder = Mqtt3Client.builder().identifier(id)
+                .transportConfig(LoadClient.transport(settings, null)).executorConfig(LoadClient.sharedEventLoop())
+                .addConnectedListener(ctx -> {
+                    if (!connectedOnce.compareAndSet(false, true)) {
+                        restore();
+                    }
+                })
+                // Only a connection that once worked is retried (the library's automatic reconnect would also hold
+                // a first connect to a closed port until its timeout, instead of failing it at once).
+                .addDisconnectedListener(ctx -> {
+                    if (connectedOnce.get() && !closing && ctx.getSource() != MqttDisconnectSource.USER) {
+                        int attempt = ctx.getReconnector().getAttempts();
+                        ctx.getReconnector().reconnect(true)
+                                .delay(Math.min(2_000L, 200L << Math.min(attempt, 4)), TimeUnit.MILLISECONDS);
+                    }
+                });
+        if (!settings.username().isEmpty()) {
+            Mqtt3SimpleAuthBuilder.Complete auth = Mqtt3SimpleAuth.builder().username(settings.username());
+            builder.simpleAuth((settings.password().isEmpty() ? auth
+                    : auth.password(settings.password().getBytes(StandardCharsets.UTF_8))).build());
+        }
+        this.client = builder.buildAsync();
+        client.publishes(MqttGlobalPublishFilter.ALL, this::onMessage);
+        try {
+            client.connectWith().cleanSession(true).keepAlive(60).send()
+                    .get(operationTimeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            client.disconnect();
+            throw new IllegalStateException("rendezvous client could not connect to " + settings.describe() + ": "
+                    + Errors.describe(e), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while connecting the rendezvous client", e);
+        }
+    }
+
+    /** After a reconnect: the subscriptions of every barrier, and the announcements of those still waiting. */
+    private void restore() {
+        for (Barrier b : barriers.values()) {
+            client.subscribeWith().topicFilter(b.topic + "/#").qos(MqttQos.AT_LEAST_ONCE).send();
+            if (b.isReleased()) {
+                continue;
+            }
+            List<String> own;
+            synchronized (b.ownArrivals) {
+                own = new ArrayList<>(b.ownArrivals);
+            }
+            for (String arrival : own) {
+                client.publishWith().topic(arrival).qos(MqttQos.AT_LEAST_ONCE).retain(true)
+                        .payload(engineId.getBytes(StandardCharsets.UTF_8)).send();
+            }
+        }
+    }
+
+    /** A topic level made of the characters that are safe in every broker's topic names. */
+    static String topicLevel(String text) {
+        return text.replaceAll("[^A-Za-z0-9_.-]", "_");
+    }
+
+    private void onMessage(Mqtt3Publish publish) {
+        if (publish.getPayloadAsBytes().length == 0) {
+            return; // an announcement being cleared
+        }
+        String topic = publish.getTopic().toString();
+        for (Barrier b : barriers.values()) {
+            if (topic.startsWith(b.topic + "/")) {
+                b.onArrival(topic);
+                return;
+            }
+        }
+    }
+
+    /**
+     * Announces one thread at generation {@code generation} of barrier {@code name} and waits until
+     * {@code groupSize} threads of all engines have arrived, or {@code timeoutMillis} passed.
+     */
+    public Passage await(String name, int generation, int groupSize, long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        Barrier barrier = barrier(name, generation, groupSize, timeoutMillis);
+        if (barrier.isBroken()) {
+            return new Passage(barrier, false, false);
+        }
+        barrier.localThreads.incrementAndGet();
+        String arrival = barrier.topic + "/" + topicLevel(engineId) + "/" + nextArrival.incrementAndGet();
+        synchronized (barrier.ownArrivals) {
+            barrier.ownArrivals.add(arrival);
+        }
+        try {
+            client.publishWith().topic(arrival).qos(MqttQos.AT_LEAST_ONCE).retain(true)
+                    .payload(engineId.getBytes(StandardCharsets.UTF_8)).send()
+                    .get(Math.max(1, remainingMillis(deadline)), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("MQTT rendezvous {}: announcement not acknowledged: {}", barrier.describe(), Errors.describe(e));
+        }
+        boolean released = barrier.released.await(Math.max(0, remainingMillis(deadline)), TimeUnit.MILLISECONDS);
+        long woke = MicroClock.nowMicros();
+        if (!released) {
+            return new Passage(barrier, false, barrier.broken.compareAndSet(false, true));
+        }
+        barrier.firstWakeMicros.accumulateAndGet(woke, Math::min);
+        barrier.lastWakeMicros.accumulateAndGet(woke, Math::max);
+        clearOwnAnnouncements(barrier);
+        return new Passage(barrier, true, false);
+    }
+
+    private static long remainingMillis(long deadlineNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+    }
+
+    /** The barrier's state on this engine; the first thread to reach it subscribes (bounded) before announcing. */
+    private Barrier barrier(String name, int generation, int groupSize, long timeoutMillis) {
+        String key = name + "\u0000" + generation;
+        Barrier existing = barriers.get(key);
+        if (existing != null) {
+            return existing;
+        }
+        synchronized (barriers) {
+            existing = barriers.get(key);
+            if (existing != null) {
+                return existing;
+            }
+            Barrier b = new Barrier(name, generation, groupSize, runTopic + topicLevel(name) + "/" + generation);
+            // Registered before subscribing: retained announcements arrive right after the SUBACK.
+            barriers.put(key, b);
+            try {
+                client.subscribeWith().topicFilter(b.topic + "/#").qos(MqttQos.AT_LEAST_ONCE).send()
+                        .get(Math.min(timeoutMillis, operationTimeoutMillis), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                barriers.remove(key);
+                throw new IllegalStateException("rendezvous " + b.describe() + ": subscribing to " + b.topic
+                        + "/# failed: " + Errors.describe(e), e);
+            } catch (InterruptedException e) {
+                barriers.remove(key);
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while subscribing to the rendezvous topic", e);
+            }
+            return b;
+        }
+    }
+
+    /** Once released, this engine's announcements are removed from the broker (an empty retained message each). */
+    private List<CompletableFuture<?>> clearOwnAnnouncements(Barrier barrier) {
+        List<CompletableFuture<?>> sent = new ArrayList<>();
+        if (!barrier.cleared.compareAndSet(false, true)) {
+            return sent;
+        }
+        List<String> own;
+        synchronized (barrier.ownArrivals) {
+            own = new ArrayList<>(barrier.ownArrivals);
+        }
+        for (String topic : own) {
+            sent.add(client.publishWith().topic(topic).qos(MqttQos.AT_LEAST_ONCE).retain(true).send());
+        }
+        return sent;
+    }
+
+    /** Every barrier this engine passed or waited at, in no particular order. */
+    public List<Barrier> barriers() {
+        return new ArrayList<>(barriers.values());
+    }
+
+    /** Milliseconds this engine's first thread waited at {@code b} before the release. */
+    public static double waitedMillis(Barrier b) {
+        return b.isReleased() ? (b.releasedAtMicros - b.createdAtMicros) / 1000.0 : 0;
+    }
+
+    /** Leaves no announcement on the broker, also of barriers that timed out; then disconnects (bounded). */
+    @Override
+    public void close() {
+        closing = true;
+        List<CompletableFuture<?>> clearing = new ArrayList<>();
+        for (Barrier b : barriers.values()) {
+            clearing.addAll(clearOwnAnnouncements(b));
+        }
+        try {
+            CompletableFuture.allOf(clearing.toArray(new CompletableFuture<?>[0]))
+                    .get(operationTimeoutMillis, TimeUnit.MILLISECONDS);
+            client.disconnect().get(operationTimeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            log.debug("MQTT rendezvous client did not disconnect cleanly: {}", Errors.describe(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

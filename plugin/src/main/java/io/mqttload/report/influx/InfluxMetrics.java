@@ -1,0 +1,341 @@
+package io.mqttload.report.influx;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.HdrHistogram.Histogram;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.mqttload.broker.BrokerSample;
+import io.mqttload.engine.IntervalListener;
+import io.mqttload.engine.RunConfig;
+import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.Interval;
+import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.SamplerMetrics;
+import io.mqttload.summary.RunSummary;
+
+/**
+ * Turns the engine's metrics into InfluxDB points every interval, tagged with run, scenario and
+ * engine: cumulative counters ({@code mqtt_counts}), and per kind of latency the interval's count,
+ * mean, percentiles and max plus the interval histogram itself, HdrHistogram-encoded, so percentiles
+ * over engines and over the whole run are computed exactly by merging, never by averaging percentiles.
+ */
+public final class InfluxMetrics implements IntervalListener {
+    private static final Logger log = LoggerFactory.getLogger(InfluxMetrics.class);
+    private final InfluxWriter writer;
+    private final EngineMetrics metrics;
+    private final Map<String, String> tags = new LinkedHashMap<>();
+    private final int ticksPerPoint;
+    private int ticks;
+    /** Counters (published, acknowledged, received, connects) and time of the previous point, for rates. */
+    private long[] previous = new long[4];
+    private long previousPointMillis = System.currentTimeMillis();
+    /** Latency of the ticks since the last point, per kind; merged, so nothing is lost between points. */
+    private Histogram pubToSub;
+    private Histogram publish;
+    private Histogram connect;
+    /** Per sampler label, in the order samplers first appeared. */
+    private final Map<String, PendingSampler> samplers = new LinkedHashMap<>();
+
+    /** A sampler's latency since its last point. */
+    private static final class PendingSampler {
+        final SamplerMetrics metrics;
+        final String tag;
+        Histogram pubToSub;
+        Histogram publish;
+        Histogram connect;
+
+        PendingSampler(SamplerMetrics metrics) {
+            this.metrics = metrics;
+            this.tag = tagValue(metrics.label);
+        }
+    }
+
+    /** A label as a tag value: never empty, and never ending in a backslash, which line protocol cannot carry. */
+    static String tagValue(String label) {
+        String v = label == null || label.isEmpty() ? "(unnamed)" : label;
+        return v.endsWith("\\") ? v.replaceAll("\\\\+$", "") + "_" : v;
+    }
+
+    /** @param intervalSeconds how often points are written; the engine's metrics tick every second */
+    public InfluxMetrics(InfluxWriter writer, EngineMetrics metrics, RunConfig config, int intervalSeconds) {
+        this.writer = writer;
+        this.metrics = metrics;
+        this.ticksPerPoint = Math.max(1, intervalSeconds);
+        tags.put("run", config.runId());
+        tags.put("scenario", config.scenario());
+        tags.put("engine", config.engineId());
+        // Refused here, at test start, rather than on the first write.
+        LineProtocol.tags(new StringBuilder(), tags);
+        event("run start", "MQTT run " + config.runId() + " started on engine " + config.engineId(),
+                System.currentTimeMillis());
+    }
+
+    /** {@code mqtt_broker}: source {@code proc} (the local process) and source {@code sys} (its $SYS topics). */
+    @Override
+    public void onBrokerSample(String broker, BrokerSample sample) {
+        if (sample.hasProcess()) {
+            StringBuilder line = new StringBuilder(256);
+            LineProtocol.measurement(line, "mqtt_broker");
+            LineProtocol.tags(line, tags);
+            LineProtocol.tag(line, "broker", tagValue(broker));
+            LineProtocol.tag(line, "source", "proc");
+            LineProtocol.firstField(line, "rssBytes", sample.rssBytes);
+            if (!Double.isNaN(sample.cpuPercentOfCore)) {
+                LineProtocol.field(line, "cpuPercentOfCore", sample.cpuPercentOfCore);
+                LineProtocol.field(line, "cpuPercentOfMachine", sample.cpuPercentOfMachine);
+            }
+            LineProtocol.field(line, "openFds", sample.openFds);
+            LineProtocol.field(line, "sockets", sample.sockets);
+            LineProtocol.field(line, "threads", sample.threads);
+            LineProtocol.end(line, sample.timeMillis);
+            writer.offer(line.toString());
+        }
+        if (!sample.sys.isEmpty()) {
+            StringBuilder line = new StringBuilder(256);
+            LineProtocol.measurement(line, "mqtt_broker");
+            LineProtocol.tags(line, tags);
+            LineProtocol.tag(line, "broker", tagValue(broker));
+            LineProtocol.tag(line, "source", "sys");
+            boolean first = true;
+            for (Map.Entry<String, Double> e : sample.sys.entrySet()) {
+                if (first) {
+                    LineProtocol.firstField(line, e.getKey(), e.getValue().doubleValue());
+                    first = false;
+                } else {
+                    LineProtocol.field(line, e.getKey(), e.getValue());
+                }
+            }
+            LineProtocol.end(line, sample.timeMillis);
+            writer.offer(line.toString());
+        }
+    }
+
+    @Override
+    public void onEvent(String type, String text, long timeMillis) {
+        event(type, text, timeMillis);
+    }
+
+    /** A point Grafana can show as an annotation: {@code mqtt_events} with a title and a text. */
+    private void event(String title, String text, long timeMillis) {
+        StringBuilder line = new StringBuilder(256);
+        LineProtocol.measurement(line, "mqtt_events");
+        LineProtocol.tags(line, tags);
+        LineProtocol.tag(line, "type", title);
+        LineProtocol.firstField(line, "value", 1);
+        LineProtocol.field(line, "text", text);
+        LineProtocol.end(line, timeMillis);
+        writer.offer(line.toString());
+    }
+
+    @Override
+    public void onInterval(Interval interval) {
+        pubToSub = merge(pubToSub, interval.pubToSub);
+        publish = merge(publish, interval.publish);
+        connect = merge(connect, interval.connect);
+        for (Interval.OfSampler s : interval.bySampler) {
+            PendingSampler p = samplers.computeIfAbsent(s.sampler.label, k -> new PendingSampler(s.sampler));
+            p.pubToSub = merge(p.pubToSub, s.pubToSub);
+            p.publish = merge(p.publish, s.publish);
+            p.connect = merge(p.connect, s.connect);
+        }
+        if (++ticks % ticksPerPoint == 0) {
+            writePoints(interval.endMillis);
+        }
+    }
+
+    private static Histogram merge(Histogram pending, Histogram interval) {
+        if (pending == null) {
+            // Every listener receives the same interval histograms: this one keeps its own copy to add to.
+            return interval.copy();
+        }
+        pending.add(interval);
+        return pending;
+    }
+
+    private void writePoints(long endMillis) {
+        writePoints(endMillis, null);
+    }
+
+    /**
+     * @param end the run's summary for the last point, whose loss figures are final; null while the run goes,
+     *            when {@code lost} counts the sequence numbers skipped and not (yet) filled in
+     */
+    private void writePoints(long endMillis, RunSummary end) {
+        long[] now = {metrics.published.sum(), metrics.acknowledged.sum(), metrics.received.sum(),
+            metrics.connectsOk.sum()};
+        double seconds = (endMillis - previousPointMillis) / 1000.0;
+        StringBuilder line = new StringBuilder(512);
+        LineProtocol.measurement(line, "mqtt_counts");
+        LineProtocol.tags(line, tags);
+        LineProtocol.firstField(line, "connectsOk", metrics.connectsOk.sum());
+        if (seconds > 0) {
+            // Rates over this point's interval, so a panel needs no derivative (and no guess of the interval).
+            LineProtocol.field(line, "publishRate", (now[0] - previous[0]) / seconds);
+            LineProtocol.field(line, "ackRate", (now[1] - previous[1]) / seconds);
+            LineProtocol.field(line, "receiveRate", (now[2] - previous[2]) / seconds);
+            LineProtocol.field(line, "connectRate", (now[3] - previous[3]) / seconds);
+        }
+        previous = now;
+        previousPointMillis = endMillis;
+        LineProtocol.field(line, "connectsFailed", metrics.connectsFailed.sum());
+        LineProtocol.field(line, "activeConnections", metrics.activeConnections.sum());
+        LineProtocol.field(line, "connectionsLost", metrics.connectionsLost.sum());
+        LineProtocol.field(line, "published", metrics.published.sum());
+        LineProtocol.field(line, "acknowledged", metrics.acknowledged.sum());
+        LineProtocol.field(line, "publishFailed", metrics.publishFailed.sum());
+        LineProtocol.field(line, "received", metrics.received.sum());
+        LineProtocol.field(line, "receivedBytes", metrics.receivedBytes.sum());
+        LineProtocol.field(line, "duplicates", metrics.duplicates.sum());
+        LineProtocol.field(line, "reordered", metrics.reordered.sum());
+        LineProtocol.field(line, "gaps", metrics.gaps.sum());
+        LineProtocol.field(line, "subscribeFailed", metrics.subscribeFailed.sum());
+        LineProtocol.field(line, "protocolViolations", metrics.protocolViolations.sum());
+        LineProtocol.field(line, "rendezvousFailures", metrics.rendezvousFailures.sum());
+        LineProtocol.field(line, "errors", metrics.errors());
+        if (end == null) {
+            LineProtocol.field(line, "lost", Math.max(0, metrics.gaps.sum() - metrics.gapsFilled.sum()));
+        } else {
+            LineProtocol.field(line, "lost", end.delivery.lost());
+            LineProtocol.field(line, "expected", end.delivery.expected);
+            LineProtocol.field(line, "receivedOfExpected", end.delivery.receivedOfExpected);
+            LineProtocol.field(line, "deliveredUnacknowledged", end.delivery.deliveredUnacknowledged);
+            LineProtocol.field(line, "verdict", end.verdict().name());
+        }
+        LineProtocol.field(line, "metricPointsDropped", writer.dropped());
+        LineProtocol.end(line, endMillis);
+        writer.offer(line.toString());
+        latency("mqtt_latency", null, "pubToSub", pubToSub, endMillis);
+        latency("mqtt_latency", null, "publish", publish, endMillis);
+        latency("mqtt_latency", null, "connect", connect, endMillis);
+        pubToSub = null;
+        publish = null;
+        connect = null;
+        for (PendingSampler p : samplers.values()) {
+            writeSampler(p, endMillis);
+        }
+    }
+
+    /** {@code mqtt_sampler}: one sampler's cumulative counters; {@code mqtt_sampler_latency}: its interval latency. */
+    private void writeSampler(PendingSampler p, long endMillis) {
+        SamplerMetrics m = p.metrics;
+        StringBuilder line = new StringBuilder(512);
+        LineProtocol.measurement(line, "mqtt_sampler");
+        LineProtocol.tags(line, tags);
+        LineProtocol.tag(line, "sampler", p.tag);
+        LineProtocol.firstField(line, "connectsOk", m.connectsOk.sum());
+        LineProtocol.field(line, "connectsFailed", m.connectsFailed.sum());
+        LineProtocol.field(line, "activeConnections", m.activeConnections.sum());
+        LineProtocol.field(line, "subscribeOk", m.subscribeOk.sum());
+        LineProtocol.field(line, "subscribeFailed", m.subscribeFailed.sum());
+        LineProtocol.field(line, "published", m.published.sum());
+        LineProtocol.field(line, "acknowledged", m.acknowledged.sum());
+        LineProtocol.field(line, "publishFailed", m.publishFailed.sum());
+        LineProtocol.field(line, "received", m.received.sum());
+        LineProtocol.field(line, "receivedBytes", m.receivedBytes.sum());
+        LineProtocol.end(line, endMillis);
+        writer.offer(line.toString());
+        latency("mqtt_sampler_latency", p.tag, "pubToSub", p.pubToSub, endMillis);
+        latency("mqtt_sampler_latency", p.tag, "publish", p.publish, endMillis);
+        latency("mqtt_sampler_latency", p.tag, "connect", p.connect, endMillis);
+        p.pubToSub = null;
+        p.publish = null;
+        p.connect = null;
+    }
+
+    /**
+     * Upper bounds (µs) of the heat-map buckets: counts per bucket add up across engines and intervals, so a
+     * Grafana heat-map over several engines shows the true distribution, which percentiles cannot.
+     */
+    static final long[] BUCKET_BOUNDS_MICROS = {100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000,
+        200_000, 500_000, 1_000_000, 2_000_000, 5_000_000};
+
+    /** Field name of bucket {@code i}: {@code b_<upper bound µs>}, and {@code b_inf} for the rest. */
+    static String bucketField(int i) {
+        return i < BUCKET_BOUNDS_MICROS.length ? "b_" + BUCKET_BOUNDS_MICROS[i] : "b_inf";
+    }
+
+    private void buckets(String kind, Histogram h, long endMillis) {
+        StringBuilder line = new StringBuilder(512);
+        LineProtocol.measurement(line, "mqtt_latency_buckets");
+        LineProtocol.tags(line, tags);
+        LineProtocol.tag(line, "kind", kind);
+        long below = 0;
+        for (int i = 0; i <= BUCKET_BOUNDS_MICROS.length; i++) {
+            long upTo = i < BUCKET_BOUNDS_MICROS.length
+                    ? h.getCountBetweenValues(0, BUCKET_BOUNDS_MICROS[i]) : h.getTotalCount();
+            if (i == 0) {
+                LineProtocol.firstField(line, bucketField(i), upTo - below);
+            } else {
+                LineProtocol.field(line, bucketField(i), upTo - below);
+            }
+            below = upTo;
+        }
+        LineProtocol.end(line, endMillis);
+        writer.offer(line.toString());
+    }
+
+    private void latency(String measurement, String sampler, String kind, Histogram h, long endMillis) {
+        if (h == null || h.getTotalCount() == 0) {
+            return;
+        }
+        if (sampler == null) {
+            buckets(kind, h, endMillis);
+        }
+        LatencyStats s = new LatencyStats(h);
+        StringBuilder line = new StringBuilder(1024);
+        LineProtocol.measurement(line, measurement);
+        LineProtocol.tags(line, tags);
+        LineProtocol.tag(line, "sampler", sampler);
+        LineProtocol.tag(line, "kind", kind);
+        latencyFields(line, s);
+        LineProtocol.field(line, "hdr", LatencyStats.encode(h));
+        LineProtocol.end(line, endMillis);
+        writer.offer(line.toString());
+    }
+
+    /** The field set of a latency point: count, mean, p50..p99.9 and max in µs (live points and the run report's). */
+    public static void latencyFields(StringBuilder line, LatencyStats s) {
+        LineProtocol.firstField(line, "count", s.count);
+        LineProtocol.field(line, "mean", s.mean);
+        for (int i = 0; i < LatencyStats.PERCENTILES.length; i++) {
+            LineProtocol.field(line, LatencyStats.percentileName(i), s.percentiles[i]);
+        }
+        LineProtocol.field(line, "max", s.max);
+    }
+
+    /** One failure row as a point: tagged by sampler, kind and reason, its count as the field. */
+    public static String failurePoint(String measurement, Map<String, String> tags, FailureTally.Row f, long timeMillis) {
+        StringBuilder line = new StringBuilder(256);
+        LineProtocol.measurement(line, measurement);
+        LineProtocol.tags(line, tags);
+        LineProtocol.tag(line, "sampler", f.sampler.isEmpty() ? "(engine)" : f.sampler);
+        LineProtocol.tag(line, "kind", f.kind.text());
+        LineProtocol.tag(line, "reason", f.reason);
+        LineProtocol.firstField(line, "count", f.count);
+        LineProtocol.end(line, timeMillis);
+        return line.toString();
+    }
+
+    /** The final counters are written, then everything buffered is flushed (bounded) before the run ends. */
+    @Override
+    public void onRunEnd(RunSummary summary) {
+        // Always a last point: it carries the final loss figures, and the latency of ticks not yet written.
+        writePoints(summary.endedAtMillis, summary);
+        for (FailureTally.Row f : summary.failures) {
+            writer.offer(failurePoint("mqtt_errors", tags, f, summary.endedAtMillis));
+        }
+        event("run end", summary.verdictLine(), summary.endedAtMillis);
+        writer.close(10_000);
+        summary.counts.put("metricPointsWritten", writer.written());
+        summary.counts.put("metricPointsDropped", writer.dropped());
+        String report = "MQTT metrics: " + writer.written() + " points written to InfluxDB, " + writer.dropped()
+                + " dropped" + (writer.dropped() == 0 || writer.lastError() == null ? "" : "; last error: "
+                + writer.lastError());
+        log.info(report);
+        System.out.println(report);
+    }
+}

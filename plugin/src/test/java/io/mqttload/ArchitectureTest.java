@@ -1,0 +1,63 @@
+package io.mqttload;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import org.junit.jupiter.api.Test;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+
+/**
+ * The package tree is the architecture: no package cycles, each package uses only those below it (as its
+ * package-info says), and JMeter types appear only in the elements.
+ */
+class ArchitectureTest {
+    private static final JavaClasses PLUGIN = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("io.mqttload");
+
+    @Test
+    void packages_haveNoCycles() {
+        slices().matching("io.mqttload.(**)").should().beFreeOfCycles().check(PLUGIN);
+    }
+
+    @Test
+    void jmeterTypes_appearOnlyInTheElements() {
+        noClasses().that().resideOutsideOfPackage("io.mqttload.jmeter..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.apache.jmeter..", "org.apache.jorphan..")
+                .check(PLUGIN);
+    }
+
+    @Test
+    void eachPackage_usesOnlyThePackagesBelowIt() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("common").definedBy("io.mqttload.common..")
+                .layer("measure").definedBy("io.mqttload.measure..")
+                .layer("delivery").definedBy("io.mqttload.delivery..")
+                .layer("client").definedBy("io.mqttload.client..")
+                .layer("rendezvous").definedBy("io.mqttload.rendezvous..")
+                .layer("broker").definedBy("io.mqttload.broker..")
+                .layer("summary").definedBy("io.mqttload.summary..")
+                .layer("engine").definedBy("io.mqttload.engine..")
+                .layer("report").definedBy("io.mqttload.report")
+                .layer("influx").definedBy("io.mqttload.report.influx..")
+                .layer("sweep").definedBy("io.mqttload.sweep..")
+                .layer("jmeter").definedBy("io.mqttload.jmeter..")
+                .whereLayer("jmeter").mayNotBeAccessedByAnyLayer()
+                .whereLayer("sweep").mayNotBeAccessedByAnyLayer()
+                .whereLayer("influx").mayOnlyBeAccessedByLayers("jmeter")
+                .whereLayer("report").mayOnlyBeAccessedByLayers("jmeter", "sweep")
+                .whereLayer("engine").mayOnlyBeAccessedByLayers("influx", "sweep", "jmeter")
+                .whereLayer("summary").mayOnlyBeAccessedByLayers("engine", "report", "influx", "sweep", "jmeter")
+                .whereLayer("broker").mayOnlyBeAccessedByLayers("summary", "engine", "influx", "jmeter")
+                .whereLayer("rendezvous").mayOnlyBeAccessedByLayers("summary", "engine", "jmeter")
+                .whereLayer("client").mayOnlyBeAccessedByLayers("rendezvous", "broker", "engine", "influx", "jmeter")
+                .whereLayer("client").mayOnlyAccessLayers("common", "measure", "delivery")
+                .whereLayer("delivery").mayOnlyAccessLayers("common", "measure")
+                .whereLayer("measure").mayOnlyAccessLayers("common")
+                .whereLayer("common").mayNotAccessAnyLayer()
+                .check(PLUGIN);
+    }
+}

@@ -1,0 +1,104 @@
+package io.mqttload.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.mqttload.common.SharedSubscription;
+import io.mqttload.measure.EngineMetrics;
+
+/** The one loss calculation: acknowledged messages are owed, unacknowledged ones that arrive are still this run's. */
+class DeliveryCheckTest {
+    private final EngineMetrics metrics = new EngineMetrics();
+
+    @Test
+    void unacknowledgedMessagesThatArrive_areCountedAsSuchNotAsForeign() {
+        DeliveryLedger ledger = new DeliveryLedger(1);
+        ReceiverScope sub = ledger.clientScope("sub", "t/#");
+        PublishStream stream = ledger.newStream("t/1");
+        // 10 sent; 1-6 acknowledged; 7-10 failed (the broker broke the protocol on them), of which 7 and 8 arrived.
+        for (int seq = 1; seq <= 10; seq++) {
+            stream.nextSequence();
+            stream.sent();
+            if (seq <= 6) {
+                stream.acknowledged();
+            } else {
+                stream.failed(seq);
+            }
+        }
+        for (int seq : new int[] {1, 2, 3, 5, 6, 7, 8}) {
+            sub.track(stream.id(), seq, metrics);
+        }
+
+        DeliveryLedger.Delivery d = ledger.delivery();
+
+        assertThat(d.expected).as("only acknowledged messages are owed").isEqualTo(6);
+        assertThat(d.receivedOfExpected).as("4 is the one acknowledged message missing").isEqualTo(5);
+        assertThat(d.lost()).isEqualTo(1);
+        assertThat(d.deliveredUnacknowledged).as("7 and 8: sent, not acknowledged, delivered").isEqualTo(2);
+        assertThat(d.receivedFromUnknownStreams).isZero();
+    }
+
+    @Test
+    void mergedLedgers_giveTheSameFiguresAsTheEngine() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(2);
+        ReceiverScope sub = ledger.clientScope("sub", "t/#");
+        PublishStream stream = ledger.newStream("t/1");
+        for (int seq = 1; seq <= 100; seq++) {
+            stream.nextSequence();
+            stream.sent();
+            if (seq % 10 == 0) {
+                stream.failed(seq);
+            } else {
+                stream.acknowledged();
+            }
+            if (seq % 7 != 0) {
+                sub.track(stream.id(), seq, metrics);
+            }
+        }
+        DeliveryLedger.Delivery engine = ledger.delivery();
+
+        java.util.Map<Integer, DeliveryCheck.Stream> streams = new java.util.HashMap<>();
+        java.util.Map<String, DeliveryCheck.Scope> scopes = new java.util.TreeMap<>();
+        DeliveryCheck.readLedger(new com.fasterxml.jackson.databind.ObjectMapper().readTree(ledger.toJson()), streams,
+                scopes);
+        DeliveryCheck.Result merged = DeliveryCheck.check(streams.values(), scopes.values());
+
+        // 90 acknowledged; of them, multiples of 7 that are not multiples of 10 are missing: 14 - 1 (70) = 13.
+        assertThat(engine.expected).isEqualTo(90);
+        assertThat(engine.lost()).isEqualTo(13);
+        // Failed 10, 20, ... 100 arrived except 70: 9 delivered without acknowledgement.
+        assertThat(engine.deliveredUnacknowledged).isEqualTo(9);
+        assertThat(List.of(merged.expected, merged.receivedOfExpected, merged.deliveredUnacknowledged))
+                .containsExactly(engine.expected, engine.receivedOfExpected, engine.deliveredUnacknowledged);
+    }
+
+    @Test
+    void sharedGroupThatReceivesNothing_isNamed() {
+        DeliveryLedger ledger = new DeliveryLedger(3);
+        ledger.sharedScope(SharedSubscription.parse("topicFilters", "$share/perf/test/#"));
+        PublishStream stream = ledger.newStream("test/a");
+        for (int i = 0; i < 5; i++) {
+            stream.nextSequence();
+            stream.sent();
+            stream.acknowledged();
+        }
+
+        DeliveryLedger.Delivery d = ledger.delivery();
+
+        assertThat(d.lost()).isEqualTo(5);
+        assertThat(d.receivedNothing).containsExactly("shared group perf/test/# received none of 5 messages owed to it");
+    }
+
+    @Test
+    void rangesCountOverlapsExactly() {
+        long[] failed = {2, 4, 8, 12};
+        long[] missing = {1, 3, 10, 10, 20, 30};
+        assertThat(Ranges.count(failed)).isEqualTo(8);
+        assertThat(Ranges.countUpTo(failed, 9)).isEqualTo(5);
+        assertThat(Ranges.overlap(failed, missing)).isEqualTo(3);
+        assertThat(Ranges.normalise(new long[] {9, 9, 2, 3, 4, 4, 8, 8}, 8)).containsExactly(2, 4, 8, 9);
+    }
+}

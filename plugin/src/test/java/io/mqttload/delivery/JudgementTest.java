@@ -1,0 +1,99 @@
+package io.mqttload.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.mqttload.measure.FailureTally;
+
+/** The verdict rule: failures decide before loss, the loss figures stay beside the verdict, and nothing hides a fault. */
+class JudgementTest {
+    private final Map<String, Long> counts = new HashMap<>();
+
+    private Judgement judge(double tolerance, List<FailureTally.Row> rows) {
+        return new Judgement(name -> counts.getOrDefault(name, 0L), rows, List.of(), List.of(), tolerance, false);
+    }
+
+    @Test
+    void noConnection_isFailedWithTheReasonNotNothingToCheck() {
+        counts.put("connectsFailed", 20L);
+        counts.put("publishFailed", 4400L);
+        counts.put("publishNotSent", 4400L);
+        List<FailureTally.Row> rows = List.of(new FailureTally.Row("connect", FailureTally.Kind.CONNECT,
+                "connection refused: Connection refused", 20));
+
+        Judgement j = judge(0, rows);
+
+        assertThat(j.verdict).isEqualTo(Verdict.FAILED);
+        assertThat(j.line()).startsWith("FAILED: no connection succeeded: 20 connect(s) failed (most often: 20 x"
+                + " connection refused: Connection refused, in 'connect')")
+                .contains("4400 of 4400 publishes failed").contains("delivery: expected 0, received 0, lost 0");
+    }
+
+    @Test
+    void protocolViolation_failsEvenWhenMessagesArrivedAndKeepsTheFigures() {
+        counts.put("connectsOk", 50L);
+        counts.put("connectionsLost", 50L);
+        counts.put("protocolViolations", 50L);
+        counts.put("received", 506L);
+        counts.put("deliveredUnacknowledged", 506L);
+
+        Judgement j = judge(100, List.of());
+
+        assertThat(j.verdict).as("a protocol violation has no tolerance").isEqualTo(Verdict.FAILED);
+        assertThat(j.line()).contains("the broker broke the MQTT protocol 50 time(s)")
+                .contains("506 message(s) delivered that the broker never acknowledged");
+    }
+
+    @Test
+    void failuresWithinTolerance_leaveTheVerdictToLoss() {
+        counts.put("connectsOk", 1000L);
+        counts.put("connectsFailed", 5L);
+        counts.put("expected", 100L);
+        counts.put("receivedOfExpected", 100L);
+
+        assertThat(judge(1, List.of()).verdict).isEqualTo(Verdict.NO_LOSS);
+        assertThat(judge(0, List.of()).verdict).isEqualTo(Verdict.FAILED);
+    }
+
+    @Test
+    void lossWithoutFailures_isLossWithItsFigures() {
+        counts.put("connectsOk", 2L);
+        counts.put("expected", 1000L);
+        counts.put("receivedOfExpected", 990L);
+        counts.put("lost", 10L);
+
+        Judgement j = judge(0, List.of());
+
+        assertThat(j.verdict).isEqualTo(Verdict.LOSS);
+        assertThat(j.line()).startsWith("LOSS: 10 of 1000 expected deliveries missing (1.0000%)");
+    }
+
+    @Test
+    void missingEngine_isIncompleteAndStillNamesFailuresAndFigures() {
+        counts.put("connectsOk", 2L);
+        counts.put("rendezvousFailures", 1L);
+        counts.put("expected", 10L);
+        counts.put("receivedOfExpected", 10L);
+
+        Judgement j = new Judgement(name -> counts.getOrDefault(name, 0L), List.of(),
+                List.of("no summary from engine(s) [127.0.0.1:1100]"), List.of(), 0, true);
+
+        assertThat(j.verdict).isEqualTo(Verdict.INCOMPLETE);
+        assertThat(j.line()).contains("127.0.0.1:1100").contains("1 rendezvous failed")
+                .contains("delivery: expected 10, received 10, lost 0");
+    }
+
+    @Test
+    void connectionsOnly_isNothingToCheckAndOnlyNoLossPasses() {
+        counts.put("connectsOk", 19_000L);
+        assertThat(judge(0, List.of()).verdict).isEqualTo(Verdict.NOTHING_TO_CHECK);
+        assertThat(Verdict.NOTHING_TO_CHECK.passed()).isFalse();
+        assertThat(Verdict.NO_LOSS.passed()).isTrue();
+        assertThat(FailureTally.errors(name -> counts.getOrDefault(name, 0L))).isZero();
+    }
+}

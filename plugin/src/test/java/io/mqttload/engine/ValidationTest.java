@@ -1,0 +1,104 @@
+package io.mqttload.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.client.TlsSettings;
+import io.mqttload.common.Checks;
+import io.mqttload.common.InvalidSettingException;
+import io.mqttload.delivery.Verdict;
+
+/** Every invalid input is refused with a message naming the field and the value. */
+class ValidationTest {
+    @Test
+    void port_outOfRange_namesFieldAndValue() {
+        assertThatThrownBy(() -> ConnectionSettings.builder().port(0).build())
+                .isInstanceOf(InvalidSettingException.class).hasMessage("port = '0': must be a TCP port between 1 and 65535");
+        assertThatThrownBy(() -> ConnectionSettings.builder().port(65536).build())
+                .hasMessageStartingWith("port = '65536'");
+    }
+
+    @Test
+    void qos3_isRefused() {
+        assertThatThrownBy(() -> Checks.qos("qos", 3)).hasMessage("qos = '3': MQTT QoS must be 0, 1 or 2");
+    }
+
+    @Test
+    void publishTopic_withWildcardOrEmpty_isRefused() {
+        PayloadSource payload = PayloadSource.create(PayloadSource.Kind.RANDOM, "", 64, "", true);
+        assertThatThrownBy(() -> new PublishOperation("a/+/b", 1, false, payload, 1, true, 10, 20, 1000))
+                .hasMessageStartingWith("topic = 'a/+/b': wildcards");
+        assertThatThrownBy(() -> new PublishOperation("a/#", 1, false, payload, 1, true, 10, 20, 1000))
+                .hasMessageStartingWith("topic = 'a/#'");
+        assertThatThrownBy(() -> new PublishOperation("", 1, false, payload, 1, true, 10, 20, 1000))
+                .hasMessageStartingWith("topic = ''");
+    }
+
+    @Test
+    void publishTopic_withPlusInsideAPlaceholder_isArithmeticNotAWildcard() {
+        PayloadSource payload = PayloadSource.create(PayloadSource.Kind.RANDOM, "", 64, "", true);
+        new PublishOperation("a/{msg+40%100}/{thread+1}", 1, false, payload, 1, true, 10, 20, 1000);
+        assertThatThrownBy(() -> new PublishOperation("a/{msg+1}/+", 1, false, payload, 1, true, 10, 20, 1000))
+                .hasMessageStartingWith("topic = 'a/{msg+1}/+': wildcards");
+    }
+
+    @Test
+    void payload_negativeOrSmallerThanHeader_isRefused() {
+        assertThatThrownBy(() -> PayloadSource.create(PayloadSource.Kind.RANDOM, "", -1, "", false))
+                .hasMessageStartingWith("payloadSize = '-1'");
+        assertThatThrownBy(() -> PayloadSource.create(PayloadSource.Kind.RANDOM, "", 15, "", true))
+                .hasMessageStartingWith("payloadSize = '15'").hasMessageContaining("at least 16");
+        assertThatThrownBy(() -> PayloadSource.create(PayloadSource.Kind.TEXT, "short", 0, "", true))
+                .hasMessageStartingWith("payloadText = 'short'");
+        assertThatThrownBy(() -> PayloadSource.create(PayloadSource.Kind.FILE, "", 0, "/nonexistent/payload.bin", false))
+                .hasMessageStartingWith("payloadFile = '/nonexistent/payload.bin'");
+    }
+
+    @Test
+    void topicFilter_misplacedWildcards_areRefused() {
+        assertThatThrownBy(() -> Checks.topicFilter("topicFilters", "a/#/b")).hasMessageStartingWith("topicFilters = 'a/#/b'");
+        assertThatThrownBy(() -> Checks.topicFilter("topicFilters", "a/b+")).hasMessageStartingWith("topicFilters = 'a/b+'");
+        assertThatThrownBy(() -> Checks.topicFilter("topicFilters", "$share/g")).hasMessageContaining("$share/<group>/<filter>");
+    }
+
+    @Test
+    void keyStore_unreadableOrWrongPassword_namesTheField() throws Exception {
+        assertThatThrownBy(() -> TlsSettings.load("/nonexistent/trust.p12", "x", "", "", true))
+                .hasMessageStartingWith("trustStorePath = '/nonexistent/trust.p12'");
+        java.nio.file.Path junk = java.nio.file.Files.createTempFile("junk", ".p12");
+        java.nio.file.Files.write(junk, new byte[] {1, 2, 3});
+        assertThatThrownBy(() -> TlsSettings.load("", "", junk.toString(), "x", true))
+                .hasMessageStartingWith("keyStorePath = '" + junk + "'");
+        java.nio.file.Files.delete(junk);
+    }
+
+    @Test
+    void clientIdTemplate_withoutClientForManyClients_isRefused() {
+        assertThatThrownBy(() -> new ConnectOperation(ConnectionSettings.builder().build(), 10, "{engine}-{thread}", true,
+                0, ReconnectPolicy.none(), "")).hasMessageStartingWith("clientIdTemplate = '{engine}-{thread}'");
+    }
+
+    @Test
+    void localAddress_thatIsNotAnIp_isRefused() {
+        assertThatThrownBy(() -> new ConnectOperation(ConnectionSettings.builder().build(), 1, "{client}", true, 0,
+                ReconnectPolicy.none(), "127.0.0.1, broker.example")).hasMessageStartingWith("localAddresses = 'broker.example'");
+    }
+
+    @Test
+    void failureTolerance_notAPercentage_namesThePropertyAndTheValue() {
+        assertThatThrownBy(() -> RunConfig.from(name -> name.equals(RunConfig.FAILURE_TOLERANCE_PERCENT) ? "150" : null, "s"))
+                .hasMessage("mqttload.failureTolerancePercent = '150': must be a percentage between 0 and 100");
+        assertThatThrownBy(() -> RunConfig.from(name -> name.equals(RunConfig.FAILURE_TOLERANCE_PERCENT) ? "some" : null, "s"))
+                .hasMessageStartingWith("mqttload.failureTolerancePercent = 'some': not a number");
+    }
+
+    @Test
+    void verdictNames_areReadBackOrRefusedByName() {
+        assertThat(Verdict.of(" no_loss ")).isEqualTo(Verdict.NO_LOSS);
+        assertThatThrownBy(() -> Verdict.of("NO LOSS")).hasMessage("not an MQTT run verdict: 'NO LOSS'");
+    }
+}

@@ -1,0 +1,290 @@
+package io.mqttload.summary;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Random;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+import io.mqttload.common.SharedSubscription;
+import io.mqttload.delivery.DeliveryLedger;
+import io.mqttload.delivery.PublishStream;
+import io.mqttload.delivery.ReceiverScope;
+import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.LatencyRecorder;
+import io.mqttload.measure.LatencyStats;
+
+/**
+ * Engines' summaries merged into one report: latency percentiles from the merged histograms equal
+ * those of all values recorded in one histogram, and messages published on one engine and owed to
+ * subscribers on another are checked, so loss between engines is found.
+ */
+class MergedReportTest {
+
+    /** One engine's run, built the way EngineRuntime builds it, without a broker. */
+    private static final class Engine {
+        final String id;
+        final int number;
+        final EngineMetrics metrics = new EngineMetrics();
+        final DeliveryLedger ledger;
+
+        Engine(String id, int number) {
+            this.id = id;
+            this.number = number;
+            this.ledger = new DeliveryLedger(number);
+        }
+
+        PublishStream publish(String topic, int messages) {
+            PublishStream s = ledger.newStream(topic);
+            for (int i = 0; i < messages; i++) {
+                s.nextSequence();
+                s.sent();
+                s.acknowledged();
+                metrics.acknowledged.increment();
+            }
+            return s;
+        }
+
+        void receive(ReceiverScope scope, PublishStream from, int firstSeq, int lastSeq, int... skipped) {
+            outer:
+            for (int seq = firstSeq; seq <= lastSeq; seq++) {
+                for (int skip : skipped) {
+                    if (skip == seq) {
+                        continue outer;
+                    }
+                }
+                metrics.received.increment();
+                scope.track(from.id(), seq, metrics);
+            }
+        }
+
+        final java.util.Map<String, Histogram> bySampler = new java.util.TreeMap<>();
+
+        String summary() {
+            // As at run end: what the recorders hold since the last interval goes into the run's totals.
+            metrics.pubToSubLatency.takeInterval(true);
+            metrics.publishLatency.takeInterval(true);
+            metrics.connectLatency.takeInterval(true);
+            RunSummary summary = new RunSummary("run-1", id, number, "merge-test", 1_000, 11_000, 0, 10.0, metrics,
+                    ledger.delivery(), metrics.acknowledged.sum(), metrics.received.sum(), new long[] {0, 0, 0},
+                    ledger.toJson(), 0);
+            java.util.Map<String, LatencyStats> stats = new java.util.TreeMap<>();
+            bySampler.forEach((label, h) -> stats.put(label, new LatencyStats(h)));
+            summary.pubToSubBySampler(stats);
+            return summary.toJson();
+        }
+    }
+
+    @Test
+    void merge_publisherOnOneEngineSubscriberOnAnother_findsTheLossNeitherEngineCanSee() {
+        Engine pub = new Engine("pub-engine", 1);
+        Engine sub = new Engine("sub-engine", 2);
+        PublishStream stream = pub.publish("plant/1/temp", 100);
+        ReceiverScope scope = sub.ledger.clientScope("sub-1", "plant/#");
+        sub.receive(scope, stream, 1, 100, 17, 18, 60);
+
+        MergedReport report = MergedReport.merge(List.of(pub.summary(), sub.summary()), List.of());
+
+        assertThat(report.expected).isEqualTo(100);
+        assertThat(report.receivedOfExpected).isEqualTo(97);
+        assertThat(report.lost()).isEqualTo(3);
+        assertThat(report.verdict()).isEqualTo(Verdict.LOSS);
+        assertThat(report.verdictLine()).contains("3 of 100 expected deliveries missing");
+        // Each engine alone has nothing to compare: the publisher has no subscriber, the subscriber no stream.
+        assertThat(report.engines).extracting(e -> e.count("expected")).containsExactly(0L, 0L);
+        assertThat(report.count("acknowledged")).isEqualTo(100);
+        assertThat(report.count("received")).isEqualTo(97);
+    }
+
+    @Test
+    void merge_everyMessageArrivedAcrossEngines_noLoss() {
+        Engine a = new Engine("a", 1);
+        Engine b = new Engine("b", 2);
+        PublishStream fromA = a.publish("t/a", 50);
+        PublishStream fromB = b.publish("t/b", 40);
+        ReceiverScope onA = a.ledger.clientScope("sub-a", "t/+");
+        ReceiverScope onB = b.ledger.clientScope("sub-b", "t/a");
+        a.receive(onA, fromA, 1, 50);
+        a.receive(onA, fromB, 1, 40);
+        b.receive(onB, fromA, 1, 50);
+
+        MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
+
+        assertThat(report.expected).isEqualTo(50 + 40 + 50);
+        assertThat(report.lost()).isZero();
+        assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
+    }
+
+    @Test
+    void merge_sharedGroupWithMembersOnTwoEngines_addsWhatTheMembersSaw() {
+        Engine a = new Engine("a", 1);
+        Engine b = new Engine("b", 2);
+        PublishStream stream = a.publish("jobs/1", 10);
+        SharedSubscription group = SharedSubscription.parse("topicFilters", "$share/workers/jobs/#");
+        ReceiverScope onA = a.ledger.sharedScope(group);
+        ReceiverScope onB = b.ledger.sharedScope(group);
+        // The broker split the stream: odd sequence numbers to the member on A, even ones to the member on B.
+        a.receive(onA, stream, 1, 9, 2, 4, 6, 8);
+        b.receive(onB, stream, 2, 10, 3, 5, 7, 9);
+
+        MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
+
+        assertThat(report.expected).isEqualTo(10);
+        assertThat(report.receivedOfExpected).isEqualTo(10);
+        assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
+    }
+
+    @Test
+    void engineSummary_sharedGroupSpanningEngines_isLeftToTheMergedReportInsteadOfShownAsLoss() {
+        Engine a = new Engine("a", 1);
+        Engine b = new Engine("b", 2);
+        a.ledger.sharedGroupsSpanEngines(true);
+        b.ledger.sharedGroupsSpanEngines(true);
+        PublishStream stream = a.publish("test/a-p0", 10);
+        SharedSubscription group = SharedSubscription.parse("topicFilters", "$share/perf/test/#");
+        ReceiverScope onA = a.ledger.sharedScope(group);
+        ReceiverScope onB = b.ledger.sharedScope(group);
+        // A's member saw only A's messages, yet the broker gave half of them to the member on B.
+        a.receive(onA, stream, 1, 5);
+        b.receive(onB, stream, 6, 10);
+
+        RunSummary aAlone = new RunSummary("run-1", "a", 1, "merge-test", 1_000, 11_000, 0, 10.0, a.metrics,
+                a.ledger.delivery(), 10, 5, new long[] {0, 0, 0}, a.ledger.toJson(), 0);
+        MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
+
+        assertThat(aAlone.verdict()).isNotIn(Verdict.LOSS, Verdict.LOSS_UNCERTAIN);
+        assertThat(aAlone.verdictLine()).contains("1 shared subscription group(s) may have members on other engines");
+        assertThat(report.engines).extracting(e -> e.count("lost")).containsExactly(0L, 0L);
+        assertThat(report.expected).isEqualTo(10);
+        assertThat(report.receivedOfExpected).isEqualTo(10);
+        assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
+        assertThat(report.toMarkdown()).contains("Shared subscription groups that may have members on several engines");
+
+        // The same split with one message missing is loss over all engines.
+        Engine c = new Engine("c", 3);
+        Engine d = new Engine("d", 4);
+        PublishStream fromC = c.publish("test/c-p0", 10);
+        c.receive(c.ledger.sharedScope(group), fromC, 1, 5);
+        d.receive(d.ledger.sharedScope(group), fromC, 6, 10, 8);
+        assertThat(MergedReport.merge(List.of(c.summary(), d.summary()), List.of()).lost()).isEqualTo(1);
+    }
+
+    @Test
+    void engineSummary_sharedGroupOnOneEngineOnly_isJudgedThere() {
+        Engine a = new Engine("a", 1);
+        PublishStream stream = a.publish("test/a-p0", 10);
+        ReceiverScope group = a.ledger.sharedScope(SharedSubscription.parse("topicFilters", "$share/perf/test/#"));
+        a.receive(group, stream, 1, 10, 4);
+
+        DeliveryLedger.Delivery delivery = a.ledger.delivery();
+
+        assertThat(delivery.sharedScopesAcrossEngines).isZero();
+        assertThat(delivery.expected).isEqualTo(10);
+        assertThat(delivery.lost()).isEqualTo(1);
+    }
+
+    @Test
+    void merge_latencyFromTwoEngines_percentilesEqualOneHistogramOfEveryValue() {
+        Engine a = new Engine("a", 1);
+        Engine b = new Engine("b", 2);
+        Histogram all = LatencyRecorder.newHistogram();
+        Random random = new Random(42);
+        for (int i = 0; i < 20_000; i++) {
+            // Two different distributions: averaging their percentiles would be far from the truth.
+            long fast = 200 + random.nextInt(300);
+            long slow = 5_000 + (long) (random.nextGaussian() * 800 + 800);
+            a.metrics.pubToSubLatency.record(fast);
+            b.metrics.pubToSubLatency.record(Math.max(1, slow));
+            all.recordValue(fast);
+            all.recordValue(Math.max(1, slow));
+        }
+
+        MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
+
+        LatencyStats merged = report.latency.get("pubToSub");
+        assertThat(merged.count).isEqualTo(40_000);
+        for (double p : LatencyStats.PERCENTILES) {
+            assertThat(merged.percentile(p)).as("p" + p).isEqualTo(all.getValueAtPercentile(p));
+        }
+        assertThat(merged.max).isEqualTo(all.getMaxValue());
+        assertThat(merged.mean).isEqualTo(all.getMean());
+    }
+
+    @Test
+    void merge_latencyBySubscriberSampler_keepsAProbeApartFromTheFloodOnEveryEngine() {
+        Engine a = new Engine("a", 1);
+        Engine b = new Engine("b", 2);
+        Histogram allProbe = LatencyRecorder.newHistogram();
+        Histogram allFlood = LatencyRecorder.newHistogram();
+        Random random = new Random(7);
+        for (Engine e : List.of(a, b)) {
+            Histogram probe = e.bySampler.computeIfAbsent("MQTT Subscribe probe", k -> LatencyRecorder.newHistogram());
+            Histogram flood = e.bySampler.computeIfAbsent("MQTT Subscribe flood", k -> LatencyRecorder.newHistogram());
+            for (int i = 0; i < 5_000; i++) {
+                long fast = 300 + random.nextInt(200);
+                long queued = 20_000 + random.nextInt(30_000);
+                probe.recordValue(fast);
+                allProbe.recordValue(fast);
+                flood.recordValue(queued);
+                allFlood.recordValue(queued);
+            }
+        }
+
+        MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
+
+        LatencyStats probe = report.pubToSubBySampler.get("MQTT Subscribe probe");
+        LatencyStats flood = report.pubToSubBySampler.get("MQTT Subscribe flood");
+        assertThat(probe.count).isEqualTo(10_000);
+        assertThat(flood.count).isEqualTo(10_000);
+        for (double p : LatencyStats.PERCENTILES) {
+            assertThat(probe.percentile(p)).as("probe p" + p).isEqualTo(allProbe.getValueAtPercentile(p));
+            assertThat(flood.percentile(p)).as("flood p" + p).isEqualTo(allFlood.getValueAtPercentile(p));
+        }
+        assertThat(report.toMarkdown()).contains("| pub-to-sub, MQTT Subscribe probe | 10000 |");
+        assertThat(report.toTable()).contains("to MQTT Subscribe probe");
+        assertThat(report.toJson()).contains("\"pubToSubBySampler\"");
+    }
+
+    @Test
+    void merge_engineSummaryMissing_isIncompleteNotNoLoss() {
+        Engine a = new Engine("a", 1);
+        PublishStream s = a.publish("t/1", 5);
+        a.receive(a.ledger.clientScope("sub", "t/1"), s, 1, 5);
+
+        MergedReport report = MergedReport.merge(List.of(a.summary()), List.of("engine 2 of 2"));
+
+        assertThat(report.lost()).isZero();
+        assertThat(report.verdict()).isEqualTo(Verdict.INCOMPLETE);
+        assertThat(report.verdictLine()).contains("engine 2 of 2").contains("MQTT Run End");
+        assertThat(report.toTable()).contains("(no summary received)");
+    }
+
+    @Test
+    void merge_twoEnginesWithTheSameEngineNumber_isIncompleteAndSaysWhy() {
+        Engine a = new Engine("a", 7);
+        Engine b = new Engine("b", 7);
+
+        MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
+
+        assertThat(report.verdict()).isEqualTo(Verdict.INCOMPLETE);
+        assertThat(report.verdictLine()).contains("share mqttload.engineNumber 7");
+    }
+
+    @Test
+    void toMarkdownAndJson_carryTheFiguresOfTheTable() {
+        Engine a = new Engine("a", 1);
+        PublishStream s = a.publish("t/1", 20);
+        a.receive(a.ledger.clientScope("sub", "t/1"), s, 1, 20, 4);
+        a.metrics.pubToSubLatency.record(1500);
+
+        MergedReport report = MergedReport.merge(List.of(a.summary()), List.of());
+
+        assertThat(report.toMarkdown()).contains("**Verdict:** LOSS: 1 of 20 expected deliveries missing")
+                .contains("| **all** | 2.0 | 1.9 |");
+        MergedReport again = MergedReport.merge(List.of(a.summary()), List.of());
+        assertThat(again.toJson()).isEqualTo(report.toJson()).contains("\"lost\": 1").contains("\"verdict\": \"LOSS\"");
+    }
+}

@@ -91,7 +91,7 @@ public final class ProcessStats {
                     String cmdline = new String(Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8);
                     String program = cmdline.contains("\0") ? cmdline.substring(0, cmdline.indexOf('\0')) : cmdline;
                     if (comm.equals(name) || Path.of(program.isEmpty() ? "/" : program).endsWith(name)) {
-                        pids.add(Long.parseLong(p.getFileName().toString()));
+                        pids.add(Long.parseLong(String.valueOf(p.getFileName())));
                     }
                 } catch (IOException | RuntimeException gone) {
                     // A process that ended while listing, or a kernel thread without a command line.

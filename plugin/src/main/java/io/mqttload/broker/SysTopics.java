@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -45,7 +46,8 @@ final class SysTopics implements AutoCloseable {
     private final Mqtt3AsyncClient client;
     private final Map<String, Double> latest = new ConcurrentHashMap<>();
     private final String agentTopic;
-    private volatile long messages;
+    /** Written by the client's one event-loop thread, read by the monitor. */
+    private final AtomicLong messages = new AtomicLong();
     private volatile AgentReading agent;
 
     /** The last sample an agent published: what {@link BrokerAgent} sends as JSON. */
@@ -107,7 +109,7 @@ final class SysTopics implements AutoCloseable {
             }
             return;
         }
-        messages++;
+        messages.lazySet(messages.get() + 1);
         String text = new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8).trim();
         // Mosquitto appends units to some values ("12 seconds"); the number comes first.
         String number = text.split("\\s+", 2)[0];
@@ -154,7 +156,7 @@ final class SysTopics implements AutoCloseable {
 
     /** Whether any $SYS message has arrived at all. */
     boolean heardAnything() {
-        return messages > 0;
+        return messages.get() > 0;
     }
 
     Map<String, Double> snapshot() {

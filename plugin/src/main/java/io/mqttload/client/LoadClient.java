@@ -330,7 +330,7 @@ public final class LoadClient {
      * the flow is done, so QoS 2 goes through its reactive API, whose stream completes at PUBCOMP.
      */
     public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain) {
-        MqttQos mqttQos = MqttQos.fromCode(qos);
+        MqttQos mqttQos = mqttQos(qos);
         if (v5 != null) {
             Mqtt5Publish message = Mqtt5Publish.builder().topic(topic).qos(mqttQos).retain(retain).payload(payload).build();
             if (qos == 2) {
@@ -350,13 +350,22 @@ public final class LoadClient {
         return v3.publish(message).thenApply(published -> null);
     }
 
+    /** The client library's QoS for 0, 1 or 2 (checked where the plan sets it). */
+    private static MqttQos mqttQos(int qos) {
+        MqttQos q = MqttQos.fromCode(qos);
+        if (q == null) {
+            throw new IllegalArgumentException("MQTT QoS must be 0, 1 or 2, not " + qos);
+        }
+        return q;
+    }
+
     /**
      * Publishes one message and calls {@code done} (with null, or the error) when the broker took it,
      * like {@link #publish} but without an intermediate future: the asynchronous publish path runs
      * this once per message.
      */
     public void publish(String topic, byte[] payload, int qos, boolean retain, Consumer<Throwable> done) {
-        MqttQos mqttQos = MqttQos.fromCode(qos);
+        MqttQos mqttQos = mqttQos(qos);
         if (qos == 2) {
             publish(topic, payload, qos, retain).whenComplete((ok, error) -> done.accept(error));
         } else if (v5 != null) {
@@ -443,7 +452,7 @@ public final class LoadClient {
     }
 
     private CompletableFuture<Void> subscribeAndAwait(List<String> filters, int qos) {
-        MqttQos mqttQos = MqttQos.fromCode(qos);
+        MqttQos mqttQos = mqttQos(qos);
         if (v5 != null) {
             List<Mqtt5Subscription> subs = new ArrayList<>();
             for (String f : filters) {

@@ -15,7 +15,7 @@ public final class PublishStream {
     private final String topic;
     private int lastSequence;
     /** Messages handed to a connected client; written by the owning JMeter thread only. */
-    private volatile long sent;
+    private final AtomicLong sent = new AtomicLong();
     /** Messages the broker took (QoS 0: written; QoS 1/2: acknowledged): what subscribers must get. */
     private final AtomicLong acknowledged = new AtomicLong();
     /** Failed sequence numbers as [from, to] pairs in the order they failed; guarded by this. */
@@ -45,7 +45,7 @@ public final class PublishStream {
 
     /** The message left the client; called by the owning JMeter thread. */
     public void sent() {
-        sent++;
+        sent.lazySet(sent.get() + 1);
     }
 
     public void acknowledged() {
@@ -67,7 +67,7 @@ public final class PublishStream {
     }
 
     public long sentCount() {
-        return sent;
+        return sent.get();
     }
 
     public long acknowledgedCount() {
@@ -80,6 +80,6 @@ public final class PublishStream {
         synchronized (this) {
             failedNow = Ranges.normalise(failed, failedLength);
         }
-        return new DeliveryCheck.Stream(id, topic, sent, acknowledged.get(), failedNow);
+        return new DeliveryCheck.Stream(id, topic, sent.get(), acknowledged.get(), failedNow);
     }
 }

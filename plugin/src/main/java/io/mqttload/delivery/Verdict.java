@@ -47,9 +47,12 @@ public enum Verdict {
 
     /** Reads a verdict's name as the JSON files carry it; fails naming the value. */
     public static Verdict of(String name) {
+        if (name == null) {
+            throw new IllegalArgumentException("not an MQTT run verdict: none given");
+        }
         try {
             return valueOf(name.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException | NullPointerException e) {
+        } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("not an MQTT run verdict: '" + name + "'", e);
         }
     }

@@ -46,7 +46,8 @@ public final class RunConfig {
     private final double failureTolerancePercent;
 
     private RunConfig(String engineId, int engineNumber, String runId, String scenario, Path resultsDir, long warmupMillis,
-            long drainTimeoutMillis, long closeTimeoutMillis, long progressMillis, long drainQuietMillis, int engines, double failureTolerancePercent) {
+            long drainTimeoutMillis, long closeTimeoutMillis, long progressMillis, long drainQuietMillis, int engines,
+            double failureTolerancePercent) {
         this.failureTolerancePercent = failureTolerancePercent;
         this.drainQuietMillis = drainQuietMillis;
         this.engines = engines;

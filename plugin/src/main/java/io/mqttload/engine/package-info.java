@@ -1,2 +1,6 @@
-/** One engine's run: its lifecycle, client groups, operations (connect, subscribe, publish, disconnect) and timeline; uses every package above it, never report or jmeter. */
+/**
+ * One engine's run: its lifecycle, client groups, operations (connect, subscribe, publish, disconnect) and
+ * timeline; uses the packages below it (summary, broker, rendezvous, client, delivery, measure, common), never
+ * report, sweep or jmeter.
+ */
 package io.mqttload.engine;

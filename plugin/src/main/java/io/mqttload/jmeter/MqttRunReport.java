@@ -68,7 +68,7 @@ public class MqttRunReport extends AbstractTestElement
     private String token = "";
 
     private transient Collector collector;
-    private transient long runsBefore;
+    private transient volatile long runsBefore;
 
     /** What the controller gathered for one run: engines started, ended or gone, and their summaries. */
     private static final class Collector {

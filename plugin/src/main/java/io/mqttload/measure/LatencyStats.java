@@ -2,6 +2,7 @@ package io.mqttload.measure;
 
 import java.nio.ByteBuffer;
 import java.util.Base64;
+import java.util.List;
 import java.util.Locale;
 import java.util.zip.DataFormatException;
 
@@ -11,7 +12,7 @@ import io.mqttload.common.Json;
 
 /** Summary statistics of one latency histogram, in microseconds, plus the histogram itself for merging. */
 public final class LatencyStats {
-    public static final double[] PERCENTILES = {50, 75, 90, 95, 99, 99.9};
+    public static final List<Double> PERCENTILES = List.of(50.0, 75.0, 90.0, 95.0, 99.0, 99.9);
 
     public final long count;
     public final double mean;
@@ -27,15 +28,15 @@ public final class LatencyStats {
         this.mean = count == 0 ? 0 : h.getMean();
         this.min = count == 0 ? 0 : h.getMinValue();
         this.max = count == 0 ? 0 : h.getMaxValue();
-        this.percentiles = new long[PERCENTILES.length];
-        for (int i = 0; i < PERCENTILES.length; i++) {
-            percentiles[i] = count == 0 ? 0 : h.getValueAtPercentile(PERCENTILES[i]);
+        this.percentiles = new long[PERCENTILES.size()];
+        for (int i = 0; i < PERCENTILES.size(); i++) {
+            percentiles[i] = count == 0 ? 0 : h.getValueAtPercentile(PERCENTILES.get(i));
         }
     }
 
     /** Field name of percentile {@code i}: p50, p75, p90, p95, p99, p99.9. */
     public static String percentileName(int i) {
-        double p = PERCENTILES[i];
+        double p = PERCENTILES.get(i);
         return "p" + (p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p));
     }
 
@@ -61,7 +62,7 @@ public final class LatencyStats {
     public void writeJson(Json j, String name) {
         j.key(name).open();
         j.field("count", count).field("mean", mean).field("min", min).field("max", max);
-        for (int i = 0; i < PERCENTILES.length; i++) {
+        for (int i = 0; i < PERCENTILES.size(); i++) {
             j.field(percentileName(i), percentiles[i]);
         }
         j.field("hdrHistogram", encoded());
@@ -69,8 +70,8 @@ public final class LatencyStats {
     }
 
     public long percentile(double p) {
-        for (int i = 0; i < PERCENTILES.length; i++) {
-            if (PERCENTILES[i] == p) {
+        for (int i = 0; i < PERCENTILES.size(); i++) {
+            if (PERCENTILES.get(i) == p) {
                 return percentiles[i];
             }
         }

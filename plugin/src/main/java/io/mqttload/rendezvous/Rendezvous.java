@@ -192,7 +192,7 @@ public final class Rendezvous implements AutoCloseable {
                 });
         if (!settings.username().isEmpty()) {
             Mqtt3SimpleAuthBuilder.Complete auth = Mqtt3SimpleAuth.builder().username(settings.username());
-            builder.simpleAuth((settings.password().isEmpty() ? auth
+            builder = builder.simpleAuth((settings.password().isEmpty() ? auth
                     : auth.password(settings.password().getBytes(StandardCharsets.UTF_8))).build());
         }
         this.client = builder.buildAsync();

@@ -85,7 +85,7 @@ public final class HtmlReport {
 
     private void summaryTable() {
         h.append("<h2>Summary</h2>\n<table><tr><th>actual rate pub:sub (msg/s)</th><th>avg latency (ms)</th>");
-        for (int i = 0; i < LatencyStats.PERCENTILES.length; i++) {
+        for (int i = 0; i < LatencyStats.PERCENTILES.size(); i++) {
             h.append("<th>").append(LatencyStats.percentileName(i)).append("</th>");
         }
         h.append("<th>max</th>");
@@ -145,7 +145,7 @@ public final class HtmlReport {
 
     private void latencyTable() {
         h.append("<h2>Latency (ms)</h2>\n<table><tr><th></th><th>count</th><th>avg</th>");
-        for (int i = 0; i < LatencyStats.PERCENTILES.length; i++) {
+        for (int i = 0; i < LatencyStats.PERCENTILES.size(); i++) {
             h.append("<th>").append(LatencyStats.percentileName(i)).append("</th>");
         }
         h.append("<th>max</th></tr>\n");

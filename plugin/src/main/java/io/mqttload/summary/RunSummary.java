@@ -56,7 +56,8 @@ public final class RunSummary {
     public final List<FailureTally.Row> failures;
     public final double failureTolerancePercent;
 
-    public RunSummary(String runId, String engineId, int engineNumber, String scenario, long startedAtMillis, long endedAtMillis, long warmupMillis,
+    public RunSummary(String runId, String engineId, int engineNumber, String scenario, long startedAtMillis,
+            long endedAtMillis, long warmupMillis,
             double measuredSeconds, EngineMetrics m, DeliveryLedger.Delivery delivery, long measuredPublished,
             long measuredReceived, long[] receivedPerSubscriber, String ledgerJson, double failureTolerancePercent) {
         this.runId = runId;

@@ -9,7 +9,6 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.mqttload.delivery.Judgement;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.FailureTally;
 
@@ -92,7 +91,7 @@ final class StepResult {
     void readReport(Path sweepDir, Path json, ObjectMapper mapper) throws IOException {
         JsonNode r = mapper.readTree(Files.readString(json));
         reportJson = sweepDir.relativize(json).toString().replace('\\', '/');
-        Path html = json.resolveSibling(json.getFileName().toString().replaceAll("\\.json$", ".html"));
+        Path html = json.resolveSibling(String.valueOf(json.getFileName()).replaceAll("\\.json$", ".html"));
         reportHtml = Files.isRegularFile(html) ? sweepDir.relativize(html).toString().replace('\\', '/') : null;
         JsonNode counts = r.path("counts");
         clients = counts.path("connectsOk").asLong();

@@ -192,7 +192,7 @@ public final class Sweep {
         if (!m.find()) {
             throw new SweepOptions.UsageException("--plan '" + o.plan + "': no TestPlan element to add the broker monitor to");
         }
-        String name = plan.getFileName().toString().replaceAll("\\.jmx$", "");
+        String name = String.valueOf(plan.getFileName()).replaceAll("\\.jmx$", "");
         Path copy = dir.resolve(name + "-broker-monitor.jmx");
         Files.writeString(copy, xml.substring(0, m.end()) + monitorXml() + xml.substring(m.end()), StandardCharsets.UTF_8);
         return copy;

@@ -264,7 +264,7 @@ final class SweepOptions {
         }
         Map<String, String> properties = new LinkedHashMap<>();
         new TreeMap<>(p).forEach((k, v) -> properties.put(k.toString(), v.toString()));
-        String name = path.getFileName().toString();
+        String name = String.valueOf(path.getFileName());
         return new Step(name.contains(".") ? name.substring(0, name.lastIndexOf('.')) : name, properties);
     }
 

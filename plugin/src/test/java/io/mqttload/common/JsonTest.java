@@ -21,7 +21,8 @@ class JsonTest {
             assertThat(Json.number(Double.NaN)).isEqualTo("0");
             for (double v : new double[] {12.0000001, 0.9999999, -3.0000002, 1e-9, 123456.0005}) {
                 String json = new Json().open().field("v", v).close().toString();
-                assertThat(new ObjectMapper().readTree(json).path("v").asDouble()).as(json).isEqualTo(v, org.assertj.core.data.Offset.offset(0.001));
+                assertThat(new ObjectMapper().readTree(json).path("v").asDouble()).as(json)
+                        .isEqualTo(v, org.assertj.core.data.Offset.offset(0.001));
             }
         } finally {
             Locale.setDefault(previous);

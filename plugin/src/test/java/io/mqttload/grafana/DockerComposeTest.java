@@ -3,7 +3,6 @@ package io.mqttload.grafana;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,7 +72,10 @@ class DockerComposeTest {
         }
     }
 
-    /** The resolved YAML of {@code docker-compose config} as a tree (SnakeYAML: Jackson's YAML module needs a newer jackson-core than JMeter's). */
+    /**
+     * The resolved YAML of {@code docker-compose config} as a tree (SnakeYAML: Jackson's YAML module needs a newer
+     * jackson-core than JMeter's).
+     */
     private static JsonNode yaml(String text) {
         return new ObjectMapper().valueToTree(new Yaml().load(text));
     }

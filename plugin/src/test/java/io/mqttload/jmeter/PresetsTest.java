@@ -37,7 +37,8 @@ class PresetsTest {
 
     static Stream<Path> presets() throws IOException {
         try (Stream<Path> files = Files.list(TEST_PLANS.resolve("presets"))) {
-            List<Path> list = files.filter(p -> p.toString().endsWith(".properties")).sorted().collect(java.util.stream.Collectors.toList());
+            List<Path> list = files.filter(p -> p.toString().endsWith(".properties")).sorted()
+                    .collect(java.util.stream.Collectors.toList());
             assertThat(list).as("presets in " + TEST_PLANS.resolve("presets")).hasSizeGreaterThan(30);
             return list.stream();
         }

@@ -301,7 +301,7 @@ public final class InfluxMetrics implements IntervalListener {
     public static void latencyFields(StringBuilder line, LatencyStats s) {
         LineProtocol.firstField(line, "count", s.count);
         LineProtocol.field(line, "mean", s.mean);
-        for (int i = 0; i < LatencyStats.PERCENTILES.length; i++) {
+        for (int i = 0; i < LatencyStats.PERCENTILES.size(); i++) {
             LineProtocol.field(line, LatencyStats.percentileName(i), s.percentiles[i]);
         }
         LineProtocol.field(line, "max", s.max);

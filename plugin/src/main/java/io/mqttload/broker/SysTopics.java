@@ -19,7 +19,7 @@ import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
 import com.hivemq.client.mqtt.mqtt3.message.publish.Mqtt3Publish;
 
 import io.mqttload.client.Errors;
-import io.mqttload.client.LoadClient;
+import io.mqttload.client.ClientConfigs;
 
 /**
  * The broker's own statistics from its {@code $SYS} topics (Mosquitto, EMQX), by one MQTT 3.1.1 client:
@@ -77,7 +77,7 @@ final class SysTopics implements AutoCloseable {
     SysTopics(String host, int port, String clientId, long timeoutMillis, boolean subscribeSys, String agentTopic) {
         this.agentTopic = agentTopic;
         client = Mqtt3Client.builder().identifier(clientId).serverHost(host).serverPort(port)
-                .executorConfig(LoadClient.sharedEventLoop()).buildAsync();
+                .executorConfig(ClientConfigs.sharedEventLoop()).buildAsync();
         client.publishes(MqttGlobalPublishFilter.ALL, this::onMessage);
         try {
             client.connectWith().cleanSession(true).send().get(timeoutMillis, TimeUnit.MILLISECONDS);

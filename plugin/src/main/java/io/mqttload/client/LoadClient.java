@@ -2,62 +2,30 @@ package io.mqttload.client;
 
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
-import io.reactivex.Flowable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.MqttClientBuilder;
-import com.hivemq.client.mqtt.MqttClientSslConfig;
-import com.hivemq.client.mqtt.MqttClientSslConfigBuilder;
 import com.hivemq.client.mqtt.MqttClientExecutorConfig;
-import com.hivemq.client.mqtt.MqttClientTransportConfig;
-import com.hivemq.client.mqtt.MqttClientTransportConfigBuilder;
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.MqttWebSocketConfig;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.exceptions.ConnectionClosedException;
 import com.hivemq.client.mqtt.lifecycle.MqttClientDisconnectedContext;
 import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
-import com.hivemq.client.mqtt.mqtt3.Mqtt3AsyncClient;
-import com.hivemq.client.mqtt.mqtt3.message.publish.Mqtt3Publish;
-import com.hivemq.client.mqtt.mqtt3.message.auth.Mqtt3SimpleAuth;
-import com.hivemq.client.mqtt.mqtt3.message.auth.Mqtt3SimpleAuthBuilder;
-import com.hivemq.client.mqtt.mqtt3.message.subscribe.Mqtt3Subscribe;
-import com.hivemq.client.mqtt.mqtt3.message.subscribe.Mqtt3Subscription;
-import com.hivemq.client.mqtt.mqtt3.exceptions.Mqtt3SubAckException;
-import com.hivemq.client.mqtt.mqtt3.message.subscribe.suback.Mqtt3SubAck;
-import com.hivemq.client.mqtt.mqtt3.message.subscribe.suback.Mqtt3SubAckReturnCode;
-import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
-import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
-import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5SubAckException;
-import com.hivemq.client.mqtt.mqtt5.message.auth.Mqtt5SimpleAuth;
-import com.hivemq.client.mqtt.mqtt5.message.auth.Mqtt5SimpleAuthBuilder;
-import com.hivemq.client.mqtt.mqtt5.message.subscribe.Mqtt5Subscribe;
-import com.hivemq.client.mqtt.mqtt5.message.subscribe.Mqtt5Subscription;
-import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAck;
-import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCode;
 
 import io.mqttload.common.NameTemplate;
 import io.mqttload.common.SharedSubscription;
@@ -78,30 +46,6 @@ import io.mqttload.measure.SamplerMetrics;
  */
 public final class LoadClient {
     private static final Logger log = LoggerFactory.getLogger(LoadClient.class);
-    /**
-     * One event loop for every client of the engine, on daemon threads. The client library's own threads are
-     * not daemons, and after a DISCONNECT that keeps the session (session expiry > 0) it holds them for the
-     * session's lifetime to expire its local state: a headless JMeter then stayed up for minutes after the
-     * end of the run. Daemon threads let it exit; the broker's sessions are untouched.
-     */
-    private static final AtomicInteger EVENT_LOOP_THREADS = new AtomicInteger();
-    private static final MqttClientExecutorConfig SHARED_EVENT_LOOP = MqttClientExecutorConfig.builder()
-            .nettyExecutor(Executors.newCachedThreadPool(r -> {
-                Thread t = new Thread(r, "mqttload-netty-" + EVENT_LOOP_THREADS.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            }))
-            .nettyThreads(Math.max(2, Runtime.getRuntime().availableProcessors() * 2))
-            .build();
-    /**
-     * Runs the publish callback on the thread that read the message: the client's Netty event loop. Without an
-     * executor the client hands every message to its application scheduler (RxJava's computation pool, one
-     * thread per core, shared by every client and by publish completions) while Netty keeps reading and queues
-     * QoS 0 messages in memory. That hop put queueing time into pub-to-sub latency, and a slow consumer parked a
-     * pool thread: its own socket was still read, so the broker never saw a slow reader, and every other client
-     * and the publishers were slowed down instead.
-     */
-    private static final Executor ON_EVENT_LOOP = Runnable::run;
     private final String clientId;
     private final int index;
     private final ConnectionSettings settings;
@@ -115,8 +59,8 @@ public final class LoadClient {
     private volatile SamplerMetrics receiveSampler;
     private final DeliveryLedger ledger;
     private final ReconnectPolicy reconnectPolicy;
-    private final Mqtt5AsyncClient v5;
-    private final Mqtt3AsyncClient v3;
+    /** The protocol-version part: MQTT 3.1.1 or 5. */
+    private final MqttSession session;
     private final AtomicBoolean connected = new AtomicBoolean();
     private volatile boolean everConnected;
     private volatile boolean closing;
@@ -150,7 +94,7 @@ public final class LoadClient {
         this.reconnectPolicy = reconnectPolicy;
         MqttClientBuilder builder = MqttClient.builder()
                 .identifier(clientId)
-                .transportConfig(transport(settings, localAddress))
+                .transportConfig(ClientConfigs.transport(settings, localAddress))
                 .addConnectedListener(ctx -> onConnected())
                 .addDisconnectedListener(this::onDisconnected);
         if (consumeDelayNanos > 0) {
@@ -162,53 +106,9 @@ public final class LoadClient {
             builder.executorConfig(MqttClientExecutorConfig.builder().nettyExecutor(ownEventLoop).nettyThreads(1).build());
         } else {
             ownEventLoop = null;
-            builder.executorConfig(SHARED_EVENT_LOOP);
+            builder.executorConfig(ClientConfigs.sharedEventLoop());
         }
-        if (settings.protocolVersion() == ProtocolVersion.MQTT_5) {
-            this.v5 = builder.useMqttVersion5().buildAsync();
-            this.v3 = null;
-            v5.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage(p.getTopic().toString(), p.getPayload().orElse(null)),
-                    ON_EVENT_LOOP);
-        } else {
-            this.v3 = builder.useMqttVersion3().buildAsync();
-            this.v5 = null;
-            v3.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage(p.getTopic().toString(), p.getPayload().orElse(null)),
-                    ON_EVENT_LOOP);
-        }
-    }
-
-    /** The daemon event loop every client of the suite runs on, so that no client thread keeps a JVM alive. */
-    public static MqttClientExecutorConfig sharedEventLoop() {
-        return SHARED_EVENT_LOOP;
-    }
-
-    public static MqttClientTransportConfig transport(ConnectionSettings s, InetAddress localAddress) {
-        MqttClientTransportConfigBuilder t = MqttClientTransportConfig.builder()
-                .serverHost(s.host())
-                .serverPort(s.port())
-                .socketConnectTimeout(s.connectTimeoutMs(), TimeUnit.MILLISECONDS)
-                .mqttConnectTimeout(s.connectTimeoutMs(), TimeUnit.MILLISECONDS);
-        if (localAddress != null) {
-            t.localAddress(localAddress);
-        }
-        if (s.transport().isSecure()) {
-            TlsSettings tls = s.tls();
-            MqttClientSslConfigBuilder ssl = MqttClientSslConfig.builder()
-                    .trustManagerFactory(tls.trustManagers())
-                    .keyManagerFactory(tls.keyManagers())
-                    .handshakeTimeout(s.connectTimeoutMs(), TimeUnit.MILLISECONDS);
-            if (!tls.verifyHostname()) {
-                ssl.hostnameVerifier((host, session) -> true);
-            }
-            t.sslConfig(ssl.build());
-        }
-        if (s.transport().isWebSocket()) {
-            t.webSocketConfig(MqttWebSocketConfig.builder()
-                    .serverPath(s.webSocketPath())
-                    .handshakeTimeout(s.connectTimeoutMs(), TimeUnit.MILLISECONDS)
-                    .build());
-        }
-        return t.build();
+        this.session = MqttSession.of(builder, settings, this::onMessage);
     }
 
     public String clientId() {
@@ -226,32 +126,13 @@ public final class LoadClient {
     /** Whether the client is between a lost connection and a reconnect attempt (or in one). */
     public boolean isReconnecting() {
         return !connected.get() && everConnected && !closing
-                && (v5 != null ? v5.getState() : v3.getState()).isConnectedOrReconnect();
+                && session.state().isConnectedOrReconnect();
     }
 
     /** Connects; the future completes with whether the broker resumed a session. */
     public CompletableFuture<Boolean> connect() {
         long start = MicroClock.nowMicros();
-        CompletableFuture<Boolean> result;
-        if (v5 != null) {
-            var connect = v5.connectWith().cleanStart(settings.cleanStart())
-                    .sessionExpiryInterval(settings.sessionExpirySeconds())
-                    .keepAlive(settings.keepAliveSeconds());
-            if (!settings.username().isEmpty() || !settings.password().isEmpty()) {
-                connect = connect.simpleAuth(v5Auth(settings));
-            }
-            result = connect.send().thenApply(ack -> ack.isSessionPresent());
-        } else {
-            var connect = v3.connectWith().cleanSession(settings.cleanStart()).keepAlive(settings.keepAliveSeconds());
-            if (!settings.username().isEmpty()) {
-                Mqtt3SimpleAuthBuilder.Complete auth = Mqtt3SimpleAuth.builder().username(settings.username());
-                if (!settings.password().isEmpty()) {
-                    auth = auth.password(settings.password().getBytes(StandardCharsets.UTF_8));
-                }
-                connect = connect.simpleAuth(auth.build());
-            }
-            result = connect.send().thenApply(ack -> ack.isSessionPresent());
-        }
+        CompletableFuture<Boolean> result = session.connect(settings);
         return result.whenComplete((present, error) -> {
             if (error == null) {
                 metrics.connected(connectSampler, MicroClock.nowMicros() - start);
@@ -267,20 +148,11 @@ public final class LoadClient {
      */
     public String connectFailure(Throwable error) {
         String reason = Errors.reason(error);
-        if (v5 != null && Errors.unwrap(error) instanceof ConnectionClosedException) {
+        if (session.isMqtt5() && Errors.unwrap(error) instanceof ConnectionClosedException) {
             return reason + " (no CONNACK to an MQTT 5 CONNECT: the broker may speak only MQTT 3.1.1; try mqttVersion"
                     + " = MQTT_3_1_1)";
         }
         return reason;
-    }
-
-    private static Mqtt5SimpleAuth v5Auth(ConnectionSettings settings) {
-        byte[] password = settings.password().getBytes(StandardCharsets.UTF_8);
-        if (settings.username().isEmpty()) {
-            return Mqtt5SimpleAuth.builder().password(password).build();
-        }
-        Mqtt5SimpleAuthBuilder.Complete auth = Mqtt5SimpleAuth.builder().username(settings.username());
-        return (settings.password().isEmpty() ? auth : auth.password(password)).build();
     }
 
     private void onConnected() {
@@ -330,24 +202,7 @@ public final class LoadClient {
      * the flow is done, so QoS 2 goes through its reactive API, whose stream completes at PUBCOMP.
      */
     public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain) {
-        MqttQos mqttQos = mqttQos(qos);
-        if (v5 != null) {
-            Mqtt5Publish message = Mqtt5Publish.builder().topic(topic).qos(mqttQos).retain(retain).payload(payload).build();
-            if (qos == 2) {
-                return untilComplete(v5.toRx().publish(Flowable.just(message)).map(r -> r.getError()));
-            }
-            return v5.publish(message).thenApply(result -> {
-                if (result.getError().isPresent()) {
-                    throw new CompletionException(result.getError().get());
-                }
-                return null;
-            });
-        }
-        Mqtt3Publish message = Mqtt3Publish.builder().topic(topic).qos(mqttQos).retain(retain).payload(payload).build();
-        if (qos == 2) {
-            return untilComplete(v3.toRx().publish(Flowable.just(message)).map(r -> r.getError()));
-        }
-        return v3.publish(message).thenApply(published -> null);
+        return session.publish(topic, payload, mqttQos(qos), retain);
     }
 
     /** The client library's QoS for 0, 1 or 2 (checked where the plan sets it). */
@@ -365,24 +220,7 @@ public final class LoadClient {
      * this once per message.
      */
     public void publish(String topic, byte[] payload, int qos, boolean retain, Consumer<Throwable> done) {
-        MqttQos mqttQos = mqttQos(qos);
-        if (qos == 2) {
-            publish(topic, payload, qos, retain).whenComplete((ok, error) -> done.accept(error));
-        } else if (v5 != null) {
-            v5.publish(Mqtt5Publish.builder().topic(topic).qos(mqttQos).retain(retain).payload(payload).build())
-                    .whenComplete((result, error) -> done.accept(error != null ? error : result.getError().orElse(null)));
-        } else {
-            v3.publish(Mqtt3Publish.builder().topic(topic).qos(mqttQos).retain(retain).payload(payload).build())
-                    .whenComplete((published, error) -> done.accept(error));
-        }
-    }
-
-    /** Completes when the acknowledgement stream completes, or fails with the first error it reports. */
-    private static CompletableFuture<Void> untilComplete(Flowable<Optional<Throwable>> results) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        results.subscribe(error -> error.ifPresent(done::completeExceptionally), done::completeExceptionally,
-                () -> done.complete(null));
-        return done;
+        session.publish(topic, payload, mqttQos(qos), retain, done);
     }
 
     /**
@@ -436,7 +274,7 @@ public final class LoadClient {
      */
     public CompletableFuture<Void> subscribe(List<String> filters, int qos) {
         List<Subscription> added = registerScopes(filters);
-        return subscribeAndAwait(filters, qos).thenRun(() -> checkSentMeanwhile(added));
+        return session.subscribe(filters, mqttQos(qos)).thenRun(() -> checkSentMeanwhile(added));
     }
 
     /**
@@ -449,82 +287,6 @@ public final class LoadClient {
                 ledger.lateSubscription();
             }
         }
-    }
-
-    private CompletableFuture<Void> subscribeAndAwait(List<String> filters, int qos) {
-        MqttQos mqttQos = mqttQos(qos);
-        if (v5 != null) {
-            List<Mqtt5Subscription> subs = new ArrayList<>();
-            for (String f : filters) {
-                subs.add(Mqtt5Subscription.builder().topicFilter(f).qos(mqttQos).build());
-            }
-            return v5.subscribe(Mqtt5Subscribe.builder().addSubscriptions(subs).build()).handle((ack, error) -> {
-                if (error instanceof CompletionException && error.getCause() != null) {
-                    error = error.getCause();
-                }
-                if (error instanceof Mqtt5SubAckException) {
-                    Mqtt5SubAck ack5 = ((Mqtt5SubAckException) error).getMqttMessage();
-                    throw new SubscribeRefusedException(describeRefusal(filters, ack5), refusalReason(ack5));
-                }
-                if (error != null) {
-                    throw new CompletionException(error);
-                }
-                return null;
-            });
-        }
-        List<Mqtt3Subscription> subs = new ArrayList<>();
-        for (String f : filters) {
-            subs.add(Mqtt3Subscription.builder().topicFilter(f).qos(mqttQos).build());
-        }
-        return v3.subscribe(Mqtt3Subscribe.builder().addSubscriptions(subs).build()).handle((ack, error) -> {
-            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-            // The 3.1.1 client fails only when every filter was refused; a partial refusal arrives as a SUBACK.
-            Mqtt3SubAck subAck = cause instanceof Mqtt3SubAckException ? ((Mqtt3SubAckException) cause).getMqttMessage() : ack;
-            if (subAck == null) {
-                throw new CompletionException(cause);
-            }
-            List<Mqtt3SubAckReturnCode> codes = subAck.getReturnCodes();
-            StringBuilder refused = new StringBuilder();
-            int refusedCount = 0;
-            for (int i = 0; i < codes.size(); i++) {
-                if (codes.get(i).isError()) {
-                    refused.append(refused.length() == 0 ? "" : ", ").append(filters.get(i)).append(" -> ")
-                            .append(codes.get(i)).append(" (0x80)");
-                    refusedCount++;
-                }
-            }
-            if (refused.length() > 0) {
-                throw new SubscribeRefusedException("SUBACK refused " + refused, "SUBACK refused " + refusedCount
-                        + " of " + codes.size() + " filter(s): FAILURE (0x80)");
-            }
-            return null;
-        });
-    }
-
-    private static String describeRefusal(List<String> filters, Mqtt5SubAck ack) {
-        List<Mqtt5SubAckReasonCode> codes = ack.getReasonCodes();
-        StringBuilder refused = new StringBuilder("SUBACK refused ");
-        boolean first = true;
-        for (int i = 0; i < codes.size(); i++) {
-            if (codes.get(i).isError()) {
-                refused.append(first ? "" : ", ").append(filters.get(i)).append(" -> ").append(codes.get(i))
-                        .append(" (0x").append(Integer.toHexString(codes.get(i).getCode())).append(')');
-                first = false;
-            }
-        }
-        ack.getReasonString().ifPresent(r -> refused.append(": ").append(r));
-        return refused.toString();
-    }
-
-    /** The refusal codes alone, without the filters (which differ from client to client). */
-    private static String refusalReason(Mqtt5SubAck ack) {
-        Set<String> codes = new TreeSet<>();
-        for (Mqtt5SubAckReasonCode code : ack.getReasonCodes()) {
-            if (code.isError()) {
-                codes.add(code + " (0x" + Integer.toHexString(code.getCode()) + ")");
-            }
-        }
-        return "SUBACK refused: " + String.join(", ", codes) + ack.getReasonString().map(r -> ": " + r).orElse("");
     }
 
     /** Registers the filters' receiver scopes, noting the matching messages already sent; returns the new subscriptions. */
@@ -604,7 +366,7 @@ public final class LoadClient {
     /** Sends DISCONNECT; the future completes when it was sent or the client was not connected. */
     public CompletableFuture<Void> disconnect() {
         closing = true;
-        CompletableFuture<Void> f = v5 != null ? v5.disconnect() : v3.disconnect();
+        CompletableFuture<Void> f = session.disconnect();
         return f.handle((ok, error) -> {
             if (error == null) {
                 metrics.disconnects.increment();

@@ -31,7 +31,7 @@ import com.hivemq.client.mqtt.mqtt3.message.publish.Mqtt3Publish;
 
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.Errors;
-import io.mqttload.client.LoadClient;
+import io.mqttload.client.ClientConfigs;
 import io.mqttload.measure.MicroClock;
 
 /**
@@ -175,7 +175,7 @@ public final class Rendezvous implements AutoCloseable {
         // Reconnects after a broker restart, then subscribes again and re-announces its waiting threads: a broker
         // without persistence forgets both, and a barrier that waits through a restart would otherwise never release.
         Mqtt3ClientBuilder builder = Mqtt3Client.builder().identifier(id)
-                .transportConfig(LoadClient.transport(settings, null)).executorConfig(LoadClient.sharedEventLoop())
+                .transportConfig(ClientConfigs.transport(settings, null)).executorConfig(ClientConfigs.sharedEventLoop())
                 .addConnectedListener(ctx -> {
                     if (!connectedOnce.compareAndSet(false, true)) {
                         restore();

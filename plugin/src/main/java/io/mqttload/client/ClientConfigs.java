@@ -1,0 +1,69 @@
+package io.mqttload.client;
+
+import java.net.InetAddress;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.hivemq.client.mqtt.MqttClientExecutorConfig;
+import com.hivemq.client.mqtt.MqttClientSslConfig;
+import com.hivemq.client.mqtt.MqttClientSslConfigBuilder;
+import com.hivemq.client.mqtt.MqttClientTransportConfig;
+import com.hivemq.client.mqtt.MqttClientTransportConfigBuilder;
+import com.hivemq.client.mqtt.MqttWebSocketConfig;
+
+/** How every client of the suite reaches its broker: the transport from the settings, and the shared event loop. */
+public final class ClientConfigs {
+    /**
+     * One event loop for every client of the engine, on daemon threads. The client library's own threads are
+     * not daemons, and after a DISCONNECT that keeps the session (session expiry > 0) it holds them for the
+     * session's lifetime to expire its local state: a headless JMeter then stayed up for minutes after the
+     * end of the run. Daemon threads let it exit; the broker's sessions are untouched.
+     */
+    private static final AtomicInteger EVENT_LOOP_THREADS = new AtomicInteger();
+    private static final MqttClientExecutorConfig SHARED_EVENT_LOOP = MqttClientExecutorConfig.builder()
+            .nettyExecutor(Executors.newCachedThreadPool(r -> {
+                Thread t = new Thread(r, "mqttload-netty-" + EVENT_LOOP_THREADS.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            }))
+            .nettyThreads(Math.max(2, Runtime.getRuntime().availableProcessors() * 2))
+            .build();
+
+    private ClientConfigs() {
+    }
+
+    /** The daemon event loop every client of the suite runs on, so that no client thread keeps a JVM alive. */
+    public static MqttClientExecutorConfig sharedEventLoop() {
+        return SHARED_EVENT_LOOP;
+    }
+
+    public static MqttClientTransportConfig transport(ConnectionSettings s, InetAddress localAddress) {
+        MqttClientTransportConfigBuilder t = MqttClientTransportConfig.builder()
+                .serverHost(s.host())
+                .serverPort(s.port())
+                .socketConnectTimeout(s.connectTimeoutMs(), TimeUnit.MILLISECONDS)
+                .mqttConnectTimeout(s.connectTimeoutMs(), TimeUnit.MILLISECONDS);
+        if (localAddress != null) {
+            t.localAddress(localAddress);
+        }
+        if (s.transport().isSecure()) {
+            TlsSettings tls = s.tls();
+            MqttClientSslConfigBuilder ssl = MqttClientSslConfig.builder()
+                    .trustManagerFactory(tls.trustManagers())
+                    .keyManagerFactory(tls.keyManagers())
+                    .handshakeTimeout(s.connectTimeoutMs(), TimeUnit.MILLISECONDS);
+            if (!tls.verifyHostname()) {
+                ssl.hostnameVerifier((host, session) -> true);
+            }
+            t.sslConfig(ssl.build());
+        }
+        if (s.transport().isWebSocket()) {
+            t.webSocketConfig(MqttWebSocketConfig.builder()
+                    .serverPath(s.webSocketPath())
+                    .handshakeTimeout(s.connectTimeoutMs(), TimeUnit.MILLISECONDS)
+                    .build());
+        }
+        return t.build();
+    }
+}

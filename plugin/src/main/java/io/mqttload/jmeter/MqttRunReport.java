@@ -34,6 +34,7 @@ import io.mqttload.common.InvalidSettingException;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.RunConfig;
 import io.mqttload.report.HtmlReport;
+import io.mqttload.report.ReportText;
 import io.mqttload.report.influx.InfluxWriter;
 import io.mqttload.report.influx.ReportPoints;
 import io.mqttload.summary.MergedReport;
@@ -278,7 +279,7 @@ public class MqttRunReport extends AbstractTestElement
         }
         LAST.set(report);
         ExitStatus.record(report.verdict());
-        String table = report.toTable();
+        String table = ReportText.table(report);
         System.out.print(table);
         log.info("MQTT run report\n{}", table);
         write(report);
@@ -333,8 +334,8 @@ public class MqttRunReport extends AbstractTestElement
         try {
             Files.createDirectories(dir);
             Files.write(dir.resolve(base + ".json"), report.toJson().getBytes(StandardCharsets.UTF_8));
-            Files.write(dir.resolve(base + ".md"), report.toMarkdown().getBytes(StandardCharsets.UTF_8));
-            Files.write(dir.resolve(base + ".txt"), report.toTable().getBytes(StandardCharsets.UTF_8));
+            Files.write(dir.resolve(base + ".md"), ReportText.markdown(report).getBytes(StandardCharsets.UTF_8));
+            Files.write(dir.resolve(base + ".txt"), ReportText.table(report).getBytes(StandardCharsets.UTF_8));
             Files.write(dir.resolve(base + ".html"), HtmlReport.render(report).getBytes(StandardCharsets.UTF_8));
             System.out.println("MQTT run report written to " + dir.resolve(base + ".html").toAbsolutePath()
                     + " (and .md, .json, .txt)");

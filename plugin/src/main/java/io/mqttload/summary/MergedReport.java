@@ -37,8 +37,9 @@ import io.mqttload.measure.LatencyStats;
  */
 public final class MergedReport {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String[] LATENCY_KINDS = {"pubToSub", "publish", "connect"};
-    private static final String[] LATENCY_TITLES = {"pub-to-sub", "publish (ack)", "connect"};
+    /** The latency kinds of the report, in the order the tables show them. */
+    public static final List<String> LATENCY_KINDS = List.of("pubToSub", "publish", "connect");
+    public static final List<String> LATENCY_TITLES = List.of("pub-to-sub", "publish (ack)", "connect");
 
     public final String runId;
     public final String scenario;
@@ -144,7 +145,7 @@ public final class MergedReport {
             return releasedEverywhere() ? (lastWakeMicros - firstWakeMicros) / 1000.0 : Double.NaN;
         }
 
-        String describe() {
+        public String describe() {
             return releasedEverywhere()
                     ? String.format(Locale.ROOT, "'%s' #%d: %d of %d threads on %d engine(s) released, spread %.3f ms",
                             name, generation, threads, groupSize, engines, spreadMillis())
@@ -195,7 +196,7 @@ public final class MergedReport {
         double measured = 0;
         long warmup = 0;
         long late = 0;
-        Histogram[] merged = new Histogram[LATENCY_KINDS.length];
+        Histogram[] merged = new Histogram[LATENCY_KINDS.size()];
         for (JsonNode s : summaries) {
             EngineRow row = new EngineRow(s);
             engines.add(row);
@@ -212,8 +213,8 @@ public final class MergedReport {
             measured = Math.max(measured, s.path("measuredSeconds").asDouble());
             warmup = Math.max(warmup, s.path("warmupMillis").asLong());
             row.counts.forEach((k, v) -> counts.merge(k, v, combine(k)));
-            for (int i = 0; i < LATENCY_KINDS.length; i++) {
-                Histogram h = decode(s.path("latencyMicros").path(LATENCY_KINDS[i]).path("hdrHistogram").asText(""));
+            for (int i = 0; i < LATENCY_KINDS.size(); i++) {
+                Histogram h = decode(s.path("latencyMicros").path(LATENCY_KINDS.get(i)).path("hdrHistogram").asText(""));
                 if (merged[i] == null) {
                     merged[i] = h;
                 } else {
@@ -243,8 +244,8 @@ public final class MergedReport {
         this.receiveRate = sub;
         this.measuredSeconds = measured;
         this.warmupMillis = warmup;
-        for (int i = 0; i < LATENCY_KINDS.length; i++) {
-            latency.put(LATENCY_KINDS[i], new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
+        for (int i = 0; i < LATENCY_KINDS.size(); i++) {
+            latency.put(LATENCY_KINDS.get(i), new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
         }
         DeliveryCheck.Result d = mergeLedgers(summaries);
         for (JsonNode s : summaries) {
@@ -418,137 +419,9 @@ public final class MergedReport {
         return judgement.line();
     }
 
-    public String toTable() {
-        StringBuilder t = new StringBuilder();
-        String rule = "=".repeat(78) + "\n";
-        t.append(rule);
-        t.append(String.format(Locale.ROOT, "MQTT run %s  scenario %s  engines %d%n", runId, scenario,
-                engines.size() + missingEngines.size()));
-        t.append(String.format(Locale.ROOT, "measured %.1f s (warm-up %.1f s excluded from rates and latency)%n",
-                measuredSeconds, warmupMillis / 1000.0));
-        t.append(rule);
-        t.append(String.format(Locale.ROOT, "%-14s %11s %11s %8s %7s %11s %11s %8s %6s %10s%n", "engine", "pub msg/s",
-                "sub msg/s", "connects", "errors", "expected", "received", "lost", "dups", "p99 ms"));
-        for (EngineRow e : engines) {
-            t.append(String.format(Locale.ROOT, "%-14s %11.1f %11.1f %8d %7d %11d %11d %8d %6d %10.3f%n",
-                    e.engineId, e.publishRate, e.receiveRate, e.count("connectsOk"), FailureTally.errors(e::count),
-                    e.count("expected"), e.count("receivedOfExpected"), e.count("lost"), e.count("duplicates"),
-                    e.pubToSubP99 / 1000.0));
-        }
-        for (String m : missingEngines) {
-            t.append(String.format(Locale.ROOT, "%-14s (no summary received)%n", m));
-        }
-        t.append(String.format(Locale.ROOT, "%-14s %11.1f %11.1f %8d %7d %11d %11d %8d %6d %10.3f%n", "ALL",
-                publishRate, receiveRate, count("connectsOk"), FailureTally.errors(this::count), expected, receivedOfExpected,
-                lost(), count("duplicates"), latency.get("pubToSub").percentile(99) / 1000.0));
-        t.append(rule);
-        t.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s %9s %9s %9s%n", "latency (ms)", "count",
-                "avg", "p50", "p75", "p90", "p95", "p99", "p99.9", "max"));
-        for (int i = 0; i < LATENCY_KINDS.length; i++) {
-            latency.get(LATENCY_KINDS[i]).appendTextRow(t, LATENCY_TITLES[i]);
-        }
-        samplerLatencyRows().forEach((label, s) -> s.appendTextRow(t, "  to " + label));
-        if (lossBySampler.size() > 1 || lost() > 0) {
-            lossBySampler.forEach((label, v) -> t.append(String.format(Locale.ROOT,
-                    "delivery to %s: expected %d, received %d, lost %d%n", label.isEmpty() ? "(unnamed)" : label, v[0],
-                    v[1], v[0] - v[1])));
-        }
-        for (BrokerRow b : brokers) {
-            t.append(String.format(Locale.ROOT, "broker %s (seen from %s): CPU avg %.1f%% max %.1f%% of one core,"
-                    + " memory avg %.1f MiB max %.1f MiB%n", b.broker, b.engineId, b.cpuAvg, b.cpuMax,
-                    b.rssAvg / 1048576.0, b.rssMax / 1048576.0));
-        }
-        for (BarrierRow b : rendezvous) {
-            t.append("rendezvous ").append(b.describe()).append('\n');
-        }
-        if (count("deliveredUnacknowledged") > 0) {
-            t.append(String.format(Locale.ROOT, "delivered, never acknowledged to the publisher: %d%n",
-                    count("deliveredUnacknowledged")));
-        }
-        RunSummary.appendFailures(t, failures, rule);
-        t.append(rule);
-        t.append("verdict (all engines): ").append(verdictLine()).append('\n');
-        t.append(rule);
-        return t.toString();
-    }
-
     /** Per-sampler pub-to-sub rows are shown when there is more than one subscriber sampler to tell apart. */
     public Map<String, LatencyStats> samplerLatencyRows() {
         return pubToSubBySampler.size() > 1 ? pubToSubBySampler : Map.of();
-    }
-
-    public String toMarkdown() {
-        StringBuilder m = new StringBuilder();
-        m.append("# MQTT run ").append(runId).append("\n\n");
-        m.append(String.format(Locale.ROOT, "Scenario `%s`, %d engine(s), measured %.1f s, warm-up %.1f s excluded.%n%n",
-                scenario, engines.size() + missingEngines.size(), measuredSeconds, warmupMillis / 1000.0));
-        m.append("**Verdict:** ").append(verdictLine()).append("\n\n");
-        m.append("| actual rate pub:sub (msg/s) | avg latency (ms) | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
-        m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-        LatencyStats p = latency.get("pubToSub");
-        m.append(String.format(Locale.ROOT, "| %.1f : %.1f | %.3f", publishRate, receiveRate, p.mean / 1000.0));
-        for (long v : p.percentiles) {
-            m.append(String.format(Locale.ROOT, " | %.3f", v / 1000.0));
-        }
-        m.append(String.format(Locale.ROOT, " | %.3f |%n%n", p.max / 1000.0));
-        m.append("| latency (ms) | count | avg | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
-        m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-        for (int i = 0; i < LATENCY_KINDS.length; i++) {
-            latency.get(LATENCY_KINDS[i]).appendMarkdownRow(m, LATENCY_TITLES[i]);
-        }
-        samplerLatencyRows().forEach((label, s) -> s.appendMarkdownRow(m, "pub-to-sub, " + label));
-        m.append("\n| engine | pub msg/s | sub msg/s | connects | connect errors | publish errors | expected | received |"
-                + " lost | duplicates | reordered |\n");
-        m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-        for (EngineRow e : engines) {
-            m.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %d | %d | %d | %d | %d | %d | %d | %d |%n",
-                    e.engineId, e.publishRate, e.receiveRate, e.count("connectsOk"), e.count("connectsFailed"),
-                    e.count("publishFailed"), e.count("expected"), e.count("receivedOfExpected"), e.count("lost"),
-                    e.count("duplicates"), e.count("reordered")));
-        }
-        for (String missing : missingEngines) {
-            m.append("| ").append(missing).append(" | no summary | | | | | | | | | |\n");
-        }
-        m.append(String.format(Locale.ROOT, "| **all** | %.1f | %.1f | %d | %d | %d | %d | %d | %d | %d | %d |%n",
-                publishRate, receiveRate, count("connectsOk"), count("connectsFailed"), count("publishFailed"),
-                expected, receivedOfExpected, lost(), count("duplicates"), count("reordered")));
-        if (lossBySampler.size() > 1 || lost() > 0) {
-            m.append("\n| subscribers (sampler) | expected | received | lost |\n| --- | ---: | ---: | ---: |\n");
-            lossBySampler.forEach((label, v) -> m.append(String.format(Locale.ROOT, "| %s | %d | %d | %d |%n",
-                    label.isEmpty() ? "(unnamed)" : label, v[0], v[1], v[0] - v[1])));
-        }
-        if (!brokers.isEmpty()) {
-            m.append("\n| broker | CPU avg (% of one core) | CPU max | memory avg (MiB) | memory max (MiB) |\n");
-            m.append("| --- | ---: | ---: | ---: | ---: |\n");
-            for (BrokerRow b : brokers) {
-                m.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f |%n", b.broker, b.cpuAvg, b.cpuMax,
-                        b.rssAvg / 1048576.0, b.rssMax / 1048576.0));
-            }
-        }
-        if (!rendezvous.isEmpty()) {
-            m.append("\n| rendezvous | group size | threads | engines | released on | spread (ms) |\n");
-            m.append("| --- | ---: | ---: | ---: | ---: | ---: |\n");
-            for (BarrierRow b : rendezvous) {
-                m.append(String.format(Locale.ROOT, "| %s #%d | %d | %d | %d | %d | %s |%n", b.name, b.generation,
-                        b.groupSize, b.threads, b.engines, b.enginesReleased,
-                        b.releasedEverywhere() ? String.format(Locale.ROOT, "%.3f", b.spreadMillis()) : "timed out"));
-            }
-        }
-        if (!failures.isEmpty()) {
-            m.append("\n| errors by sampler | kind | count | reason |\n| --- | --- | ---: | --- |\n");
-            for (FailureTally.Row f : failures) {
-                m.append(String.format(Locale.ROOT, "| %s | %s | %d | %s |%n", f.sampler.isEmpty() ? "(engine)" : f.sampler,
-                        f.kind.text(), f.count, f.reason.replace("|", "\\|")));
-            }
-        }
-        m.append("\nEngine rows check the engine's own publishers against its own subscribers; the **all** row checks"
-                + " every publisher against every subscriber of the run.");
-        if (count("sharedScopesAcrossEngines") > 0) {
-            m.append(" Shared subscription groups that may have members on several engines are judged in the **all**"
-                    + " row only.");
-        }
-        m.append('\n');
-        return m.toString();
     }
 
     public String toJson() {

@@ -254,7 +254,7 @@ public final class RunSummary {
     }
 
     /** The top failure reasons per sampler under the table, as JMeter's dashboard lists its top errors. */
-    static void appendFailures(StringBuilder t, List<FailureTally.Row> rows, String rule) {
+    public static void appendFailures(StringBuilder t, List<FailureTally.Row> rows, String rule) {
         if (rows.isEmpty()) {
             return;
         }

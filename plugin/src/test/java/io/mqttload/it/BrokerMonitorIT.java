@@ -28,6 +28,7 @@ import io.mqttload.engine.EngineRuntime;
 import io.mqttload.jmeter.MqttBrokerMonitor;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.report.ReportText;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
@@ -104,7 +105,7 @@ class BrokerMonitorIT {
                 assertThat(b.cpuMax).isEqualTo(stats.cpuMax, within(0.001));
                 assertThat(b.rssMax).isEqualTo(stats.rssMax);
             });
-            assertThat(report.toMarkdown()).contains("| mosquitto-it |");
+            assertThat(ReportText.markdown(report)).contains("| mosquitto-it |");
 
             // Sample by sample, as Grafana sees them: a quiet broker before and after, a busy one in between.
             String where = " FROM mqtt_broker WHERE \"run\" = '" + summary.runId + "' AND \"broker\" = 'mosquitto-it'";

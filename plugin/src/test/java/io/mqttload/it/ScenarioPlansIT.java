@@ -18,6 +18,7 @@ import ch.qos.logback.classic.Level;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.report.ReportText;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -178,7 +179,7 @@ class ScenarioPlansIT {
         MergedReport report = MqttRunReport.lastReport();
         assertThat(report.pubToSubBySampler.get("MQTT Subscribe probe").count).isEqualTo(20);
         assertThat(report.pubToSubBySampler.get("MQTT Subscribe flood").count).isEqualTo(20 * 100 * 15);
-        assertThat(report.toMarkdown()).contains("| pub-to-sub, MQTT Subscribe probe | 20 |");
+        assertThat(ReportText.markdown(report)).contains("| pub-to-sub, MQTT Subscribe probe | 20 |");
     }
 
     @Test

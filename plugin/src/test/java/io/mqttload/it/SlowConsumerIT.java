@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.report.ReportText;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -67,7 +68,7 @@ class SlowConsumerIT {
             MergedReport report = MqttRunReport.lastReport();
             assertThat(report.lossBySampler.get("subscribe fast")).containsExactly(messages, messages);
             assertThat(report.lossBySampler.get("subscribe slow")).containsExactly(slow[0], slow[1]);
-            assertThat(report.toTable()).contains("delivery to subscribe slow").contains("delivery to subscribe fast");
+            assertThat(ReportText.table(report)).contains("delivery to subscribe slow").contains("delivery to subscribe fast");
         }
     }
 }

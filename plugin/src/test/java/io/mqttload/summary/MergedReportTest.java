@@ -16,6 +16,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.report.ReportText;
 
 /**
  * Engines' summaries merged into one report: latency percentiles from the merged histograms equal
@@ -161,7 +162,7 @@ class MergedReportTest {
         assertThat(report.expected).isEqualTo(10);
         assertThat(report.receivedOfExpected).isEqualTo(10);
         assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
-        assertThat(report.toMarkdown()).contains("Shared subscription groups that may have members on several engines");
+        assertThat(ReportText.markdown(report)).contains("Shared subscription groups that may have members on several engines");
 
         // The same split with one message missing is loss over all engines.
         Engine c = new Engine("c", 3);
@@ -243,8 +244,8 @@ class MergedReportTest {
             assertThat(probe.percentile(p)).as("probe p" + p).isEqualTo(allProbe.getValueAtPercentile(p));
             assertThat(flood.percentile(p)).as("flood p" + p).isEqualTo(allFlood.getValueAtPercentile(p));
         }
-        assertThat(report.toMarkdown()).contains("| pub-to-sub, MQTT Subscribe probe | 10000 |");
-        assertThat(report.toTable()).contains("to MQTT Subscribe probe");
+        assertThat(ReportText.markdown(report)).contains("| pub-to-sub, MQTT Subscribe probe | 10000 |");
+        assertThat(ReportText.table(report)).contains("to MQTT Subscribe probe");
         assertThat(report.toJson()).contains("\"pubToSubBySampler\"");
     }
 
@@ -259,7 +260,7 @@ class MergedReportTest {
         assertThat(report.lost()).isZero();
         assertThat(report.verdict()).isEqualTo(Verdict.INCOMPLETE);
         assertThat(report.verdictLine()).contains("engine 2 of 2").contains("MQTT Run End");
-        assertThat(report.toTable()).contains("(no summary received)");
+        assertThat(ReportText.table(report)).contains("(no summary received)");
     }
 
     @Test
@@ -282,7 +283,7 @@ class MergedReportTest {
 
         MergedReport report = MergedReport.merge(List.of(a.summary()), List.of());
 
-        assertThat(report.toMarkdown()).contains("**Verdict:** LOSS: 1 of 20 expected deliveries missing")
+        assertThat(ReportText.markdown(report)).contains("**Verdict:** LOSS: 1 of 20 expected deliveries missing")
                 .contains("| **all** | 2.0 | 1.9 |");
         MergedReport again = MergedReport.merge(List.of(a.summary()), List.of());
         assertThat(again.toJson()).isEqualTo(report.toJson()).contains("\"lost\": 1").contains("\"verdict\": \"LOSS\"");

@@ -1,0 +1,147 @@
+package io.mqttload.report;
+
+import java.util.Locale;
+
+import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.LatencyStats;
+import io.mqttload.summary.MergedReport.BarrierRow;
+import io.mqttload.summary.MergedReport.BrokerRow;
+import io.mqttload.summary.MergedReport.EngineRow;
+import io.mqttload.summary.MergedReport;
+import io.mqttload.summary.RunSummary;
+
+/** The merged report as text: the console table and Markdown. */
+public final class ReportText {
+    private ReportText() {
+    }
+
+    /** The report as the console table: engines, latency, deliveries, brokers, barriers, errors, verdict. */
+    public static String table(MergedReport r) {
+        StringBuilder t = new StringBuilder();
+        String rule = "=".repeat(78) + "\n";
+        t.append(rule);
+        t.append(String.format(Locale.ROOT, "MQTT run %s  scenario %s  engines %d%n", r.runId, r.scenario,
+                r.engines.size() + r.missingEngines.size()));
+        t.append(String.format(Locale.ROOT, "measured %.1f s (warm-up %.1f s excluded from rates and latency)%n",
+                r.measuredSeconds, r.warmupMillis / 1000.0));
+        t.append(rule);
+        t.append(String.format(Locale.ROOT, "%-14s %11s %11s %8s %7s %11s %11s %8s %6s %10s%n", "engine", "pub msg/s",
+                "sub msg/s", "connects", "errors", "expected", "received", "lost", "dups", "p99 ms"));
+        for (EngineRow e : r.engines) {
+            t.append(String.format(Locale.ROOT, "%-14s %11.1f %11.1f %8d %7d %11d %11d %8d %6d %10.3f%n",
+                    e.engineId, e.publishRate, e.receiveRate, e.count("connectsOk"), FailureTally.errors(e::count),
+                    e.count("expected"), e.count("receivedOfExpected"), e.count("lost"), e.count("duplicates"),
+                    e.pubToSubP99 / 1000.0));
+        }
+        for (String m : r.missingEngines) {
+            t.append(String.format(Locale.ROOT, "%-14s (no summary received)%n", m));
+        }
+        t.append(String.format(Locale.ROOT, "%-14s %11.1f %11.1f %8d %7d %11d %11d %8d %6d %10.3f%n", "ALL",
+                r.publishRate, r.receiveRate, r.count("connectsOk"), FailureTally.errors(r::count), r.expected, r.receivedOfExpected,
+                r.lost(), r.count("duplicates"), r.latency.get("pubToSub").percentile(99) / 1000.0));
+        t.append(rule);
+        t.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s %9s %9s %9s%n", "latency (ms)", "count",
+                "avg", "p50", "p75", "p90", "p95", "p99", "p99.9", "max"));
+        for (int i = 0; i < MergedReport.LATENCY_KINDS.size(); i++) {
+            r.latency.get(MergedReport.LATENCY_KINDS.get(i)).appendTextRow(t, MergedReport.LATENCY_TITLES.get(i));
+        }
+        r.samplerLatencyRows().forEach((label, s) -> s.appendTextRow(t, "  to " + label));
+        if (r.lossBySampler.size() > 1 || r.lost() > 0) {
+            r.lossBySampler.forEach((label, v) -> t.append(String.format(Locale.ROOT,
+                    "delivery to %s: expected %d, received %d, lost %d%n", label.isEmpty() ? "(unnamed)" : label, v[0],
+                    v[1], v[0] - v[1])));
+        }
+        for (BrokerRow b : r.brokers) {
+            t.append(String.format(Locale.ROOT, "broker %s (seen from %s): CPU avg %.1f%% max %.1f%% of one core,"
+                    + " memory avg %.1f MiB max %.1f MiB%n", b.broker, b.engineId, b.cpuAvg, b.cpuMax,
+                    b.rssAvg / 1048576.0, b.rssMax / 1048576.0));
+        }
+        for (BarrierRow b : r.rendezvous) {
+            t.append("rendezvous ").append(b.describe()).append('\n');
+        }
+        if (r.count("deliveredUnacknowledged") > 0) {
+            t.append(String.format(Locale.ROOT, "delivered, never acknowledged to the publisher: %d%n",
+                    r.count("deliveredUnacknowledged")));
+        }
+        RunSummary.appendFailures(t, r.failures, rule);
+        t.append(rule);
+        t.append("verdict (all engines): ").append(r.verdictLine()).append('\n');
+        t.append(rule);
+        return t.toString();
+    }
+
+    /** The report as Markdown, for a wiki page or a pull request. */
+    public static String markdown(MergedReport r) {
+        StringBuilder m = new StringBuilder();
+        m.append("# MQTT run ").append(r.runId).append("\n\n");
+        m.append(String.format(Locale.ROOT, "Scenario `%s`, %d engine(s), measured %.1f s, warm-up %.1f s excluded.%n%n",
+                r.scenario, r.engines.size() + r.missingEngines.size(), r.measuredSeconds, r.warmupMillis / 1000.0));
+        m.append("**Verdict:** ").append(r.verdictLine()).append("\n\n");
+        m.append("| actual rate pub:sub (msg/s) | avg latency (ms) | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
+        m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        LatencyStats p = r.latency.get("pubToSub");
+        m.append(String.format(Locale.ROOT, "| %.1f : %.1f | %.3f", r.publishRate, r.receiveRate, p.mean / 1000.0));
+        for (long v : p.percentiles) {
+            m.append(String.format(Locale.ROOT, " | %.3f", v / 1000.0));
+        }
+        m.append(String.format(Locale.ROOT, " | %.3f |%n%n", p.max / 1000.0));
+        m.append("| latency (ms) | count | avg | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
+        m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for (int i = 0; i < MergedReport.LATENCY_KINDS.size(); i++) {
+            r.latency.get(MergedReport.LATENCY_KINDS.get(i)).appendMarkdownRow(m, MergedReport.LATENCY_TITLES.get(i));
+        }
+        r.samplerLatencyRows().forEach((label, s) -> s.appendMarkdownRow(m, "pub-to-sub, " + label));
+        m.append("\n| engine | pub msg/s | sub msg/s | connects | connect errors | publish errors | expected | received |"
+                + " lost | duplicates | reordered |\n");
+        m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for (EngineRow e : r.engines) {
+            m.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %d | %d | %d | %d | %d | %d | %d | %d |%n",
+                    e.engineId, e.publishRate, e.receiveRate, e.count("connectsOk"), e.count("connectsFailed"),
+                    e.count("publishFailed"), e.count("expected"), e.count("receivedOfExpected"), e.count("lost"),
+                    e.count("duplicates"), e.count("reordered")));
+        }
+        for (String missing : r.missingEngines) {
+            m.append("| ").append(missing).append(" | no summary | | | | | | | | | |\n");
+        }
+        m.append(String.format(Locale.ROOT, "| **all** | %.1f | %.1f | %d | %d | %d | %d | %d | %d | %d | %d |%n",
+                r.publishRate, r.receiveRate, r.count("connectsOk"), r.count("connectsFailed"), r.count("publishFailed"),
+                r.expected, r.receivedOfExpected, r.lost(), r.count("duplicates"), r.count("reordered")));
+        if (r.lossBySampler.size() > 1 || r.lost() > 0) {
+            m.append("\n| subscribers (sampler) | expected | received | lost |\n| --- | ---: | ---: | ---: |\n");
+            r.lossBySampler.forEach((label, v) -> m.append(String.format(Locale.ROOT, "| %s | %d | %d | %d |%n",
+                    label.isEmpty() ? "(unnamed)" : label, v[0], v[1], v[0] - v[1])));
+        }
+        if (!r.brokers.isEmpty()) {
+            m.append("\n| broker | CPU avg (% of one core) | CPU max | memory avg (MiB) | memory max (MiB) |\n");
+            m.append("| --- | ---: | ---: | ---: | ---: |\n");
+            for (BrokerRow b : r.brokers) {
+                m.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f |%n", b.broker, b.cpuAvg, b.cpuMax,
+                        b.rssAvg / 1048576.0, b.rssMax / 1048576.0));
+            }
+        }
+        if (!r.rendezvous.isEmpty()) {
+            m.append("\n| rendezvous | group size | threads | engines | released on | spread (ms) |\n");
+            m.append("| --- | ---: | ---: | ---: | ---: | ---: |\n");
+            for (BarrierRow b : r.rendezvous) {
+                m.append(String.format(Locale.ROOT, "| %s #%d | %d | %d | %d | %d | %s |%n", b.name, b.generation,
+                        b.groupSize, b.threads, b.engines, b.enginesReleased,
+                        b.releasedEverywhere() ? String.format(Locale.ROOT, "%.3f", b.spreadMillis()) : "timed out"));
+            }
+        }
+        if (!r.failures.isEmpty()) {
+            m.append("\n| errors by sampler | kind | count | reason |\n| --- | --- | ---: | --- |\n");
+            for (FailureTally.Row f : r.failures) {
+                m.append(String.format(Locale.ROOT, "| %s | %s | %d | %s |%n", f.sampler.isEmpty() ? "(engine)" : f.sampler,
+                        f.kind.text(), f.count, f.reason.replace("|", "\\|")));
+            }
+        }
+        m.append("\nEngine rows check the engine's own publishers against its own subscribers; the **all** row checks"
+                + " every publisher against every subscriber of the run.");
+        if (r.count("sharedScopesAcrossEngines") > 0) {
+            m.append(" Shared subscription groups that may have members on several engines are judged in the **all**"
+                    + " row only.");
+        }
+        m.append('\n');
+        return m.toString();
+    }
+}

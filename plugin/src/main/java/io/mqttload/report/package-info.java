@@ -1,2 +1,2 @@
-/** The run report for people: the self-contained HTML page; uses summary. */
+/** The run report for people: the console table, Markdown and the self-contained HTML page; uses summary. */
 package io.mqttload.report;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -141,6 +142,6 @@ class RabbitMqBrokerSelfTest {
     }
 
     private static void report(String format, Object... arguments) {
-        System.out.println("[RabbitMqBrokerSelfTest] " + String.format(format, arguments));
+        System.out.println("[RabbitMqBrokerSelfTest] " + String.format(Locale.ROOT, format, arguments));
     }
 }

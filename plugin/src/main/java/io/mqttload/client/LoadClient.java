@@ -283,7 +283,7 @@ public final class LoadClient {
      */
     private void checkSentMeanwhile(List<Subscription> added) {
         for (Subscription s : added) {
-            if (s.sentWhenAsked == 0 && ledger.sentMatching(s.filter) > 0) {
+            if (!s.lateWhenAsked && ledger.sentMatching(s.filter)) {
                 ledger.lateSubscription();
             }
         }
@@ -296,13 +296,13 @@ public final class LoadClient {
             boolean isShared = SharedSubscription.isShared(f);
             SharedSubscription shared = isShared ? SharedSubscription.parse("topicFilters", f) : null;
             String filter = isShared ? shared.filter() : f;
-            long sent = ledger.sentMatching(filter);
-            if (sent > 0) {
+            boolean late = ledger.sentMatching(filter);
+            if (late) {
                 ledger.lateSubscription();
             }
             ReceiverScope scope = isShared ? ledger.sharedScope(shared) : ledger.clientScope(clientId, f);
             scope.labelIfUnset(receiveSampler == null ? null : receiveSampler.label);
-            added.add(new Subscription(filter, scope, sent));
+            added.add(new Subscription(filter, scope, late));
         }
         List<Subscription> next = new ArrayList<>(List.of(subscriptions));
         next.addAll(added);
@@ -381,13 +381,13 @@ public final class LoadClient {
     private static final class Subscription {
         final String filter;
         final ReceiverScope scope;
-        /** Matching messages already sent when the subscription was asked for. */
-        final long sentWhenAsked;
+        /** Whether matching messages had already been sent when the subscription was asked for (counted late then). */
+        final boolean lateWhenAsked;
 
-        Subscription(String filter, ReceiverScope scope, long sentWhenAsked) {
+        Subscription(String filter, ReceiverScope scope, boolean lateWhenAsked) {
             this.filter = filter;
             this.scope = scope;
-            this.sentWhenAsked = sentWhenAsked;
+            this.lateWhenAsked = lateWhenAsked;
         }
     }
 }

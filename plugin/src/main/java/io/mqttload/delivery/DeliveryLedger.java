@@ -52,19 +52,17 @@ public final class DeliveryLedger {
     }
 
     /**
-     * Messages sent so far on the streams whose topic {@code filter} matches. A subscription asked for after some
-     * of them, or granted after more of them were sent than when it was asked for, may have missed messages that
-     * the ledger owes it: see {@link #lateSubscription()}.
+     * Whether a message was already sent on a stream whose topic {@code filter} matches. A subscription asked for
+     * after one, or granted after one went out while it was being set up, may have missed messages that the ledger
+     * owes it: see {@link #lateSubscription()}.
      */
-    public long sentMatching(String filter) {
-        long sent = 0;
+    public boolean sentMatching(String filter) {
         for (PublishStream stream : streams) {
-            long n = stream.sentCount();
-            if (n > 0 && TopicMatcher.matches(filter, stream.topic())) {
-                sent += n;
+            if (stream.sentCount() > 0 && TopicMatcher.matches(filter, stream.topic())) {
+                return true;
             }
         }
-        return sent;
+        return false;
     }
 
     /** Counts a subscription that may have missed messages it matches: a loss the ledger reports may be overstated. */

@@ -222,10 +222,15 @@ public final class Rendezvous implements AutoCloseable {
                 own = new ArrayList<>(b.ownArrivals);
             }
             for (String arrival : own) {
-                client.publishWith().topic(arrival).qos(MqttQos.AT_LEAST_ONCE).retain(true)
-                        .payload(engineId.getBytes(StandardCharsets.UTF_8)).send();
+                announce(arrival);
             }
         }
+    }
+
+    /** One waiting thread's retained announcement. */
+    private CompletableFuture<?> announce(String arrival) {
+        return client.publishWith().topic(arrival).qos(MqttQos.AT_LEAST_ONCE).retain(true)
+                .payload(engineId.getBytes(StandardCharsets.UTF_8)).send();
     }
 
     /** A topic level made of the characters that are safe in every broker's topic names. */
@@ -262,9 +267,7 @@ public final class Rendezvous implements AutoCloseable {
             barrier.ownArrivals.add(arrival);
         }
         try {
-            client.publishWith().topic(arrival).qos(MqttQos.AT_LEAST_ONCE).retain(true)
-                    .payload(engineId.getBytes(StandardCharsets.UTF_8)).send()
-                    .get(Math.max(1, remainingMillis(deadline)), TimeUnit.MILLISECONDS);
+            announce(arrival).get(Math.max(1, remainingMillis(deadline)), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             log.warn("MQTT rendezvous {}: announcement not acknowledged: {}", barrier.describe(), Errors.describe(e));
         }

@@ -5,10 +5,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -18,89 +17,106 @@ import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3AsyncClient;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
 
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import io.mqttload.common.PluginVersion;
+
 /**
  * The broker monitor's agent mode, for a broker on another host (or in a container): runs next to the
  * broker, reads its process from /proc every interval and publishes each sample over MQTT on
  * {@code mqttload/broker/<name>}, where an MQTT Broker Monitor with {@code agent = true} picks them
- * up into the run. Runs until stopped; needs only the plugin jar:
+ * up into the run. Runs until stopped; needs only the plugin jar (picocli is shaded into it; the sample is
+ * a handful of numbers, written without a JSON library because JMeter's lib/ is not there):
  *
  * <pre>java -cp mqtt-load-jmeter.jar io.mqttload.broker.BrokerAgent --process mosquitto --name node1 \
  *     --mqtt-host 127.0.0.1 --mqtt-port 1883 [--interval 1] [--pid N | --pid-file F]</pre>
  */
-public final class BrokerAgent {
+@Command(name = "BrokerAgent", mixinStandardHelpOptions = true, versionProvider = PluginVersion.class,
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = "Samples a broker process's CPU and memory from /proc and publishes them over MQTT on"
+                + " mqttload/broker/<name>, for an MQTT Broker Monitor with agent = true. Runs until stopped (SIGTERM).",
+        footer = {"", "Exit code: 0 stopped, 1 the process or the MQTT broker could not be reached, 2 bad arguments."})
+public final class BrokerAgent implements Callable<Integer> {
     public static final String TOPIC_PREFIX = "mqttload/broker/";
     private static final int CORES = Runtime.getRuntime().availableProcessors();
 
-    private BrokerAgent() {
+    /** Exactly one way to find the broker process. */
+    static final class ProcessChoice {
+        @Option(names = "--process", paramLabel = "NAME", required = true,
+                description = "the broker process's name (the first match of /proc/*/comm)")
+        String process;
+        @Option(names = "--pid", paramLabel = "N", required = true, description = "the broker's process id")
+        Long pid;
+        @Option(names = "--pid-file", paramLabel = "FILE", required = true, description = "a file holding the process id")
+        Path pidFile;
     }
 
-    public static void main(String[] args) throws InterruptedException {
-        Map<String, String> options;
-        try {
-            options = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("broker agent: " + e.getMessage());
-            System.err.println("usage: BrokerAgent (--process NAME | --pid N | --pid-file FILE) --name NAME"
-                    + " [--mqtt-host HOST] [--mqtt-port PORT] [--interval SECONDS] [--count N]");
-            System.exit(2);
-            return;
-        }
-        System.exit(run(options, System.out));
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    ProcessChoice processChoice;
+    @Option(names = "--name", paramLabel = "NAME", description = "the broker's name in the run (default: ${DEFAULT-VALUE})")
+    String name = "broker";
+    @Option(names = "--mqtt-host", paramLabel = "HOST", description = "the broker to publish to (default: ${DEFAULT-VALUE})")
+    String mqttHost = "127.0.0.1";
+    @Option(names = "--mqtt-port", paramLabel = "PORT", description = "its port (default: ${DEFAULT-VALUE})")
+    int mqttPort = 1883;
+    @Option(names = "--interval", paramLabel = "SECONDS", description = "seconds between samples (default: ${DEFAULT-VALUE})")
+    long intervalSeconds = 1;
+    @Option(names = "--count", paramLabel = "N", description = "stop after N samples; 0 runs until stopped (default)")
+    long count;
+    private PrintStream out = System.out;
+
+    public static void main(String[] args) {
+        System.exit(commandLine(System.out).execute(args));
     }
 
-    static Map<String, String> parse(String[] args) {
-        Map<String, String> o = new LinkedHashMap<>();
-        o.put("--mqtt-host", "127.0.0.1");
-        o.put("--mqtt-port", "1883");
-        o.put("--interval", "1");
-        o.put("--name", "broker");
-        o.put("--count", "0");
-        for (int i = 0; i < args.length; i += 2) {
-            if (!o.containsKey(args[i]) && !List.of("--process", "--pid", "--pid-file").contains(args[i])) {
-                throw new IllegalArgumentException("unknown option '" + args[i] + "'");
-            }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("option " + args[i] + " needs a value");
-            }
-            o.put(args[i], args[i + 1]);
+    static CommandLine commandLine(PrintStream out) {
+        BrokerAgent agent = new BrokerAgent();
+        agent.out = out;
+        CommandLine command = new CommandLine(agent);
+        command.setParameterExceptionHandler((e, args) -> {
+            e.getCommandLine().getErr().println("broker agent: " + e.getMessage().replaceFirst("^Error: ", ""));
+            e.getCommandLine().getErr().println("broker agent: --help lists the options");
+            return 2;
+        });
+        return command;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (mqttPort < 1 || mqttPort > 65_535) {
+            out.println("broker agent: --mqtt-port '" + mqttPort + "': not a port (1..65535)");
+            return 2;
         }
-        if (!o.containsKey("--process") && !o.containsKey("--pid") && !o.containsKey("--pid-file")) {
-            throw new IllegalArgumentException("name the broker process: --process, --pid or --pid-file");
+        if (intervalSeconds < 1 || count < 0) {
+            out.println("broker agent: --interval '" + intervalSeconds + "' and --count '" + count
+                    + "': the interval is at least 1 s and the count not negative");
+            return 2;
         }
-        for (String number : List.of("--mqtt-port", "--interval", "--count", "--pid")) {
-            if (!o.containsKey(number)) {
-                continue;
-            }
-            try {
-                Long.parseLong(o.get(number));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(number + " = '" + o.get(number) + "': not a whole number");
-            }
-        }
-        return o;
+        return run(out);
     }
 
     /** Samples and publishes until stopped, or {@code --count} samples (for tests); returns the exit code. */
-    static int run(Map<String, String> o, PrintStream out) throws InterruptedException {
+    private int run(PrintStream out) throws InterruptedException {
         long pid;
         try {
-            pid = pid(o);
+            pid = pid();
         } catch (IOException | IllegalArgumentException e) {
             out.println("broker agent: " + e.getMessage());
             return 1;
         }
-        String name = o.get("--name");
         String topic = TOPIC_PREFIX + name.replaceAll("[^A-Za-z0-9_.-]", "_");
-        long intervalMillis = Math.max(1, Long.parseLong(o.get("--interval"))) * 1000;
-        long count = Long.parseLong(o.get("--count"));
+        long intervalMillis = intervalSeconds * 1000;
         Mqtt3AsyncClient client = Mqtt3Client.builder()
                 .identifier("agent-" + Integer.toHexString((name + pid).hashCode()))
-                .serverHost(o.get("--mqtt-host")).serverPort(Integer.parseInt(o.get("--mqtt-port")))
+                .serverHost(mqttHost).serverPort(mqttPort)
                 .automaticReconnectWithDefaultConfig().buildAsync();
         try {
             client.connect().get(30, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
-            out.println("broker agent: cannot connect to " + o.get("--mqtt-host") + ":" + o.get("--mqtt-port") + ": " + e);
+            out.println("broker agent: cannot connect to " + mqttHost + ":" + mqttPort + ": " + e);
             return 1;
         }
         CountDownLatch stop = new CountDownLatch(1);
@@ -143,20 +159,21 @@ public final class BrokerAgent {
         return 0;
     }
 
-    private static long pid(Map<String, String> o) throws IOException {
-        if (o.containsKey("--pid")) {
-            return Long.parseLong(o.get("--pid"));
+    private long pid() throws IOException {
+        if (processChoice.pid != null) {
+            return processChoice.pid;
         }
-        if (o.containsKey("--pid-file")) {
-            String text = new String(Files.readAllBytes(Path.of(o.get("--pid-file"))), StandardCharsets.US_ASCII).trim();
+        if (processChoice.pidFile != null) {
+            String text = new String(Files.readAllBytes(processChoice.pidFile), StandardCharsets.US_ASCII).trim();
             if (!text.matches("\\d+")) {
-                throw new IllegalArgumentException("--pid-file " + o.get("--pid-file") + " holds '" + text + "', not a process id");
+                throw new IllegalArgumentException("--pid-file " + processChoice.pidFile + " holds '" + text
+                        + "', not a process id");
             }
             return Long.parseLong(text);
         }
-        List<Long> found = ProcessStats.findByName(o.get("--process"));
+        List<Long> found = ProcessStats.findByName(processChoice.process);
         if (found.isEmpty()) {
-            throw new IllegalArgumentException("no process named '" + o.get("--process") + "'");
+            throw new IllegalArgumentException("--process '" + processChoice.process + "': no process of that name");
         }
         return found.get(0);
     }

@@ -19,6 +19,9 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 import io.mqttload.common.InvalidSettingException;
 
 /**
@@ -252,7 +255,10 @@ public final class BrokerMonitor implements AutoCloseable {
         public final long rssMax;
         public final int samples;
 
-        Stats(String broker, double cpuAvg, double cpuMax, long rssAvg, long rssMax, int samples) {
+        @JsonCreator
+        Stats(@JsonProperty("broker") String broker, @JsonProperty("cpuAvg") double cpuAvg,
+                @JsonProperty("cpuMax") double cpuMax, @JsonProperty("rssAvg") long rssAvg,
+                @JsonProperty("rssMax") long rssMax, @JsonProperty("samples") int samples) {
             this.broker = broker;
             this.cpuAvg = cpuAvg;
             this.cpuMax = cpuMax;

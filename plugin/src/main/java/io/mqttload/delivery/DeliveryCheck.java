@@ -9,9 +9,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
-import io.mqttload.common.Json;
 import io.mqttload.common.TopicTrie;
 
 /**
@@ -26,15 +27,23 @@ public final class DeliveryCheck {
     }
 
     /** One publisher's messages on one topic, as its engine booked them. */
+    @JsonPropertyOrder({"id", "topic", "sent", "acknowledged", "failed"})
     public static final class Stream {
+        @JsonProperty
         final int id;
+        @JsonProperty
         final String topic;
+        @JsonProperty
         final long sent;
+        @JsonProperty
         final long acknowledged;
         /** Sequence numbers that failed (sent or not), as sorted disjoint [from, to] pairs. */
+        @JsonProperty
         final long[] failed;
 
-        public Stream(int id, String topic, long sent, long acknowledged, long[] failed) {
+        @JsonCreator
+        public Stream(@JsonProperty("id") int id, @JsonProperty("topic") String topic, @JsonProperty("sent") long sent,
+                @JsonProperty("acknowledged") long acknowledged, @JsonProperty("failed") long[] failed) {
             this.id = id;
             this.topic = topic;
             this.sent = sent;
@@ -44,13 +53,19 @@ public final class DeliveryCheck {
     }
 
     /** What one receiver scope saw of one stream. */
+    @JsonPropertyOrder({"unique", "highest", "missing"})
     public static final class Seen {
+        @JsonProperty
         final long unique;
+        @JsonProperty
         final long highest;
         /** Missing sequence numbers below {@link #highest} as sorted disjoint pairs; null when not known exactly. */
+        @JsonProperty
         final long[] missing;
 
-        public Seen(long unique, long highest, long[] missing) {
+        @JsonCreator
+        public Seen(@JsonProperty("unique") long unique, @JsonProperty("highest") long highest,
+                @JsonProperty("missing") long[] missing) {
             this.unique = unique;
             this.highest = highest;
             this.missing = missing;
@@ -63,15 +78,33 @@ public final class DeliveryCheck {
     }
 
     /** One place that must receive every matching message once: a client's subscriptions, or a shared group. */
+    @JsonPropertyOrder({"key", "label", "filters", "received"})
     public static final class Scope {
+        @JsonProperty
         final String key;
+        @JsonProperty
         String label;
+        @JsonProperty
         final Set<String> filters = new LinkedHashSet<>();
-        final Map<Integer, Seen> seen = new HashMap<>();
+        /** What this scope saw, by stream id. */
+        @JsonProperty("received")
+        final Map<Integer, Seen> seen = new TreeMap<>();
 
         public Scope(String key, String label) {
             this.key = key;
             this.label = label == null ? "" : label;
+        }
+
+        @JsonCreator
+        Scope(@JsonProperty("key") String key, @JsonProperty("label") String label,
+                @JsonProperty("filters") List<String> filters, @JsonProperty("received") Map<Integer, Seen> received) {
+            this(key, label);
+            if (filters != null) {
+                this.filters.addAll(filters);
+            }
+            if (received != null) {
+                this.seen.putAll(received);
+            }
         }
 
         public void addFilter(String filter) {
@@ -106,90 +139,40 @@ public final class DeliveryCheck {
     }
 
     /**
-     * The ledger of one engine as JSON: {@code streams} as {@code [id, topic, acknowledged, sent, [failed ranges]]}
-     * and {@code scopes} with their key, label, filters and {@code received} as
-     * {@code [stream id, unique, highest, [missing ranges] or null]}.
+     * One engine's book as it travels in its summary: every publish stream and every receiver scope. Merging the
+     * ledgers of every engine gives exact expected-versus-received figures when publishers and subscribers run on
+     * different engines.
      */
-    static String ledgerJson(Collection<Stream> streams, Collection<Scope> scopes) {
-        StringBuilder b = new StringBuilder(64 + streams.size() * 48);
-        b.append("{\"streams\": [");
-        boolean first = true;
-        for (Stream s : streams) {
-            b.append(first ? "" : ", ").append('[').append(Integer.toUnsignedString(s.id)).append(", ")
-                    .append(Json.quote(s.topic)).append(", ").append(s.acknowledged).append(", ").append(s.sent)
-                    .append(", ");
-            appendRanges(b, s.failed);
-            b.append(']');
-            first = false;
-        }
-        b.append("],\n  \"scopes\": [");
-        first = true;
-        for (Scope scope : scopes) {
-            b.append(first ? "" : ",").append("\n    {\"key\": ").append(Json.quote(scope.key)).append(", \"label\": ")
-                    .append(Json.quote(scope.label)).append(", \"filters\": [");
-            boolean firstFilter = true;
-            for (String f : scope.filters) {
-                b.append(firstFilter ? "" : ", ").append(Json.quote(f));
-                firstFilter = false;
-            }
-            b.append("], \"received\": [");
-            boolean firstStream = true;
-            for (Map.Entry<Integer, Seen> e : scope.seen.entrySet()) {
-                Seen seen = e.getValue();
-                b.append(firstStream ? "" : ", ").append('[').append(Integer.toUnsignedString(e.getKey())).append(", ")
-                        .append(seen.unique).append(", ").append(seen.highest).append(", ");
-                appendRanges(b, seen.missing);
-                b.append(']');
-                firstStream = false;
-            }
-            b.append("]}");
-            first = false;
-        }
-        return b.append("]}").toString();
-    }
+    @JsonPropertyOrder({"streams", "scopes"})
+    public static final class Ledger {
+        @JsonProperty
+        final List<Stream> streams;
+        @JsonProperty
+        final List<Scope> scopes;
 
-    private static void appendRanges(StringBuilder b, long[] ranges) {
-        if (ranges == null) {
-            b.append("null");
-            return;
+        @JsonCreator
+        public Ledger(@JsonProperty("streams") List<Stream> streams, @JsonProperty("scopes") List<Scope> scopes) {
+            this.streams = streams == null ? List.of() : List.copyOf(streams);
+            this.scopes = scopes == null ? List.of() : List.copyOf(scopes);
         }
-        b.append('[');
-        for (int i = 0; i < ranges.length; i++) {
-            b.append(i == 0 ? "" : ",").append(ranges[i]);
-        }
-        b.append(']');
     }
 
     /**
-     * Adds one engine's ledger ({@link #ledgerJson}) to {@code streams} and {@code scopes}. Scopes with the same key
-     * are one receiver (a shared group with members on several engines): what its parts saw adds up.
+     * Adds one engine's ledger to {@code streams} and {@code scopes}. Scopes with the same key are one receiver (a
+     * shared group with members on several engines): what its parts saw adds up.
      */
-    public static void readLedger(JsonNode ledger, Map<Integer, Stream> streams, Map<String, Scope> scopes) {
-        for (JsonNode s : ledger.path("streams")) {
-            int id = (int) s.get(0).asLong();
-            streams.put(id, new Stream(id, s.get(1).asText(), s.path(3).asLong(), s.get(2).asLong(), ranges(s.get(4))));
+    public static void add(Ledger ledger, Map<Integer, Stream> streams, Map<String, Scope> scopes) {
+        for (Stream s : ledger.streams) {
+            streams.put(s.id, s);
         }
-        for (JsonNode sc : ledger.path("scopes")) {
-            Scope scope = scopes.computeIfAbsent(sc.path("key").asText(), k -> new Scope(k, sc.path("label").asText("")));
+        for (Scope part : ledger.scopes) {
+            Scope scope = scopes.computeIfAbsent(part.key, k -> new Scope(k, part.label));
             if (scope.label.isEmpty()) {
-                scope.label = sc.path("label").asText("");
+                scope.label = part.label;
             }
-            sc.path("filters").forEach(f -> scope.addFilter(f.asText()));
-            for (JsonNode r : sc.path("received")) {
-                scope.see((int) r.get(0).asLong(), new Seen(r.get(1).asLong(), r.path(2).asLong(), ranges(r.get(3))));
-            }
+            part.filters.forEach(scope::addFilter);
+            part.seen.forEach(scope::see);
         }
-    }
-
-    private static long[] ranges(JsonNode array) {
-        if (array == null || !array.isArray()) {
-            return null;
-        }
-        long[] out = new long[array.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = array.get(i).asLong();
-        }
-        return out;
     }
 
     public static Result check(Collection<Stream> streams, Collection<Scope> scopes) {

@@ -133,11 +133,10 @@ public final class DeliveryLedger {
     }
 
     /**
-     * The ledger as JSON: every publish stream (id, topic, messages acknowledged and sent, failed sequence
-     * numbers) and every receiver scope (filters, and per stream what it saw). Merging these across engines
-     * gives exact expected-versus-received figures when publishers and subscribers run on different engines.
+     * The ledger as it travels in the engine summary: every publish stream (id, topic, messages acknowledged and
+     * sent, failed sequence numbers) and every receiver scope (filters, and per stream what it saw).
      */
-    public String toJson() {
+    public DeliveryCheck.Ledger book() {
         List<DeliveryCheck.Stream> books = new ArrayList<>();
         for (PublishStream stream : streams) {
             books.add(stream.snapshot());
@@ -146,7 +145,7 @@ public final class DeliveryLedger {
         for (ReceiverScope scope : scopes.values()) {
             seen.add(scope.snapshot());
         }
-        return DeliveryCheck.ledgerJson(books, seen);
+        return new DeliveryCheck.Ledger(books, seen);
     }
 
     /** Expected versus received, exact for publishers and subscribers on this engine. */

@@ -443,7 +443,7 @@ public final class EngineRuntime {
                 startedAtMillis, ended,
                 config.warmupMillis(), measured, metrics, ledger.delivery(),
                 metrics.acknowledged.sum() - warmupEndPublished, metrics.received.sum() - warmupEndReceived, perClient,
-                ledger.toJson(), config.failureTolerancePercent());
+                ledger.book(), config.failureTolerancePercent());
         summary.rendezvous(barriers);
         summary.broker(brokerStats);
         Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
@@ -454,7 +454,7 @@ public final class EngineRuntime {
             }
         }
         summary.pubToSubBySampler(pubToSubBySampler);
-        summary.timeline(timeline.toJson());
+        summary.timeline(timeline.figures());
         summary.engineFacts(engineFacts, parameters);
         for (IntervalListener l : intervalListeners) {
             l.onRunEnd(summary);

@@ -1,15 +1,11 @@
 package io.mqttload.engine;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-
 import org.HdrHistogram.Histogram;
 
 import io.mqttload.broker.BrokerSample;
-import io.mqttload.common.Json;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.summary.TimelineFigures;
 
 /**
  * The engine's run second by second, for the run report's charts: messages acknowledged and received,
@@ -19,8 +15,7 @@ import io.mqttload.measure.LatencyStats;
  */
 final class Timeline {
     private final EngineMetrics metrics;
-    private final List<String> points = new ArrayList<>();
-    private final List<String> brokerPoints = new ArrayList<>();
+    private final TimelineFigures figures = new TimelineFigures();
     private long lastAcknowledged;
     private long lastReceived;
     private long lastConnects;
@@ -36,9 +31,15 @@ final class Timeline {
         long received = metrics.received.sum();
         long connects = metrics.connectsOk.sum();
         long errors = metrics.errors();
-        points.add(String.format(Locale.ROOT, "[%d, %d, %d, %d, %d, %d, \"%s\"]", timeMillis,
-                acknowledged - lastAcknowledged, received - lastReceived, metrics.activeConnections.sum(),
-                connects - lastConnects, errors - lastErrors, pubToSub.getTotalCount() == 0 ? "" : LatencyStats.encode(pubToSub)));
+        TimelineFigures.Point p = new TimelineFigures.Point();
+        p.timeMillis = timeMillis;
+        p.acknowledged = acknowledged - lastAcknowledged;
+        p.received = received - lastReceived;
+        p.connections = metrics.activeConnections.sum();
+        p.connects = connects - lastConnects;
+        p.errors = errors - lastErrors;
+        p.pubToSubHdr = pubToSub.getTotalCount() == 0 ? "" : LatencyStats.encode(pubToSub);
+        figures.seconds.add(p);
         lastAcknowledged = acknowledged;
         lastReceived = received;
         lastConnects = connects;
@@ -46,17 +47,15 @@ final class Timeline {
     }
 
     synchronized void addBroker(String broker, BrokerSample s) {
-        brokerPoints.add(String.format(Locale.ROOT, "[%d, %s, %s, %d]", s.timeMillis, Json.quote(broker),
-                Json.number(Double.isNaN(s.cpuPercentOfCore) ? -1 : s.cpuPercentOfCore), s.rssBytes));
+        TimelineFigures.BrokerPoint p = new TimelineFigures.BrokerPoint();
+        p.timeMillis = s.timeMillis;
+        p.broker = broker;
+        p.cpuPercentOfCore = Double.isNaN(s.cpuPercentOfCore) ? -1 : s.cpuPercentOfCore;
+        p.rssBytes = s.rssBytes;
+        figures.broker.add(p);
     }
 
-    /**
-     * {"columns": [...], "points": [[time, acknowledged, received, connections, connects, errors, hdr]...],
-     * "broker": [[time, name, cpu % of one core, rss bytes]...]}.
-     */
-    synchronized String toJson() {
-        return "{\"columns\": [\"timeMillis\", \"acknowledged\", \"received\", \"connections\", \"connects\", \"errors\","
-                + " \"pubToSubHdr\"],\n    \"points\": [" + String.join(",\n      ", points) + "],\n    \"broker\": ["
-                + String.join(",\n      ", brokerPoints) + "]}";
+    synchronized TimelineFigures figures() {
+        return figures;
     }
 }

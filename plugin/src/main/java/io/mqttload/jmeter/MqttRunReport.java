@@ -28,7 +28,6 @@ import org.apache.jmeter.visualizers.Visualizer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.engine.EngineRuntime;
@@ -37,8 +36,10 @@ import io.mqttload.report.HtmlReport;
 import io.mqttload.report.ReportText;
 import io.mqttload.report.influx.InfluxWriter;
 import io.mqttload.report.influx.ReportPoints;
+import io.mqttload.summary.EngineSummary;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
+import io.mqttload.summary.SummaryJson;
 
 /**
  * MQTT Run Report: the exact report of the whole run. It is a remoteable listener, so in distributed
@@ -73,7 +74,9 @@ public class MqttRunReport extends AbstractTestElement
 
     /** What the controller gathered for one run: engines started, ended or gone, and their summaries. */
     private static final class Collector {
-        final Map<String, String> summariesByEngine = new LinkedHashMap<>();
+        final Map<String, EngineSummary> summariesByEngine = new LinkedHashMap<>();
+        /** Summaries that arrived but could not be read (another plugin version): the engines count as missing. */
+        final List<String> unreadable = new ArrayList<>();
         final Set<String> enginesStarted = new LinkedHashSet<>();
         final Set<String> enginesEnded = new LinkedHashSet<>();
         /** Engines whose process is gone (RMI port closed), with when and why it was noticed. */
@@ -180,19 +183,23 @@ public class MqttRunReport extends AbstractTestElement
         if (!MqttRunEndSampler.SUMMARY_CONTENT_TYPE.equals(r.getContentType()) || r.getSamplerData() == null) {
             return;
         }
-        String json = r.getSamplerData();
-        String engineId;
+        EngineSummary summary;
         try {
-            engineId = new ObjectMapper().readTree(json).path("engineId").asText("?");
-        } catch (IOException e) {
-            log.warn("MQTT Run Report: a Run End sample from {} held no readable summary: {}", r.getSampleLabel(),
-                    e.getMessage());
+            summary = SummaryJson.readEngineSummary(r.getSamplerData());
+        } catch (IllegalArgumentException e) {
+            String why = "a Run End sample from " + r.getSampleLabel() + " held no readable summary: " + e.getMessage();
+            log.warn("MQTT Run Report: {}", why);
+            System.out.println("MQTT Run Report: " + why);
+            Collector c = collector();
+            synchronized (c) {
+                c.unreadable.add(why);
+            }
             return;
         }
         Collector c = collector();
         synchronized (c) {
             // Two Run End samples of one engine carry the same summary: one counts.
-            c.summariesByEngine.putIfAbsent(engineId, json);
+            c.summariesByEngine.putIfAbsent(summary.engineId, summary);
         }
     }
 
@@ -224,7 +231,7 @@ public class MqttRunReport extends AbstractTestElement
         Collector c = collector();
         synchronized (c) {
             if (local != null && c.enginesStarted.isEmpty()) {
-                c.summariesByEngine.putIfAbsent(local.engineId, local.toJson());
+                c.summariesByEngine.putIfAbsent(local.engineId, local.figures());
             }
             report(c);
         }
@@ -260,6 +267,7 @@ public class MqttRunReport extends AbstractTestElement
         }
         c.reported = true;
         List<String> missing = new ArrayList<>(c.enginesGone.values());
+        missing.addAll(c.unreadable);
         int engines = Math.max(c.enginesStarted.size(), c.summariesByEngine.size());
         for (int i = c.summariesByEngine.size() + missing.size(); i < engines; i++) {
             missing.add("engine " + (i + 1) + " of " + engines + " (started: " + String.join(", ", c.enginesStarted)
@@ -271,7 +279,7 @@ public class MqttRunReport extends AbstractTestElement
         }
         MergedReport report;
         try {
-            report = MergedReport.merge(new ArrayList<>(c.summariesByEngine.values()), missing);
+            report = MergedReport.of(new ArrayList<>(c.summariesByEngine.values()), missing);
         } catch (IllegalArgumentException e) {
             log.error("MQTT Run Report '{}': {}", getName(), e.getMessage());
             System.out.println("MQTT Run Report: " + e.getMessage());

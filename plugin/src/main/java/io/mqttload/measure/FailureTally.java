@@ -11,7 +11,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToLongFunction;
 
-import io.mqttload.common.Json;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
  * Failures counted by sampler, kind and reason, the way JMeter's dashboard counts its top errors by sampler: the
@@ -38,11 +40,13 @@ public final class FailureTally {
             this.text = text;
         }
 
+        @JsonValue
         public String text() {
             return text;
         }
 
         /** Reads {@link #text()} back, as the summaries carry it. */
+        @JsonCreator
         public static Kind of(String text) {
             for (Kind k : values()) {
                 if (k.text.equals(text)) {
@@ -60,7 +64,9 @@ public final class FailureTally {
         public final String reason;
         public final long count;
 
-        public Row(String sampler, Kind kind, String reason, long count) {
+        @JsonCreator
+        public Row(@JsonProperty("sampler") String sampler, @JsonProperty("kind") Kind kind,
+                @JsonProperty("reason") String reason, @JsonProperty("count") long count) {
             this.sampler = sampler;
             this.kind = kind;
             this.reason = reason;
@@ -106,17 +112,6 @@ public final class FailureTally {
     /** Most frequent first; ties by sampler, kind and reason, so that reports are stable. */
     public static final Comparator<Row> ORDER = Comparator.comparingLong((Row r) -> -r.count)
             .thenComparing(r -> r.sampler).thenComparing(r -> r.kind).thenComparing(r -> r.reason);
-
-    /** The rows as a JSON array of {sampler, kind, reason, count}. */
-    public static void writeJson(Json j, String name, List<Row> rows) {
-        StringBuilder b = new StringBuilder("[");
-        for (Row r : rows) {
-            b.append(b.length() > 1 ? ", " : "").append("{\"sampler\": ").append(Json.quote(r.sampler))
-                    .append(", \"kind\": ").append(Json.quote(r.kind.text())).append(", \"reason\": ")
-                    .append(Json.quote(r.reason)).append(", \"count\": ").append(r.count).append('}');
-        }
-        j.rawField(name, b.append(']').toString());
-    }
 
     /**
      * Up to {@code perSampler} rows of each sampler, most frequent first, as lines for people:

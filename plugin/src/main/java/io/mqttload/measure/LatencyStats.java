@@ -2,15 +2,26 @@ package io.mqttload.measure;
 
 import java.nio.ByteBuffer;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.zip.DataFormatException;
 
 import org.HdrHistogram.Histogram;
 
-import io.mqttload.common.Json;
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** Summary statistics of one latency histogram, in microseconds, plus the histogram itself for merging. */
+/**
+ * Summary statistics of one latency histogram, in microseconds, plus the histogram itself for merging. In JSON the
+ * figures are for people and tools; reading one back keeps only the histogram and derives the figures from it, so
+ * a summary can never carry figures that disagree with its histogram.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
 public final class LatencyStats {
     public static final List<Double> PERCENTILES = List.of(50.0, 75.0, 90.0, 95.0, 99.0, 99.9);
 
@@ -19,6 +30,7 @@ public final class LatencyStats {
     public final long min;
     public final long max;
     /** Values at {@link #PERCENTILES}, same order. */
+    @JsonIgnore
     public final long[] percentiles;
     private final Histogram histogram;
 
@@ -32,6 +44,21 @@ public final class LatencyStats {
         for (int i = 0; i < PERCENTILES.size(); i++) {
             percentiles[i] = count == 0 ? 0 : h.getValueAtPercentile(PERCENTILES.get(i));
         }
+    }
+
+    @JsonCreator
+    static LatencyStats fromJson(@JsonProperty("hdrHistogram") String encoded) {
+        return new LatencyStats(decode(encoded == null ? "" : encoded));
+    }
+
+    /** The percentiles as JSON fields: p50, p75, p90, p95, p99, p99.9. */
+    @JsonAnyGetter
+    Map<String, Long> percentileFields() {
+        Map<String, Long> fields = new LinkedHashMap<>();
+        for (int i = 0; i < PERCENTILES.size(); i++) {
+            fields.put(percentileName(i), percentiles[i]);
+        }
+        return fields;
     }
 
     /** Field name of percentile {@code i}: p50, p75, p90, p95, p99, p99.9. */
@@ -58,17 +85,6 @@ public final class LatencyStats {
         m.append(String.format(Locale.ROOT, " | %.3f |%n", max / 1000.0));
     }
 
-    /** Writes these statistics as the JSON object {@code name}, with the histogram for exact merging. */
-    public void writeJson(Json j, String name) {
-        j.key(name).open();
-        j.field("count", count).field("mean", mean).field("min", min).field("max", max);
-        for (int i = 0; i < PERCENTILES.size(); i++) {
-            j.field(percentileName(i), percentiles[i]);
-        }
-        j.field("hdrHistogram", encoded());
-        j.close();
-    }
-
     public long percentile(double p) {
         for (int i = 0; i < PERCENTILES.size(); i++) {
             if (PERCENTILES.get(i) == p) {
@@ -83,6 +99,7 @@ public final class LatencyStats {
     }
 
     /** HdrHistogram's compressed encoding in Base64: decodes with {@link #decode(String)}. */
+    @JsonProperty("hdrHistogram")
     public String encoded() {
         return encode(histogram);
     }

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,11 +16,7 @@ import java.util.function.BinaryOperator;
 
 import org.HdrHistogram.Histogram;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import io.mqttload.common.Json;
+import io.mqttload.broker.BrokerMonitor;
 import io.mqttload.delivery.DeliveryCheck;
 import io.mqttload.delivery.Judgement;
 import io.mqttload.delivery.Verdict;
@@ -30,13 +25,12 @@ import io.mqttload.measure.LatencyStats;
 
 /**
  * The exact report of a whole run over every engine, built from the engines' end-of-run summaries
- * ({@link RunSummary#toJson()}): counts summed, latency percentiles from the merged HdrHistograms
+ * ({@link EngineSummary}): counts summed, latency percentiles from the merged HdrHistograms
  * (never averages of per-engine percentiles), and expected versus received deliveries from the
  * merged ledgers, so that a message published on one engine and owed to a subscriber on another is
  * checked too. Warm-up is already excluded from each engine's rates and latency.
  */
 public final class MergedReport {
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** The latency kinds of the report, in the order the tables show them. */
     public static final List<String> LATENCY_KINDS = List.of("pubToSub", "publish", "connect");
     public static final List<String> LATENCY_TITLES = List.of("pub-to-sub", "publish (ack)", "connect");
@@ -82,13 +76,13 @@ public final class MergedReport {
         public final long rssAvg;
         public final long rssMax;
 
-        BrokerRow(String engineId, JsonNode b) {
+        BrokerRow(String engineId, BrokerMonitor.Stats b) {
             this.engineId = engineId;
-            this.broker = b.path("broker").asText();
-            this.cpuAvg = b.path("cpuAvg").asDouble();
-            this.cpuMax = b.path("cpuMax").asDouble();
-            this.rssAvg = b.path("rssAvg").asLong();
-            this.rssMax = b.path("rssMax").asLong();
+            this.broker = b.broker;
+            this.cpuAvg = b.cpuAvg;
+            this.cpuMax = b.cpuMax;
+            this.rssAvg = b.rssAvg;
+            this.rssMax = b.rssMax;
         }
     }
 
@@ -167,18 +161,15 @@ public final class MergedReport {
         public final long pubToSubP99;
         public final Verdict verdict;
 
-        EngineRow(JsonNode s) {
-            engineId = s.path("engineId").asText();
-            engineNumber = s.path("engineNumber").asInt(-1);
-            publishRate = s.path("publishRate").asDouble();
-            receiveRate = s.path("receiveRate").asDouble();
-            counts = new LinkedHashMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = s.path("counts").fields(); it.hasNext();) {
-                Map.Entry<String, JsonNode> e = it.next();
-                counts.put(e.getKey(), e.getValue().asLong());
-            }
-            pubToSubP99 = s.path("latencyMicros").path("pubToSub").path("p99").asLong();
-            verdict = Verdict.of(s.path("verdict").asText());
+        EngineRow(EngineSummary s) {
+            engineId = s.engineId;
+            engineNumber = s.engineNumber;
+            publishRate = s.publishRate;
+            receiveRate = s.receiveRate;
+            counts = new LinkedHashMap<>(s.counts);
+            LatencyStats pubToSub = s.latencyMicros.get("pubToSub");
+            pubToSubP99 = pubToSub == null ? 0 : pubToSub.percentile(99.0);
+            verdict = s.verdict;
         }
 
         public long count(String name) {
@@ -186,7 +177,7 @@ public final class MergedReport {
         }
     }
 
-    private MergedReport(List<JsonNode> summaries, Collection<String> missing) {
+    private MergedReport(List<EngineSummary> summaries, Collection<String> missing) {
         this.missingEngines = new TreeSet<>(missing);
         Set<String> runIds = new LinkedHashSet<>();
         Set<String> scenarios = new LinkedHashSet<>();
@@ -197,11 +188,11 @@ public final class MergedReport {
         long warmup = 0;
         long late = 0;
         Histogram[] merged = new Histogram[LATENCY_KINDS.size()];
-        for (JsonNode s : summaries) {
+        for (EngineSummary s : summaries) {
             EngineRow row = new EngineRow(s);
             engines.add(row);
-            runIds.add(s.path("runId").asText());
-            scenarios.add(s.path("scenario").asText());
+            runIds.add(s.runId);
+            scenarios.add(s.scenario);
             String other = byNumber.putIfAbsent(row.engineNumber, row.engineId);
             if (other != null) {
                 problems.add("engines " + other + " and " + row.engineId + " share mqttload.engineNumber "
@@ -210,29 +201,29 @@ public final class MergedReport {
             }
             pub += row.publishRate;
             sub += row.receiveRate;
-            measured = Math.max(measured, s.path("measuredSeconds").asDouble());
-            warmup = Math.max(warmup, s.path("warmupMillis").asLong());
+            measured = Math.max(measured, s.measuredSeconds);
+            warmup = Math.max(warmup, s.warmupMillis);
             row.counts.forEach((k, v) -> counts.merge(k, v, combine(k)));
             for (int i = 0; i < LATENCY_KINDS.size(); i++) {
-                Histogram h = decode(s.path("latencyMicros").path(LATENCY_KINDS.get(i)).path("hdrHistogram").asText(""));
+                LatencyStats stats = s.latencyMicros.get(LATENCY_KINDS.get(i));
+                if (stats == null) {
+                    continue;
+                }
                 if (merged[i] == null) {
-                    merged[i] = h;
+                    merged[i] = stats.histogram().copy();
                 } else {
-                    merged[i].add(h);
+                    merged[i].add(stats.histogram());
                 }
             }
         }
         mergeSamplerLatency(summaries);
         mergeRendezvous(summaries);
         mergeTimelines(summaries);
-        for (JsonNode sm : summaries) {
-            String engine = sm.path("engineId").asText();
-            engineFacts.put(engine, strings(sm.path("engine")));
-            engineParameters.put(engine, strings(sm.path("parameters")));
-        }
-        for (JsonNode sm : summaries) {
-            for (JsonNode b : sm.path("broker")) {
-                brokers.add(new BrokerRow(sm.path("engineId").asText(), b));
+        for (EngineSummary sm : summaries) {
+            engineFacts.put(sm.engineId, new LinkedHashMap<>(sm.engine));
+            engineParameters.put(sm.engineId, new LinkedHashMap<>(sm.parameters));
+            for (BrokerMonitor.Stats b : sm.broker) {
+                brokers.add(new BrokerRow(sm.engineId, b));
             }
         }
         if (runIds.size() > 1) {
@@ -248,8 +239,8 @@ public final class MergedReport {
             latency.put(LATENCY_KINDS.get(i), new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
         }
         DeliveryCheck.Result d = mergeLedgers(summaries);
-        for (JsonNode s : summaries) {
-            late += s.path("counts").path("lateSubscriptions").asLong();
+        for (EngineSummary s : summaries) {
+            late += s.count("lateSubscriptions");
         }
         this.expected = d.expected;
         this.receivedOfExpected = d.receivedOfExpected;
@@ -262,7 +253,7 @@ public final class MergedReport {
         counts.put("deliveredUnacknowledged", d.deliveredUnacknowledged);
         counts.put("receivedFromUnknownStreams", d.receivedFromUnknownStreams);
         failures.addAll(mergeFailures(summaries));
-        this.failureTolerancePercent = summaries.isEmpty() ? 0 : summaries.get(0).path("failureTolerancePercent").asDouble();
+        this.failureTolerancePercent = summaries.isEmpty() ? 0 : summaries.get(0).failureTolerancePercent;
         List<String> incomplete = new ArrayList<>(problems);
         if (!missingEngines.isEmpty()) {
             incomplete.add("no summary from engine(s) " + missingEngines + ": the engine died or was unreachable, or the"
@@ -273,81 +264,64 @@ public final class MergedReport {
     }
 
     /** Failure rows of every engine, added up by sampler, kind and reason. */
-    private static List<FailureTally.Row> mergeFailures(List<JsonNode> summaries) {
+    private static List<FailureTally.Row> mergeFailures(List<EngineSummary> summaries) {
         FailureTally tally = new FailureTally();
-        for (JsonNode s : summaries) {
-            for (JsonNode f : s.path("failures")) {
-                tally.add(f.path("sampler").asText(), FailureTally.Kind.of(f.path("kind").asText()),
-                        f.path("reason").asText(), f.path("count").asLong());
+        for (EngineSummary s : summaries) {
+            for (FailureTally.Row f : s.failures) {
+                tally.add(f.sampler, f.kind, f.reason, f.count);
             }
         }
         return tally.rows();
     }
 
-    private static Map<String, String> strings(JsonNode object) {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext();) {
-            Map.Entry<String, JsonNode> e = it.next();
-            m.put(e.getKey(), e.getValue().asText());
-        }
-        return m;
-    }
-
     /** Engines' seconds are matched by wall-clock second; counts add up, histograms merge. */
-    private void mergeTimelines(List<JsonNode> summaries) {
+    private void mergeTimelines(List<EngineSummary> summaries) {
         Map<Long, Second> seconds = new TreeMap<>();
-        for (JsonNode s : summaries) {
-            for (JsonNode p : s.path("timeline").path("points")) {
-                long second = p.get(0).asLong() / 1000;
+        for (EngineSummary s : summaries) {
+            for (TimelineFigures.Point p : s.timeline.seconds) {
+                long second = p.timeMillis / 1000;
                 Second sec = seconds.computeIfAbsent(second, k -> new Second(k * 1000));
-                sec.acknowledged += p.get(1).asLong();
-                sec.received += p.get(2).asLong();
-                sec.connections += p.get(3).asLong();
-                sec.connects += p.get(4).asLong();
-                sec.errors += p.get(5).asLong();
-                String hdr = p.get(6).asText("");
-                if (!hdr.isEmpty()) {
-                    sec.pubToSub.add(decode(hdr));
+                sec.acknowledged += p.acknowledged;
+                sec.received += p.received;
+                sec.connections += p.connections;
+                sec.connects += p.connects;
+                sec.errors += p.errors;
+                if (p.pubToSubHdr != null && !p.pubToSubHdr.isEmpty()) {
+                    sec.pubToSub.add(decode(p.pubToSubHdr));
                 }
             }
-            for (JsonNode b : s.path("timeline").path("broker")) {
-                brokerTimeline.computeIfAbsent(b.get(1).asText(), k -> new ArrayList<>())
-                        .add(new double[] {b.get(0).asDouble(), b.get(2).asDouble(), b.get(3).asDouble()});
+            for (TimelineFigures.BrokerPoint b : s.timeline.broker) {
+                brokerTimeline.computeIfAbsent(b.broker, k -> new ArrayList<>())
+                        .add(new double[] {b.timeMillis, b.cpuPercentOfCore, b.rssBytes});
             }
         }
         timeline.addAll(seconds.values());
         brokerTimeline.values().forEach(l -> l.sort(Comparator.comparingDouble(a -> a[0])));
     }
 
-    private void mergeSamplerLatency(List<JsonNode> summaries) {
+    private void mergeSamplerLatency(List<EngineSummary> summaries) {
         Map<String, Histogram> merged = new TreeMap<>();
-        for (JsonNode s : summaries) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = s.path("pubToSubBySampler").fields(); it.hasNext();) {
-                Map.Entry<String, JsonNode> e = it.next();
-                Histogram h = decode(e.getValue().path("hdrHistogram").asText(""));
-                Histogram into = merged.putIfAbsent(e.getKey(), h);
-                if (into != null) {
-                    into.add(h);
-                }
-            }
+        for (EngineSummary s : summaries) {
+            s.pubToSubBySampler.forEach((label, stats) -> merged.merge(label, stats.histogram().copy(), (into, h) -> {
+                into.add(h);
+                return into;
+            }));
         }
         merged.forEach((label, h) -> pubToSubBySampler.put(label, new LatencyStats(h)));
     }
 
-    private void mergeRendezvous(List<JsonNode> summaries) {
+    private void mergeRendezvous(List<EngineSummary> summaries) {
         Map<String, BarrierRow> rows = new TreeMap<>();
-        for (JsonNode s : summaries) {
-            for (JsonNode b : s.path("rendezvous")) {
-                String name = b.path("name").asText();
-                int generation = b.path("generation").asInt();
-                BarrierRow row = rows.computeIfAbsent(String.format(Locale.ROOT, "%s\u0000%09d", name, generation),
-                        k -> new BarrierRow(name, generation, b.path("groupSize").asInt()));
+        for (EngineSummary s : summaries) {
+            for (BarrierFigures b : s.rendezvous) {
+                BarrierRow row = rows.computeIfAbsent(String.format(Locale.ROOT, "%s\u0000%09d", b.name, b.generation),
+                        k -> new BarrierRow(b.name, b.generation, b.groupSize));
                 row.engines++;
-                row.threads += b.path("localThreads").asInt();
-                if (b.path("released").asBoolean()) {
+                row.threads += b.localThreads;
+                if (b.released) {
                     row.enginesReleased++;
-                    row.firstWakeMicros = Math.min(row.firstWakeMicros, b.path("firstWakeMicros").asLong());
-                    row.lastWakeMicros = Math.max(row.lastWakeMicros, b.path("lastWakeMicros").asLong());
+                    row.firstWakeMicros = Math.min(row.firstWakeMicros, b.firstWakeMicros);
+                    row.lastWakeMicros = Math.max(row.lastWakeMicros, b.lastWakeMicros);
                 }
             }
         }
@@ -368,17 +342,20 @@ public final class MergedReport {
         return Long::sum;
     }
 
-    /** Merges engine summaries given as JSON text; {@code missing} names engines whose summary did not arrive. */
+    /**
+     * Merges engine summaries given as JSON text ({@link SummaryJson}); {@code missing} names engines whose summary
+     * did not arrive.
+     */
     public static MergedReport merge(List<String> summaryJson, Collection<String> missing) {
-        List<JsonNode> nodes = new ArrayList<>();
+        List<EngineSummary> summaries = new ArrayList<>();
         for (String text : summaryJson) {
-            try {
-                nodes.add(JSON.readTree(text));
-            } catch (JsonProcessingException e) {
-                throw new IllegalArgumentException("not an MQTT run summary (JSON): " + e.getOriginalMessage(), e);
-            }
+            summaries.add(SummaryJson.readEngineSummary(text));
         }
-        return new MergedReport(nodes, missing);
+        return of(summaries, missing);
+    }
+
+    public static MergedReport of(List<EngineSummary> summaries, Collection<String> missing) {
+        return new MergedReport(summaries, missing);
     }
 
     private static Histogram decode(String base64) {
@@ -393,11 +370,11 @@ public final class MergedReport {
      * Every stream of every engine against every receiver scope of every engine, by the same calculation an engine
      * makes for itself ({@link DeliveryCheck}).
      */
-    private static DeliveryCheck.Result mergeLedgers(List<JsonNode> summaries) {
+    private static DeliveryCheck.Result mergeLedgers(List<EngineSummary> summaries) {
         Map<Integer, DeliveryCheck.Stream> streams = new HashMap<>();
         Map<String, DeliveryCheck.Scope> scopes = new TreeMap<>();
-        for (JsonNode s : summaries) {
-            DeliveryCheck.readLedger(s.path("ledger"), streams, scopes);
+        for (EngineSummary s : summaries) {
+            DeliveryCheck.add(s.ledger, streams, scopes);
         }
         return DeliveryCheck.check(streams.values(), scopes.values());
     }
@@ -424,60 +401,56 @@ public final class MergedReport {
         return pubToSubBySampler.size() > 1 ? pubToSubBySampler : Map.of();
     }
 
-    public String toJson() {
-        Json j = new Json();
-        j.open();
-        j.field("runId", runId).field("scenario", scenario);
-        j.field("engines", engines.size()).field("measuredSeconds", measuredSeconds).field("warmupMillis", warmupMillis);
-        j.field("publishRate", publishRate).field("receiveRate", receiveRate);
-        j.key("counts").open();
-        counts.forEach(j::field);
-        j.close();
-        j.key("latencyMicros").open();
-        latency.forEach((kind, s) -> s.writeJson(j, kind));
-        j.close();
-        j.key("pubToSubBySampler").open();
-        pubToSubBySampler.forEach((label, s) -> s.writeJson(j, label));
-        j.close();
-        j.key("engineSummaries").open();
+    /** The figures of {@code report-<run>.json}. */
+    public ReportFigures figures() {
+        ReportFigures f = new ReportFigures();
+        f.runId = runId;
+        f.scenario = scenario;
+        f.engines = engines.size();
+        f.measuredSeconds = measuredSeconds;
+        f.warmupMillis = warmupMillis;
+        f.publishRate = publishRate;
+        f.receiveRate = receiveRate;
+        f.counts.putAll(counts);
+        f.latencyMicros.putAll(latency);
+        f.pubToSubBySampler.putAll(pubToSubBySampler);
         for (EngineRow e : engines) {
-            j.key(e.engineId).open();
-            j.field("engineNumber", e.engineNumber).field("publishRate", e.publishRate)
-                    .field("receiveRate", e.receiveRate).field("verdict", e.verdict.name());
-            j.close();
+            ReportFigures.EngineLine line = new ReportFigures.EngineLine();
+            line.engineNumber = e.engineNumber;
+            line.publishRate = e.publishRate;
+            line.receiveRate = e.receiveRate;
+            line.verdict = e.verdict;
+            f.engineSummaries.put(e.engineId, line);
         }
-        j.close();
-        j.key("lossBySampler").open();
-        lossBySampler.forEach((label, v) -> {
-            j.key(label).open();
-            j.field("expected", v[0]).field("received", v[1]).field("lost", v[0] - v[1]);
-            j.close();
-        });
-        j.close();
-        j.key("brokers").open();
+        lossBySampler.forEach((label, v) -> f.lossBySampler.put(label, new SamplerDelivery(v[0], v[1])));
         for (BrokerRow b : brokers) {
-            j.key(b.broker).open();
-            j.field("engineId", b.engineId).field("cpuAvg", b.cpuAvg).field("cpuMax", b.cpuMax)
-                    .field("rssAvg", b.rssAvg).field("rssMax", b.rssMax);
-            j.close();
+            ReportFigures.BrokerLine line = new ReportFigures.BrokerLine();
+            line.engineId = b.engineId;
+            line.cpuAvg = b.cpuAvg;
+            line.cpuMax = b.cpuMax;
+            line.rssAvg = b.rssAvg;
+            line.rssMax = b.rssMax;
+            f.brokers.put(b.broker, line);
         }
-        j.close();
-        j.key("rendezvous").open();
         for (BarrierRow b : rendezvous) {
-            j.key(b.name + " #" + b.generation).open();
-            j.field("groupSize", b.groupSize).field("threads", b.threads).field("engines", b.engines)
-                    .field("enginesReleased", b.enginesReleased);
-            if (b.releasedEverywhere()) {
-                j.field("spreadMillis", b.spreadMillis());
-            }
-            j.close();
+            ReportFigures.BarrierLine line = new ReportFigures.BarrierLine();
+            line.groupSize = b.groupSize;
+            line.threads = b.threads;
+            line.engines = b.engines;
+            line.enginesReleased = b.enginesReleased;
+            line.spreadMillis = b.releasedEverywhere() ? b.spreadMillis() : null;
+            f.rendezvous.put(b.name + " #" + b.generation, line);
         }
-        j.close();
-        j.field("missingEngines", String.join(",", missingEngines));
-        j.field("verdict", verdict().name()).field("verdictText", verdictLine());
-        j.field("failureTolerancePercent", failureTolerancePercent);
-        FailureTally.writeJson(j, "failures", failures);
-        j.close();
-        return j.toString();
+        f.missingEngines.addAll(missingEngines);
+        f.problems.addAll(problems);
+        f.verdict = verdict();
+        f.verdictText = verdictLine();
+        f.failureTolerancePercent = failureTolerancePercent;
+        f.failures.addAll(failures);
+        return f;
+    }
+
+    public String toJson() {
+        return SummaryJson.write(figures());
     }
 }

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import io.mqttload.broker.BrokerMonitor;
-import io.mqttload.common.Json;
+import io.mqttload.delivery.DeliveryCheck;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.Judgement;
 import io.mqttload.delivery.Verdict;
@@ -20,8 +20,8 @@ import io.mqttload.rendezvous.Rendezvous;
 
 /**
  * The exact end-of-run figures of one engine: counts, rates, latency distributions, expected
- * versus received deliveries and the loss verdict. Rendered as JSON (for merging and tools) and as
- * a table (for people).
+ * versus received deliveries and the loss verdict. Rendered as a table (for people) and as an
+ * {@link EngineSummary} (for merging and tools).
  */
 public final class RunSummary {
     public final String runId;
@@ -45,11 +45,10 @@ public final class RunSummary {
     /** Why the last established connection was lost, or null. */
     public final String lastConnectionLoss;
     public final int engineNumber;
-    /** {@link DeliveryLedger#toJson()} at the end of the run, for merging engines. */
-    private final String ledgerJson;
-    /** The barriers this engine passed, as a JSON array. */
-    private String rendezvousJson = "[]";
-    private final List<String> rendezvousLines = new ArrayList<>();
+    /** {@link DeliveryLedger#book()} at the end of the run, for merging engines. */
+    private final DeliveryCheck.Ledger ledger;
+    /** The barriers this engine passed, in name and generation order. */
+    private final List<BarrierFigures> rendezvous = new ArrayList<>();
     /** Broker CPU and memory over the steady phase, per monitored broker. */
     public final List<BrokerMonitor.Stats> broker = new ArrayList<>();
     /** Why things failed, by sampler, kind and reason, most frequent first. */
@@ -59,10 +58,10 @@ public final class RunSummary {
     public RunSummary(String runId, String engineId, int engineNumber, String scenario, long startedAtMillis,
             long endedAtMillis, long warmupMillis,
             double measuredSeconds, EngineMetrics m, DeliveryLedger.Delivery delivery, long measuredPublished,
-            long measuredReceived, long[] receivedPerSubscriber, String ledgerJson, double failureTolerancePercent) {
+            long measuredReceived, long[] receivedPerSubscriber, DeliveryCheck.Ledger ledger, double failureTolerancePercent) {
         this.runId = runId;
         this.engineNumber = engineNumber;
-        this.ledgerJson = ledgerJson;
+        this.ledger = ledger;
         this.engineId = engineId;
         this.scenario = scenario;
         this.startedAtMillis = startedAtMillis;
@@ -117,30 +116,17 @@ public final class RunSummary {
     /** Records the barriers of the run: for the table, and for the merged report's release spread. */
     public void rendezvous(List<Rendezvous.Barrier> barriers) {
         barriers.sort(Comparator.comparing((Rendezvous.Barrier b) -> b.name).thenComparingInt(b -> b.generation));
-        StringBuilder json = new StringBuilder("[");
         for (Rendezvous.Barrier b : barriers) {
-            json.append(json.length() > 1 ? ", " : "").append(String.format(Locale.ROOT,
-                    "{\"name\": %s, \"generation\": %d, \"groupSize\": %d, \"arrived\": %d, \"localThreads\": %d,"
-                            + " \"released\": %b, \"waitedMillis\": %s, \"firstWakeMicros\": %d, \"lastWakeMicros\": %d}",
-                    Json.quote(b.name), b.generation, b.groupSize, b.arrived(), b.localThreads(), b.isReleased(),
-                    Json.number(Rendezvous.waitedMillis(b)), b.isReleased() ? b.firstWakeMicros() : 0,
-                    b.isReleased() ? b.lastWakeMicros() : 0));
-            rendezvousLines.add(b.isReleased()
-                    ? String.format(Locale.ROOT, "%s: %d of %d arrived, %d thread(s) here released after %.0f ms,"
-                            + " spread here %.3f ms", b.describe(), b.arrivedAtRelease(), b.groupSize, b.localThreads(),
-                            Rendezvous.waitedMillis(b), (b.lastWakeMicros() - b.firstWakeMicros()) / 1000.0)
-                    : String.format(Locale.ROOT, "%s: TIMED OUT with %d of %d arrived (engines %s)", b.describe(),
-                            b.arrived(), b.groupSize, b.enginesSeen()));
+            rendezvous.add(BarrierFigures.of(b));
         }
-        rendezvousJson = json.append(']').toString();
     }
 
-    private String timelineJson = "{}";
+    private TimelineFigures timeline = new TimelineFigures();
     private final Map<String, String> facts = new LinkedHashMap<>();
     private final Map<String, String> parameters = new LinkedHashMap<>();
 
-    public void timeline(String json) {
-        timelineJson = json;
+    public void timeline(TimelineFigures figures) {
+        timeline = figures;
     }
 
     public void engineFacts(Map<String, String> engineFacts, Map<String, String> planParameters) {
@@ -243,8 +229,8 @@ public final class RunSummary {
                     + " max %.1f MiB, %d samples%n", "broker " + b.broker, b.cpuAvg, b.cpuMax, b.rssAvg / 1048576.0,
                     b.rssMax / 1048576.0, b.samples));
         }
-        for (String line : rendezvousLines) {
-            t.append(String.format(Locale.ROOT, "%-28s %s%n", "rendezvous", line));
+        for (BarrierFigures b : rendezvous) {
+            t.append(String.format(Locale.ROOT, "%-28s %s%n", "rendezvous", b.line()));
         }
         appendFailures(t, failures, rule);
         t.append(rule);
@@ -268,57 +254,41 @@ public final class RunSummary {
     /** Reasons shown per sampler in the tables; the JSON carries every one. */
     static final int TOP_REASONS = 5;
 
-    public String toJson() {
-        Json j = new Json();
-        j.open();
-        j.field("runId", runId).field("engineId", engineId).field("engineNumber", engineNumber)
-                .field("scenario", scenario);
-        j.field("startedAtMillis", startedAtMillis).field("endedAtMillis", endedAtMillis);
-        j.field("warmupMillis", warmupMillis).field("measuredSeconds", measuredSeconds);
-        j.field("publishRate", publishRate()).field("receiveRate", receiveRate());
-        j.key("counts").open();
-        counts.forEach(j::field);
-        j.close();
-        j.key("latencyMicros").open();
-        pubToSub.writeJson(j, "pubToSub");
-        publish.writeJson(j, "publish");
-        connect.writeJson(j, "connect");
-        j.close();
-        j.key("pubToSubBySampler").open();
-        pubToSubBySampler.forEach((label, stats) -> stats.writeJson(j, label));
-        j.close();
-        if (lastConnectionLoss != null) {
-            j.field("lastConnectionLoss", lastConnectionLoss);
-        }
+    /** What travels to the controller and into the summary file. */
+    public EngineSummary figures() {
+        EngineSummary f = new EngineSummary();
+        f.runId = runId;
+        f.engineId = engineId;
+        f.engineNumber = engineNumber;
+        f.scenario = scenario;
+        f.startedAtMillis = startedAtMillis;
+        f.endedAtMillis = endedAtMillis;
+        f.warmupMillis = warmupMillis;
+        f.measuredSeconds = measuredSeconds;
+        f.publishRate = publishRate();
+        f.receiveRate = receiveRate();
+        f.counts.putAll(counts);
+        f.latencyMicros.put("pubToSub", pubToSub);
+        f.latencyMicros.put("publish", publish);
+        f.latencyMicros.put("connect", connect);
+        f.pubToSubBySampler.putAll(pubToSubBySampler);
+        f.lastConnectionLoss = lastConnectionLoss;
         Judgement judgement = judgement();
-        j.field("verdict", judgement.verdict.name()).field("verdictText", judgement.line());
-        j.field("failureTolerancePercent", failureTolerancePercent);
-        FailureTally.writeJson(j, "failures", failures);
-        StringBuilder brokers = new StringBuilder("[");
-        for (BrokerMonitor.Stats b : broker) {
-            brokers.append(brokers.length() > 1 ? ", " : "").append(String.format(Locale.ROOT,
-                    "{\"broker\": %s, \"cpuAvg\": %s, \"cpuMax\": %s, \"rssAvg\": %d, \"rssMax\": %d, \"samples\": %d}",
-                    Json.quote(b.broker), Json.number(b.cpuAvg), Json.number(b.cpuMax), b.rssAvg, b.rssMax, b.samples));
-        }
-        j.rawField("broker", brokers.append(']').toString());
-        j.rawField("rendezvous", rendezvousJson);
-        j.key("lossBySampler").open();
-        delivery.bySampler.forEach((label, v) -> {
-            j.key(label).open();
-            j.field("expected", v[0]).field("received", v[1]).field("lost", v[0] - v[1]);
-            j.close();
-        });
-        j.close();
-        j.key("engine").open();
-        facts.forEach(j::field);
-        j.close();
-        j.key("parameters").open();
-        parameters.forEach(j::field);
-        j.close();
-        j.rawField("timeline", timelineJson);
-        j.rawField("ledger", ledgerJson);
-        j.close();
-        return j.toString();
+        f.verdict = judgement.verdict;
+        f.verdictText = judgement.line();
+        f.failureTolerancePercent = failureTolerancePercent;
+        f.failures.addAll(failures);
+        f.broker.addAll(broker);
+        f.rendezvous.addAll(rendezvous);
+        delivery.bySampler.forEach((label, v) -> f.lossBySampler.put(label, new SamplerDelivery(v[0], v[1])));
+        f.engine.putAll(facts);
+        f.parameters.putAll(parameters);
+        f.timeline = timeline;
+        f.ledger = ledger;
+        return f;
     }
 
+    public String toJson() {
+        return SummaryJson.write(figures());
+    }
 }

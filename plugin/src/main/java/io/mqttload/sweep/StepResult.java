@@ -3,20 +3,19 @@ package io.mqttload.sweep;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Iterator;
-import java.util.Map;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.LatencyStats;
+import io.mqttload.summary.ReportFigures;
+import io.mqttload.summary.SummaryJson;
 
 /**
  * One step of a sweep as it ended: how the JMeter process ended and, when it wrote one, the figures of its
  * run report ({@code report-<run>.json}, written by the MQTT Run Report).
  */
 final class StepResult {
+    /** Keys of the sweep's JSON and names of its tables, in the order of {@link #latencyMillis}. */
     static final String[] LATENCY_KEYS = {"mean", "p50", "p90", "p99", "p99.9", "max"};
     static final String[] LATENCY_NAMES = {"avg", "p50", "p90", "p99", "p99.9", "max"};
 
@@ -88,33 +87,40 @@ final class StepResult {
     }
 
     /** Reads the step's report; several monitored brokers are the nodes of one cluster and add up, as in the run report. */
-    void readReport(Path sweepDir, Path json, ObjectMapper mapper) throws IOException {
-        JsonNode r = mapper.readTree(Files.readString(json));
+    void readReport(Path sweepDir, Path json) throws IOException {
+        ReportFigures r;
+        try {
+            r = SummaryJson.readReport(Files.readString(json));
+        } catch (IllegalArgumentException e) {
+            throw new IOException(json + ": " + e.getMessage(), e);
+        }
         reportJson = sweepDir.relativize(json).toString().replace('\\', '/');
         Path html = json.resolveSibling(String.valueOf(json.getFileName()).replaceAll("\\.json$", ".html"));
         reportHtml = Files.isRegularFile(html) ? sweepDir.relativize(html).toString().replace('\\', '/') : null;
-        JsonNode counts = r.path("counts");
-        clients = counts.path("connectsOk").asLong();
-        publishRate = r.path("publishRate").asDouble();
-        receiveRate = r.path("receiveRate").asDouble();
-        expected = counts.path("expected").asLong();
-        received = counts.path("receivedOfExpected").asLong();
-        lost = counts.path("lost").asLong();
-        duplicates = counts.path("duplicates").asLong();
-        errors = FailureTally.errors(name -> counts.path(name).asLong());
-        JsonNode p = r.path("latencyMicros").path("pubToSub");
-        for (int i = 0; i < LATENCY_KEYS.length; i++) {
-            latencyMillis[i] = p.path(LATENCY_KEYS[i]).asDouble() / 1000.0;
+        clients = r.count("connectsOk");
+        publishRate = r.publishRate;
+        receiveRate = r.receiveRate;
+        expected = r.count("expected");
+        received = r.count("receivedOfExpected");
+        lost = r.count("lost");
+        duplicates = r.count("duplicates");
+        errors = FailureTally.errors(r::count);
+        LatencyStats p = r.latencyMicros.get("pubToSub");
+        if (p != null) {
+            double[] micros = {p.mean, p.percentile(50.0), p.percentile(90.0), p.percentile(99.0), p.percentile(99.9),
+                p.max};
+            for (int i = 0; i < micros.length; i++) {
+                latencyMillis[i] = micros[i] / 1000.0;
+            }
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = r.path("brokers").fields(); it.hasNext();) {
-            JsonNode b = it.next().getValue();
+        for (ReportFigures.BrokerLine b : r.brokers.values()) {
             hasBroker = true;
-            brokerCpuAvg += b.path("cpuAvg").asDouble();
-            brokerCpuMax += b.path("cpuMax").asDouble();
-            brokerRssAvg += b.path("rssAvg").asLong();
-            brokerRssMax += b.path("rssMax").asLong();
+            brokerCpuAvg += b.cpuAvg;
+            brokerCpuMax += b.cpuMax;
+            brokerRssAvg += b.rssAvg;
+            brokerRssMax += b.rssMax;
         }
-        verdict = Verdict.of(r.path("verdict").asText());
-        verdictText = r.path("verdictText").asText();
+        verdict = r.verdict;
+        verdictText = r.verdictText;
     }
 }

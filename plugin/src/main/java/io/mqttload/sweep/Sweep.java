@@ -19,8 +19,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.mqttload.common.PluginVersion;
 import io.mqttload.engine.RunConfig;
 
 /**
@@ -37,7 +37,6 @@ public final class Sweep {
 
     private final SweepOptions o;
     private final PrintStream console;
-    private final ObjectMapper mapper = new ObjectMapper();
 
     Sweep(SweepOptions options, PrintStream console) {
         this.o = options;
@@ -48,13 +47,19 @@ public final class Sweep {
         SweepOptions options;
         try {
             options = SweepOptions.parse(args);
+            if (options.helpRequested || options.versionRequested) {
+                System.out.print(options.helpRequested ? SweepOptions.usage()
+                        : PluginVersion.text() + System.lineSeparator());
+                System.exit(0);
+                return;
+            }
             if (!options.globalProperties.isEmpty() && options.remote.isEmpty()) {
                 throw new SweepOptions.UsageException("-G" + options.globalProperties.keySet().iterator().next()
                         + ": -G properties go to remote engines; without --remote use -J");
             }
         } catch (SweepOptions.UsageException e) {
             System.err.println("sweep: " + e.getMessage());
-            System.err.println(SweepOptions.USAGE);
+            System.err.println("sweep: --help lists the options");
             System.exit(2);
             return;
         }
@@ -127,7 +132,7 @@ public final class Sweep {
         }
         Path report = stepDir.resolve("report-" + r.runId + ".json");
         if (Files.isRegularFile(report)) {
-            r.readReport(o.out.toAbsolutePath().normalize(), report, mapper);
+            r.readReport(o.out.toAbsolutePath().normalize(), report);
         }
     }
 

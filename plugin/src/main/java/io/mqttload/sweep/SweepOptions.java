@@ -15,14 +15,22 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 
-/** The sweep command line, checked up front: a bad option fails before any step has run. */
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import io.mqttload.common.PluginVersion;
+
+/**
+ * The sweep command line, checked up front: a bad option fails before any step has run. Parsed by picocli (which
+ * also writes {@code --help}); the setters check each value so that an error names the option and the value.
+ */
+@Command(name = "sweep.sh", mixinStandardHelpOptions = true, versionProvider = PluginVersion.class,
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = "Runs one JMeter plan at increasing sizes, one headless run per step, and writes the scalability"
+                + " table and charts (sweep.md, sweep.json, sweep.html, *.svg, *.png). docs/sweeps.md explains the output.",
+        footer = {"", "Exit code: 0 every step NO_LOSS, 1 a step failed, 2 bad arguments."})
 final class SweepOptions {
-    static final String USAGE = String.join("\n",
-            "usage: sweep.sh --plan PLAN.jmx (--steps \"[label:]k=v,k=v;...\" | --step-file FILE ...) --out DIR",
-            "       [--clients-property NAME] [--broker-pid N | --broker-process NAME] [--broker-name NAME]",
-            "       [--broker-engine REGEX] [--remote HOST:PORT,...] [-Jk=v ...] [-Gk=v ...] [-q FILE ...]",
-            "       [--jvm-arg ARG ...] [--heap \"ARGS\"] [--step-timeout SECONDS] [--on-failure continue|stop]",
-            "       [--sweep-id ID] [--jmeter-home DIR]");
 
     /** One run of the plan: its label and the properties that make it that size. */
     static final class Step {
@@ -72,9 +80,143 @@ final class SweepOptions {
     String sweepId = "sweep-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT));
     /** The arguments as given, for the record in sweep.json and sweep.md. */
     final List<String> arguments = new ArrayList<>();
+    /** -h/--help or -V/--version: print it, run nothing. */
+    boolean helpRequested;
+    boolean versionRequested;
+
+    @Option(names = "--plan", paramLabel = "PLAN.jmx", description = "the plan to run at every step")
+    void plan(String v) {
+        plan = Path.of(v);
+        if (!Files.isRegularFile(plan)) {
+            throw invalid("--plan '" + v + "': no such file");
+        }
+    }
+
+    @Option(names = "--steps", paramLabel = "[label:]k=v,k=v;...",
+            description = "one step per ';', the properties of a step separated by ','")
+    void steps(String v) {
+        steps.addAll(parseSteps(v));
+    }
+
+    @Option(names = "--step-file", paramLabel = "FILE",
+            description = "a Java properties file is one step, labelled with the file's name (repeatable)")
+    void stepFile(String v) {
+        steps.add(stepFromFile(v));
+    }
+
+    @Option(names = "--out", paramLabel = "DIR", description = "a new or empty directory for the sweep's files")
+    void out(String v) {
+        out = Path.of(v);
+    }
+
+    @Option(names = "--clients-property", paramLabel = "NAME",
+            description = "the step property that labels each step (clients are measured)")
+    void clientsProperty(String v) {
+        clientsProperty = v.trim();
+    }
+
+    @Option(names = "--broker-pid", paramLabel = "N", description = "adds an MQTT Broker Monitor of this process")
+    void brokerPid(String v) {
+        brokerPid = number("--broker-pid", v, 1, Long.MAX_VALUE);
+    }
+
+    @Option(names = "--broker-process", paramLabel = "NAME", description = "adds an MQTT Broker Monitor of this process")
+    void brokerProcess(String v) {
+        brokerProcess = nonEmpty("--broker-process", v);
+    }
+
+    @Option(names = "--broker-name", paramLabel = "NAME", description = "the monitored broker's name (default broker)")
+    void brokerName(String v) {
+        brokerName = nonEmpty("--broker-name", v);
+    }
+
+    @Option(names = "--broker-engine", paramLabel = "REGEX",
+            description = "with --remote: the engine that runs next to the broker and monitors it")
+    void brokerEngine(String v) {
+        brokerEngine = nonEmpty("--broker-engine", v);
+    }
+
+    @Option(names = "--remote", paramLabel = "HOST:PORT,...",
+            description = "drive these jmeter-server engines (-R); step properties go as -G and -J")
+    void remote(String v) {
+        for (String host : v.split(",")) {
+            if (!host.trim().matches("[^\\s:,]+(:\\d{1,5})?")) {
+                throw invalid("--remote '" + v + "': expected host[:port],host[:port],...");
+            }
+            remote.add(host.trim());
+        }
+    }
+
+    @Option(names = "-J", paramLabel = "name=value", description = "a JMeter property for every step")
+    void localProperty(String kv) {
+        property("-J", kv, localProperties);
+    }
+
+    @Option(names = "-G", paramLabel = "name=value", description = "a property for the remote engines of every step")
+    void globalProperty(String kv) {
+        property("-G", kv, globalProperties);
+    }
+
+    @Option(names = "-q", paramLabel = "FILE", description = "a JMeter property file for every step")
+    void propertyFile(String v) {
+        if (!Files.isRegularFile(Path.of(v))) {
+            throw invalid("-q '" + v + "': no such file");
+        }
+        propertyFiles.add(Path.of(v));
+    }
+
+    @Option(names = "--jvm-arg", paramLabel = "ARG", description = "an argument of the JMeter JVM (repeatable)")
+    void jvmArg(String v) {
+        jvmArgs.add(v);
+    }
+
+    @Option(names = "--heap", paramLabel = "ARGS",
+            description = "the JMeter JVM's heap (default -Xms1g -Xmx1g -XX:MaxMetaspaceSize=256m)")
+    void heap(String v) {
+        heap = v.trim();
+    }
+
+    @Option(names = "--step-timeout", paramLabel = "SECONDS",
+            description = "a step still running then is stopped and recorded as timed out (default 3600)")
+    void stepTimeout(String v) {
+        stepTimeoutSeconds = number("--step-timeout", v, 1, 7 * 24 * 3600);
+    }
+
+    @Option(names = "--on-failure", paramLabel = "continue|stop",
+            description = "after a failed step (exit code, no report, verdict not NO_LOSS); default continue")
+    void onFailure(String v) {
+        if (!v.equals("continue") && !v.equals("stop")) {
+            throw invalid("--on-failure '" + v + "': expected continue or stop");
+        }
+        stopOnFailure = v.equals("stop");
+    }
+
+    @Option(names = "--sweep-id", paramLabel = "ID",
+            description = "run ids are ID-s1, ID-s2, ... (default sweep-<date>-<time>)")
+    void sweepId(String v) {
+        // It names files (report-<sweep>-s<N>.json): no separators, nothing a shell would expand.
+        if (!v.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,99}")) {
+            throw invalid("--sweep-id '" + v + "': letters, digits, '.', '_' and '-' only");
+        }
+        sweepId = v;
+    }
+
+    @Option(names = "--jmeter-home", paramLabel = "DIR",
+            description = "the JMeter home to run (sweep.sh finds the one the build assembled)")
+    void jmeterHome(String v) {
+        jmeterHome = Path.of(v);
+        if (!Files.isDirectory(jmeterHome.resolve("bin"))) {
+            throw invalid("--jmeter-home '" + v + "': no bin/ directory there");
+        }
+    }
 
     boolean monitorsBroker() {
         return brokerPid > 0 || !brokerProcess.isEmpty();
+    }
+
+    /** The help text picocli writes from the options above. */
+    static String usage() {
+        return new CommandLine(new SweepOptions()).getUsageMessage(CommandLine.Help.Ansi.OFF);
     }
 
     static SweepOptions parse(String[] args) throws UsageException {
@@ -84,151 +226,86 @@ final class SweepOptions {
             o.arguments.add(a.matches("-[JG][^=]*(?i:password|token|secret)[^=]*=.*") ? a.substring(0, a.indexOf('=') + 1)
                     + "****" : a);
         }
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (a.startsWith("-J") || a.startsWith("-G")) {
-                Map<String, String> target = a.startsWith("-J") ? o.localProperties : o.globalProperties;
-                String kv = a.substring(2);
-                int eq = kv.indexOf('=');
-                if (eq <= 0) {
-                    throw new UsageException(a.substring(0, 2) + " '" + kv + "': expected " + a.substring(0, 2)
-                            + "name=value");
-                }
-                target.put(kv.substring(0, eq), kv.substring(eq + 1));
-                continue;
-            }
-            if (!a.equals("-q") && !a.startsWith("--")) {
-                throw new UsageException("unknown argument '" + a + "'");
-            }
-            if (i + 1 >= args.length) {
-                throw new UsageException(a + ": needs a value");
-            }
-            String v = args[++i];
-            switch (a) {
-                case "--plan":
-                    o.plan = Path.of(v);
-                    if (!Files.isRegularFile(o.plan)) {
-                        throw new UsageException("--plan '" + v + "': no such file");
-                    }
-                    break;
-                case "--steps":
-                    o.steps.addAll(parseSteps(v));
-                    break;
-                case "--step-file":
-                    o.steps.add(stepFromFile(v));
-                    break;
-                case "--out":
-                    o.out = Path.of(v);
-                    break;
-                case "--clients-property":
-                    o.clientsProperty = v.trim();
-                    break;
-                case "--broker-pid":
-                    o.brokerPid = number(a, v, 1, Long.MAX_VALUE);
-                    break;
-                case "--broker-process":
-                    o.brokerProcess = nonEmpty(a, v);
-                    break;
-                case "--broker-name":
-                    o.brokerName = nonEmpty(a, v);
-                    break;
-                case "--broker-engine":
-                    o.brokerEngine = nonEmpty(a, v);
-                    break;
-                case "--remote":
-                    for (String host : v.split(",")) {
-                        if (!host.trim().matches("[^\\s:,]+(:\\d{1,5})?")) {
-                            throw new UsageException("--remote '" + v + "': expected host[:port],host[:port],...");
-                        }
-                        o.remote.add(host.trim());
-                    }
-                    break;
-                case "-q":
-                    o.propertyFiles.add(Path.of(v));
-                    if (!Files.isRegularFile(Path.of(v))) {
-                        throw new UsageException("-q '" + v + "': no such file");
-                    }
-                    break;
-                case "--jvm-arg":
-                    o.jvmArgs.add(v);
-                    break;
-                case "--heap":
-                    o.heap = v.trim();
-                    break;
-                case "--step-timeout":
-                    o.stepTimeoutSeconds = number(a, v, 1, 7 * 24 * 3600);
-                    break;
-                case "--on-failure":
-                    if (!v.equals("continue") && !v.equals("stop")) {
-                        throw new UsageException("--on-failure '" + v + "': expected continue or stop");
-                    }
-                    o.stopOnFailure = v.equals("stop");
-                    break;
-                case "--sweep-id":
-                    // It names files (report-<sweep>-s<N>.json): no separators, nothing a shell would expand.
-                    if (!v.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,99}")) {
-                        throw new UsageException("--sweep-id '" + v + "': letters, digits, '.', '_' and '-' only");
-                    }
-                    o.sweepId = v;
-                    break;
-                case "--jmeter-home":
-                    o.jmeterHome = Path.of(v);
-                    if (!Files.isDirectory(o.jmeterHome.resolve("bin"))) {
-                        throw new UsageException("--jmeter-home '" + v + "': no bin/ directory there");
-                    }
-                    break;
-                default:
-                    throw new UsageException("unknown option '" + a + "'");
-            }
+        // Repeatable options (-J, -q, --step-file, --jvm-arg) are setters that add: each occurrence is one call.
+        CommandLine command = new CommandLine(o).setOverwrittenOptionsAllowed(true);
+        try {
+            command.parseArgs(args);
+        } catch (CommandLine.UnmatchedArgumentException e) {
+            throw new UsageException((e.getUnmatched().get(0).startsWith("-") ? "unknown option '" : "unknown argument '")
+                    + e.getUnmatched().get(0) + "'");
+        } catch (CommandLine.ParameterException e) {
+            throw new UsageException(e.getMessage());
         }
-        if (o.plan == null) {
+        o.helpRequested = command.isUsageHelpRequested();
+        o.versionRequested = command.isVersionHelpRequested();
+        if (o.helpRequested || o.versionRequested) {
+            return o;
+        }
+        o.check();
+        return o;
+    }
+
+    private void check() throws UsageException {
+        if (plan == null) {
             throw new UsageException("--plan: missing");
         }
-        if (o.out == null) {
+        if (out == null) {
             throw new UsageException("--out: missing");
         }
-        if (o.steps.isEmpty()) {
+        if (steps.isEmpty()) {
             throw new UsageException("--steps / --step-file: no step given");
         }
-        if (o.jmeterHome == null) {
+        if (jmeterHome == null) {
             throw new UsageException("--jmeter-home: missing (sweep.sh finds the one the build assembled)");
         }
-        if (o.brokerPid > 0 && !o.brokerProcess.isEmpty()) {
-            throw new UsageException("--broker-pid " + o.brokerPid + " and --broker-process '" + o.brokerProcess
+        if (brokerPid > 0 && !brokerProcess.isEmpty()) {
+            throw new UsageException("--broker-pid " + brokerPid + " and --broker-process '" + brokerProcess
                     + "': give one");
         }
-        if (Files.isDirectory(o.out)) {
-            try (var entries = Files.list(o.out)) {
+        if (Files.isDirectory(out)) {
+            try (var entries = Files.list(out)) {
                 if (entries.findAny().isPresent()) {
-                    throw new UsageException("--out '" + o.out + "': not empty; every sweep gets a directory of its own");
+                    throw new UsageException("--out '" + out + "': not empty; every sweep gets a directory of its own");
                 }
             } catch (IOException e) {
-                throw new UsageException("--out '" + o.out + "': " + e.getMessage());
+                throw new UsageException("--out '" + out + "': " + e.getMessage());
             }
-        } else if (Files.exists(o.out)) {
-            throw new UsageException("--out '" + o.out + "': not a directory");
+        } else if (Files.exists(out)) {
+            throw new UsageException("--out '" + out + "': not a directory");
         }
-        if (!o.clientsProperty.isEmpty()) {
-            for (Step s : o.steps) {
-                if (s.label == null && !s.properties.containsKey(o.clientsProperty)) {
-                    throw new UsageException("--clients-property '" + o.clientsProperty + "': step '" + s.describe()
+        if (!clientsProperty.isEmpty()) {
+            for (Step s : steps) {
+                if (s.label == null && !s.properties.containsKey(clientsProperty)) {
+                    throw new UsageException("--clients-property '" + clientsProperty + "': step '" + s.describe()
                             + "' does not set it (nor has a label)");
                 }
             }
         }
-        return o;
+    }
+
+    private static void property(String option, String kv, Map<String, String> target) {
+        int eq = kv.indexOf('=');
+        if (eq <= 0) {
+            throw invalid(option + " '" + kv + "': expected " + option + "name=value");
+        }
+        target.put(kv.substring(0, eq), kv.substring(eq + 1));
+    }
+
+    /** Thrown from an option's setter: picocli hands it on as the parse error, message unchanged. */
+    private static CommandLine.ParameterException invalid(String message) {
+        return new CommandLine.ParameterException(new CommandLine(new SweepOptions()), message);
     }
 
     /**
      * {@code [label:]k=v,k=v;[label:]k=v...}. A label is what comes before the first ':' when that part holds no
      * '=', so a value such as {@code http://host} is no label.
      */
-    static List<Step> parseSteps(String text) throws UsageException {
+    static List<Step> parseSteps(String text) {
         List<Step> steps = new ArrayList<>();
         for (String raw : text.split(";", -1)) {
             String step = raw.trim();
             if (step.isEmpty()) {
-                throw new UsageException("--steps '" + text + "': empty step (two ';' in a row, or one at the end)");
+                throw invalid("--steps '" + text + "': empty step (two ';' in a row, or one at the end)");
             }
             String label = null;
             int colon = step.indexOf(':');
@@ -240,7 +317,7 @@ final class SweepOptions {
             for (String kv : step.split(",", -1)) {
                 int eq = kv.indexOf('=');
                 if (eq <= 0 || kv.substring(0, eq).trim().isEmpty()) {
-                    throw new UsageException("--steps '" + raw.trim() + "': '" + kv.trim() + "' is not name=value");
+                    throw invalid("--steps '" + raw.trim() + "': '" + kv.trim() + "' is not name=value");
                 }
                 properties.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
             }
@@ -250,17 +327,17 @@ final class SweepOptions {
     }
 
     /** A Java properties file is one step; its name without extension is the label. */
-    static Step stepFromFile(String file) throws UsageException {
+    static Step stepFromFile(String file) {
         Path path = Path.of(file);
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
             p.load(r);
         } catch (IOException | IllegalArgumentException e) {
-            throw new UsageException("--step-file '" + file + "': " + (Files.exists(path) ? "unreadable: " + e.getMessage()
+            throw invalid("--step-file '" + file + "': " + (Files.exists(path) ? "unreadable: " + e.getMessage()
                     : "no such file"));
         }
         if (p.isEmpty()) {
-            throw new UsageException("--step-file '" + file + "': sets no property");
+            throw invalid("--step-file '" + file + "': sets no property");
         }
         Map<String, String> properties = new LinkedHashMap<>();
         new TreeMap<>(p).forEach((k, v) -> properties.put(k.toString(), v.toString()));
@@ -279,21 +356,21 @@ final class SweepOptions {
         return s.describe();
     }
 
-    private static long number(String option, String v, long min, long max) throws UsageException {
+    private static long number(String option, String v, long min, long max) {
         try {
             long n = Long.parseLong(v.trim());
             if (n < min || n > max) {
-                throw new UsageException(option + " '" + v + "': out of range " + min + ".." + max);
+                throw invalid(option + " '" + v + "': out of range " + min + ".." + max);
             }
             return n;
         } catch (NumberFormatException e) {
-            throw new UsageException(option + " '" + v + "': not a whole number");
+            throw invalid(option + " '" + v + "': not a whole number");
         }
     }
 
-    private static String nonEmpty(String option, String v) throws UsageException {
+    private static String nonEmpty(String option, String v) {
         if (v.trim().isEmpty()) {
-            throw new UsageException(option + ": empty value");
+            throw invalid(option + ": empty value");
         }
         return v.trim();
     }

@@ -57,7 +57,7 @@ final class SweepOutput {
         String[] labels = new String[n];
         double[] delivered = new double[n];
         double[] published = new double[n];
-        double[][] latency = new double[StepResult.LATENCY_KEYS.length][n];
+        double[][] latency = new double[StepResult.LATENCY_NAMES.length][n];
         double[] cpuAvg = new double[n];
         double[] cpuMax = new double[n];
         boolean anyBroker = false;
@@ -226,7 +226,7 @@ final class SweepOutput {
             n.put("receiveRate", s.receiveRate);
             n.put("publishRate", s.publishRate);
             ObjectNode lat = n.putObject("pubToSubMillis");
-            for (int k = 0; k < StepResult.LATENCY_KEYS.length; k++) {
+            for (int k = 0; k < StepResult.LATENCY_NAMES.length; k++) {
                 lat.put(StepResult.LATENCY_KEYS[k], s.latencyMillis[k]);
             }
             if (s.hasBroker) {

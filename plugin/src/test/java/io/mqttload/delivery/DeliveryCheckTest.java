@@ -62,8 +62,7 @@ class DeliveryCheckTest {
 
         java.util.Map<Integer, DeliveryCheck.Stream> streams = new java.util.HashMap<>();
         java.util.Map<String, DeliveryCheck.Scope> scopes = new java.util.TreeMap<>();
-        DeliveryCheck.readLedger(new com.fasterxml.jackson.databind.ObjectMapper().readTree(ledger.toJson()), streams,
-                scopes);
+        DeliveryCheck.add(ledger.book(), streams, scopes);
         DeliveryCheck.Result merged = DeliveryCheck.check(streams.values(), scopes.values());
 
         // 90 acknowledged; of them, multiples of 7 that are not multiples of 10 are missing: 14 - 1 (70) = 13.

@@ -71,7 +71,7 @@ class MergedReportTest {
             metrics.connectLatency.takeInterval(true);
             RunSummary summary = new RunSummary("run-1", id, number, "merge-test", 1_000, 11_000, 0, 10.0, metrics,
                     ledger.delivery(), metrics.acknowledged.sum(), metrics.received.sum(), new long[] {0, 0, 0},
-                    ledger.toJson(), 0);
+                    ledger.book(), 0);
             java.util.Map<String, LatencyStats> stats = new java.util.TreeMap<>();
             bySampler.forEach((label, h) -> stats.put(label, new LatencyStats(h)));
             summary.pubToSubBySampler(stats);
@@ -153,7 +153,7 @@ class MergedReportTest {
         b.receive(onB, stream, 6, 10);
 
         RunSummary aAlone = new RunSummary("run-1", "a", 1, "merge-test", 1_000, 11_000, 0, 10.0, a.metrics,
-                a.ledger.delivery(), 10, 5, new long[] {0, 0, 0}, a.ledger.toJson(), 0);
+                a.ledger.delivery(), 10, 5, new long[] {0, 0, 0}, a.ledger.book(), 0);
         MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
 
         assertThat(aAlone.verdict()).isNotIn(Verdict.LOSS, Verdict.LOSS_UNCERTAIN);

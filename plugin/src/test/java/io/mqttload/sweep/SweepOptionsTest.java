@@ -96,4 +96,13 @@ class SweepOptionsTest {
 
         assertThat(o.arguments).contains("-Jinflux.password=****", "-Jqos=1").doesNotContain("-Jinflux.password=hunter2");
     }
+
+    @Test
+    void help_isGeneratedFromTheOptions_andRunsNothing() throws Exception {
+        SweepOptions o = SweepOptions.parse(new String[] {"--help"});
+
+        assertThat(o.helpRequested).isTrue();
+        assertThat(SweepOptions.usage()).contains("--plan=PLAN.jmx", "--steps=[label:]k=v,k=v;...", "--step-file=FILE",
+                "--remote=HOST:PORT,...", "-J=name=value", "--on-failure=continue|stop", "Exit code: 0 every step NO_LOSS");
+    }
 }

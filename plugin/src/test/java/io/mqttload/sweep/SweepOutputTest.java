@@ -16,8 +16,15 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.HdrHistogram.Histogram;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.LatencyStats;
+import io.mqttload.summary.ReportFigures;
+import io.mqttload.summary.SummaryJson;
 
 class SweepOutputTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -27,15 +34,31 @@ class SweepOutputTest {
         StepResult r = new StepResult(index, "partitions=" + index, s, "sw-s" + index, "step-" + index);
         r.exitCode = 0;
         Path stepDir = Files.createDirectories(dir.resolve("step-" + index));
-        String brokers = broker ? "{\"mosquitto\": {\"cpuAvg\": " + index * 10 + ", \"cpuMax\": 50, \"rssAvg\": 1048576,"
-                + " \"rssMax\": 2097152}}" : "{}";
-        Path json = Files.writeString(stepDir.resolve("report-sw-s" + index + ".json"), "{\"publishRate\": 100.0,"
-                + " \"receiveRate\": " + index * 100.0 + ", \"counts\": {\"connectsOk\": " + clients + ", \"expected\": 10,"
-                + " \"receivedOfExpected\": 10, \"lost\": 0}, \"latencyMicros\": {\"pubToSub\": {\"mean\": 1500.0,"
-                + " \"p50\": 1000, \"p90\": 2000, \"p99\": 3000, \"p99.9\": 4000, \"max\": 5000}}, \"brokers\": " + brokers
-                + ", \"verdict\": \"" + verdict + "\", \"verdictText\": \"text\"}");
+        ReportFigures report = new ReportFigures();
+        if (broker) {
+            ReportFigures.BrokerLine b = new ReportFigures.BrokerLine();
+            b.cpuAvg = index * 10;
+            b.cpuMax = 50;
+            b.rssAvg = 1_048_576;
+            b.rssMax = 2_097_152;
+            report.brokers.put("mosquitto", b);
+        }
+        report.publishRate = 100.0;
+        report.receiveRate = index * 100.0;
+        report.counts.putAll(Map.of("connectsOk", clients, "expected", 10L, "receivedOfExpected", 10L, "lost", 0L));
+        // Values below 2048 µs are exact in a 3-digit histogram: p50 1.0, p90 1.5, p99 1.8, p99.9 1.9, max 2.0 ms.
+        Histogram pubToSub = new Histogram(3);
+        pubToSub.recordValueWithCount(1000, 500);
+        pubToSub.recordValueWithCount(1500, 400);
+        pubToSub.recordValueWithCount(1800, 90);
+        pubToSub.recordValueWithCount(1900, 9);
+        pubToSub.recordValue(2000);
+        report.latencyMicros.put("pubToSub", new LatencyStats(pubToSub));
+        report.verdict = Verdict.valueOf(verdict);
+        report.verdictText = "text";
+        Path json = Files.writeString(stepDir.resolve("report-sw-s" + index + ".json"), SummaryJson.write(report));
         Files.writeString(stepDir.resolve("report-sw-s" + index + ".html"), "<html></html>");
-        r.readReport(dir, json, JSON);
+        r.readReport(dir, json);
         return r;
     }
 
@@ -77,7 +100,7 @@ class SweepOutputTest {
         }
         assertThat(count(Files.readString(out.resolve("latency.svg")), "<polyline ")).isEqualTo(6);
         String md = Files.readString(out.resolve("sweep.md"));
-        assertThat(md).contains("| 3 | partitions=3 | 18 | 300.0 | 100.0 | 1.500 | 1.000 | 2.000 | 3.000 | 4.000 | 5.000"
+        assertThat(md).contains("| 3 | partitions=3 | 18 | 300.0 | 100.0 | 1.281 | 1.000 | 1.500 | 1.800 | 1.900 | 2.000"
                 + " | 30.0 / 50.0 | 1.0 / 2.0 | 10 | 0 | LOSS |").contains("1 of 3 step(s) failed");
         JsonNode json = JSON.readTree(out.resolve("sweep.json").toFile());
         assertThat(json.path("ok").asBoolean()).isFalse();

@@ -17,6 +17,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.mqttload.summary.ReportFigures;
+import io.mqttload.summary.SummaryJson;
 import io.mqttload.testsupport.InfluxDbServer;
 import io.mqttload.testsupport.MosquittoBroker;
 
@@ -71,18 +73,20 @@ class DistributedMqttIT {
             // The controller's merged report in the build log: what a user of the two engines would see.
             System.out.print(Files.readString(controllerResults.resolve("report-" + runId + ".txt"),
                     StandardCharsets.UTF_8));
-            assertThat(number(report, "engines")).isEqualTo(ENGINES);
-            assertThat(report).contains("\"engine-1\"").contains("\"engine-2\"").contains("\"missingEngines\": \"\"");
+            ReportFigures figures = SummaryJson.readReport(report);
+            assertThat(figures.engines).isEqualTo(ENGINES);
+            assertThat(figures.engineSummaries).containsOnlyKeys("engine-1", "engine-2");
+            assertThat(figures.missingEngines).as(report).isEmpty();
 
             // Every message acknowledged by the broker is owed to the thread-N subscriber of both engines.
-            long acknowledged = number(report, "acknowledged");
+            long acknowledged = SummaryJson.readReport(report).count("acknowledged");
             assertThat(acknowledged).as("some production happened").isGreaterThan(100);
-            assertThat(number(report, "expected")).isEqualTo(ENGINES * acknowledged);
-            assertThat(number(report, "receivedOfExpected")).isEqualTo(ENGINES * acknowledged);
-            assertThat(number(report, "received")).isEqualTo(ENGINES * acknowledged);
-            assertThat(number(report, "lost")).isZero();
-            assertThat(number(report, "duplicates")).isZero();
-            assertThat(number(report, "publishFailed")).isZero();
+            assertThat(SummaryJson.readReport(report).count("expected")).isEqualTo(ENGINES * acknowledged);
+            assertThat(SummaryJson.readReport(report).count("receivedOfExpected")).isEqualTo(ENGINES * acknowledged);
+            assertThat(SummaryJson.readReport(report).count("received")).isEqualTo(ENGINES * acknowledged);
+            assertThat(SummaryJson.readReport(report).count("lost")).isZero();
+            assertThat(SummaryJson.readReport(report).count("duplicates")).isZero();
+            assertThat(SummaryJson.readReport(report).count("publishFailed")).isZero();
             assertThat(report).contains("\"verdict\": \"NO_LOSS\"");
             // Live points from both engines, and the controller's exact whole-run point, in InfluxDB.
             assertThat(influx.query("mqttload", "SHOW TAG VALUES FROM \"mqtt_counts\" WITH KEY = \"engine\""))
@@ -91,16 +95,14 @@ class DistributedMqttIT {
                     + runId + "'")).contains("\"NO_LOSS\",2]");
 
             // The start barrier released all threads of both engines together.
-            Matcher start = Pattern.compile("\"start #1\": \\{\\s*\"groupSize\": (\\d+),\\s*\"threads\": (\\d+),"
-                    + "\\s*\"engines\": (\\d+),\\s*\"enginesReleased\": (\\d+),\\s*\"spreadMillis\": ([0-9.]+)")
-                    .matcher(report);
-            assertThat(start.find()).as(report).isTrue();
-            assertThat(Integer.parseInt(start.group(1))).isEqualTo(ENGINES * PARTITIONS);
-            assertThat(Integer.parseInt(start.group(2))).isEqualTo(ENGINES * PARTITIONS);
-            assertThat(Integer.parseInt(start.group(4))).isEqualTo(ENGINES);
+            ReportFigures.BarrierLine start = figures.rendezvous.get("start #1");
+            assertThat(start).as(report).isNotNull();
+            assertThat(start.groupSize).isEqualTo(ENGINES * PARTITIONS);
+            assertThat(start.threads).isEqualTo(ENGINES * PARTITIONS);
+            assertThat(start.enginesReleased).isEqualTo(ENGINES);
             // A correctness bound (together, not one after another), not a speed target: see docs/distributed.md.
-            assertThat(Double.parseDouble(start.group(5))).isLessThan(1000.0);
-            assertThat(report).contains("\"production over #1\"");
+            assertThat(start.spreadMillis).isNotNull().isLessThan(1000.0);
+            assertThat(figures.rendezvous).containsKey("production over #1");
 
             // Client ids: every connection the broker saw has its own id, from both engines.
             List<String> ids = connectedClientIds(broker.log());
@@ -161,14 +163,14 @@ class DistributedMqttIT {
             assertThat(engines.awaitExit(Duration.ofSeconds(30))).as("engines exit after the run").isTrue();
             String report = Files.readString(controllerResults.resolve("report-" + runId + ".json"),
                     StandardCharsets.UTF_8);
-            long acknowledged = number(report, "acknowledged");
+            long acknowledged = SummaryJson.readReport(report).count("acknowledged");
             assertThat(acknowledged).as("every publish of both engines").isEqualTo(ENGINES * 30 * 10);
             // One group: each message is owed once, whichever engine's member took it.
-            assertThat(number(report, "expected")).isEqualTo(acknowledged);
-            assertThat(number(report, "receivedOfExpected")).isEqualTo(acknowledged);
-            assertThat(number(report, "received")).isEqualTo(acknowledged);
-            assertThat(number(report, "duplicates")).isZero();
-            assertThat(number(report, "sharedScopesAcrossEngines")).as("each engine left its group to the merge")
+            assertThat(SummaryJson.readReport(report).count("expected")).isEqualTo(acknowledged);
+            assertThat(SummaryJson.readReport(report).count("receivedOfExpected")).isEqualTo(acknowledged);
+            assertThat(SummaryJson.readReport(report).count("received")).isEqualTo(acknowledged);
+            assertThat(SummaryJson.readReport(report).count("duplicates")).isZero();
+            assertThat(SummaryJson.readReport(report).count("sharedScopesAcrossEngines")).as("each engine left its group to the merge")
                     .isEqualTo(ENGINES);
             assertThat(report).contains("\"verdict\": \"NO_LOSS\"").doesNotContain("\"verdict\": \"LOSS");
             assertThat(run.output).contains("verdict (all engines): NO LOSS");
@@ -179,13 +181,6 @@ class DistributedMqttIT {
     private static MosquittoBroker mosquitto() {
         return MosquittoBroker.builder().withSetting("max_queued_messages 0").withSetting("log_type notice")
                 .withSetting("connection_messages true").start();
-    }
-
-    /** The first {@code "name": number} in the report JSON (its totals come before the per-engine parts). */
-    private static long number(String json, String name) {
-        Matcher m = Pattern.compile("\"" + Pattern.quote(name) + "\": (-?\\d+)").matcher(json);
-        assertThat(m.find()).as(name + " in " + json).isTrue();
-        return Long.parseLong(m.group(1));
     }
 
     /** Load clients' ids from Mosquitto's connection messages; the rendezvous clients (rdv-...) left out. */

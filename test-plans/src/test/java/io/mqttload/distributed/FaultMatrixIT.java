@@ -30,6 +30,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.mqttload.testsupport.FreePorts;
 import io.mqttload.testsupport.MosquittoBroker;
 
@@ -79,8 +82,6 @@ class FaultMatrixIT {
 
     private static final Pattern PROGRESS = Pattern.compile(
             "\\[mqtt \\S+\\]\\s+\\d+s \\S+\\s+connections (\\d+), published (\\d+)");
-    private static final Pattern FAILURE_ROW = Pattern.compile("\\{\"sampler\": \"((?:[^\"\\\\]|\\\\.)*)\", "
-            + "\"kind\": \"([^\"]*)\", \"reason\": \"((?:[^\"\\\\]|\\\\.)*)\", \"count\": (\\d+)\\}");
 
     @TempDir
     static Path dir;
@@ -314,8 +315,8 @@ class FaultMatrixIT {
             assertThat(verdict(report)).as(report).isEqualTo("INCOMPLETE");
             assertThat(string(report, "missingEngines")).as(report).contains(victim.host());
             assertThat(string(report, "verdictText")).as(report).contains(victim.host());
-            assertThat(report).as("the survivor's figures").contains("\"engine-1\": {")
-                    .doesNotContain("\"engine-2\": {");
+            assertThat(tree(report).path("engineSummaries").fieldNames()).toIterable().as("the survivor's figures")
+                    .containsExactly("engine-1");
             assertThat(number(report, "acknowledged")).as("the survivor's figures: " + report).isPositive();
             assertThat(number(report, "received")).as("the survivor's figures: " + report).isPositive();
             assertThat(controller.output()).contains(victim.host());
@@ -519,45 +520,46 @@ class FaultMatrixIT {
         return Files.readString(file, StandardCharsets.UTF_8);
     }
 
-    /** The run's verdict: the last "verdict" of the JSON (the merged report lists each engine's before its own). */
-    static String verdict(String json) {
-        Matcher m = Pattern.compile("\"verdict\": \"([A-Z_]+)\"").matcher(json);
-        String last = "";
-        while (m.find()) {
-            last = m.group(1);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static JsonNode tree(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (IOException e) {
+            throw new AssertionError("not JSON: " + e.getMessage() + "\n" + json, e);
         }
-        return last;
     }
 
-    /** The first {@code "name": "text"} of the JSON, unescaped as far as these texts need it. */
+    /** The run's verdict, or the engine's in an engine summary. */
+    static String verdict(String json) {
+        return tree(json).path("verdict").asText();
+    }
+
+    /** The first field {@code name} of the JSON, depth first (totals come before per-engine and per-sampler parts). */
     static String string(String json, String name) {
-        Matcher m = Pattern.compile("\"" + Pattern.quote(name) + "\": \"((?:[^\"\\\\]|\\\\.)*)\"").matcher(json);
-        assertThat(m.find()).as(name + " in " + json).isTrue();
-        return unescape(m.group(1));
+        JsonNode value = tree(json).findValue(name);
+        assertThat(value).as(name + " in " + json).isNotNull();
+        return value.isValueNode() ? value.asText() : value.toString();
     }
 
-    /** The first {@code "name": number} of the JSON (totals come before per-engine and per-sampler parts). */
+    /** The first number {@code name} of the JSON, depth first (the totals' counts). */
     static long number(String json, String name) {
-        Matcher m = Pattern.compile("\"" + Pattern.quote(name) + "\": (-?\\d+)").matcher(json);
-        assertThat(m.find()).as(name + " in " + json).isTrue();
-        return Long.parseLong(m.group(1));
+        JsonNode value = tree(json).findValue(name);
+        assertThat(value).as(name + " in " + json).isNotNull();
+        assertThat(value.isNumber()).as(name + " is a number in " + json).isTrue();
+        return value.asLong();
     }
 
     /** The rows of the JSON's "failures" array. */
     static List<Failure> failures(String json) {
-        int start = json.indexOf("\"failures\": [");
-        assertThat(start).as("failures in " + json).isNotNegative();
-        String array = json.substring(start, json.indexOf("]", start) + 1);
-        Matcher m = FAILURE_ROW.matcher(array);
+        JsonNode array = tree(json).path("failures");
+        assertThat(array.isArray()).as("failures in " + json).isTrue();
         List<Failure> rows = new ArrayList<>();
-        while (m.find()) {
-            rows.add(new Failure(unescape(m.group(1)), m.group(2), unescape(m.group(3)), Long.parseLong(m.group(4))));
+        for (JsonNode f : array) {
+            rows.add(new Failure(f.path("sampler").asText(), f.path("kind").asText(), f.path("reason").asText(),
+                    f.path("count").asLong()));
         }
         return rows;
-    }
-
-    private static String unescape(String s) {
-        return s.replace("\\\"", "\"").replace("\\n", "\n").replace("\\\\", "\\");
     }
 
     /** One row of a "failures" array. */

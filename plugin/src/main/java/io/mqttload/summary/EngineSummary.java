@@ -1,0 +1,55 @@
+package io.mqttload.summary;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.mqttload.broker.BrokerMonitor;
+import io.mqttload.delivery.DeliveryCheck;
+import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.LatencyStats;
+
+/**
+ * What one engine sends the controller at the end of a run and writes to its summary file: its counts, latency
+ * histograms, failures, barrier passages, broker figures, second-by-second timeline and delivery ledger. Mapped to
+ * JSON by {@link SummaryJson} only; {@link MergedReport} merges these, never JSON text.
+ */
+public final class EngineSummary {
+    public int formatVersion = SummaryJson.FORMAT_VERSION;
+    public String runId;
+    public String engineId;
+    public int engineNumber;
+    public String scenario;
+    public long startedAtMillis;
+    public long endedAtMillis;
+    public long warmupMillis;
+    /** Length of the measured window: from the end of warm-up to the end of production. */
+    public double measuredSeconds;
+    public double publishRate;
+    public double receiveRate;
+    public Map<String, Long> counts = new LinkedHashMap<>();
+    /** pubToSub, publish and connect ({@link MergedReport#LATENCY_KINDS}). */
+    public Map<String, LatencyStats> latencyMicros = new LinkedHashMap<>();
+    public Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
+    public String lastConnectionLoss;
+    public Verdict verdict;
+    public String verdictText;
+    public double failureTolerancePercent;
+    public List<FailureTally.Row> failures = new ArrayList<>();
+    public List<BrokerMonitor.Stats> broker = new ArrayList<>();
+    public List<BarrierFigures> rendezvous = new ArrayList<>();
+    public Map<String, SamplerDelivery> lossBySampler = new TreeMap<>();
+    /** The engine's machine, JVM and JMeter. */
+    public Map<String, String> engine = new LinkedHashMap<>();
+    /** The properties the run set. */
+    public Map<String, String> parameters = new LinkedHashMap<>();
+    public TimelineFigures timeline = new TimelineFigures();
+    public DeliveryCheck.Ledger ledger = new DeliveryCheck.Ledger(List.of(), List.of());
+
+    public long count(String name) {
+        return counts.getOrDefault(name, 0L);
+    }
+}

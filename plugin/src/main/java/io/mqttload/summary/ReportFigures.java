@@ -1,0 +1,70 @@
+package io.mqttload.summary;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.LatencyStats;
+
+/**
+ * The merged report of a run as it is written to {@code report-<run>.json} and read by the sweep: the figures of
+ * {@link MergedReport}, mapped by {@link SummaryJson}.
+ */
+public final class ReportFigures {
+    public int formatVersion = SummaryJson.FORMAT_VERSION;
+    public String runId;
+    public String scenario;
+    public int engines;
+    public double measuredSeconds;
+    public long warmupMillis;
+    public double publishRate;
+    public double receiveRate;
+    public Map<String, Long> counts = new LinkedHashMap<>();
+    public Map<String, LatencyStats> latencyMicros = new LinkedHashMap<>();
+    public Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
+    public Map<String, EngineLine> engineSummaries = new LinkedHashMap<>();
+    public Map<String, SamplerDelivery> lossBySampler = new TreeMap<>();
+    public Map<String, BrokerLine> brokers = new LinkedHashMap<>();
+    /** By barrier name and generation, "start #1". */
+    public Map<String, BarrierLine> rendezvous = new LinkedHashMap<>();
+    public List<String> missingEngines = new ArrayList<>();
+    public List<String> problems = new ArrayList<>();
+    public Verdict verdict;
+    public String verdictText;
+    public double failureTolerancePercent;
+    public List<FailureTally.Row> failures = new ArrayList<>();
+
+    public long count(String name) {
+        return counts.getOrDefault(name, 0L);
+    }
+
+    /** One engine's line. */
+    public static final class EngineLine {
+        public int engineNumber;
+        public double publishRate;
+        public double receiveRate;
+        public Verdict verdict;
+    }
+
+    /** One monitored broker over the steady phase, and the engine that watched it. */
+    public static final class BrokerLine {
+        public String engineId;
+        public double cpuAvg;
+        public double cpuMax;
+        public long rssAvg;
+        public long rssMax;
+    }
+
+    /** One barrier passage over every engine; the spread only when every engine was released. */
+    public static final class BarrierLine {
+        public int groupSize;
+        public int threads;
+        public int engines;
+        public int enginesReleased;
+        public Double spreadMillis;
+    }
+}

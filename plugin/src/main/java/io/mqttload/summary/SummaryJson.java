@@ -1,0 +1,67 @@
+package io.mqttload.summary;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
+/**
+ * The one JSON mapping of the figures that leave a JVM: an engine's {@link EngineSummary} (to the controller, to
+ * files) and the run's {@link ReportFigures} (to files, to the sweep). Written and read by the same classes, with a
+ * format version so that an engine and a controller on different plugin versions fail with a clear message
+ * instead of merging figures they read differently.
+ */
+public final class SummaryJson {
+    /** Raised whenever a field changes meaning or goes; new fields a reader ignores need no new version. */
+    public static final int FORMAT_VERSION = 2;
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .serializationInclusion(JsonInclude.Include.NON_NULL)
+            .build();
+    /** Indented, {@code "name": value} as people and most tools write JSON. */
+    private static final ObjectWriter WRITER = MAPPER.writer(new DefaultPrettyPrinter().withSeparators(
+            Separators.createDefaultInstance().withObjectFieldValueSpacing(Separators.Spacing.AFTER)));
+
+    private SummaryJson() {
+    }
+
+    public static String write(Object figures) {
+        try {
+            return WRITER.writeValueAsString(figures) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the figures could not be written as JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    public static EngineSummary readEngineSummary(String json) {
+        return read(json, EngineSummary.class, "an MQTT engine summary");
+    }
+
+    public static ReportFigures readReport(String json) {
+        return read(json, ReportFigures.class, "an MQTT run report");
+    }
+
+    private static <T> T read(String json, Class<T> type, String what) {
+        JsonNode tree;
+        try {
+            tree = MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not " + what + " (JSON): " + e.getOriginalMessage(), e);
+        }
+        int version = tree.path("formatVersion").asInt(1);
+        if (version != FORMAT_VERSION) {
+            throw new IllegalArgumentException(what + " of format " + version + " (engine " + tree.path("engineId")
+                    .asText("?") + "), and this plugin reads format " + FORMAT_VERSION + ": run the same plugin version"
+                    + " on every engine and on the controller");
+        }
+        try {
+            return MAPPER.treeToValue(tree, type);
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("not " + what + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.mqttload.summary;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.mqttload.delivery.DeliveryLedger;
+import io.mqttload.delivery.PublishStream;
+import io.mqttload.delivery.ReceiverScope;
+import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.SamplerMetrics;
+
+/**
+ * The engine summary and the run report survive the trip through their JSON mapping unchanged: what an engine sends
+ * is what the controller merges, field for field, histogram for histogram, ledger range for ledger range.
+ */
+class SummaryJsonTest {
+
+    /** An engine that published 50 messages (3 failed, 47 acknowledged), received them with gaps, and failed a connect. */
+    private static RunSummary engine() {
+        EngineMetrics metrics = new EngineMetrics();
+        DeliveryLedger ledger = new DeliveryLedger(4);
+        PublishStream stream = ledger.newStream("plant/1/temp");
+        ReceiverScope scope = ledger.clientScope("sub-1", "plant/#");
+        for (int i = 0; i < 50; i++) {
+            int seq = stream.nextSequence();
+            stream.sent();
+            if (seq % 17 == 0) {
+                stream.failed(seq);
+            } else {
+                stream.acknowledged();
+                metrics.acknowledged.increment();
+            }
+            if (seq % 10 != 3) {
+                scope.track(stream.id(), seq, metrics);
+                metrics.received.increment();
+                metrics.pubToSubLatency.record(1_000 + seq * 37);
+            }
+        }
+        metrics.failed(FailureTally.Kind.CONNECT, new SamplerMetrics("Connect"), "CONNACK refused: NOT_AUTHORIZED (0x87)");
+        metrics.pubToSubLatency.takeInterval(true);
+        metrics.publishLatency.takeInterval(true);
+        metrics.connectLatency.takeInterval(true);
+        RunSummary summary = new RunSummary("run-7", "engine-4", 4, "round-trip", 1_000, 21_000, 2_000, 18.0, metrics,
+                ledger.delivery(), 47, 45, new long[] {1, 45, 45}, ledger.book(), 0);
+        summary.engineFacts(Map.of("java", "17"), Map.of("mqtt.port", "1883"));
+        return summary;
+    }
+
+    @Test
+    void engineSummary_readBack_writesTheSameJson_andMergesToTheEnginesOwnFigures() {
+        RunSummary summary = engine();
+        String json = summary.toJson();
+
+        EngineSummary read = SummaryJson.readEngineSummary(json);
+
+        assertThat(SummaryJson.write(read)).isEqualTo(json);
+        assertThat(read.formatVersion).isEqualTo(SummaryJson.FORMAT_VERSION);
+        assertThat(read.latencyMicros.get("pubToSub").histogram()).isEqualTo(summary.pubToSub.histogram());
+        assertThat(read.failures).singleElement().satisfies(r -> {
+            assertThat(r.kind).isEqualTo(FailureTally.Kind.CONNECT);
+            assertThat(r.reason).isEqualTo("CONNACK refused: NOT_AUTHORIZED (0x87)");
+            assertThat(r.count).isEqualTo(1);
+        });
+        MergedReport merged = MergedReport.of(List.of(read), List.of());
+        assertThat(List.of(merged.expected, merged.receivedOfExpected, merged.count("deliveredUnacknowledged")))
+                .containsExactly(summary.delivery.expected, summary.delivery.receivedOfExpected,
+                        summary.delivery.deliveredUnacknowledged);
+        assertThat(merged.lost()).isEqualTo(summary.delivery.lost()).isPositive();
+        assertThat(merged.latency.get("pubToSub").percentile(99.0)).isEqualTo(summary.pubToSub.percentile(99.0));
+        assertThat(merged.verdict()).isEqualTo(summary.verdict()).isEqualTo(Verdict.FAILED);
+    }
+
+    @Test
+    void report_readBack_writesTheSameJson() {
+        MergedReport report = MergedReport.of(List.of(engine().figures()), List.of("engine 2 of 2"));
+        String json = report.toJson();
+
+        ReportFigures read = SummaryJson.readReport(json);
+
+        assertThat(SummaryJson.write(read)).isEqualTo(json);
+        assertThat(read.verdict).isEqualTo(Verdict.INCOMPLETE);
+        assertThat(read.missingEngines).containsExactly("engine 2 of 2");
+        assertThat(read.count("lost")).isEqualTo(report.lost());
+    }
+
+    @Test
+    void summaryOfAnotherFormat_isRefusedWithBothVersionsNamed() {
+        String old = "{\"runId\": \"r\", \"engineId\": \"engine-9\", \"counts\": {}}";
+
+        assertThatThrownBy(() -> SummaryJson.readEngineSummary(old)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("format 1").hasMessageContaining("engine engine-9")
+                .hasMessageContaining("reads format " + SummaryJson.FORMAT_VERSION)
+                .hasMessageContaining("same plugin version");
+    }
+
+    @Test
+    void notJson_isRefusedWithTheParsersReason() {
+        assertThatThrownBy(() -> SummaryJson.readEngineSummary("{\"runId\": ")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("not an MQTT engine summary (JSON)");
+    }
+}

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +17,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.mqttload.report.HtmlReport;
+import io.mqttload.report.Templates;
 
 /**
  * What a sweep leaves in its directory: the scalability table as Markdown ({@code sweep.md}), every figure
@@ -244,64 +245,42 @@ final class SweepOutput {
     }
 
     String html() {
-        StringBuilder h = new StringBuilder(64 * 1024);
-        String esc = HtmlReport.esc(options.sweepId);
-        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>MQTT sweep ").append(esc)
-                .append("</title>\n<style>\n").append(HtmlReport.STYLE)
-                .append("tr.failed td{background:#fde2e1}svg.chart{display:block;margin:10px 0}")
-                .append("\n</style></head><body>\n");
-        h.append("<h1>MQTT sweep ").append(esc).append("</h1>\n");
-        h.append("<p>Plan <code>").append(HtmlReport.esc(options.plan.toString())).append("</code>, ")
-                .append(steps.size()).append(" step(s), ")
-                .append(options.remote.isEmpty() ? "one local engine"
-                        : "remote engines " + HtmlReport.esc(String.join(", ", options.remote)))
-                .append("; from ").append(started).append(" to ").append(finished).append(".</p>\n");
-        boolean ok = steps.stream().allMatch(StepResult::ok);
-        h.append("<p class=\"verdict ").append(ok ? "ok" : "bad").append("\">").append(HtmlReport.esc(summaryLine()))
-                .append("</p>\n<h2>Scalability</h2>\n<table><tr>");
-        for (String c : header()) {
-            h.append("<th>").append(HtmlReport.esc(c)).append("</th>");
-        }
-        h.append("</tr>\n");
+        Map<String, Object> model = new HashMap<>();
+        model.put("sweepId", options.sweepId);
+        model.put("plan", options.plan.toString());
+        model.put("remote", options.remote);
+        model.put("started", started.toString());
+        model.put("finished", finished.toString());
+        model.put("ok", steps.stream().allMatch(StepResult::ok));
+        model.put("summaryLine", summaryLine());
+        model.put("header", header());
+        List<Map<String, Object>> rows = new ArrayList<>();
         for (StepResult s : steps) {
-            String[] r = row(s);
-            h.append(s.ok() ? "<tr>" : "<tr class=\"failed\">");
-            for (int i = 0; i < r.length; i++) {
-                boolean numeric = i != 1 && i != r.length - 1;
-                h.append(numeric ? "<td class=\"n\">" : "<td>").append(HtmlReport.esc(r[i])).append("</td>");
+            rows.add(Map.of("ok", s.ok(), "cells", List.of(row(s))));
+        }
+        model.put("rows", rows);
+        List<String> svg = new ArrayList<>();
+        charts.values().forEach(c -> svg.add(c.toSvg()));
+        model.put("charts", svg);
+        model.put("brokerCharted", charts.containsKey("broker-cpu"));
+        List<Map<String, Object>> runs = new ArrayList<>();
+        for (StepResult s : steps) {
+            Map<String, Object> run = new HashMap<>();
+            run.put("ok", s.ok());
+            run.put("index", s.index);
+            run.put("label", s.label);
+            run.put("properties", s.step.describe());
+            run.put("runId", s.runId);
+            run.put("status", s.status());
+            run.put("seconds", String.format(Locale.ROOT, "%.0f", s.seconds));
+            run.put("verdictText", s.verdictText == null ? "" : s.verdictText);
+            if (s.reportHtml != null) {
+                run.put("reportHtml", s.reportHtml);
             }
-            h.append("</tr>\n");
+            runs.add(run);
         }
-        h.append("</table>\n<p>Clients are the connections each run made (connectsOk of its report, every engine).")
-                .append(" Delivered = messages received per second over the measured window.</p>\n");
-        h.append("<h2>Charts</h2>\n");
-        if (charts.isEmpty()) {
-            h.append("<p>No step wrote a report: nothing to plot.</p>\n");
-        }
-        for (XyChart c : charts.values()) {
-            h.append(c.toSvg());
-        }
-        if (!charts.isEmpty() && !charts.containsKey("broker-cpu")) {
-            h.append("<p>No broker CPU: no MQTT Broker Monitor ran (--broker-pid / --broker-process).</p>\n");
-        }
-        h.append("<h2>Steps</h2>\n<table><tr><th>step</th><th>label</th><th>properties</th><th>run</th><th>status</th>")
-                .append("<th>duration (s)</th><th>verdict</th><th>run report</th></tr>\n");
-        for (StepResult s : steps) {
-            h.append(s.ok() ? "<tr>" : "<tr class=\"failed\">");
-            h.append(String.format(Locale.ROOT, "<td class=\"n\">%d</td><td>%s</td><td><code>%s</code></td><td>%s</td>"
-                    + "<td>%s</td><td class=\"n\">%.0f</td><td>%s</td><td>%s</td></tr>%n", s.index,
-                    HtmlReport.esc(s.label), HtmlReport.esc(s.step.describe()), HtmlReport.esc(s.runId),
-                    HtmlReport.esc(s.status()), s.seconds, HtmlReport.esc(s.verdictText == null ? "" : s.verdictText),
-                    s.reportHtml == null ? "" : "<a href=\"" + HtmlReport.esc(s.reportHtml) + "\">"
-                            + HtmlReport.esc(s.reportHtml) + "</a>"));
-        }
-        h.append("</table>\n<h2>Command</h2>\n<p><code>sweep.sh");
-        for (String a : options.arguments) {
-            h.append(' ').append(HtmlReport.esc(a));
-        }
-        h.append("</code></p>\n<p style=\"color:#777;font-size:12px\">Written by the MQTT sweep runner. Each step's")
-                .append(" figures are those of its run report: latency percentiles from merged HdrHistograms.</p>\n")
-                .append("</body></html>\n");
-        return h.toString();
+        model.put("steps", runs);
+        model.put("arguments", options.arguments);
+        return Templates.render("sweep.ftlh", model);
     }
 }

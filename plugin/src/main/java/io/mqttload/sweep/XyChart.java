@@ -20,6 +20,7 @@ import java.util.Locale;
 
 import javax.imageio.ImageIO;
 
+import io.mqttload.report.ChartSeries;
 import io.mqttload.report.HtmlReport;
 
 /**
@@ -28,7 +29,6 @@ import io.mqttload.report.HtmlReport;
  * places that take no SVG (issue trackers, slides). The PNG comes from Java2D, so no browser is needed.
  */
 final class XyChart {
-    static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
     static final int WIDTH = 900;
     static final int HEIGHT = 380;
     private static final int LEFT = 80;
@@ -36,24 +36,13 @@ final class XyChart {
     private static final int TOP = 52;
     private static final int BOTTOM = 48;
 
-    /** One line: values at the chart's x positions; NaN leaves the point out. */
-    static final class Series {
-        final String name;
-        final double[] y;
-
-        Series(String name, double[] y) {
-            this.name = name;
-            this.y = y;
-        }
-    }
-
     final String title;
     final String xTitle;
     final String yTitle;
     final double[] x;
     /** What each x position is (the step's label), for the markers' tooltips. */
     final String[] pointLabels;
-    final List<Series> series = new ArrayList<>();
+    final List<ChartSeries> series = new ArrayList<>();
 
     XyChart(String title, String xTitle, String yTitle, double[] x, String[] pointLabels) {
         this.title = title;
@@ -64,7 +53,7 @@ final class XyChart {
     }
 
     XyChart add(String name, double[] y) {
-        series.add(new Series(name, y));
+        series.add(new ChartSeries(name, y));
         return this;
     }
 
@@ -207,7 +196,7 @@ final class XyChart {
         // Axes from zero: a sweep is read as "how does it grow", and a cropped axis exaggerates.
         double xTop = HtmlReport.niceCeiling(HtmlReport.max(x));
         double yMax = 0;
-        for (Series s : series) {
+        for (ChartSeries s : series) {
             yMax = Math.max(yMax, HtmlReport.max(s.y));
         }
         double yTop = HtmlReport.niceCeiling(yMax);
@@ -225,8 +214,8 @@ final class XyChart {
         c.text(18, TOP + plotH / 2.0, yTitle, 12, false, 0, true);
         double legendX = LEFT;
         for (int si = 0; si < series.size(); si++) {
-            Series s = series.get(si);
-            String color = COLORS[si % COLORS.length];
+            ChartSeries s = series.get(si);
+            String color = ChartSeries.COLORS.get(si % ChartSeries.COLORS.size());
             List<double[]> points = new ArrayList<>();
             List<Integer> indexes = new ArrayList<>();
             for (int i = 0; i < x.length; i++) {

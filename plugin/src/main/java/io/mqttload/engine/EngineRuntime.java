@@ -1,27 +1,17 @@
 package io.mqttload.engine;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Locale;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -34,10 +24,8 @@ import io.mqttload.broker.BrokerMonitor;
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.Errors;
 import io.mqttload.client.LoadClient;
-import io.mqttload.common.Waits;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.measure.EngineMetrics;
-import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.Interval;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.SamplerMetrics;
@@ -63,9 +51,7 @@ public final class EngineRuntime {
     private final EngineMetrics metrics = new EngineMetrics();
     private final Timeline timeline = new Timeline(metrics);
     private final DeliveryLedger ledger;
-    private final ConcurrentHashMap<GroupKey, ClientGroup> groups = new ConcurrentHashMap<>();
-    /** Every client of the run, also those a plan disconnected, so that none escapes closing and counting. */
-    private final ConcurrentLinkedQueue<LoadClient> allClients = new ConcurrentLinkedQueue<>();
+    private final RunClients clients = new RunClients();
     private final ConcurrentHashMap<String, Integer> threadGroupNumbers = new ConcurrentHashMap<>();
     private final AtomicInteger nextThreadGroupNumber = new AtomicInteger();
     private final ConcurrentHashMap<Double, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
@@ -78,7 +64,7 @@ public final class EngineRuntime {
     private volatile boolean stopRequested;
     private volatile Map<String, String> engineFacts = Map.of();
     private volatile Map<String, String> parameters = Map.of();
-    private final List<BrokerMonitor> brokerMonitors = new CopyOnWriteArrayList<>();
+    private final BrokerWatch brokers = new BrokerWatch();
     private final List<IntervalListener> intervalListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService ticker;
     private final long startedAtMillis = System.currentTimeMillis();
@@ -90,14 +76,12 @@ public final class EngineRuntime {
     /** Elapsed ms at which production started (the first barrier released), or -1: then the test start counts. */
     private volatile long productionStartMillis = -1;
     private volatile long lastPublishEndMillis = -1;
-    /** Wall-clock end of the broker's measured window, once the first Disconnect took its sample; -1 before. */
-    private final AtomicLong brokerWindowEnd = new AtomicLong(-1);
-    /** Failure counters at the previous tick; only the ticker thread touches them. */
-    private final long[] errorsAtLastTick = new long[6];
+    private final ProgressReport progress;
 
     private EngineRuntime(RunConfig config, PrintStream console) {
         this.config = config;
         this.console = console;
+        this.progress = new ProgressReport(metrics, config.engineId());
         this.ledger = new DeliveryLedger(config.engineNumber());
         ledger.sharedGroupsSpanEngines(config.engines() > 1);
         this.warmupOver = config.warmupMillis() == 0;
@@ -178,16 +162,16 @@ public final class EngineRuntime {
 
     /** The group named {@code name} of the thread identified by {@code threadKey}, created on first use. */
     public ClientGroup group(Object threadKey, String name) {
-        return groups.computeIfAbsent(new GroupKey(threadKey, name), k -> new ClientGroup(name));
+        return clients.group(threadKey, name);
     }
 
     /** The group if it exists, else null (a publish before any connect). */
     public ClientGroup existingGroup(Object threadKey, String name) {
-        return groups.get(new GroupKey(threadKey, name));
+        return clients.existingGroup(threadKey, name);
     }
 
     void register(LoadClient client) {
-        allClients.add(client);
+        clients.register(client);
     }
 
     /** A number for a thread group, unique on this engine, in the order thread groups first used MQTT. */
@@ -228,19 +212,7 @@ public final class EngineRuntime {
      * closes the broker's measured window, so the CPU of thousands of clients disconnecting is not its steady load.
      */
     public void disconnecting() {
-        if (brokerWindowEnd.get() >= 0 || brokerMonitors.isEmpty()) {
-            return;
-        }
-        brokerWindowEnd.compareAndSet(-1, sampleBrokersNow(System.currentTimeMillis()));
-    }
-
-    /** One more sample from every broker monitor; returns the latest sample time, at least {@code notBefore}. */
-    private long sampleBrokersNow(long notBefore) {
-        long end = notBefore;
-        for (BrokerMonitor m : brokerMonitors) {
-            end = Math.max(end, m.sampleNow(2_000));
-        }
-        return end;
+        brokers.disconnecting();
     }
 
     /**
@@ -256,12 +228,12 @@ public final class EngineRuntime {
     public void addBrokerMonitor(BrokerMonitor.Settings settings) {
         String clientId = "mon-" + Integer.toHexString(config.engineNumber()) + "-"
                 + Integer.toHexString((config.runId() + "/" + settings.name).hashCode());
-        brokerMonitors.add(new BrokerMonitor(settings, clientId, sample -> {
+        brokers.add(settings, clientId, sample -> {
             timeline.addBroker(settings.name, sample);
             for (IntervalListener l : intervalListeners) {
                 l.onBrokerSample(settings.name, sample);
             }
-        }, console));
+        }, console);
     }
 
     /** Notes that an MQTT element asked JMeter to stop the test (a barrier that timed out). */
@@ -320,38 +292,20 @@ public final class EngineRuntime {
                 log.info("MQTT warm-up of {} s over: figures from now on count", config.warmupMillis() / 1000);
                 event("phase", "warm-up of " + config.warmupMillis() / 1000 + " s over: steady phase, figures count");
             }
-            reportNewErrors();
+            String errors = progress.newErrors();
+            if (errors != null) {
+                event("errors", errors);
+            }
             Interval interval = takeInterval(warmupOver);
             timeline.add(interval.endMillis, interval.pubToSub);
             for (IntervalListener l : intervalListeners) {
                 l.onInterval(interval);
             }
             if (config.progressMillis() > 0 && elapsed / 1000 % Math.max(1, config.progressMillis() / 1000) == 0) {
-                console.println(progressLine(interval, elapsed));
+                console.println(progress.line(interval, elapsed, warmupOver));
             }
         } catch (RuntimeException e) {
             log.error("MQTT metrics interval failed", e);
-        }
-    }
-
-    /** Failures since the last tick, as one event: a point per failure would flood InfluxDB at message rate. */
-    private void reportNewErrors() {
-        long[] now = {metrics.connectsFailed.sum(), metrics.connectionsLost.sum(), metrics.subscribeFailed.sum(),
-            metrics.publishFailed.sum(), metrics.protocolViolations.sum(), metrics.rendezvousFailures.sum()};
-        String[] names = {"connects failed", "connections lost", "subscribes failed", "publishes failed",
-            "broker protocol violations", "rendezvous failed"};
-        StringBuilder text = new StringBuilder();
-        for (int i = 0; i < now.length; i++) {
-            long delta = now[i] - errorsAtLastTick[i];
-            if (delta > 0) {
-                text.append(text.length() == 0 ? "" : ", ").append(delta).append(' ').append(names[i]);
-            }
-            errorsAtLastTick[i] = now[i];
-        }
-        if (text.length() > 0) {
-            List<FailureTally.Row> rows = metrics.failures.rows();
-            event("errors", text + (rows.isEmpty() ? "" : "; most frequent so far: " + rows.get(0).count + " x "
-                    + rows.get(0).kind.text() + ": " + rows.get(0).reason));
         }
     }
 
@@ -367,57 +321,19 @@ public final class EngineRuntime {
                 bySampler);
     }
 
-    private String progressLine(Interval interval, long elapsed) {
-        long p99 = interval.pubToSub.getTotalCount() == 0 ? 0 : interval.pubToSub.getValueAtPercentile(99);
-        long errors = metrics.errors();
-        String line = String.format(Locale.ROOT,
-                "[mqtt %s] %4ds %s connections %d, published %d (+%d/s), received %d (+%d/s), p99 %.3f ms, errors %d",
-                config.engineId(), elapsed / 1000, warmupOver ? "steady " : "warm-up", metrics.activeConnections.sum(),
-                metrics.published.sum(), interval.publishCount(), metrics.received.sum(),
-                interval.pubToSub.getTotalCount(), p99 / 1000.0, errors);
-        List<FailureTally.Row> rows = metrics.failures.rows();
-        if (rows.isEmpty()) {
-            return line;
-        }
-        FailureTally.Row top = rows.get(0);
-        return line + " (most: " + top.count + " x " + top.kind.text() + ": " + top.reason + ")";
-    }
-
     private RunSummary shutdown() {
         // Rates cover the production window, up to the end of the last Publish sample: the barrier, disconnects and
         // the waits for acknowledgements and messages below do not count.
         long now = elapsedMillis();
         long lastPublish = lastPublishEndMillis;
         long productionEndMillis = lastPublish > productionStart() ? lastPublish : now;
-        long brokerEnd = brokerWindowEnd.get();
-        if (brokerEnd < 0) {
-            brokerEnd = sampleBrokersNow(startedAtMillis + now);
-        }
-        event("phase", "production over: waiting for " + inFlight() + " acknowledgements and for expected messages"
+        long brokerEnd = brokers.windowEnd(startedAtMillis + now);
+        event("phase", "production over: waiting for " + clients.inFlight() + " acknowledgements and for expected messages"
                 + " (drain)");
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.closeTimeoutMillis());
-        Waits.until(() -> inFlight() == 0, deadline, 20);
-        int stillInFlight = inFlight();
-        if (stillInFlight > 0) {
-            log.warn("MQTT run end: {} published messages still unacknowledged after {} ms", stillInFlight,
-                    config.closeTimeoutMillis());
-        }
-        long drainDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.drainTimeoutMillis());
-        Waits.until(() -> ledger.delivery().lost() == 0, drainDeadline, 20);
-        // Messages from other engines, and shared groups this ledger cannot judge, are not counted down: wait for quiet.
-        if (ledger.receivesFromOtherEngines() || ledger.delivery().sharedScopesAcrossEngines > 0) {
-            awaitQuiet(drainDeadline);
-        }
-        closeAllClients();
-        List<BrokerMonitor.Stats> brokerStats = new ArrayList<>();
-        long steadyFrom = startedAtMillis + productionStart() + config.warmupMillis();
-        for (BrokerMonitor m : brokerMonitors) {
-            m.close();
-            BrokerMonitor.Stats stats = m.stats(steadyFrom, brokerEnd);
-            if (stats != null) {
-                brokerStats.add(stats);
-            }
-        }
+        Drain.await(clients, ledger, metrics, config);
+        clients.closeAll(config.closeTimeoutMillis());
+        List<BrokerMonitor.Stats> brokerStats = brokers.close(startedAtMillis + productionStart() + config.warmupMillis(),
+                brokerEnd);
         List<Rendezvous.Barrier> barriers = new ArrayList<>();
         for (Rendezvous r : rendezvous.values()) {
             barriers.addAll(r.barriers());
@@ -438,7 +354,7 @@ public final class EngineRuntime {
         }
         long ended = System.currentTimeMillis();
         double measured = Math.max(0, (productionEndMillis - productionStart() - config.warmupMillis()) / 1000.0);
-        long[] perClient = receivedPerSubscriber();
+        long[] perClient = clients.receivedPerSubscriber();
         RunSummary summary = new RunSummary(config.runId(), config.engineId(), config.engineNumber(), config.scenario(),
                 startedAtMillis, ended,
                 config.warmupMillis(), measured, metrics, ledger.delivery(),
@@ -459,9 +375,8 @@ public final class EngineRuntime {
         for (IntervalListener l : intervalListeners) {
             l.onRunEnd(summary);
         }
-        writeSummary(summary);
-        groups.clear();
-        allClients.clear();
+        SummaryFiles.write(summary, config.resultsDir(), console);
+        clients.clear();
         synchronized (LIFECYCLE) {
             LAST.set(summary);
             lastRunNumber = runNumber;
@@ -469,96 +384,6 @@ public final class EngineRuntime {
         return summary;
     }
 
-
-    /**
-     * Waits (until the drain deadline) for {@code drainQuietMillis} without a message: what publishers on
-     * other engines still owe this engine's subscribers is not in its ledger, only in the merged report.
-     */
-    private void awaitQuiet(long deadlineNanos) {
-        long quietNanos = TimeUnit.MILLISECONDS.toNanos(config.drainQuietMillis());
-        long[] last = {metrics.received.sum(), System.nanoTime()};
-        boolean quiet = Waits.until(() -> {
-            long now = metrics.received.sum();
-            if (now != last[0]) {
-                last[0] = now;
-                last[1] = System.nanoTime();
-            }
-            return System.nanoTime() - last[1] >= quietNanos;
-        }, deadlineNanos, 20);
-        if (!quiet) {
-            log.warn("MQTT run end: messages from other engines were still arriving when the drain timeout ended");
-        }
-    }
-
-    /** Subscribing clients, and the fewest and most messages one of them received (fairness of shared groups). */
-    private long[] receivedPerSubscriber() {
-        long count = 0;
-        long min = Long.MAX_VALUE;
-        long max = 0;
-        for (LoadClient c : allClients) {
-            if (c.hasSubscriptions()) {
-                count++;
-                min = Math.min(min, c.receivedCount());
-                max = Math.max(max, c.receivedCount());
-            }
-        }
-        return new long[] {count, count == 0 ? 0 : min, max};
-    }
-
-    private int inFlight() {
-        int n = 0;
-        for (ClientGroup g : groups.values()) {
-            n += g.inFlightCount();
-        }
-        return n;
-    }
-
-    private void closeAllClients() {
-        List<CompletableFuture<Void>> closing = new ArrayList<>();
-        int count = 0;
-        for (LoadClient c : allClients) {
-            if (c.isConnected() || c.isReconnecting()) {
-                closing.add(c.disconnect());
-                count++;
-            }
-        }
-        try {
-            CompletableFuture.allOf(closing.toArray(new CompletableFuture<?>[0]))
-                    .get(config.closeTimeoutMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            log.warn("MQTT run end: not every one of {} clients closed within {} ms", count, config.closeTimeoutMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException e) {
-            log.warn("MQTT run end: closing a client failed: {}", Errors.describe(e));
-        }
-        if (count > 0) {
-            log.info("MQTT run end: closed {} clients", count);
-        }
-    }
-
-    private void writeSummary(RunSummary summary) {
-        String table = summary.toTable();
-        console.print(table);
-        log.info("MQTT run summary\n{}", table);
-        try {
-            Path dir = config.resultsDir();
-            Files.createDirectories(dir);
-            String base = "summary-" + safe(summary.runId) + "-" + safe(summary.engineId);
-            Path json = dir.resolve(base + ".json");
-            Path text = dir.resolve(base + ".txt");
-            Files.write(json, summary.toJson().getBytes(StandardCharsets.UTF_8));
-            Files.write(text, table.getBytes(StandardCharsets.UTF_8));
-            console.println("MQTT summary written to " + json.toAbsolutePath() + " and " + text.getFileName());
-        } catch (IOException e) {
-            log.error("MQTT summary could not be written to {}: {}", config.resultsDir(), e.toString());
-            console.println("MQTT summary could not be written to " + config.resultsDir() + ": " + e);
-        }
-    }
-
-    private static String safe(String s) {
-        return s.replaceAll("[^A-Za-z0-9_.-]", "_");
-    }
 
     /**
      * How many runs had started in this JVM: an element remembers it at test start, not counting a run
@@ -592,27 +417,4 @@ public final class EngineRuntime {
     }
 
 
-    private static final class GroupKey {
-        final Object thread;
-        final String name;
-
-        GroupKey(Object thread, String name) {
-            this.thread = thread;
-            this.name = name;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            if (!(o instanceof GroupKey)) {
-                return false;
-            }
-            GroupKey k = (GroupKey) o;
-            return thread == k.thread && name.equals(k.name);
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(System.identityHashCode(thread), name);
-        }
-    }
 }

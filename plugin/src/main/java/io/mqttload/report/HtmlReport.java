@@ -12,6 +12,7 @@ import java.util.Map;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.MergedReport;
+import io.mqttload.summary.RunSecond;
 
 /**
  * The run report as one self-contained HTML page (the template {@code run-report.ftlh}): the summary table the
@@ -74,7 +75,7 @@ public final class HtmlReport {
         double[] p99 = new double[n];
         double[] max = new double[n];
         for (int i = 0; i < n; i++) {
-            MergedReport.Second s = r.timeline.get(i);
+            RunSecond s = r.timeline.get(i);
             double seconds = i == 0 ? 1 : Math.max(0.001, (s.timeMillis - r.timeline.get(i - 1).timeMillis) / 1000.0);
             x[i] = (s.timeMillis - t0) / 1000.0;
             ack[i] = s.acknowledged / seconds;

@@ -4,9 +4,9 @@ import java.util.Locale;
 
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyStats;
-import io.mqttload.summary.MergedReport.BarrierRow;
-import io.mqttload.summary.MergedReport.BrokerRow;
-import io.mqttload.summary.MergedReport.EngineRow;
+import io.mqttload.summary.BarrierRow;
+import io.mqttload.summary.BrokerRow;
+import io.mqttload.summary.EngineRow;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
 

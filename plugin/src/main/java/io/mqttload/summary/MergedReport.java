@@ -67,115 +67,19 @@ public final class MergedReport {
     /** Pub-to-sub latency per Subscribe sampler label, merged over the engines (exact: histograms add). */
     public final Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
 
-    /** One monitored broker: the seeds' columns. */
-    public static final class BrokerRow {
-        public final String broker;
-        public final String engineId;
-        public final double cpuAvg;
-        public final double cpuMax;
-        public final long rssAvg;
-        public final long rssMax;
-
-        BrokerRow(String engineId, BrokerMonitor.Stats b) {
-            this.engineId = engineId;
-            this.broker = b.broker;
-            this.cpuAvg = b.cpuAvg;
-            this.cpuMax = b.cpuMax;
-            this.rssAvg = b.rssAvg;
-            this.rssMax = b.rssMax;
-        }
-    }
-
-    /** The run second by second over every engine (see {@link Second}), in time order. */
-    public final List<Second> timeline = new ArrayList<>();
+    /** The run second by second over every engine (see {@link RunSecond}), in time order. */
+    public final List<RunSecond> timeline = new ArrayList<>();
     /** Broker samples by broker name, in time order: [timeMillis, cpu % of one core (-1: none), rss bytes]. */
     public final Map<String, List<double[]>> brokerTimeline = new TreeMap<>();
     /** Per engine: its facts (machine, JVM, JMeter) and the properties its run set. */
     public final Map<String, Map<String, String>> engineFacts = new LinkedHashMap<>();
     public final Map<String, Map<String, String>> engineParameters = new LinkedHashMap<>();
 
-    /** One second of the run, summed over the engines; latency merged from their histograms. */
-    public static final class Second {
-        public final long timeMillis;
-        public long acknowledged;
-        public long received;
-        public long connections;
-        public long connects;
-        public long errors;
-        public final Histogram pubToSub = new Histogram(3);
-
-        Second(long timeMillis) {
-            this.timeMillis = timeMillis;
-        }
-    }
-
     /** Every barrier passage of the run over all engines, in name and generation order. */
     public final List<BarrierRow> rendezvous = new ArrayList<>();
 
-    /** One barrier passage across engines. */
-    public static final class BarrierRow {
-        public final String name;
-        public final int generation;
-        public final int groupSize;
-        /** Threads that waited at it, summed over engines. */
-        public int threads;
-        public int engines;
-        public int enginesReleased;
-        long firstWakeMicros = Long.MAX_VALUE;
-        long lastWakeMicros = Long.MIN_VALUE;
-
-        BarrierRow(String name, int generation, int groupSize) {
-            this.name = name;
-            this.generation = generation;
-            this.groupSize = groupSize;
-        }
-
-        public boolean releasedEverywhere() {
-            return enginesReleased == engines;
-        }
-
-        /** From the first to the last thread released, over every engine (engine clocks, µs precision). */
-        public double spreadMillis() {
-            return releasedEverywhere() ? (lastWakeMicros - firstWakeMicros) / 1000.0 : Double.NaN;
-        }
-
-        public String describe() {
-            return releasedEverywhere()
-                    ? String.format(Locale.ROOT, "'%s' #%d: %d of %d threads on %d engine(s) released, spread %.3f ms",
-                            name, generation, threads, groupSize, engines, spreadMillis())
-                    : String.format(Locale.ROOT, "'%s' #%d: TIMED OUT on %d of %d engine(s); %d of %d threads arrived",
-                            name, generation, engines - enginesReleased, engines, threads, groupSize);
-        }
-    }
-
     /** Why the figures cannot be trusted as a whole (colliding engine numbers, mixed runs), or empty. */
     public final List<String> problems = new ArrayList<>();
-
-    /** One engine's line in the report. */
-    public static final class EngineRow {
-        public final String engineId;
-        public final int engineNumber;
-        public final double publishRate;
-        public final double receiveRate;
-        public final Map<String, Long> counts;
-        public final long pubToSubP99;
-        public final Verdict verdict;
-
-        EngineRow(EngineSummary s) {
-            engineId = s.engineId;
-            engineNumber = s.engineNumber;
-            publishRate = s.publishRate;
-            receiveRate = s.receiveRate;
-            counts = new LinkedHashMap<>(s.counts);
-            LatencyStats pubToSub = s.latencyMicros.get("pubToSub");
-            pubToSubP99 = pubToSub == null ? 0 : pubToSub.percentile(99.0);
-            verdict = s.verdict;
-        }
-
-        public long count(String name) {
-            return counts.getOrDefault(name, 0L);
-        }
-    }
 
     private MergedReport(List<EngineSummary> summaries, Collection<String> missing) {
         this.missingEngines = new TreeSet<>(missing);
@@ -276,11 +180,11 @@ public final class MergedReport {
 
     /** Engines' seconds are matched by wall-clock second; counts add up, histograms merge. */
     private void mergeTimelines(List<EngineSummary> summaries) {
-        Map<Long, Second> seconds = new TreeMap<>();
+        Map<Long, RunSecond> seconds = new TreeMap<>();
         for (EngineSummary s : summaries) {
             for (TimelineFigures.Point p : s.timeline.seconds) {
                 long second = p.timeMillis / 1000;
-                Second sec = seconds.computeIfAbsent(second, k -> new Second(k * 1000));
+                RunSecond sec = seconds.computeIfAbsent(second, k -> new RunSecond(k * 1000));
                 sec.acknowledged += p.acknowledged;
                 sec.received += p.received;
                 sec.connections += p.connections;

@@ -28,6 +28,7 @@ import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.jmeter.MqttRendezvousTimer;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.summary.BarrierRow;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
@@ -103,7 +104,7 @@ class RendezvousIT {
 
         MergedReport report = MqttRunReport.lastReport();
         assertThat(report.rendezvous).hasSize(1);
-        MergedReport.BarrierRow barrier = report.rendezvous.get(0);
+        BarrierRow barrier = report.rendezvous.get(0);
         assertThat(barrier.name).isEqualTo("start");
         assertThat(barrier.groupSize).as("0 means this thread group's threads x mqttload.engines (1)").isEqualTo(threads);
         assertThat(barrier.threads).isEqualTo(threads);

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.awaitility.Awaitility;
@@ -190,22 +189,15 @@ public final class MosquittoBroker implements AutoCloseable {
         }
         Process stopping = process;
         process = null;
-        try {
-            stopping.destroy();
-            if (!stopping.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                stopping.destroyForcibly();
-                if (!stopping.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                    throw new IllegalStateException("mosquitto pid " + stopping.pid() + " survived SIGKILL");
-                }
-            }
-        } catch (InterruptedException e) {
-            stopping.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while stopping mosquitto", e);
-        } finally {
-            if (!stopping.isAlive()) {
-                RUNNING.remove(stopping);
-            }
+        boolean exited = Processes.stop(stopping, STOP_TIMEOUT);
+        if (exited) {
+            RUNNING.remove(stopping);
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            throw new IllegalStateException("interrupted while stopping mosquitto pid " + stopping.pid());
+        }
+        if (!exited) {
+            throw new IllegalStateException("mosquitto pid " + stopping.pid() + " survived SIGKILL");
         }
     }
 

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.mqttload.summary.ReportFigures;
 import io.mqttload.summary.SummaryJson;
 import io.mqttload.testsupport.InfluxDbServer;
+import io.mqttload.testsupport.JMeterEngines;
 import io.mqttload.testsupport.MosquittoBroker;
 
 /**

@@ -12,6 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.mqttload.testsupport.JMeterEngines;
+import io.mqttload.testsupport.Jtl;
+
 /**
  * The stock smoke plan on two real jmeter-server engines: each engine runs the plan's threads x loops once,
  * the controller's JTL gets every sample, and the run ends by itself, over SSL RMI and without it.

@@ -20,6 +20,9 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.mqttload.testsupport.JMeterEngines;
+import io.mqttload.testsupport.Jtl;
+
 /** test-plans/distributed/engines.sh as a user runs it: keystore, start, run (with and without --keep), stop. */
 class EnginesScriptIT {
     private static final long COMMAND_TIMEOUT_SECONDS = 150;

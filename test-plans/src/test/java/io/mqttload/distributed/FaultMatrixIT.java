@@ -34,6 +34,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.mqttload.testsupport.FreePorts;
+import io.mqttload.testsupport.JMeterEngines;
 import io.mqttload.testsupport.MosquittoBroker;
 
 /**

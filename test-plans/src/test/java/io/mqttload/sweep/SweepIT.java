@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.mqttload.distributed.JMeterEngines;
+import io.mqttload.testsupport.JMeterEngines;
 
 /**
  * test-plans/sweep/sweep.sh as a user runs it, on the build's JMeter home: a 3-step mini sweep of the

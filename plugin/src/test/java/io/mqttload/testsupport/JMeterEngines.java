@@ -1,9 +1,8 @@
-package io.mqttload.distributed;
+package io.mqttload.testsupport;
 
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,14 +11,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import io.mqttload.testsupport.FreePorts;
 
 /**
  * JMeter's distributed mode on loopback, as {@code test-plans/distributed/engines.sh} sets it up, from the stock
@@ -242,27 +238,11 @@ public final class JMeterEngines implements AutoCloseable {
 
 
     private static String read(Path file) {
-        try {
-            return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Processes.read(file);
     }
 
-    /** SIGTERM, then SIGKILL if the process is still there after a bounded wait. */
     private static void kill(Process process) {
-        if (!process.isAlive()) {
-            return;
-        }
-        process.destroy();
-        try {
-            process.onExit().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            process.destroyForcibly();
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        Processes.stop(process, STOP_TIMEOUT);
     }
 
     /** One jmeter-server process. */

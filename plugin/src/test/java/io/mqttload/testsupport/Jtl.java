@@ -1,4 +1,4 @@
-package io.mqttload.distributed;
+package io.mqttload.testsupport;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,11 +10,11 @@ import java.util.List;
 import java.util.Map;
 
 /** Rows of a CSV results file as JMeter writes it (header line, RFC 4180 quoting), column name to value. */
-final class Jtl {
+public final class Jtl {
     private Jtl() {
     }
 
-    static List<Map<String, String>> read(Path jtl) throws IOException {
+    public static List<Map<String, String>> read(Path jtl) throws IOException {
         List<String> lines = Files.readAllLines(jtl, StandardCharsets.UTF_8);
         if (lines.isEmpty()) {
             throw new IllegalStateException(jtl + " is empty");

@@ -1,0 +1,62 @@
+package io.mqttload.engine;
+
+import java.util.List;
+import java.util.Locale;
+
+import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.Interval;
+
+/**
+ * What the engine says about itself while it runs: the console's progress line, and failures since the last tick
+ * as one event (a point per failure would flood InfluxDB at message rate). Used by the ticker thread only.
+ */
+final class ProgressReport {
+    private static final String[] ERROR_NAMES = {"connects failed", "connections lost", "subscribes failed",
+        "publishes failed", "broker protocol violations", "rendezvous failed"};
+
+    private final EngineMetrics metrics;
+    private final String engineId;
+    /** Failure counters at the previous tick, in the order of {@link #ERROR_NAMES}. */
+    private final long[] errorsAtLastTick = new long[ERROR_NAMES.length];
+
+    ProgressReport(EngineMetrics metrics, String engineId) {
+        this.metrics = metrics;
+        this.engineId = engineId;
+    }
+
+    /** The failures since the last call ("2 connects failed, 1 connections lost; most frequent so far: ..."), or null. */
+    String newErrors() {
+        long[] now = {metrics.connectsFailed.sum(), metrics.connectionsLost.sum(), metrics.subscribeFailed.sum(),
+            metrics.publishFailed.sum(), metrics.protocolViolations.sum(), metrics.rendezvousFailures.sum()};
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < now.length; i++) {
+            long delta = now[i] - errorsAtLastTick[i];
+            if (delta > 0) {
+                text.append(text.length() == 0 ? "" : ", ").append(delta).append(' ').append(ERROR_NAMES[i]);
+            }
+            errorsAtLastTick[i] = now[i];
+        }
+        if (text.length() == 0) {
+            return null;
+        }
+        List<FailureTally.Row> rows = metrics.failures.rows();
+        return text + (rows.isEmpty() ? "" : "; most frequent so far: " + rows.get(0).count + " x "
+                + rows.get(0).kind.text() + ": " + rows.get(0).reason);
+    }
+
+    String line(Interval interval, long elapsedMillis, boolean steady) {
+        long p99 = interval.pubToSub.getTotalCount() == 0 ? 0 : interval.pubToSub.getValueAtPercentile(99);
+        String line = String.format(Locale.ROOT,
+                "[mqtt %s] %4ds %s connections %d, published %d (+%d/s), received %d (+%d/s), p99 %.3f ms, errors %d",
+                engineId, elapsedMillis / 1000, steady ? "steady " : "warm-up", metrics.activeConnections.sum(),
+                metrics.published.sum(), interval.publishCount(), metrics.received.sum(),
+                interval.pubToSub.getTotalCount(), p99 / 1000.0, metrics.errors());
+        List<FailureTally.Row> rows = metrics.failures.rows();
+        if (rows.isEmpty()) {
+            return line;
+        }
+        FailureTally.Row top = rows.get(0);
+        return line + " (most: " + top.count + " x " + top.kind.text() + ": " + top.reason + ")";
+    }
+}

@@ -1,18 +1,27 @@
 package io.mqttload.client;
 
+import java.util.List;
 import java.util.Objects;
 
 import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
 
 /**
- * Where and how clients connect: broker address, transport, protocol version, credentials, TLS
- * material and session settings. Immutable; {@link Builder#build()} validates every field.
+ * Where and how clients connect: the broker's nodes (one, or a cluster's list and how clients are spread over it),
+ * transport, protocol version, credentials, TLS material and session settings. Immutable; {@link Builder#build()}
+ * validates every field. A client connects with {@link #forNode(int)}: the same settings aimed at one node.
  */
 public final class ConnectionSettings {
     private final String host;
     private final int port;
     private final Transport transport;
+    private final List<BrokerNode> nodes;
+    /** The node these settings aim at. */
+    private final BrokerNode node;
+    private final NodeAssignment assignment;
+    private final String nodeTemplate;
+    private final long nodeSeed;
+    private final TlsSettings tlsMaterial;
     private final String webSocketPath;
     private final ProtocolVersion protocolVersion;
     private final String username;
@@ -24,9 +33,25 @@ public final class ConnectionSettings {
     private final int connectTimeoutMs;
 
     private ConnectionSettings(Builder b) {
-        this.host = Checks.notBlank("host", b.host);
-        this.port = Checks.port("port", b.port);
-        this.transport = Objects.requireNonNull(b.transport, "transport");
+        this.nodes = List.copyOf(BrokerNode.parseList("nodes", b.nodes, b.host, b.port,
+                Objects.requireNonNull(b.transport, "transport")));
+        this.node = nodes.get(0);
+        this.host = node.host;
+        this.port = Checks.port("port", node.port);
+        this.transport = node.transport;
+        this.assignment = Objects.requireNonNull(b.assignment, "nodeAssignment");
+        this.nodeTemplate = b.nodeTemplate == null ? "" : b.nodeTemplate.trim();
+        if (assignment == NodeAssignment.TEMPLATE && nodeTemplate.isEmpty()) {
+            throw new InvalidSettingException("nodeTemplate", "", "nodeAssignment = TEMPLATE needs a template that names"
+                    + " each client's node, such as {thread}");
+        }
+        this.nodeSeed = b.nodeSeed;
+        for (BrokerNode n : nodes) {
+            if (n.transport.isSecure() && b.tls == null) {
+                throw new InvalidSettingException("nodes", n.name, "a TLS node needs the connection's TLS settings");
+            }
+        }
+        this.tlsMaterial = b.tls;
         String path = b.webSocketPath == null ? "" : b.webSocketPath.trim();
         this.webSocketPath = path.startsWith("/") ? path.substring(1) : path;
         this.protocolVersion = Objects.requireNonNull(b.protocolVersion, "protocolVersion");
@@ -42,8 +67,57 @@ public final class ConnectionSettings {
         this.connectTimeoutMs = (int) Checks.between("connectTimeoutMs", b.connectTimeoutMs, 1, 3_600_000);
     }
 
+    /** The same settings aimed at {@code target}, one of {@code base}'s nodes. */
+    private ConnectionSettings(ConnectionSettings base, BrokerNode target) {
+        this.nodes = base.nodes;
+        this.node = target;
+        this.host = target.host;
+        this.port = target.port;
+        this.transport = target.transport;
+        this.assignment = base.assignment;
+        this.nodeTemplate = base.nodeTemplate;
+        this.nodeSeed = base.nodeSeed;
+        this.tlsMaterial = base.tlsMaterial;
+        this.webSocketPath = base.webSocketPath;
+        this.protocolVersion = base.protocolVersion;
+        this.username = base.username;
+        this.password = base.password;
+        this.tls = target.transport.isSecure() ? base.tlsMaterial : null;
+        this.keepAliveSeconds = base.keepAliveSeconds;
+        this.cleanStart = base.cleanStart;
+        this.sessionExpirySeconds = base.sessionExpirySeconds;
+        this.connectTimeoutMs = base.connectTimeoutMs;
+    }
+
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** These settings aimed at node {@code index} of the list. */
+    public ConnectionSettings forNode(int index) {
+        return index == node.index ? this : new ConnectionSettings(this, nodes.get(index));
+    }
+
+    public List<BrokerNode> nodes() {
+        return nodes;
+    }
+
+    /** The node these settings connect to. */
+    public BrokerNode node() {
+        return node;
+    }
+
+    public NodeAssignment assignment() {
+        return assignment;
+    }
+
+    /** For {@link NodeAssignment#TEMPLATE}: the template that names a client's node; empty otherwise. */
+    public String nodeTemplate() {
+        return nodeTemplate;
+    }
+
+    public long nodeSeed() {
+        return nodeSeed;
     }
 
     public String host() {
@@ -97,8 +171,11 @@ public final class ConnectionSettings {
     }
 
     public String describe() {
-        return transport + " " + host + ":" + port + (transport.isWebSocket() ? "/" + webSocketPath : "") + " "
-                + protocolVersion;
+        String target = transport + " " + host + ":" + port + (transport.isWebSocket() ? "/" + webSocketPath : "");
+        if (nodes.size() > 1) {
+            target = nodes.size() + " broker nodes " + nodes + " (" + assignment + ", first " + target + ")";
+        }
+        return target + " " + protocolVersion;
     }
 
     /** Mutable collector of the raw values; {@link #build()} validates. */
@@ -115,6 +192,31 @@ public final class ConnectionSettings {
         private boolean cleanStart = true;
         private long sessionExpirySeconds;
         private long connectTimeoutMs = 10_000;
+        private String nodes = "";
+        private NodeAssignment assignment = NodeAssignment.ROUND_ROBIN;
+        private String nodeTemplate = "";
+        private long nodeSeed;
+
+        /** A cluster's nodes ({@link BrokerNode#parseList}); empty: the one node {@code host:port}. */
+        public Builder nodes(String value) {
+            this.nodes = value;
+            return this;
+        }
+
+        public Builder nodeAssignment(NodeAssignment value) {
+            this.assignment = value;
+            return this;
+        }
+
+        public Builder nodeTemplate(String value) {
+            this.nodeTemplate = value;
+            return this;
+        }
+
+        public Builder nodeSeed(long value) {
+            this.nodeSeed = value;
+            return this;
+        }
 
         public Builder host(String value) {
             this.host = value;

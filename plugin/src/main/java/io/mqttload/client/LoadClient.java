@@ -36,6 +36,7 @@ import io.mqttload.delivery.ReceiverScope;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.MicroClock;
+import io.mqttload.measure.NodeMetrics;
 import io.mqttload.measure.PayloadHeader;
 import io.mqttload.measure.SamplerMetrics;
 
@@ -50,6 +51,8 @@ public final class LoadClient {
     private final int index;
     private final ConnectionSettings settings;
     private final EngineMetrics metrics;
+    /** The broker node this client connects to, and its counters. */
+    private final NodeMetrics node;
     private final long consumeDelayNanos;
     /** The slow consumer's own event-loop thread, shut down with the client; null for every other client. */
     private final ExecutorService ownEventLoop;
@@ -90,6 +93,7 @@ public final class LoadClient {
         this.index = index;
         this.settings = settings;
         this.metrics = metrics;
+        this.node = metrics.nodes.node(settings.node().index, settings.node().name);
         this.ledger = ledger;
         this.reconnectPolicy = reconnectPolicy;
         MqttClientBuilder builder = MqttClient.builder()
@@ -119,6 +123,16 @@ public final class LoadClient {
         return index;
     }
 
+    /** The broker node's counters: publishes are counted on the publisher's node. */
+    public NodeMetrics node() {
+        return node;
+    }
+
+    /** The index of this client's broker node in the connection's list, for the payload header. */
+    public int nodeIndex() {
+        return node.index;
+    }
+
     public boolean isConnected() {
         return connected.get();
     }
@@ -135,7 +149,7 @@ public final class LoadClient {
         CompletableFuture<Boolean> result = session.connect(settings);
         return result.whenComplete((present, error) -> {
             if (error == null) {
-                metrics.connected(connectSampler, MicroClock.nowMicros() - start);
+                metrics.connected(connectSampler, node, MicroClock.nowMicros() - start);
             } else {
                 metrics.failed(FailureTally.Kind.CONNECT, connectSampler, connectFailure(error));
             }
@@ -157,7 +171,7 @@ public final class LoadClient {
 
     private void onConnected() {
         if (connected.compareAndSet(false, true)) {
-            metrics.connections(connectSampler, 1);
+            metrics.connections(connectSampler, node, 1);
         }
         if (everConnected) {
             metrics.reconnects.increment();
@@ -168,7 +182,7 @@ public final class LoadClient {
     private void onDisconnected(MqttClientDisconnectedContext ctx) {
         boolean wasConnected = connected.compareAndSet(true, false);
         if (wasConnected) {
-            metrics.connections(connectSampler, -1);
+            metrics.connections(connectSampler, node, -1);
         }
         if (ctx.getSource() == MqttDisconnectSource.USER || closing) {
             return;
@@ -177,10 +191,10 @@ public final class LoadClient {
             if (Errors.isProtocolViolation(ctx.getSource(), ctx.getCause())) {
                 // Counted as a lost connection too, but its reason is the violation, listed once.
                 metrics.connectionsLost.increment();
-                metrics.failed(FailureTally.Kind.PROTOCOL_VIOLATION, connectSampler,
+                metrics.failed(FailureTally.Kind.PROTOCOL_VIOLATION, connectSampler, node,
                         "the client closed the connection: " + ctx.getCause().getMessage());
             } else {
-                metrics.failed(FailureTally.Kind.CONNECTION_LOST, connectSampler, Errors.reason(ctx.getCause()));
+                metrics.failed(FailureTally.Kind.CONNECTION_LOST, connectSampler, node, Errors.reason(ctx.getCause()));
             }
             String cause = clientId + ": " + Errors.describe(ctx.getCause());
             if (metrics.lastConnectionLoss.getAndSet(cause) == null) {
@@ -302,6 +316,7 @@ public final class LoadClient {
             }
             ReceiverScope scope = isShared ? ledger.sharedScope(shared) : ledger.clientScope(clientId, f);
             scope.labelIfUnset(receiveSampler == null ? null : receiveSampler.label);
+            scope.nodeOf(node.name);
             added.add(new Subscription(filter, scope, late));
         }
         List<Subscription> next = new ArrayList<>(List.of(subscriptions));
@@ -319,12 +334,12 @@ public final class LoadClient {
         }
         SamplerMetrics sampler = receiveSampler;
         receivedCount.lazySet(receivedCount.get() + 1);
-        metrics.received(sampler, payload == null ? 0 : payload.remaining());
+        metrics.received(sampler, node, payload == null ? 0 : payload.remaining());
         if (payload == null || !PayloadHeader.isPlausible(payload, now)) {
             metrics.receivedUnmeasured.increment();
             return;
         }
-        metrics.pubToSub(sampler, now - PayloadHeader.sendMicros(payload));
+        metrics.pubToSub(sampler, node, PayloadHeader.node(payload), now - PayloadHeader.sendMicros(payload));
         ReceiverScope scope = scopeFor(topic);
         if (scope != null) {
             scope.track(PayloadHeader.streamId(payload), PayloadHeader.sequence(payload), metrics);

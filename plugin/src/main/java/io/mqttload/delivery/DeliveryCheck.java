@@ -23,6 +23,9 @@ import io.mqttload.common.TopicTrie;
  * counted as delivered without acknowledgement, never as a foreign message.
  */
 public final class DeliveryCheck {
+    /** The node of a receiver whose subscribers sit on several broker nodes (a shared group across a cluster). */
+    public static final String SEVERAL_NODES = "(several nodes)";
+
     private DeliveryCheck() {
     }
 
@@ -78,12 +81,15 @@ public final class DeliveryCheck {
     }
 
     /** One place that must receive every matching message once: a client's subscriptions, or a shared group. */
-    @JsonPropertyOrder({"key", "label", "filters", "received"})
+    @JsonPropertyOrder({"key", "label", "node", "filters", "received"})
     public static final class Scope {
         @JsonProperty
         final String key;
         @JsonProperty
         String label;
+        /** The broker node of its subscribers (empty: not known). */
+        @JsonProperty
+        String node = "";
         @JsonProperty
         final Set<String> filters = new LinkedHashSet<>();
         /** What this scope saw, by stream id. */
@@ -130,6 +136,8 @@ public final class DeliveryCheck {
         public long receivedFromUnknownStreams;
         /** {@code [expected, received]} per Subscribe sampler label. */
         public final Map<String, long[]> bySampler = new TreeMap<>();
+        /** {@code [expected, received]} per broker node of the receivers, when the connection lists several. */
+        public final Map<String, long[]> byNode = new TreeMap<>();
         /** Receivers owed messages that got none of them: a shared group the broker does not serve, say. */
         public final List<String> receivedNothing = new ArrayList<>();
 
@@ -170,6 +178,12 @@ public final class DeliveryCheck {
             if (scope.label.isEmpty()) {
                 scope.label = part.label;
             }
+            String partNode = part.node == null ? "" : part.node;
+            if (scope.node.isEmpty()) {
+                scope.node = partNode;
+            } else if (!partNode.isEmpty() && !scope.node.equals(partNode)) {
+                scope.node = SEVERAL_NODES;
+            }
             part.filters.forEach(scope::addFilter);
             part.seen.forEach(scope::see);
         }
@@ -197,6 +211,11 @@ public final class DeliveryCheck {
                 r.expected += stream.acknowledged;
                 r.receivedOfExpected += receivedAcknowledged;
                 r.deliveredUnacknowledged += unique - receivedAcknowledged;
+                if (!scope.node.isEmpty()) {
+                    long[] forNode = r.byNode.computeIfAbsent(scope.node, k -> new long[2]);
+                    forNode[0] += stream.acknowledged;
+                    forNode[1] += receivedAcknowledged;
+                }
                 long[] forLabel = r.bySampler.computeIfAbsent(scope.label, k -> new long[2]);
                 forLabel[0] += stream.acknowledged;
                 forLabel[1] += receivedAcknowledged;

@@ -168,6 +168,8 @@ public final class DeliveryLedger {
         public final int sharedScopesAcrossEngines;
         /** Expected and received ({@code [expected, received]}) per Subscribe sampler label: whose loss it is. */
         public final Map<String, long[]> bySampler;
+        /** Expected and received per broker node of the receivers. */
+        public final Map<String, long[]> byNode;
         /** Receivers owed messages that got none (see {@link DeliveryCheck.Result#receivedNothing}). */
         public final List<String> receivedNothing;
 
@@ -178,6 +180,7 @@ public final class DeliveryLedger {
             this.deliveredUnacknowledged = r.deliveredUnacknowledged;
             this.receivedFromUnknownStreams = r.receivedFromUnknownStreams;
             this.bySampler = r.bySampler;
+            this.byNode = r.byNode;
             this.receivedNothing = r.receivedNothing;
             this.missingInGaps = missingInGaps;
             this.receiverScopes = receiverScopes;

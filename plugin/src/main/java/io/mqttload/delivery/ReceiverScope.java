@@ -17,6 +17,8 @@ public final class ReceiverScope {
     private final ConcurrentHashMap<Integer, StreamTracker> streams = new ConcurrentHashMap<>();
     /** The label of the Subscribe sampler that made this scope: whose loss it is in the report. */
     private volatile String label = "";
+    /** The broker node its subscribers are on; {@link #SEVERAL_NODES} for a shared group spread over nodes. */
+    private volatile String node = "";
 
     ReceiverScope(String key) {
         this.key = key;
@@ -39,6 +41,15 @@ public final class ReceiverScope {
     public void labelIfUnset(String samplerLabel) {
         if (label.isEmpty() && samplerLabel != null) {
             label = samplerLabel;
+        }
+    }
+
+    /** The node of a subscriber that joined; a scope whose subscribers sit on different nodes has no one node. */
+    public synchronized void nodeOf(String subscriberNode) {
+        if (node.isEmpty()) {
+            node = subscriberNode;
+        } else if (!node.equals(subscriberNode)) {
+            node = DeliveryCheck.SEVERAL_NODES;
         }
     }
 
@@ -94,6 +105,7 @@ public final class ReceiverScope {
     /** This scope as the delivery check reads it: filters, and what it saw of every stream. */
     DeliveryCheck.Scope snapshot() {
         DeliveryCheck.Scope scope = new DeliveryCheck.Scope(key, label);
+        scope.node = node;
         filters.forEach(scope::addFilter);
         for (var e : streams.entrySet()) {
             StreamTracker t = e.getValue();

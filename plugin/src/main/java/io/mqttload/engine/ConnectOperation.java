@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.LoadClient;
+import io.mqttload.client.NodeAssignment;
 import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
@@ -34,6 +35,8 @@ public final class ConnectOperation {
     private final double connectRate;
     private final ReconnectPolicy reconnectPolicy;
     private final List<InetAddress> localAddresses;
+    /** Names each client's broker node under {@code nodeAssignment = TEMPLATE}; null otherwise. */
+    private final NameTemplate nodeTemplate;
     private long consumeDelayNanos;
 
     public ConnectOperation(ConnectionSettings settings, int count, String clientIdTemplate, boolean idsWithin23,
@@ -53,6 +56,8 @@ public final class ConnectOperation {
         this.connectRate = connectRate;
         this.reconnectPolicy = reconnectPolicy;
         this.localAddresses = parseAddresses(localAddresses);
+        this.nodeTemplate = settings.assignment() == NodeAssignment.TEMPLATE
+                ? NameTemplate.compile("nodeTemplate", settings.nodeTemplate(), ID_PLACEHOLDERS) : null;
     }
 
     /** Makes the clients slow consumers: each received message takes {@code millis} to process. */
@@ -115,8 +120,16 @@ public final class ConnectOperation {
                         + started.size() + " of " + count + " connects started");
             }
             InetAddress local = localAddresses.isEmpty() ? null : localAddresses.get(values.client % localAddresses.size());
-            LoadClient client = new LoadClient(id, values.client, local, settings, runtime.metrics(), sampler,
-                    runtime.ledger(), reconnectPolicy, consumeDelayNanos);
+            int node;
+            try {
+                node = settings.assignment().choose(settings.nodes(), settings.nodeSeed(), runtime.config().engineNumber(),
+                        runtime.nextClientOrdinal(), threadGroup, thread, values.client,
+                        nodeTemplate == null ? "" : nodeTemplate.expand(values), "nodeTemplate");
+            } catch (InvalidSettingException e) {
+                return OperationResult.failed("INVALID_SETTING", e.getMessage());
+            }
+            LoadClient client = new LoadClient(id, values.client, local, settings.forNode(node), runtime.metrics(),
+                    sampler, runtime.ledger(), reconnectPolicy, consumeDelayNanos);
             group.add(client);
             runtime.register(client);
             started.add(client);

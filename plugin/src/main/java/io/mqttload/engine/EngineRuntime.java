@@ -28,6 +28,7 @@ import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.Interval;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.NodeMetrics;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.rendezvous.Rendezvous;
 import io.mqttload.summary.RunSummary;
@@ -77,6 +78,8 @@ public final class EngineRuntime {
     private volatile long productionStartMillis = -1;
     private volatile long lastPublishEndMillis = -1;
     private final ProgressReport progress;
+    /** Clients this engine has made, in connect order: the round-robin over broker nodes counts them. */
+    private final AtomicLong clientOrdinal = new AtomicLong();
 
     private EngineRuntime(RunConfig config, PrintStream console) {
         this.config = config;
@@ -278,6 +281,11 @@ public final class EngineRuntime {
         return rateLimiters.computeIfAbsent(perSecond, RateLimiter::new);
     }
 
+    /** The next client's place among this engine's clients (0-based). */
+    public long nextClientOrdinal() {
+        return clientOrdinal.getAndIncrement();
+    }
+
     public long elapsedMillis() {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAtNanos);
     }
@@ -310,6 +318,12 @@ public final class EngineRuntime {
     }
 
     private Interval takeInterval(boolean countInTotal) {
+        for (NodeMetrics node : metrics.nodes.all()) {
+            node.pubToSubLatency.takeInterval(countInTotal);
+            for (int from : node.publisherNodes()) {
+                node.fromNode(from).takeInterval(countInTotal);
+            }
+        }
         List<Interval.OfSampler> bySampler = new ArrayList<>(samplers.size());
         for (SamplerMetrics s : samplers.values()) {
             bySampler.add(new Interval.OfSampler(s, s.pubToSubLatency.takeInterval(countInTotal),

@@ -88,10 +88,10 @@ public final class PayloadSource {
     }
 
     /** A fresh payload (the client may still hold the previous one) stamped with the header if measured. */
-    public byte[] next(int streamId, int sequence) {
+    public byte[] next(int streamId, int sequence, int node) {
         byte[] b = template.clone();
         if (measured) {
-            PayloadHeader.write(b, MicroClock.nowMicros(), streamId, sequence);
+            PayloadHeader.write(b, MicroClock.nowMicros(), streamId, sequence, node);
         }
         return b;
     }

@@ -15,6 +15,7 @@ import io.mqttload.delivery.PublishStream;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.MicroClock;
+import io.mqttload.measure.NodeMetrics;
 import io.mqttload.measure.PayloadHeader;
 import io.mqttload.measure.SamplerMetrics;
 
@@ -70,15 +71,37 @@ public final class PublishOperation {
         try {
             return publishAll(metrics, sampler, group, values, window, earlierFailures, counts);
         } finally {
-            // Counted once per sample rather than per message: shared counters less on the hot path.
-            metrics.published(sampler, counts.sent, counts.bytes);
+            // Counted once per sample and node rather than per message: shared counters less on the hot path.
+            counts.book(metrics, sampler);
         }
     }
 
     /** What one sample has handed to its clients so far. */
+    /** What one sample sent; messages are booked on the broker node per run of clients on the same node. */
     private static final class Counts {
         int sent;
         long bytes;
+        private NodeMetrics node;
+        private int nodeSent;
+        private long nodeBytes;
+
+        /** One message sent by a client on node {@code on}; the caller books the previous node's run first. */
+        void sent(NodeMetrics on, int length) {
+            node = on;
+            sent++;
+            bytes += length;
+            nodeSent++;
+            nodeBytes += length;
+        }
+
+        /** Books the current node's run: called when the node changes and at the end of the sample. */
+        void book(EngineMetrics metrics, SamplerMetrics sampler) {
+            if (node != null && nodeSent > 0) {
+                metrics.published(sampler, node, nodeSent, nodeBytes);
+            }
+            nodeSent = 0;
+            nodeBytes = 0;
+        }
     }
 
     private OperationResult publishAll(EngineMetrics metrics, SamplerMetrics sampler, ClientGroup group, PlaceholderValues values,
@@ -114,7 +137,7 @@ public final class PublishOperation {
                 }
             }
             int sequence = stream.nextSequence();
-            byte[] body = payload.next(stream.id(), sequence);
+            byte[] body = payload.next(stream.id(), sequence, client.nodeIndex());
             long start = payload.isMeasured() ? PayloadHeader.sendMicros(body) : MicroClock.nowMicros();
             CompletableFuture<Void> ack = null;
             try {
@@ -122,7 +145,7 @@ public final class PublishOperation {
                     client.publish(topicName, body, qos, retain, error -> {
                         clientWindow.release();
                         window.release();
-                        settle(metrics, sampler, stream, sequence, start, error, group);
+                        settle(metrics, sampler, client.node(), stream, sequence, start, error, group);
                     });
                 } else {
                     ack = client.publish(topicName, body, qos, retain);
@@ -139,16 +162,18 @@ public final class PublishOperation {
                         + Errors.describe(e), counts.bytes);
             }
             stream.sent();
-            counts.bytes += body.length;
-            counts.sent++;
+            if (counts.node != null && counts.node != client.node()) {
+                counts.book(metrics, sampler);
+            }
+            counts.sent(client.node(), body.length);
             if (window != null) {
                 continue;
             }
             try {
                 ack.get(ackTimeoutMillis, TimeUnit.MILLISECONDS);
-                settle(metrics, sampler, stream, sequence, start, null, null);
+                settle(metrics, sampler, client.node(), stream, sequence, start, null, null);
             } catch (ExecutionException e) {
-                settle(metrics, sampler, stream, sequence, start, e, null);
+                settle(metrics, sampler, client.node(), stream, sequence, start, e, null);
                 failed++;
                 if (firstError == null) {
                     firstError = client.clientId() + " on '" + topicName + "': " + Errors.describe(e);
@@ -200,10 +225,10 @@ public final class PublishOperation {
         }
     }
 
-    private static void settle(EngineMetrics metrics, SamplerMetrics sampler, PublishStream stream, int sequence,
-            long startMicros, Throwable error, ClientGroup asyncGroup) {
+    private static void settle(EngineMetrics metrics, SamplerMetrics sampler, NodeMetrics node, PublishStream stream,
+            int sequence, long startMicros, Throwable error, ClientGroup asyncGroup) {
         if (error == null) {
-            metrics.acknowledged(sampler, MicroClock.nowMicros() - startMicros);
+            metrics.acknowledged(sampler, node, MicroClock.nowMicros() - startMicros);
             stream.acknowledged();
         } else {
             stream.failed(sequence);

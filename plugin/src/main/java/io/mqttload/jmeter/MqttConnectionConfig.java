@@ -6,6 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.NodeAssignment;
 import io.mqttload.client.ProtocolVersion;
 import io.mqttload.client.TlsSettings;
 import io.mqttload.client.Transport;
@@ -35,6 +36,10 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
     private String cleanStart = "true";
     private String sessionExpirySeconds = "0";
     private String connectTimeoutMs = "10000";
+    private String nodes = "";
+    private String nodeAssignment = "ROUND_ROBIN";
+    private String nodeTemplate = "";
+    private String nodeSeed = "0";
 
     private transient ConnectionSettings settings;
 
@@ -66,6 +71,10 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
                     .cleanStart(cleanStartFlag)
                     .sessionExpirySeconds(Fields.parseLong("sessionExpirySeconds", sessionExpirySeconds, 0, 4294967295L))
                     .connectTimeoutMs(Fields.parseLong("connectTimeoutMs", connectTimeoutMs, 1, 3_600_000))
+                    .nodes(nodes)
+                    .nodeAssignment(NodeAssignment.parse("nodeAssignment", nodeAssignment))
+                    .nodeTemplate(nodeTemplate)
+                    .nodeSeed(Fields.parseLong("nodeSeed", nodeSeed, Long.MIN_VALUE, Long.MAX_VALUE))
                     .build();
         }
         return settings;
@@ -202,5 +211,37 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
 
     public void setConnectTimeoutMs(String connectTimeoutMs) {
         this.connectTimeoutMs = connectTimeoutMs;
+    }
+
+    public String getNodes() {
+        return nodes;
+    }
+
+    public void setNodes(String nodes) {
+        this.nodes = nodes;
+    }
+
+    public String getNodeAssignment() {
+        return nodeAssignment;
+    }
+
+    public void setNodeAssignment(String nodeAssignment) {
+        this.nodeAssignment = nodeAssignment;
+    }
+
+    public String getNodeTemplate() {
+        return nodeTemplate;
+    }
+
+    public void setNodeTemplate(String nodeTemplate) {
+        this.nodeTemplate = nodeTemplate;
+    }
+
+    public String getNodeSeed() {
+        return nodeSeed;
+    }
+
+    public void setNodeSeed(String nodeSeed) {
+        this.nodeSeed = nodeSeed;
     }
 }

@@ -11,6 +11,12 @@ public class MqttConnectionConfigBeanInfo extends MqttBeanInfoSupport {
         text("webSocketPath", "/mqtt");
         choice("mqttVersion", "MQTT_5", "MQTT_5", "MQTT_3_1_1");
 
+        createPropertyGroup("cluster", new String[] {"nodes", "nodeAssignment", "nodeTemplate", "nodeSeed"});
+        text("nodes", "");
+        choice("nodeAssignment", "ROUND_ROBIN", "ROUND_ROBIN", "PARTITION", "TEMPLATE", "RANDOM");
+        text("nodeTemplate", "");
+        text("nodeSeed", "0");
+
         createPropertyGroup("credentials", new String[] {"username", "password"});
         text("username", "");
         secret("password");

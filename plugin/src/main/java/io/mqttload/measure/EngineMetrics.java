@@ -53,12 +53,22 @@ public final class EngineMetrics {
     public final LongAdder protocolViolations = new LongAdder();
     /** Why things failed: by sampler, kind and reason. */
     public final FailureTally failures = new FailureTally();
+    /** Per broker node of the connection's list (one node unless the plan lists a cluster's). */
+    public final NodeMetrics.Table nodes = new NodeMetrics.Table();
 
     /**
      * Counts one failure everywhere it shows: the engine's counter, the sampler's (when there is one) and the
      * reasons. The one call for every failure, so that counts and reasons never disagree.
      */
     public void failed(FailureTally.Kind kind, SamplerMetrics sampler, String reason) {
+        failed(kind, sampler, null, reason);
+    }
+
+    /** As {@link #failed(FailureTally.Kind, SamplerMetrics, String)}, also on the client's broker node. */
+    public void failed(FailureTally.Kind kind, SamplerMetrics sampler, NodeMetrics node, String reason) {
+        if (node != null && (kind == FailureTally.Kind.CONNECTION_LOST || kind == FailureTally.Kind.PROTOCOL_VIOLATION)) {
+            node.connectionsLost.increment();
+        }
         switch (kind) {
             case CONNECT:
                 connectsFailed.increment();
@@ -93,17 +103,19 @@ public final class EngineMetrics {
 
     // Successes, each counted by one call on the engine and on its sampler, as failures are by failed().
 
-    public void connected(SamplerMetrics sampler, long micros) {
+    public void connected(SamplerMetrics sampler, NodeMetrics node, long micros) {
         connectLatency.record(micros);
         connectsOk.increment();
         sampler.connectLatency.record(micros);
         sampler.connectsOk.increment();
+        node.connectsOk.increment();
     }
 
     /** A connection opened (+1) or closed (-1). */
-    public void connections(SamplerMetrics sampler, int change) {
+    public void connections(SamplerMetrics sampler, NodeMetrics node, int change) {
         activeConnections.add(change);
         sampler.activeConnections.add(change);
+        node.activeConnections.add(change);
     }
 
     public void subscribed(SamplerMetrics sampler) {
@@ -112,31 +124,36 @@ public final class EngineMetrics {
     }
 
     /** Messages handed to connected clients by one sample. */
-    public void published(SamplerMetrics sampler, int messages, long bytes) {
+    public void published(SamplerMetrics sampler, NodeMetrics node, int messages, long bytes) {
         published.add(messages);
         publishedBytes.add(bytes);
         sampler.published.add(messages);
+        node.published.add(messages);
     }
 
-    public void acknowledged(SamplerMetrics sampler, long micros) {
+    public void acknowledged(SamplerMetrics sampler, NodeMetrics node, long micros) {
         publishLatency.record(micros);
         acknowledged.increment();
         sampler.publishLatency.record(micros);
         sampler.acknowledged.increment();
+        node.acknowledged.increment();
     }
 
     /** A message arrived for {@code sampler}'s subscribers (null: a client no Subscribe sampler made). */
-    public void received(SamplerMetrics sampler, int bytes) {
+    public void received(SamplerMetrics sampler, NodeMetrics node, int bytes) {
         received.increment();
         receivedBytes.add(bytes);
+        node.received.increment();
         if (sampler != null) {
             sampler.received.increment();
             sampler.receivedBytes.add(bytes);
         }
     }
 
-    public void pubToSub(SamplerMetrics sampler, long micros) {
+    /** Latency of a message from a publisher on {@code publisherNode} (-1: not known) to a subscriber on {@code node}. */
+    public void pubToSub(SamplerMetrics sampler, NodeMetrics node, int publisherNode, long micros) {
         pubToSubLatency.record(micros);
+        node.pubToSub(publisherNode, micros);
         if (sampler != null) {
             sampler.pubToSubLatency.record(micros);
         }

@@ -5,7 +5,8 @@ import java.nio.ByteBuffer;
 /**
  * The 16-byte measurement header at the start of every measured payload, big-endian:
  * <pre>
- *   bytes 0..7   send time, microseconds since the epoch
+ *   bytes 0..7   bits 63..58: the publisher's broker node + 1 (0: not known), bits 57..0: send time, microseconds
+ *                since the epoch (58 bits last until the year 11100)
  *   bytes 8..11  stream id (one publishing client on one topic, unique across engines)
  *   bytes 12..15 sequence number in that stream, from 1
  * </pre>
@@ -14,6 +15,8 @@ import java.nio.ByteBuffer;
  */
 public final class PayloadHeader {
     public static final int SIZE = 16;
+    private static final int NODE_SHIFT = 58;
+    private static final long TIME_MASK = (1L << NODE_SHIFT) - 1;
 
     /** A send time further than this from the receive time is not ours: the bytes are not a header. */
     private static final long PLAUSIBLE_SKEW_MICROS = 24L * 3600 * 1_000_000;
@@ -22,13 +25,23 @@ public final class PayloadHeader {
     }
 
     public static void write(byte[] payload, long sendMicros, int streamId, int sequence) {
-        putLong(payload, 0, sendMicros);
+        write(payload, sendMicros, streamId, sequence, -1);
+    }
+
+    /** With the publisher's broker node (0..62; -1: not known), so receivers can tell latency per node pair. */
+    public static void write(byte[] payload, long sendMicros, int streamId, int sequence, int node) {
+        putLong(payload, 0, (sendMicros & TIME_MASK) | ((long) (node + 1) << NODE_SHIFT));
         putInt(payload, 8, streamId);
         putInt(payload, 12, sequence);
     }
 
     public static long sendMicros(byte[] payload) {
-        return getLong(payload, 0);
+        return getLong(payload, 0) & TIME_MASK;
+    }
+
+    /** The publisher's broker node, or -1 when the header does not say. */
+    public static int node(byte[] payload) {
+        return (int) (getLong(payload, 0) >>> NODE_SHIFT) - 1;
     }
 
     public static int streamId(byte[] payload) {
@@ -58,7 +71,11 @@ public final class PayloadHeader {
     }
 
     public static long sendMicros(ByteBuffer payload) {
-        return payload.getLong(payload.position());
+        return payload.getLong(payload.position()) & TIME_MASK;
+    }
+
+    public static int node(ByteBuffer payload) {
+        return (int) (payload.getLong(payload.position()) >>> NODE_SHIFT) - 1;
     }
 
     public static int streamId(ByteBuffer payload) {

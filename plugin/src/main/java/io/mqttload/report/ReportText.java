@@ -8,6 +8,7 @@ import io.mqttload.summary.BarrierRow;
 import io.mqttload.summary.BrokerRow;
 import io.mqttload.summary.EngineRow;
 import io.mqttload.summary.MergedReport;
+import io.mqttload.summary.NodeFigures;
 import io.mqttload.summary.RunSummary;
 
 /** The merged report as text: the console table and Markdown. */
@@ -63,6 +64,7 @@ public final class ReportText {
             t.append(String.format(Locale.ROOT, "delivered, never acknowledged to the publisher: %d%n",
                     r.count("deliveredUnacknowledged")));
         }
+        NodeFigures.appendTable(t, r.nodes.values(), rule);
         RunSummary.appendFailures(t, r.failures, rule);
         t.append(rule);
         t.append("verdict (all engines): ").append(r.verdictLine()).append('\n');
@@ -126,6 +128,24 @@ public final class ReportText {
                 m.append(String.format(Locale.ROOT, "| %s #%d | %d | %d | %d | %d | %s |%n", b.name, b.generation,
                         b.groupSize, b.threads, b.engines, b.enginesReleased,
                         b.releasedEverywhere() ? String.format(Locale.ROOT, "%.3f", b.spreadMillis()) : "timed out"));
+            }
+        }
+        if (r.nodes.size() > 1) {
+            m.append("\n| broker node | connects | connections lost | published | acknowledged | received | expected |"
+                    + " received of expected | missing | p50 (ms) | p99 (ms) |\n");
+            m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+            for (NodeFigures n : r.nodes.values()) {
+                m.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %.3f | %.3f |%n", n.name,
+                        n.connectsOk, n.connectionsLost, n.published, n.acknowledged, n.received, n.expected,
+                        n.receivedOfExpected, n.lost(), n.pubToSub.percentile(50.0) / 1000.0,
+                        n.pubToSub.percentile(99.0) / 1000.0));
+            }
+            m.append("\n| pub-to-sub from node | to node | messages | p50 (ms) | p99 (ms) | max (ms) |\n");
+            m.append("| --- | --- | ---: | ---: | ---: | ---: |\n");
+            for (NodeFigures n : r.nodes.values()) {
+                n.pubToSubFrom.forEach((from, st) -> m.append(String.format(Locale.ROOT, "| %s | %s | %d | %.3f | %.3f |"
+                        + " %.3f |%n", from, n.name, st.count, st.percentile(50.0) / 1000.0, st.percentile(99.0) / 1000.0,
+                        st.max / 1000.0)));
             }
         }
         if (!r.failures.isEmpty()) {

@@ -42,6 +42,8 @@ public final class EngineSummary {
     public List<BrokerMonitor.Stats> broker = new ArrayList<>();
     public List<BarrierFigures> rendezvous = new ArrayList<>();
     public Map<String, SamplerDelivery> lossBySampler = new TreeMap<>();
+    /** Per broker node of the connection's list (one entry for a single broker). */
+    public List<NodeFigures> nodes = new ArrayList<>();
     /** The engine's machine, JVM and JMeter. */
     public Map<String, String> engine = new LinkedHashMap<>();
     /** The properties the run set. */

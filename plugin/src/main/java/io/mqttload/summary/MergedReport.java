@@ -54,6 +54,8 @@ public final class MergedReport {
      * which subscribers lost messages (a slow consumer's loss is its own, not the others').
      */
     public final Map<String, long[]> lossBySampler = new TreeMap<>();
+    /** Per broker node of the connection's list, merged over the engines (one entry for a single broker). */
+    public final Map<String, NodeFigures> nodes = new TreeMap<>();
 
     /** Why things failed over every engine, by sampler, kind and reason, most frequent first. */
     public final List<FailureTally.Row> failures = new ArrayList<>();
@@ -149,6 +151,7 @@ public final class MergedReport {
         this.expected = d.expected;
         this.receivedOfExpected = d.receivedOfExpected;
         this.lossBySampler.putAll(d.bySampler);
+        this.nodes.putAll(NodeFigures.merge(summaries, d.byNode));
         this.receivedNothing.addAll(d.receivedNothing);
         this.lateSubscriptions = late;
         counts.put("expected", expected);
@@ -327,6 +330,7 @@ public final class MergedReport {
             f.engineSummaries.put(e.engineId, line);
         }
         lossBySampler.forEach((label, v) -> f.lossBySampler.put(label, new SamplerDelivery(v[0], v[1])));
+        f.nodes.putAll(nodes);
         for (BrokerRow b : brokers) {
             ReportFigures.BrokerLine line = new ReportFigures.BrokerLine();
             line.engineId = b.engineId;

@@ -28,6 +28,8 @@ public final class ReportFigures {
     public Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
     public Map<String, EngineLine> engineSummaries = new LinkedHashMap<>();
     public Map<String, SamplerDelivery> lossBySampler = new TreeMap<>();
+    /** Per broker node, merged over the engines. */
+    public Map<String, NodeFigures> nodes = new TreeMap<>();
     public Map<String, BrokerLine> brokers = new LinkedHashMap<>();
     /** By barrier name and generation, "start #1". */
     public Map<String, BarrierLine> rendezvous = new LinkedHashMap<>();

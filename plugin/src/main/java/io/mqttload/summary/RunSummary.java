@@ -54,6 +54,8 @@ public final class RunSummary {
     /** Why things failed, by sampler, kind and reason, most frequent first. */
     public final List<FailureTally.Row> failures;
     public final double failureTolerancePercent;
+    /** Per broker node: a cluster's nodes side by side. */
+    public final List<NodeFigures> nodes;
 
     public RunSummary(String runId, String engineId, int engineNumber, String scenario, long startedAtMillis,
             long endedAtMillis, long warmupMillis,
@@ -108,6 +110,7 @@ public final class RunSummary {
         counts.put("openAtEnd", m.activeConnections.sum());
         this.failures = m.failures.rows();
         this.failureTolerancePercent = failureTolerancePercent;
+        this.nodes = NodeFigures.of(m.nodes.all(), delivery.byNode);
         this.pubToSub = new LatencyStats(m.pubToSubLatency.totalCopy());
         this.publish = new LatencyStats(m.publishLatency.totalCopy());
         this.connect = new LatencyStats(m.connectLatency.totalCopy());
@@ -232,6 +235,7 @@ public final class RunSummary {
         for (BarrierFigures b : rendezvous) {
             t.append(String.format(Locale.ROOT, "%-28s %s%n", "rendezvous", b.line()));
         }
+        NodeFigures.appendTable(t, nodes, rule);
         appendFailures(t, failures, rule);
         t.append(rule);
         t.append("verdict: ").append(verdictLine()).append('\n');
@@ -281,6 +285,7 @@ public final class RunSummary {
         f.broker.addAll(broker);
         f.rendezvous.addAll(rendezvous);
         delivery.bySampler.forEach((label, v) -> f.lossBySampler.put(label, new SamplerDelivery(v[0], v[1])));
+        f.nodes.addAll(nodes);
         f.engine.putAll(facts);
         f.parameters.putAll(parameters);
         f.timeline = timeline;

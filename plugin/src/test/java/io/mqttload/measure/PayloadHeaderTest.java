@@ -35,6 +35,21 @@ class PayloadHeaderTest {
     }
 
     @Test
+    void publisherNode_travelsInTheTimeFieldsTopBits_withoutChangingTheTime() {
+        long now = MicroClock.nowMicros();
+        for (int node : new int[] {-1, 0, 1, 62}) {
+            byte[] payload = new byte[PayloadHeader.SIZE];
+            PayloadHeader.write(payload, now, 5, 6, node);
+
+            assertThat(PayloadHeader.node(payload)).isEqualTo(node);
+            assertThat(PayloadHeader.node(java.nio.ByteBuffer.wrap(payload))).isEqualTo(node);
+            assertThat(PayloadHeader.sendMicros(payload)).isEqualTo(now);
+            assertThat(PayloadHeader.sendMicros(java.nio.ByteBuffer.wrap(payload))).isEqualTo(now);
+            assertThat(PayloadHeader.isPlausible(payload, now + 1000)).isTrue();
+        }
+    }
+
+    @Test
     void isPlausible_rejectsForeignBytesAndShortPayloads() {
         byte[] text = "hello, this is not a header at all".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         long now = MicroClock.nowMicros();

@@ -54,10 +54,13 @@ public final class MosquittoBroker implements AutoCloseable {
     private final Path logFile;
     private final int tcpPort;
     private final int webSocketPort;
+    /** Bridge sections, written after the listeners. */
+    private final List<String> bridges;
     private Process process;
     private boolean closed;
 
-    private MosquittoBroker(Path directory, int tcpPort, int webSocketPort, List<String> settings) {
+    private MosquittoBroker(Path directory, int tcpPort, int webSocketPort, List<String> settings, List<String> bridges) {
+        this.bridges = List.copyOf(bridges);
         this.directory = directory;
         this.configFile = directory.resolve("mosquitto.conf");
         this.logFile = directory.resolve("mosquitto.log");
@@ -248,12 +251,17 @@ public final class MosquittoBroker implements AutoCloseable {
             conf.append(String.format(Locale.ROOT, "listener %d %s%nprotocol websockets%n", webSocketPort,
                     FreePorts.LOOPBACK));
         }
+        // Bridge sections last: every line after "connection" belongs to that bridge.
+        for (String line : bridges) {
+            conf.append(line).append('\n');
+        }
         return conf.toString();
     }
 
     public static final class Builder {
         private boolean webSocket;
         private final List<String> settings = new ArrayList<>();
+        private final List<String> bridges = new ArrayList<>();
 
         private Builder() {
         }
@@ -273,6 +281,26 @@ public final class MosquittoBroker implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Bridges this node to {@code upstream} (a broker cluster's child forwarding to its root), MQTT 3.1.1 with
+         * {@code try_private} so the upstream does not echo messages back; {@code topics} as mosquitto writes them,
+         * e.g. {@code cl/# both 1}.
+         */
+        public Builder withBridge(String name, MosquittoBroker upstream, String... topics) {
+            bridges.add("connection " + name);
+            bridges.add("address " + upstream.host() + ":" + upstream.tcpPort());
+            bridges.add("remote_clientid bridge-" + name);
+            bridges.add("bridge_protocol_version mqttv311");
+            bridges.add("try_private true");
+            bridges.add("cleansession true");
+            bridges.add("notifications false");
+            bridges.add("restart_timeout 1");
+            for (String topic : topics) {
+                bridges.add("topic " + topic);
+            }
+            return this;
+        }
+
         /** Starts mosquitto on free ports; retries with new ports if another process took them first. */
         public MosquittoBroker start() {
             if (!isInstalled()) {
@@ -282,7 +310,7 @@ public final class MosquittoBroker implements AutoCloseable {
             for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
                 List<Integer> ports = FreePorts.tcpPorts(2);
                 MosquittoBroker broker = new MosquittoBroker(newDirectory(), ports.get(0),
-                        webSocket ? ports.get(1) : -1, settings);
+                        webSocket ? ports.get(1) : -1, settings, bridges);
                 try {
                     broker.start();
                     return broker;

@@ -1,0 +1,132 @@
+package io.mqttload.it;
+
+import static io.mqttload.testsupport.MqttElements.connect;
+import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.subscribe;
+import static io.mqttload.testsupport.MqttElements.with;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.jorphan.collections.HashTree;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.mqttload.delivery.Verdict;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.MqttConnectionConfig;
+import io.mqttload.summary.MergedReport;
+import io.mqttload.summary.NodeFigures;
+import io.mqttload.summary.RunSummary;
+import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.MosquittoBroker;
+import io.mqttload.testsupport.PlanBuilder;
+import io.mqttload.testsupport.RunResult;
+
+/**
+ * A distributed broker as seed 002 tests it: two child Mosquitto nodes bridged upward to a root node. Clients are
+ * spread over the three nodes by the connection's node list; every node's figures, and latency per (publisher node,
+ * subscriber node) pair, come out exact.
+ */
+class BrokerClusterIT {
+    private static final int PER_SAMPLE = 90;
+    private static MosquittoBroker root;
+    private static MosquittoBroker childA;
+    private static MosquittoBroker childB;
+
+    @TempDir
+    Path results;
+
+    @BeforeAll
+    static void startCluster() {
+        MosquittoBroker.assumeInstalled();
+        root = MosquittoBroker.builder().withSetting("connection_messages true").withSetting("log_type notice").start();
+        childA = MosquittoBroker.builder().withBridge("a", root, "cl/# both 1").start();
+        childB = MosquittoBroker.builder().withBridge("b", root, "cl/# both 1").start();
+        // The bridges connect on their own after start: publishing before would lose messages on the way up.
+        await("both bridges connected to the root").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+                .until(() -> root.log().contains("as bridge-a") && root.log().contains("as bridge-b"));
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        for (MosquittoBroker b : new MosquittoBroker[] {childB, childA, root}) {
+            if (b != null) {
+                b.close();
+            }
+        }
+    }
+
+    private static String nodes() {
+        return "root=127.0.0.1:" + root.tcpPort() + ", a=127.0.0.1:" + childA.tcpPort() + ", b=127.0.0.1:"
+                + childB.tcpPort();
+    }
+
+    @Test
+    void clientsSpreadOverTheNodes_everyNodesFiguresAndEveryNodePairAreExact() {
+        MqttConnectionConfig cluster = with(connection("127.0.0.1", root.tcpPort(), "MQTT_3_1_1"), "nodes", nodes());
+        HashTree plan = PlanBuilder.testPlan("cluster")
+                .config(cluster)
+                // One thread: every subscription is granted before the first message is published.
+                .threadGroup("t", 1, 1)
+                .add(connect("sub", 3, "{engine}-{run}-s{client}"))
+                .add(subscribe("sub", "cl/#", 1))
+                .add(connect("pub", 3, "{engine}-{run}-p{client}"))
+                .add(publish("pub", "cl/{client}", 1, PER_SAMPLE, "SYNC"))
+                .build();
+
+        RunResult result = JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir",
+                results.toString(), "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "5000",
+                "mqttload.closeTimeoutMs", "3000"));
+        RunSummary summary = EngineRuntime.lastSummary();
+        assertThat(summary).as(result.describe()).isNotNull();
+
+        // Round robin: the three subscribers on three nodes, then the three publishers; each publisher sent a third.
+        assertThat(summary.nodes).extracting(n -> n.name).containsExactlyInAnyOrder("root", "a", "b");
+        for (NodeFigures n : summary.nodes) {
+            assertThat(n.connectsOk).as(n.name + " connects").isEqualTo(2);
+            assertThat(n.published).as(n.name + " published").isEqualTo(PER_SAMPLE / 3);
+            assertThat(n.acknowledged).as(n.name + " acknowledged").isEqualTo(PER_SAMPLE / 3);
+            // Every message reaches every node's subscriber: a third published there, two thirds over the bridges.
+            assertThat(n.received).as(n.name + " received").isEqualTo(PER_SAMPLE);
+            assertThat(n.expected).as(n.name + " expected").isEqualTo(PER_SAMPLE);
+            assertThat(n.receivedOfExpected).as(n.name + " received of expected").isEqualTo(PER_SAMPLE);
+            assertThat(n.pubToSubFrom).as(n.name + ": latency from every node").containsOnlyKeys("root", "a", "b");
+            n.pubToSubFrom.values().forEach(s -> assertThat(s.count).isEqualTo(PER_SAMPLE / 3));
+        }
+        assertThat(summary.delivery.expected).isEqualTo(3 * PER_SAMPLE);
+        assertThat(summary.delivery.lost()).isZero();
+        assertThat(summary.count("duplicates")).as("no message looped through the bridges").isZero();
+        assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.NO_LOSS);
+        assertThat(summary.toTable()).contains("broker node").contains("pub-to-sub a -> b:");
+
+        MergedReport report = MergedReport.of(List.of(summary.figures()), List.of());
+        assertThat(report.nodes).containsOnlyKeys("root", "a", "b");
+        assertThat(report.nodes.get("a").pubToSubFrom.get("b").count).isEqualTo(PER_SAMPLE / 3);
+        assertThat(report.nodes.get("b").expected).isEqualTo(PER_SAMPLE);
+    }
+
+    @Test
+    void aTemplateThatNamesNoNode_failsTheConnectNamingFieldAndValue() {
+        MqttConnectionConfig cluster = with(with(with(connection("127.0.0.1", root.tcpPort(), "MQTT_3_1_1"), "nodes",
+                nodes()), "nodeAssignment", "TEMPLATE"), "nodeTemplate", "node-{client}");
+        HashTree plan = PlanBuilder.testPlan("cluster-template")
+                .config(cluster)
+                .threadGroup("t", 1, 1)
+                .add(connect("sub", 1, "{engine}-{run}-s{client}"))
+                .build();
+
+        RunResult result = JMeterTestEngine.run(plan, Duration.ofSeconds(60), Map.of("mqttload.resultsDir",
+                results.toString(), "mqttload.progressSeconds", "0"));
+
+        assertThat(result.failures()).as(result.describe()).singleElement().satisfies(f -> assertThat(
+                f.getResponseMessage()).contains("nodeTemplate").contains("'node-0'").contains("names no node"));
+    }
+}

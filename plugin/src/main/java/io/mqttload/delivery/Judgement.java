@@ -30,6 +30,11 @@ public final class Judgement {
     public Judgement(ToLongFunction<String> count, List<FailureTally.Row> failures, List<String> incomplete,
             List<String> receivedNothing, double tolerancePercent, boolean wholeRun) {
         List<String> why = new ArrayList<>(incomplete);
+        // A plan that could not run as written comes first: nothing after it measured what was asked.
+        long invalid = count.applyAsLong("invalidSettings");
+        if (invalid > 0) {
+            why.add(invalid + " sample(s) refused an invalid setting" + main(failures, FailureTally.Kind.INVALID_SETTING));
+        }
         // A broken protocol first: it is usually why the other operations failed.
         long violations = count.applyAsLong("protocolViolations");
         if (violations > 0) {

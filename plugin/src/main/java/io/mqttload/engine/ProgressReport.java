@@ -13,7 +13,7 @@ import io.mqttload.measure.Interval;
  */
 final class ProgressReport {
     private static final String[] ERROR_NAMES = {"connects failed", "connections lost", "subscribes failed",
-        "publishes failed", "broker protocol violations", "rendezvous failed"};
+        "publishes failed", "broker protocol violations", "rendezvous failed", "samples with an invalid setting"};
 
     private final EngineMetrics metrics;
     private final String engineId;
@@ -28,7 +28,8 @@ final class ProgressReport {
     /** The failures since the last call ("2 connects failed, 1 connections lost; most frequent so far: ..."), or null. */
     String newErrors() {
         long[] now = {metrics.connectsFailed.sum(), metrics.connectionsLost.sum(), metrics.subscribeFailed.sum(),
-            metrics.publishFailed.sum(), metrics.protocolViolations.sum(), metrics.rendezvousFailures.sum()};
+            metrics.publishFailed.sum(), metrics.protocolViolations.sum(), metrics.rendezvousFailures.sum(),
+            metrics.invalidSettings.sum()};
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < now.length; i++) {
             long delta = now[i] - errorsAtLastTick[i];

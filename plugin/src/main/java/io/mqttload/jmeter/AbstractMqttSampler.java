@@ -18,6 +18,7 @@ import io.mqttload.common.InvalidSettingException;
 import io.mqttload.engine.ClientGroup;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
+import io.mqttload.measure.FailureTally;
 
 /**
  * Common frame of the MQTT samplers: one sample times one operation on this thread's clients;
@@ -52,6 +53,11 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
             outcome = OperationResult.failed("ERROR", Errors.describe(e));
         }
         result.sampleEnd();
+        if (!outcome.ok && "INVALID_SETTING".equals(outcome.code) && EngineRuntime.isRunning()) {
+            // The run's verdict must say the plan could not run as written, not that there was nothing to check.
+            EngineRuntime runtime = EngineRuntime.current();
+            runtime.metrics().failed(FailureTally.Kind.INVALID_SETTING, runtime.samplerMetrics(getName()), outcome.message);
+        }
         result.setSuccessful(outcome.ok);
         result.setResponseCode(outcome.code);
         result.setResponseMessage(outcome.message);

@@ -74,7 +74,9 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
                     .nodes(nodes)
                     .nodeAssignment(NodeAssignment.parse("nodeAssignment", nodeAssignment))
                     .nodeTemplate(nodeTemplate)
-                    .nodeSeed(Fields.parseLong("nodeSeed", nodeSeed, Long.MIN_VALUE, Long.MAX_VALUE))
+                    // Plans saved before the cluster fields existed load them empty: empty is the default.
+                    .nodeSeed(nodeSeed == null || nodeSeed.trim().isEmpty() ? 0
+                            : Fields.parseLong("nodeSeed", nodeSeed, Long.MIN_VALUE, Long.MAX_VALUE))
                     .build();
         }
         return settings;

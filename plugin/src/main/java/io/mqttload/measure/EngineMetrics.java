@@ -51,6 +51,8 @@ public final class EngineMetrics {
     public final LongAdder rendezvousFailures = new LongAdder();
     /** Connections the client closed because the broker broke the protocol (a PUBACK to a QoS 2 PUBLISH, say). */
     public final LongAdder protocolViolations = new LongAdder();
+    /** Samples that could not run because a field's value is wrong: the plan, not the broker, failed. */
+    public final LongAdder invalidSettings = new LongAdder();
     /** Why things failed: by sampler, kind and reason. */
     public final FailureTally failures = new FailureTally();
     /** Per broker node of the connection's list (one node unless the plan lists a cluster's). */
@@ -93,6 +95,9 @@ public final class EngineMetrics {
                 break;
             case PROTOCOL_VIOLATION:
                 protocolViolations.increment();
+                break;
+            case INVALID_SETTING:
+                invalidSettings.increment();
                 break;
             default:
                 rendezvousFailures.increment();
@@ -172,7 +177,7 @@ public final class EngineMetrics {
 
     private final Map<String, LongAdder> errorCounters = Map.of("connectsFailed", connectsFailed, "subscribeFailed",
             subscribeFailed, "publishFailed", publishFailed, "connectionsLost", connectionsLost, "protocolViolations",
-            protocolViolations, "rendezvousFailures", rendezvousFailures);
+            protocolViolations, "rendezvousFailures", rendezvousFailures, "invalidSettings", invalidSettings);
 
     /** Currently open connections. */
     public final LongAdder activeConnections = new LongAdder();

@@ -32,7 +32,8 @@ public final class FailureTally {
         PUBLISH("publish"),
         CONNECTION_LOST("connection lost"),
         PROTOCOL_VIOLATION("protocol violation"),
-        RENDEZVOUS("rendezvous");
+        RENDEZVOUS("rendezvous"),
+        INVALID_SETTING("invalid setting");
 
         private final String text;
 
@@ -76,7 +77,7 @@ public final class FailureTally {
 
     /** The counts that are errors: the progress line, the timeline, the reports and the sweep add up these. */
     public static final List<String> ERROR_COUNTS = List.of("connectsFailed", "subscribeFailed", "publishFailed",
-            "connectionsLost", "protocolViolations", "rendezvousFailures");
+            "connectionsLost", "protocolViolations", "rendezvousFailures", "invalidSettings");
 
     /** The run's errors: the sum of {@link #ERROR_COUNTS}. */
     public static long errors(ToLongFunction<String> count) {

@@ -128,5 +128,8 @@ class BrokerClusterIT {
 
         assertThat(result.failures()).as(result.describe()).singleElement().satisfies(f -> assertThat(
                 f.getResponseMessage()).contains("nodeTemplate").contains("'node-0'").contains("names no node"));
+        RunSummary summary = EngineRuntime.lastSummary();
+        assertThat(summary.verdict()).as("a plan that could not run is no NOTHING_TO_CHECK").isEqualTo(Verdict.FAILED);
+        assertThat(summary.verdictLine()).contains("1 sample(s) refused an invalid setting").contains("nodeTemplate");
     }
 }

@@ -195,6 +195,7 @@ public final class InfluxMetrics implements IntervalListener {
         LineProtocol.field(line, "subscribeFailed", metrics.subscribeFailed.sum());
         LineProtocol.field(line, "protocolViolations", metrics.protocolViolations.sum());
         LineProtocol.field(line, "rendezvousFailures", metrics.rendezvousFailures.sum());
+        LineProtocol.field(line, "invalidSettings", metrics.invalidSettings.sum());
         LineProtocol.field(line, "errors", metrics.errors());
         if (end == null) {
             LineProtocol.field(line, "lost", Math.max(0, metrics.gaps.sum() - metrics.gapsFilled.sum()));

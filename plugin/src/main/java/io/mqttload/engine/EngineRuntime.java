@@ -318,8 +318,9 @@ public final class EngineRuntime {
     }
 
     private Interval takeInterval(boolean countInTotal) {
+        List<Interval.OfNode> byNode = new ArrayList<>();
         for (NodeMetrics node : metrics.nodes.all()) {
-            node.pubToSubLatency.takeInterval(countInTotal);
+            byNode.add(new Interval.OfNode(node, node.pubToSubLatency.takeInterval(countInTotal)));
             for (int from : node.publisherNodes()) {
                 node.fromNode(from).takeInterval(countInTotal);
             }
@@ -332,7 +333,7 @@ public final class EngineRuntime {
         return new Interval(System.currentTimeMillis(), metrics.pubToSubLatency.takeInterval(countInTotal),
                 // Connects happen before production, most of them before any warm-up ends: they always count.
                 metrics.publishLatency.takeInterval(countInTotal), metrics.connectLatency.takeInterval(true),
-                bySampler);
+                bySampler, byNode);
     }
 
     private RunSummary shutdown() {

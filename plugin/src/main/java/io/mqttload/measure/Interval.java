@@ -29,9 +29,25 @@ public final class Interval {
         }
     }
 
-    public Interval(long endMillis, Histogram pubToSub, Histogram publish, Histogram connect, List<OfSampler> bySampler) {
+    /** The same, per broker node of the connection's list (the subscribers' node for pub-to-sub). */
+    public final List<OfNode> byNode;
+
+    /** One broker node's pub-to-sub latency in the interval, and its (cumulative) counters. */
+    public static final class OfNode {
+        public final NodeMetrics node;
+        public final Histogram pubToSub;
+
+        public OfNode(NodeMetrics node, Histogram pubToSub) {
+            this.node = node;
+            this.pubToSub = pubToSub;
+        }
+    }
+
+    public Interval(long endMillis, Histogram pubToSub, Histogram publish, Histogram connect, List<OfSampler> bySampler,
+            List<OfNode> byNode) {
         this.endMillis = endMillis;
         this.bySampler = bySampler;
+        this.byNode = byNode;
         this.pubToSub = pubToSub;
         this.publish = publish;
         this.connect = connect;

@@ -22,9 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.jmeter.MqttConnectionConfig;
+import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.NodeFigures;
 import io.mqttload.summary.RunSummary;
+import io.mqttload.testsupport.InfluxDbServer;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;
 import io.mqttload.testsupport.PlanBuilder;
@@ -70,10 +72,30 @@ class BrokerClusterIT {
     }
 
     @Test
-    void clientsSpreadOverTheNodes_everyNodesFiguresAndEveryNodePairAreExact() {
+    void clientsSpreadOverTheNodes_everyNodesFiguresAndEveryNodePairAreExact() throws Exception {
+        InfluxDbServer.assumeInstalled();
+        try (InfluxDbServer influx = InfluxDbServer.start()) {
+            assertThat(influx.query("", "CREATE DATABASE mqttload")).doesNotContain("error");
+            runOnTheCluster(influx);
+            // Live points per node beside the engine's totals: what a Grafana panel per node reads.
+            String nodeCounts = influx.query("mqttload", "SELECT last(\"received\"), last(\"published\") FROM"
+                    + " \"mqtt_node\" WHERE \"run\" = 'cluster-it' GROUP BY \"node\"");
+            for (String node : List.of("root", "a", "b")) {
+                assertThat(nodeCounts).as(nodeCounts).contains("\"node\":\"" + node + "\"");
+            }
+            assertThat(nodeCounts).contains("," + PER_SAMPLE + "," + PER_SAMPLE / 3 + "]");
+            assertThat(influx.query("mqttload", "SELECT sum(\"count\") FROM \"mqtt_node_latency\" WHERE \"run\" ="
+                    + " 'cluster-it'")).contains("," + 3 * PER_SAMPLE + "]");
+        }
+    }
+
+    private void runOnTheCluster(InfluxDbServer influx) {
         MqttConnectionConfig cluster = with(connection("127.0.0.1", root.tcpPort(), "MQTT_3_1_1"), "nodes", nodes());
+        MqttMetricsConfig metrics = PlanBuilder.testBean(new MqttMetricsConfig(), "MQTT Metrics");
+        metrics.setProperty("influxUrl", influx.url());
         HashTree plan = PlanBuilder.testPlan("cluster")
                 .config(cluster)
+                .config(metrics)
                 // One thread: every subscription is granted before the first message is published.
                 .threadGroup("t", 1, 1)
                 .add(connect("sub", 3, "{engine}-{run}-s{client}"))
@@ -84,7 +106,7 @@ class BrokerClusterIT {
 
         RunResult result = JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir",
                 results.toString(), "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "5000",
-                "mqttload.closeTimeoutMs", "3000"));
+                "mqttload.closeTimeoutMs", "3000", "mqttload.runId", "cluster-it"));
         RunSummary summary = EngineRuntime.lastSummary();
         assertThat(summary).as(result.describe()).isNotNull();
 

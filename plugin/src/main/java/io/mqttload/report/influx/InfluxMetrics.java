@@ -14,6 +14,7 @@ import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.Interval;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.NodeMetrics;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.summary.RunSummary;
 
@@ -39,8 +40,22 @@ public final class InfluxMetrics implements IntervalListener {
     private Histogram connect;
     /** Per sampler label, in the order samplers first appeared. */
     private final Map<String, PendingSampler> samplers = new LinkedHashMap<>();
+    /** Per broker node, written only when the connection lists several. */
+    private final Map<String, PendingNode> nodes = new LinkedHashMap<>();
 
     /** A sampler's latency since its last point. */
+    /** One broker node's pub-to-sub latency since the last point. */
+    private static final class PendingNode {
+        final NodeMetrics metrics;
+        final String tag;
+        Histogram pubToSub;
+
+        PendingNode(NodeMetrics metrics) {
+            this.metrics = metrics;
+            this.tag = tagValue(metrics.name);
+        }
+    }
+
     private static final class PendingSampler {
         final SamplerMetrics metrics;
         final String tag;
@@ -142,6 +157,10 @@ public final class InfluxMetrics implements IntervalListener {
             p.publish = merge(p.publish, s.publish);
             p.connect = merge(p.connect, s.connect);
         }
+        for (Interval.OfNode n : interval.byNode) {
+            PendingNode p = nodes.computeIfAbsent(n.node.name, k -> new PendingNode(n.node));
+            p.pubToSub = merge(p.pubToSub, n.pubToSub);
+        }
         if (++ticks % ticksPerPoint == 0) {
             writePoints(interval.endMillis);
         }
@@ -218,6 +237,40 @@ public final class InfluxMetrics implements IntervalListener {
         for (PendingSampler p : samplers.values()) {
             writeSampler(p, endMillis);
         }
+        if (nodes.size() > 1) {
+            for (PendingNode p : nodes.values()) {
+                writeNode(p, endMillis);
+            }
+        }
+    }
+
+    /** {@code mqtt_node}: one broker node's cumulative counters; {@code mqtt_node_latency}: its interval latency. */
+    private void writeNode(PendingNode p, long endMillis) {
+        NodeMetrics m = p.metrics;
+        StringBuilder line = new StringBuilder(384);
+        LineProtocol.measurement(line, "mqtt_node");
+        LineProtocol.tags(line, tags);
+        LineProtocol.tag(line, "node", p.tag);
+        LineProtocol.firstField(line, "connectsOk", m.connectsOk.sum());
+        LineProtocol.field(line, "connectionsLost", m.connectionsLost.sum());
+        LineProtocol.field(line, "activeConnections", m.activeConnections.sum());
+        LineProtocol.field(line, "published", m.published.sum());
+        LineProtocol.field(line, "acknowledged", m.acknowledged.sum());
+        LineProtocol.field(line, "received", m.received.sum());
+        LineProtocol.end(line, endMillis);
+        writer.offer(line.toString());
+        if (p.pubToSub != null && p.pubToSub.getTotalCount() > 0) {
+            StringBuilder lat = new StringBuilder(1024);
+            LineProtocol.measurement(lat, "mqtt_node_latency");
+            LineProtocol.tags(lat, tags);
+            LineProtocol.tag(lat, "node", p.tag);
+            LineProtocol.tag(lat, "kind", "pubToSub");
+            latencyFields(lat, new LatencyStats(p.pubToSub));
+            LineProtocol.field(lat, "hdr", LatencyStats.encode(p.pubToSub));
+            LineProtocol.end(lat, endMillis);
+            writer.offer(lat.toString());
+        }
+        p.pubToSub = null;
     }
 
     /** {@code mqtt_sampler}: one sampler's cumulative counters; {@code mqtt_sampler_latency}: its interval latency. */

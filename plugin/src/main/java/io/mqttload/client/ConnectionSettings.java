@@ -21,6 +21,7 @@ public final class ConnectionSettings {
     private final NodeAssignment assignment;
     private final String nodeTemplate;
     private final long nodeSeed;
+    private final boolean failover;
     private final TlsSettings tlsMaterial;
     private final String webSocketPath;
     private final ProtocolVersion protocolVersion;
@@ -46,6 +47,7 @@ public final class ConnectionSettings {
                     + " each client's node, such as {thread}");
         }
         this.nodeSeed = b.nodeSeed;
+        this.failover = b.failover;
         for (BrokerNode n : nodes) {
             if (n.transport.isSecure() && b.tls == null) {
                 throw new InvalidSettingException("nodes", n.name, "a TLS node needs the connection's TLS settings");
@@ -77,6 +79,7 @@ public final class ConnectionSettings {
         this.assignment = base.assignment;
         this.nodeTemplate = base.nodeTemplate;
         this.nodeSeed = base.nodeSeed;
+        this.failover = base.failover;
         this.tlsMaterial = base.tlsMaterial;
         this.webSocketPath = base.webSocketPath;
         this.protocolVersion = base.protocolVersion;
@@ -118,6 +121,11 @@ public final class ConnectionSettings {
 
     public long nodeSeed() {
         return nodeSeed;
+    }
+
+    /** Whether a client that lost its node reconnects to the next node of the list (with several nodes). */
+    public boolean failover() {
+        return failover && nodes.size() > 1;
     }
 
     public String host() {
@@ -196,6 +204,12 @@ public final class ConnectionSettings {
         private NodeAssignment assignment = NodeAssignment.ROUND_ROBIN;
         private String nodeTemplate = "";
         private long nodeSeed;
+        private boolean failover = true;
+
+        public Builder nodeFailover(boolean value) {
+            this.failover = value;
+            return this;
+        }
 
         /** A cluster's nodes ({@link BrokerNode#parseList}); empty: the one node {@code host:port}. */
         public Builder nodes(String value) {

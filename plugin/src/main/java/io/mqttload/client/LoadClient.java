@@ -51,8 +51,11 @@ public final class LoadClient {
     private final int index;
     private final ConnectionSettings settings;
     private final EngineMetrics metrics;
-    /** The broker node this client connects to, and its counters. */
-    private final NodeMetrics node;
+    /** The broker node this client is connected to (or was, last), and its counters; a failover changes it. */
+    private volatile NodeMetrics node;
+    /** The node a failover reconnect aims at, or null; the node this client's reconnects went through last. */
+    private volatile NodeMetrics reconnectTarget;
+    private final InetAddress localAddress;
     private final long consumeDelayNanos;
     /** The slow consumer's own event-loop thread, shut down with the client; null for every other client. */
     private final ExecutorService ownEventLoop;
@@ -94,6 +97,7 @@ public final class LoadClient {
         this.settings = settings;
         this.metrics = metrics;
         this.node = metrics.nodes.node(settings.node().index, settings.node().name);
+        this.localAddress = localAddress;
         this.ledger = ledger;
         this.reconnectPolicy = reconnectPolicy;
         MqttClientBuilder builder = MqttClient.builder()
@@ -170,6 +174,12 @@ public final class LoadClient {
     }
 
     private void onConnected() {
+        NodeMetrics target = reconnectTarget;
+        reconnectTarget = null;
+        if (target != null && target != node) {
+            metrics.failedOver(node, target);
+            node = target;
+        }
         if (connected.compareAndSet(false, true)) {
             metrics.connections(connectSampler, node, 1);
         }
@@ -194,7 +204,10 @@ public final class LoadClient {
                 metrics.failed(FailureTally.Kind.PROTOCOL_VIOLATION, connectSampler, node,
                         "the client closed the connection: " + ctx.getCause().getMessage());
             } else {
-                metrics.failed(FailureTally.Kind.CONNECTION_LOST, connectSampler, node, Errors.reason(ctx.getCause()));
+                // With several nodes the reason names the node: which one went away shows in the verdict.
+                String reason = Errors.reason(ctx.getCause());
+                metrics.failed(FailureTally.Kind.CONNECTION_LOST, connectSampler, node,
+                        settings.nodes().size() > 1 ? "node " + node.name + ": " + reason : reason);
             }
             String cause = clientId + ": " + Errors.describe(ctx.getCause());
             if (metrics.lastConnectionLoss.getAndSet(cause) == null) {
@@ -205,6 +218,14 @@ public final class LoadClient {
         if (everConnected) {
             int attempt = ctx.getReconnector().getAttempts();
             if (attempt < reconnectPolicy.maxAttempts()) {
+                if (settings.failover()) {
+                    // Each attempt tries the next node after the one tried last, the lost node coming round again.
+                    NodeMetrics last = reconnectTarget == null ? node : reconnectTarget;
+                    int next = (last.index + 1) % settings.nodes().size();
+                    BrokerNode target = settings.nodes().get(next);
+                    ctx.getReconnector().transportConfig(ClientConfigs.transport(settings.forNode(next), localAddress));
+                    reconnectTarget = metrics.nodes.node(next, target.name);
+                }
                 ctx.getReconnector().reconnect(true).delay(reconnectPolicy.delayMillis(attempt), TimeUnit.MILLISECONDS);
             }
         }

@@ -62,8 +62,10 @@ public final class Judgement {
         }
         long lostConnections = count.applyAsLong("connectionsLost");
         if (over(lostConnections, connectsOk, tolerancePercent)) {
+            long failovers = count.applyAsLong("failovers");
             why.add(lostConnections + " established connection(s) lost"
-                    + main(failures, FailureTally.Kind.CONNECTION_LOST));
+                    + main(failures, FailureTally.Kind.CONNECTION_LOST)
+                    + (failovers > 0 ? ", " + failovers + " client(s) failed over to another broker node" : ""));
         }
         long rendezvous = count.applyAsLong("rendezvousFailures");
         if (rendezvous > 0) {

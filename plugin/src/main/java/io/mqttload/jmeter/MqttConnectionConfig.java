@@ -40,6 +40,7 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
     private String nodeAssignment = "ROUND_ROBIN";
     private String nodeTemplate = "";
     private String nodeSeed = "0";
+    private String nodeFailover = "true";
 
     private transient ConnectionSettings settings;
 
@@ -77,6 +78,8 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
                     // Plans saved before the cluster fields existed load them empty: empty is the default.
                     .nodeSeed(nodeSeed == null || nodeSeed.trim().isEmpty() ? 0
                             : Fields.parseLong("nodeSeed", nodeSeed, Long.MIN_VALUE, Long.MAX_VALUE))
+                    .nodeFailover(nodeFailover == null || nodeFailover.trim().isEmpty()
+                            || Fields.parseBoolean("nodeFailover", nodeFailover))
                     .build();
         }
         return settings;
@@ -245,5 +248,13 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
 
     public void setNodeSeed(String nodeSeed) {
         this.nodeSeed = nodeSeed;
+    }
+
+    public String getNodeFailover() {
+        return nodeFailover;
+    }
+
+    public void setNodeFailover(String nodeFailover) {
+        this.nodeFailover = nodeFailover;
     }
 }

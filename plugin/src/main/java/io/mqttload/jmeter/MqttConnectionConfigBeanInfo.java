@@ -11,11 +11,13 @@ public class MqttConnectionConfigBeanInfo extends MqttBeanInfoSupport {
         text("webSocketPath", "/mqtt");
         choice("mqttVersion", "MQTT_5", "MQTT_5", "MQTT_3_1_1");
 
-        createPropertyGroup("cluster", new String[] {"nodes", "nodeAssignment", "nodeTemplate", "nodeSeed"});
+        createPropertyGroup("cluster", new String[] {"nodes", "nodeAssignment", "nodeTemplate", "nodeSeed",
+            "nodeFailover"});
         text("nodes", "");
         choice("nodeAssignment", "ROUND_ROBIN", "ROUND_ROBIN", "PARTITION", "TEMPLATE", "RANDOM");
         text("nodeTemplate", "");
         text("nodeSeed", "0");
+        flag("nodeFailover", true);
 
         createPropertyGroup("credentials", new String[] {"username", "password"});
         text("username", "");

@@ -51,6 +51,8 @@ public final class EngineMetrics {
     public final LongAdder rendezvousFailures = new LongAdder();
     /** Connections the client closed because the broker broke the protocol (a PUBACK to a QoS 2 PUBLISH, say). */
     public final LongAdder protocolViolations = new LongAdder();
+    /** Clients moved to another broker node after losing their connection. */
+    public final LongAdder failovers = new LongAdder();
     /** Samples that could not run because a field's value is wrong: the plan, not the broker, failed. */
     public final LongAdder invalidSettings = new LongAdder();
     /** Why things failed: by sampler, kind and reason. */
@@ -70,6 +72,7 @@ public final class EngineMetrics {
     public void failed(FailureTally.Kind kind, SamplerMetrics sampler, NodeMetrics node, String reason) {
         if (node != null && (kind == FailureTally.Kind.CONNECTION_LOST || kind == FailureTally.Kind.PROTOCOL_VIOLATION)) {
             node.connectionsLost.increment();
+            node.firstLossMillis.compareAndSet(-1, System.currentTimeMillis());
         }
         switch (kind) {
             case CONNECT:
@@ -162,6 +165,13 @@ public final class EngineMetrics {
         if (sampler != null) {
             sampler.pubToSubLatency.record(micros);
         }
+    }
+
+    /** A client that lost its connection to {@code from} reconnected to {@code to} (failover). */
+    public void failedOver(NodeMetrics from, NodeMetrics to) {
+        failovers.increment();
+        from.movedAway.increment();
+        to.movedIn.increment();
     }
 
     /** A barrier that timed out or could not work, named after its timer. */

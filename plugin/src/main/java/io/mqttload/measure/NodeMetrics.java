@@ -3,6 +3,7 @@ package io.mqttload.measure;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -22,6 +23,11 @@ public final class NodeMetrics {
     public final LongAdder published = new LongAdder();
     public final LongAdder acknowledged = new LongAdder();
     public final LongAdder received = new LongAdder();
+    /** Clients that left this node for another after losing their connection (failover), and that came to it. */
+    public final LongAdder movedAway = new LongAdder();
+    public final LongAdder movedIn = new LongAdder();
+    /** When a connection to this node was first lost (ms since the epoch), or -1: when the node went away. */
+    public final AtomicLong firstLossMillis = new AtomicLong(-1);
     /** Of the messages this node's subscribers received, by the publisher's node: latency. */
     public final LatencyRecorder pubToSubLatency = new LatencyRecorder();
     private final ConcurrentHashMap<Integer, LatencyRecorder> fromNode = new ConcurrentHashMap<>();

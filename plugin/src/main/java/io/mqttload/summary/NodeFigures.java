@@ -1,5 +1,8 @@
 package io.mqttload.summary;
 
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -17,12 +20,20 @@ import io.mqttload.measure.NodeMetrics;
  * and received from it, the deliveries owed to its subscribers, and pub-to-sub latency, also per publisher node.
  */
 public final class NodeFigures {
+    private static final DateTimeFormatter LOSS_TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS 'UTC'", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
+
     public String name;
     public long connectsOk;
     public long connectionsLost;
     public long published;
     public long acknowledged;
     public long received;
+    /** Clients that failed over away from this node after losing it, and to it from others. */
+    public long movedAway;
+    public long movedIn;
+    /** When a connection to this node was first lost (ms since the epoch), or -1. */
+    public long firstLossMillis = -1;
     /** Deliveries owed to subscribers on this node, and of those, received (from the ledgers, exact). */
     public long expected;
     public long receivedOfExpected;
@@ -50,6 +61,13 @@ public final class NodeFigures {
                     n.pubToSub.percentile(99.0) / 1000.0));
         }
         for (NodeFigures n : nodes) {
+            if (n.firstLossMillis >= 0 || n.movedAway > 0 || n.movedIn > 0) {
+                t.append(String.format(Locale.ROOT, "node %s: first connection lost at %s, %d client(s) moved away, %d"
+                        + " moved in%n", n.name, n.firstLossMillis < 0 ? "-" : LOSS_TIME.format(
+                                Instant.ofEpochMilli(n.firstLossMillis)), n.movedAway, n.movedIn));
+            }
+        }
+        for (NodeFigures n : nodes) {
             n.pubToSubFrom.forEach((from, s) -> t.append(String.format(Locale.ROOT,
                     "pub-to-sub %s -> %s: %d messages, p50 %.3f ms, p99 %.3f ms, max %.3f ms%n", from, n.name, s.count,
                     s.percentile(50.0) / 1000.0, s.percentile(99.0) / 1000.0, s.max / 1000.0)));
@@ -67,6 +85,9 @@ public final class NodeFigures {
             f.published = n.published.sum();
             f.acknowledged = n.acknowledged.sum();
             f.received = n.received.sum();
+            f.movedAway = n.movedAway.sum();
+            f.movedIn = n.movedIn.sum();
+            f.firstLossMillis = n.firstLossMillis.get();
             long[] d = deliveryByNode.get(n.name);
             f.expected = d == null ? 0 : d[0];
             f.receivedOfExpected = d == null ? 0 : d[1];
@@ -105,6 +126,11 @@ public final class NodeFigures {
                 m.published += n.published;
                 m.acknowledged += n.acknowledged;
                 m.received += n.received;
+                m.movedAway += n.movedAway;
+                m.movedIn += n.movedIn;
+                if (n.firstLossMillis >= 0 && (m.firstLossMillis < 0 || n.firstLossMillis < m.firstLossMillis)) {
+                    m.firstLossMillis = n.firstLossMillis;
+                }
                 m.pubToSub = add(m.pubToSub, n.pubToSub);
                 n.pubToSubFrom.forEach((from, stats) -> m.pubToSubFrom.merge(from, stats, NodeFigures::add));
             }

@@ -78,6 +78,7 @@ public final class RunSummary {
         counts.put("connectsFailed", m.connectsFailed.sum());
         counts.put("connectionsLost", m.connectionsLost.sum());
         counts.put("reconnects", m.reconnects.sum());
+        counts.put("failovers", m.failovers.sum());
         counts.put("subscribeOk", m.subscribeOk.sum());
         counts.put("subscribeFailed", m.subscribeFailed.sum());
         counts.put("published", m.published.sum());

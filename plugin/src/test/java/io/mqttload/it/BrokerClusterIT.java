@@ -2,6 +2,7 @@ package io.mqttload.it;
 
 import static io.mqttload.testsupport.MqttElements.connect;
 import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.onceOnly;
 import static io.mqttload.testsupport.MqttElements.publish;
 import static io.mqttload.testsupport.MqttElements.subscribe;
 import static io.mqttload.testsupport.MqttElements.with;
@@ -12,7 +13,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
+import org.apache.jmeter.timers.ConstantTimer;
 import org.apache.jorphan.collections.HashTree;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
 import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.summary.MergedReport;
@@ -153,5 +158,64 @@ class BrokerClusterIT {
         RunSummary summary = EngineRuntime.lastSummary();
         assertThat(summary.verdict()).as("a plan that could not run is no NOTHING_TO_CHECK").isEqualTo(Verdict.FAILED);
         assertThat(summary.verdictLine()).contains("1 sample(s) refused an invalid setting").contains("nodeTemplate");
+    }
+
+    @Test
+    void aNodeThatGoesAway_itsClientsFailOverToTheNextNode_andTheVerdictSaysWhichNodeAndHowMany() throws Exception {
+        try (MosquittoBroker top = MosquittoBroker.builder().withSetting("connection_messages true")
+                .withSetting("log_type notice").start();
+                MosquittoBroker left = MosquittoBroker.builder().withBridge("left", top, "fo/# both 1").start();
+                MosquittoBroker right = MosquittoBroker.builder().withBridge("right", top, "fo/# both 1").start()) {
+            await("both bridges connected").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> top.log().contains("as bridge-left") && top.log().contains("as bridge-right"));
+            MqttConnectionConfig cluster = with(connection("127.0.0.1", top.tcpPort(), "MQTT_3_1_1"), "nodes",
+                    "top=127.0.0.1:" + top.tcpPort() + ", left=127.0.0.1:" + left.tcpPort() + ", right=127.0.0.1:"
+                            + right.tcpPort());
+            MqttConnectSampler connectSub = with(with(connect("sub", 3, "{engine}-{run}-fs{client}"),
+                    "reconnectAttempts", "10"), "reconnectDelayMs", "100");
+            MqttConnectSampler connectPub = with(with(connect("pub", 3, "{engine}-{run}-fp{client}"),
+                    "reconnectAttempts", "10"), "reconnectDelayMs", "100");
+            ConstantTimer pace = PlanBuilder.element(new ConstantTimer(), "pace",
+                    "org.apache.jmeter.timers.gui.ConstantTimerGui");
+            pace.setProperty("ConstantTimer.delay", "20");
+            HashTree plan = PlanBuilder.testPlan("failover")
+                    .config(cluster)
+                    .threadGroup("t", 1, PlanBuilder.FOREVER)
+                    .duration(Duration.ofSeconds(6))
+                    .add(onceOnly(), connectSub, subscribe("sub", "fo/#", 1), connectPub)
+                    .add(with(publish("pub", "fo/{client}", 1, 3, "SYNC"), "ackTimeoutMs", "2000"), pace)
+                    .build();
+
+            long start = System.nanoTime();
+            CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> JMeterTestEngine.run(plan,
+                    Duration.ofSeconds(90), Map.of("mqttload.resultsDir", results.toString(),
+                            "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "3000",
+                            "mqttload.closeTimeoutMs", "3000")));
+            await("publishing under way").atMost(Duration.ofSeconds(20))
+                    .until(() -> EngineRuntime.isRunning() && EngineRuntime.current().metrics().acknowledged.sum() > 60);
+            left.stop();
+            RunResult result = run.get(90, TimeUnit.SECONDS);
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+            RunSummary summary = EngineRuntime.lastSummary();
+
+            assertThat(elapsed).as("the run ends by its duration, plus bounded drain and close")
+                    .isLessThan(Duration.ofSeconds(30));
+            NodeFigures lost = summary.nodes.stream().filter(n -> n.name.equals("left")).findFirst().orElseThrow();
+            // Round robin put one subscriber and one publisher on each node: both left "left" for "right".
+            assertThat(lost.connectionsLost).as(summary.toTable()).isEqualTo(2);
+            assertThat(lost.movedAway).isEqualTo(2);
+            assertThat(lost.firstLossMillis).isPositive();
+            assertThat(summary.nodes.stream().filter(n -> n.name.equals("right")).findFirst().orElseThrow().movedIn)
+                    .isEqualTo(2);
+            assertThat(summary.count("failovers")).isEqualTo(2);
+            assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.FAILED);
+            assertThat(summary.verdictLine()).contains("2 established connection(s) lost")
+                    .contains("node left:").contains("2 client(s) failed over to another broker node")
+                    .contains("delivery: expected " + summary.delivery.expected);
+            // Publishing went on through the other nodes after the failover, and the moved subscriber received.
+            assertThat(summary.nodes.stream().filter(n -> n.name.equals("right")).findFirst().orElseThrow().published)
+                    .isGreaterThan(lost.published);
+            assertThat(result.count()).isPositive();
+        }
     }
 }

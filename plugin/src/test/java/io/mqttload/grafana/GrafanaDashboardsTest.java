@@ -134,6 +134,6 @@ class GrafanaDashboardsTest {
             assertThat(v.path("multi").asBoolean() && v.path("includeAll").asBoolean()).as(v.path("name").asText()).isTrue();
             variables.add(v.path("name").asText());
         });
-        assertThat(variables).containsExactly("run", "scenario", "engine");
+        assertThat(variables).containsExactly("run", "scenario", "engine", "node");
     }
 }

@@ -7,6 +7,7 @@ import static io.mqttload.testsupport.MqttElements.loop;
 import static io.mqttload.testsupport.MqttElements.publish;
 import static io.mqttload.testsupport.MqttElements.runReport;
 import static io.mqttload.testsupport.MqttElements.subscribe;
+import static io.mqttload.testsupport.MqttElements.with;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -130,7 +131,9 @@ class GrafanaDashboardsIT {
                 // The report before the monitor: run alone, the report only takes a summary of a run that started
                 // at most 1 s before its own test start, and the monitor's $SYS connect can take longer than that.
                 .config(report)
-                .config(connection(broker.host(), broker.tcpPort(), "MQTT_5"))
+                // Two node names for the one broker: the per-node points and panels get data.
+                .config(with(connection(broker.host(), broker.tcpPort(), "MQTT_5"), "nodes", "n1=" + broker.host() + ":"
+                        + broker.tcpPort() + ", n2=" + broker.host() + ":" + broker.tcpPort()))
                 .config(metrics)
                 .config(monitor)
                 .threadGroup("pairs", pairs, 1)

@@ -59,6 +59,11 @@ public enum NodeAssignment {
         }
     }
 
+    /** The node {@code value} names (a node name or a 1-based number); an error naming the field otherwise. */
+    public static int byName(List<BrokerNode> nodes, String value, String field) {
+        return byTemplate(nodes, value, field);
+    }
+
     private static int byTemplate(List<BrokerNode> nodes, String value, String field) {
         for (BrokerNode node : nodes) {
             if (node.name.equals(value)) {

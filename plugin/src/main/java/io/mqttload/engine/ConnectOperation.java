@@ -37,6 +37,8 @@ public final class ConnectOperation {
     private final List<InetAddress> localAddresses;
     /** Names each client's broker node under {@code nodeAssignment = TEMPLATE}; null otherwise. */
     private final NameTemplate nodeTemplate;
+    /** The node every client of this sampler uses, whatever the connection's policy; -1: the policy decides. */
+    private int fixedNode = -1;
     private long consumeDelayNanos;
 
     public ConnectOperation(ConnectionSettings settings, int count, String clientIdTemplate, boolean idsWithin23,
@@ -58,6 +60,19 @@ public final class ConnectOperation {
         this.localAddresses = parseAddresses(localAddresses);
         this.nodeTemplate = settings.assignment() == NodeAssignment.TEMPLATE
                 ? NameTemplate.compile("nodeTemplate", settings.nodeTemplate(), ID_PLACEHOLDERS) : null;
+    }
+
+    /**
+     * Puts every client of this sampler on one node of the connection's list (a name or a 1-based number): a
+     * distributed broker's control centre on the root while the devices spread; empty leaves it to the policy.
+     */
+    public ConnectOperation onNode(String node) {
+        if (node == null || node.trim().isEmpty()) {
+            fixedNode = -1;
+            return this;
+        }
+        fixedNode = NodeAssignment.byName(settings.nodes(), node.trim(), "brokerNode");
+        return this;
     }
 
     /** Makes the clients slow consumers: each received message takes {@code millis} to process. */
@@ -122,7 +137,7 @@ public final class ConnectOperation {
             InetAddress local = localAddresses.isEmpty() ? null : localAddresses.get(values.client % localAddresses.size());
             int node;
             try {
-                node = settings.assignment().choose(settings.nodes(), settings.nodeSeed(), runtime.config().engineNumber(),
+                node = fixedNode >= 0 ? fixedNode : settings.assignment().choose(settings.nodes(), settings.nodeSeed(), runtime.config().engineNumber(),
                         runtime.nextClientOrdinal(), threadGroup, thread, values.client,
                         nodeTemplate == null ? "" : nodeTemplate.expand(values), "nodeTemplate");
             } catch (InvalidSettingException e) {

@@ -28,6 +28,7 @@ public class MqttConnectSampler extends AbstractMqttSampler {
     private String reconnectMaxDelayMs = "10000";
     private String localAddresses = "";
     private String consumeDelayMs = "0";
+    private String brokerNode = "";
 
     /** The thread's clone of the nearest MQTT Connection in scope, for the sample being run. */
     private transient MqttConnectionConfig connection;
@@ -64,10 +65,11 @@ public class MqttConnectSampler extends AbstractMqttSampler {
                     "no MQTT Connection config element in scope of '" + getName() + "': add one to the test plan or thread group");
         }
         String key = settingsKey(clientCount, clientIdTemplate, clientIdsWithin23, connectRate, reconnectAttempts,
-                reconnectDelayMs, reconnectMaxDelayMs, localAddresses, consumeDelayMs);
+                reconnectDelayMs, reconnectMaxDelayMs, localAddresses, consumeDelayMs, brokerNode);
         if (!key.equals(operationKey)) {
             TestBeanHelper.prepare(connection);
-            operation = operation(connection.settings());
+            // The node is checked against the connection's own list, known only here.
+            operation = operation(connection.settings()).onNode(brokerNode);
             operationKey = key;
         }
         return operation.run(runtime, group(runtime, context), MqttElements.threadGroupNumber(runtime, context),
@@ -89,6 +91,14 @@ public class MqttConnectSampler extends AbstractMqttSampler {
     @Override
     protected void validate() {
         operation(ConnectionSettings.builder().build());
+    }
+
+    public String getBrokerNode() {
+        return brokerNode;
+    }
+
+    public void setBrokerNode(String brokerNode) {
+        this.brokerNode = brokerNode;
     }
 
     public String getConsumeDelayMs() {

@@ -17,8 +17,9 @@ public class MqttConnectSamplerBeanInfo extends MqttBeanInfoSupport {
         text("reconnectDelayMs", "1000");
         text("reconnectMaxDelayMs", "10000");
 
-        createPropertyGroup("network", new String[] {"localAddresses"});
+        createPropertyGroup("network", new String[] {"localAddresses", "brokerNode"});
         text("localAddresses", "");
+        text("brokerNode", "");
 
         createPropertyGroup("consumer", new String[] {"consumeDelayMs"});
         text("consumeDelayMs", "0");

@@ -9,10 +9,14 @@ import static io.mqttload.testsupport.MqttElements.with;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.Reader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -55,8 +59,8 @@ class BrokerClusterIT {
     static void startCluster() {
         MosquittoBroker.assumeInstalled();
         root = MosquittoBroker.builder().withSetting("connection_messages true").withSetting("log_type notice").start();
-        childA = MosquittoBroker.builder().withBridge("a", root, "cl/# both 1").start();
-        childB = MosquittoBroker.builder().withBridge("b", root, "cl/# both 1").start();
+        childA = MosquittoBroker.builder().withBridge("a", root, "# both 1").start();
+        childB = MosquittoBroker.builder().withBridge("b", root, "# both 1").start();
         // The bridges connect on their own after start: publishing before would lose messages on the way up.
         await("both bridges connected to the root").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
                 .until(() -> root.log().contains("as bridge-a") && root.log().contains("as bridge-b"));
@@ -217,5 +221,39 @@ class BrokerClusterIT {
                     .isGreaterThan(lost.published);
             assertThat(result.count()).isPositive();
         }
+    }
+
+    @Test
+    void distributedPreset_devicesOnTheChildren_controlCentreOnTheRoot_noLoss() throws Exception {
+        Path jmx = Path.of(System.getProperty("project.basedir", "."), "..", "test-plans", "plans",
+                "jorammq-multi-publisher.jmx").normalize();
+        Path preset = jmx.getParent().resolveSibling("presets").resolve("jorammq-multi-publisher-distributed.properties");
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(preset)) {
+            p.load(r);
+        }
+        Map<String, String> properties = new HashMap<>();
+        p.forEach((k, v) -> properties.put(k.toString(), v.toString()));
+        // The preset's topology on this test's nodes, at a laptop's size: 2 partitions of 40 devices, 10 samples.
+        properties.putAll(Map.of("mqtt.nodes", "root=127.0.0.1:" + root.tcpPort() + ",c0=127.0.0.1:" + childA.tcpPort()
+                + ",c1=127.0.0.1:" + childB.tcpPort(), "mqtt.version", "MQTT_3_1_1", "publishersPerPartition", "40",
+                "samples", "10", "durationSeconds", "30", "mqttload.resultsDir", results.toString(),
+                "mqttload.progressSeconds", "0", "mqttload.runId", "distributed-it"));
+
+        RunResult result = JMeterTestEngine.run(JMeterTestEngine.load(jmx), Duration.ofSeconds(90), properties);
+        RunSummary summary = EngineRuntime.lastSummary();
+
+        assertThat(result.failures()).as(result.describe()).isEmpty();
+        Map<String, NodeFigures> byName = new HashMap<>();
+        summary.nodes.forEach(n -> byName.put(n.name, n));
+        // Thread 1 (odd) on c1, thread 2 on c0; both control centres on the root.
+        assertThat(byName.get("c1").connectsOk).isEqualTo(40);
+        assertThat(byName.get("c0").connectsOk).isEqualTo(40);
+        assertThat(byName.get("root").connectsOk).isEqualTo(2);
+        assertThat(byName.get("root").published).isZero();
+        assertThat(byName.get("root").received).isEqualTo(2 * 10 * 40);
+        assertThat(byName.get("root").pubToSubFrom).containsOnlyKeys("c0", "c1");
+        assertThat(summary.delivery.expected).isEqualTo(2 * 10 * 40);
+        assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.NO_LOSS);
     }
 }

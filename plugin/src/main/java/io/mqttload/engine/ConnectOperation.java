@@ -137,8 +137,8 @@ public final class ConnectOperation {
             InetAddress local = localAddresses.isEmpty() ? null : localAddresses.get(values.client % localAddresses.size());
             int node;
             try {
-                node = fixedNode >= 0 ? fixedNode : settings.assignment().choose(settings.nodes(), settings.nodeSeed(), runtime.config().engineNumber(),
-                        runtime.nextClientOrdinal(), threadGroup, thread, values.client,
+                node = fixedNode >= 0 ? fixedNode : settings.assignment().choose(settings.nodes(), settings.nodeSeed(),
+                        runtime.config().engineNumber(), runtime.nextClientOrdinal(), threadGroup, thread, values.client,
                         nodeTemplate == null ? "" : nodeTemplate.expand(values), "nodeTemplate");
             } catch (InvalidSettingException e) {
                 return OperationResult.failed("INVALID_SETTING", e.getMessage());

@@ -8,10 +8,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -113,8 +115,12 @@ public final class RabbitMqBroker implements AutoCloseable {
     private volatile Process process;
     private volatile Process epmd;
     private boolean closed;
+    /** The node this one joins into a cluster (sharing its epmd and cookie), or null for a node of its own. */
+    private final RabbitMqBroker seed;
+    private boolean joined;
 
-    private RabbitMqBroker(Path directory, List<Integer> ports, List<String> settings) {
+    private RabbitMqBroker(Path directory, List<Integer> ports, List<String> settings, RabbitMqBroker seed) {
+        this.seed = seed;
         this.directory = directory;
         this.configFile = directory.resolve("rabbitmq.conf");
         this.logFile = directory.resolve("rabbitmq.log");
@@ -122,7 +128,8 @@ public final class RabbitMqBroker implements AutoCloseable {
         this.mqttPort = ports.get(0);
         this.amqpPort = ports.get(1);
         this.distributionPort = ports.get(2);
-        this.epmdPort = ports.get(3);
+        // Nodes of one cluster find each other through one epmd: the seed's.
+        this.epmdPort = seed == null ? ports.get(3) : seed.epmdPort;
         this.nodeName = "mqttload-" + mqttPort + "@localhost";
         this.environment = environment();
         try {
@@ -132,6 +139,11 @@ public final class RabbitMqBroker implements AutoCloseable {
             Files.write(directory.resolve("enabled_plugins"), "[rabbitmq_mqtt].\n".getBytes(StandardCharsets.UTF_8));
             // Read instead of /etc/rabbitmq/rabbitmq-env.conf, which could set NODENAME, ports or folders.
             Files.write(directory.resolve("rabbitmq-env.conf"), new byte[0]);
+            if (seed != null) {
+                // One cookie for the cluster; Erlang refuses a cookie file others may read.
+                Path cookie = Files.copy(seed.directory.resolve(".erlang.cookie"), directory.resolve(".erlang.cookie"));
+                Files.setPosixFilePermissions(cookie, EnumSet.of(PosixFilePermission.OWNER_READ));
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare " + directory, e);
         }
@@ -233,7 +245,9 @@ public final class RabbitMqBroker implements AutoCloseable {
         if (isRunning()) {
             throw new IllegalStateException("RabbitMQ is already running, script pid " + process.pid());
         }
-        startEpmd();
+        if (seed == null) {
+            startEpmd();
+        }
         long logOffset = logSize();
         Process started = launch(logFile, script("rabbitmq-server").toString());
         process = started;
@@ -256,6 +270,14 @@ public final class RabbitMqBroker implements AutoCloseable {
         } catch (BrokerExitedException e) {
             stop();
             throw new BrokerExitedException(e.portInUse, "RabbitMQ failed to start; output:\n" + logTail());
+        }        if (seed != null && !joined) {
+            // A fresh node joins the seed's cluster once; a restart finds the membership in its own database.
+            rabbitmqctl("stop_app");
+            rabbitmqctl("join_cluster", seed.nodeName());
+            rabbitmqctl("start_app");
+            joined = true;
+            Awaitility.await("RabbitMQ node " + nodeName + " back for MQTT after joining " + seed.nodeName())
+                    .atMost(START_TIMEOUT).pollInterval(POLL_INTERVAL).until(() -> FreePorts.isListening(mqttPort));
         }
     }
 
@@ -635,6 +657,7 @@ public final class RabbitMqBroker implements AutoCloseable {
     public static final class Builder {
         private final List<String> settings = new ArrayList<>();
         private Path parent;
+        private RabbitMqBroker seed;
 
         private Builder() {
         }
@@ -648,6 +671,15 @@ public final class RabbitMqBroker implements AutoCloseable {
                 throw new IllegalArgumentException("one setting per call: " + line);
             }
             settings.add(line);
+            return this;
+        }
+
+        /**
+         * Makes the node a member of {@code seedNode}'s cluster (its epmd, its cookie, {@code rabbitmqctl
+         * join_cluster}); close the members before the seed, whose epmd they use.
+         */
+        public Builder joining(RabbitMqBroker seedNode) {
+            this.seed = seedNode;
             return this;
         }
 
@@ -665,7 +697,7 @@ public final class RabbitMqBroker implements AutoCloseable {
             }
             BrokerExitedException failure = null;
             for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-                RabbitMqBroker broker = new RabbitMqBroker(newDirectory(), FreePorts.tcpPorts(4), settings);
+                RabbitMqBroker broker = new RabbitMqBroker(newDirectory(), FreePorts.tcpPorts(4), settings, seed);
                 try {
                     broker.start();
                     return broker;

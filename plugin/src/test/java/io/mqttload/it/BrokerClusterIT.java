@@ -4,6 +4,7 @@ import static io.mqttload.testsupport.MqttElements.connect;
 import static io.mqttload.testsupport.MqttElements.connection;
 import static io.mqttload.testsupport.MqttElements.onceOnly;
 import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.runReport;
 import static io.mqttload.testsupport.MqttElements.subscribe;
 import static io.mqttload.testsupport.MqttElements.with;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,6 +33,7 @@ import io.mqttload.engine.EngineRuntime;
 import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.jmeter.MqttMetricsConfig;
+import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.NodeFigures;
 import io.mqttload.summary.RunSummary;
@@ -95,6 +97,11 @@ class BrokerClusterIT {
             assertThat(nodeCounts).contains("," + PER_SAMPLE + "," + PER_SAMPLE / 3 + "]");
             assertThat(influx.query("mqttload", "SELECT sum(\"count\") FROM \"mqtt_node_latency\" WHERE \"run\" ="
                     + " 'cluster-it'")).contains("," + 3 * PER_SAMPLE + "]");
+            // The exact whole-run figures per node and per node pair, from the run report.
+            assertThat(influx.query("mqttload", "SELECT \"expected\", \"receivedOfExpected\" FROM \"mqtt_report_node\""
+                    + " WHERE \"run\" = 'cluster-it' AND \"node\" = 'a'")).contains("," + PER_SAMPLE + "," + PER_SAMPLE + "]");
+            assertThat(influx.query("mqttload", "SELECT \"count\" FROM \"mqtt_report_node_latency\" WHERE \"run\" ="
+                    + " 'cluster-it' AND \"node\" = 'a' AND \"from\" = 'b'")).contains("," + PER_SAMPLE / 3 + "]");
         }
     }
 
@@ -102,7 +109,10 @@ class BrokerClusterIT {
         MqttConnectionConfig cluster = with(connection("127.0.0.1", root.tcpPort(), "MQTT_3_1_1"), "nodes", nodes());
         MqttMetricsConfig metrics = PlanBuilder.testBean(new MqttMetricsConfig(), "MQTT Metrics");
         metrics.setProperty("influxUrl", influx.url());
+        MqttRunReport runReport = runReport();
+        runReport.setProperty("influxUrl", influx.url());
         HashTree plan = PlanBuilder.testPlan("cluster")
+                .config(runReport)
                 .config(cluster)
                 .config(metrics)
                 // One thread: every subscription is granted before the first message is published.

@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.MergedReport;
+import io.mqttload.summary.NodeFigures;
 
 /** The merged report of a run as InfluxDB points: the exact whole-run figures beside the live per-engine series. */
 public final class ReportPoints {
@@ -53,6 +55,47 @@ public final class ReportPoints {
         for (FailureTally.Row f : r.failures) {
             lines.add(InfluxMetrics.failurePoint("mqtt_report_errors", tags, f, timeMillis));
         }
+        if (r.nodes.size() > 1) {
+            r.nodes.values().forEach(n -> lines.addAll(nodePoints(n, tags, timeMillis)));
+        }
+        return lines;
+    }
+
+    /**
+     * {@code mqtt_report_node}: one broker node's exact whole-run figures, and {@code mqtt_report_node_latency}:
+     * its pub-to-sub latency, {@code from} naming the publishers' node ({@code all} for every node).
+     */
+    private static List<String> nodePoints(NodeFigures n, Map<String, String> tags, long timeMillis) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder(512);
+        LineProtocol.measurement(line, "mqtt_report_node");
+        LineProtocol.tags(line, tags);
+        LineProtocol.tag(line, "node", n.name);
+        LineProtocol.firstField(line, "connectsOk", n.connectsOk);
+        LineProtocol.field(line, "connectionsLost", n.connectionsLost);
+        LineProtocol.field(line, "movedAway", n.movedAway);
+        LineProtocol.field(line, "movedIn", n.movedIn);
+        LineProtocol.field(line, "published", n.published);
+        LineProtocol.field(line, "acknowledged", n.acknowledged);
+        LineProtocol.field(line, "received", n.received);
+        LineProtocol.field(line, "expected", n.expected);
+        LineProtocol.field(line, "receivedOfExpected", n.receivedOfExpected);
+        LineProtocol.field(line, "lost", n.lost());
+        LineProtocol.end(line, timeMillis);
+        lines.add(line.toString());
+        Map<String, LatencyStats> latency = new LinkedHashMap<>();
+        latency.put("all", n.pubToSub);
+        latency.putAll(n.pubToSubFrom);
+        latency.forEach((from, s) -> {
+            StringBuilder l = new StringBuilder(512);
+            LineProtocol.measurement(l, "mqtt_report_node_latency");
+            LineProtocol.tags(l, tags);
+            LineProtocol.tag(l, "node", n.name);
+            LineProtocol.tag(l, "from", from);
+            InfluxMetrics.latencyFields(l, s);
+            LineProtocol.end(l, timeMillis);
+            lines.add(l.toString());
+        });
         return lines;
     }
 }

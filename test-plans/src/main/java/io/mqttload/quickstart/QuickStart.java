@@ -161,7 +161,7 @@ public final class QuickStart {
             return 1;
         }
         String json = Files.readString(summary, StandardCharsets.UTF_8);
-        Matcher m = Pattern.compile("\"verdict\": \"([A-Z_]+)\"").matcher(json);
+        Matcher m = Pattern.compile("\"verdict\"\\s*:\\s*\"([A-Z_]+)\"").matcher(json);
         String verdict = m.find() ? m.group(1) : "MISSING";
         System.out.println("Summary: " + summary);
         Path report = results.resolve("report-" + runId + ".html");

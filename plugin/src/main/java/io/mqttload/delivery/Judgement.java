@@ -148,6 +148,12 @@ public final class Judgement {
             b.append("; ").append(unacknowledged).append(" message(s) delivered that the broker never acknowledged"
                     + " to their publisher (sent, not acknowledged, delivered)");
         }
+        long saturated = count.applyAsLong("generatorSaturatedSeconds");
+        if (saturated > 0) {
+            b.append("; generator saturated ").append(saturated).append(wholeRun ? " engine-second(s)" : " s")
+                    .append(" of the measured window (CPU at 90 % of every core or more): figures are limited by the"
+                            + " load generator, not the broker");
+        }
         long shared = count.applyAsLong("sharedScopesAcrossEngines");
         if (!wholeRun && shared > 0) {
             b.append("; ").append(shared).append(" shared subscription group(s) may have members on other engines:"

@@ -28,7 +28,6 @@ import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.Interval;
 import io.mqttload.measure.LatencyStats;
-import io.mqttload.measure.NodeMetrics;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.rendezvous.Rendezvous;
 import io.mqttload.summary.RunSummary;
@@ -78,6 +77,8 @@ public final class EngineRuntime {
     private volatile long productionStartMillis = -1;
     private volatile long lastPublishEndMillis = -1;
     private final ProgressReport progress;
+    private final GeneratorLoad generatorLoad = new GeneratorLoad();
+    private volatile boolean disconnectStarted;
     /** Clients this engine has made, in connect order: the round-robin over broker nodes counts them. */
     private final AtomicLong clientOrdinal = new AtomicLong();
 
@@ -215,6 +216,7 @@ public final class EngineRuntime {
      * closes the broker's measured window, so the CPU of thousands of clients disconnecting is not its steady load.
      */
     public void disconnecting() {
+        disconnectStarted = true;
         brokers.disconnecting();
     }
 
@@ -300,6 +302,10 @@ public final class EngineRuntime {
                 log.info("MQTT warm-up of {} s over: figures from now on count", config.warmupMillis() / 1000);
                 event("phase", "warm-up of " + config.warmupMillis() / 1000 + " s over: steady phase, figures count");
             }
+            // Only the steady phase (production begun, before the first Disconnect): connecting thousands of clients
+            // saturates a generator and is not what the figures measure.
+            generatorLoad.tick(metrics, warmupOver && !disconnectStarted
+                    && (productionStartMillis >= 0 || metrics.published.sum() > 0), text -> event("saturation", text));
             String errors = progress.newErrors();
             if (errors != null) {
                 event("errors", errors);
@@ -318,22 +324,7 @@ public final class EngineRuntime {
     }
 
     private Interval takeInterval(boolean countInTotal) {
-        List<Interval.OfNode> byNode = new ArrayList<>();
-        for (NodeMetrics node : metrics.nodes.all()) {
-            byNode.add(new Interval.OfNode(node, node.pubToSubLatency.takeInterval(countInTotal)));
-            for (int from : node.publisherNodes()) {
-                node.fromNode(from).takeInterval(countInTotal);
-            }
-        }
-        List<Interval.OfSampler> bySampler = new ArrayList<>(samplers.size());
-        for (SamplerMetrics s : samplers.values()) {
-            bySampler.add(new Interval.OfSampler(s, s.pubToSubLatency.takeInterval(countInTotal),
-                    s.publishLatency.takeInterval(false), s.connectLatency.takeInterval(false)));
-        }
-        return new Interval(System.currentTimeMillis(), metrics.pubToSubLatency.takeInterval(countInTotal),
-                // Connects happen before production, most of them before any warm-up ends: they always count.
-                metrics.publishLatency.takeInterval(countInTotal), metrics.connectLatency.takeInterval(true),
-                bySampler, byNode);
+        return Intervals.take(metrics, samplers.values(), countInTotal);
     }
 
     private RunSummary shutdown() {

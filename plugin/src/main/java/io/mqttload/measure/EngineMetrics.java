@@ -51,6 +51,8 @@ public final class EngineMetrics {
     public final LongAdder rendezvousFailures = new LongAdder();
     /** Connections the client closed because the broker broke the protocol (a PUBACK to a QoS 2 PUBLISH, say). */
     public final LongAdder protocolViolations = new LongAdder();
+    /** Seconds of the measured window in which the engine's process used at least 90 % of every core. */
+    public final LongAdder generatorSaturatedSeconds = new LongAdder();
     /** Clients moved to another broker node after losing their connection. */
     public final LongAdder failovers = new LongAdder();
     /** Samples that could not run because a field's value is wrong: the plan, not the broker, failed. */

@@ -108,6 +108,7 @@ public final class RunSummary {
         counts.put("rendezvousFailures", m.rendezvousFailures.sum());
         counts.put("protocolViolations", m.protocolViolations.sum());
         counts.put("invalidSettings", m.invalidSettings.sum());
+        counts.put("generatorSaturatedSeconds", m.generatorSaturatedSeconds.sum());
         // After the run end closed every client: anything here is a client the broker still holds open.
         counts.put("openAtEnd", m.activeConnections.sum());
         this.failures = m.failures.rows();

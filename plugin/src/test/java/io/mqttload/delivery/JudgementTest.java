@@ -96,4 +96,32 @@ class JudgementTest {
         assertThat(Verdict.NO_LOSS.passed()).isTrue();
         assertThat(FailureTally.errors(name -> counts.getOrDefault(name, 0L))).isZero();
     }
+
+    @Test
+    void saturatedGenerator_keepsTheVerdictAndSaysTheFiguresAreTheGenerators() {
+        counts.put("connectsOk", 10L);
+        counts.put("published", 1000L);
+        counts.put("expected", 1000L);
+        counts.put("receivedOfExpected", 1000L);
+        counts.put("generatorSaturatedSeconds", 7L);
+
+        Judgement j = judge(0, List.of());
+
+        assertThat(j.verdict).isEqualTo(Verdict.NO_LOSS);
+        assertThat(j.line()).contains("every expected message arrived")
+                .contains("generator saturated 7 s of the measured window")
+                .contains("figures are limited by the load generator, not the broker");
+    }
+
+    @Test
+    void invalidSetting_failsTheRunBeforeAnythingElse() {
+        counts.put("invalidSettings", 2L);
+        List<FailureTally.Row> rows = List.of(new FailureTally.Row("connect", FailureTally.Kind.INVALID_SETTING,
+                "nodeTemplate = 'x': names no node", 2));
+
+        Judgement j = judge(0, rows);
+
+        assertThat(j.verdict).isEqualTo(Verdict.FAILED);
+        assertThat(j.line()).startsWith("FAILED: 2 sample(s) refused an invalid setting (most often: 2 x nodeTemplate");
+    }
 }

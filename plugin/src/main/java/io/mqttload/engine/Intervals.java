@@ -1,0 +1,36 @@
+package io.mqttload.engine;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.Interval;
+import io.mqttload.measure.NodeMetrics;
+import io.mqttload.measure.SamplerMetrics;
+
+/** Takes one metrics interval from every latency recorder of the engine, its samplers and its broker nodes. */
+final class Intervals {
+    private Intervals() {
+    }
+
+    /** @param countInTotal whether the interval counts in the run's totals (false during warm-up) */
+    static Interval take(EngineMetrics metrics, Collection<SamplerMetrics> samplers, boolean countInTotal) {
+        List<Interval.OfNode> byNode = new ArrayList<>();
+        for (NodeMetrics node : metrics.nodes.all()) {
+            byNode.add(new Interval.OfNode(node, node.pubToSubLatency.takeInterval(countInTotal)));
+            for (int from : node.publisherNodes()) {
+                node.fromNode(from).takeInterval(countInTotal);
+            }
+        }
+        List<Interval.OfSampler> bySampler = new ArrayList<>(samplers.size());
+        for (SamplerMetrics s : samplers) {
+            bySampler.add(new Interval.OfSampler(s, s.pubToSubLatency.takeInterval(countInTotal),
+                    s.publishLatency.takeInterval(false), s.connectLatency.takeInterval(false)));
+        }
+        return new Interval(System.currentTimeMillis(), metrics.pubToSubLatency.takeInterval(countInTotal),
+                // Connects happen before production, most of them before any warm-up ends: they always count.
+                metrics.publishLatency.takeInterval(countInTotal), metrics.connectLatency.takeInterval(true),
+                bySampler, byNode);
+    }
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The delivered-path benchmarks of docs/performance.md: pairs (synchronous QoS 1 as seed 001, asynchronous QoS 0
+# and 1), fan-in and fan-out, each a raw HiveMQ-client loop beside the suite's JMeter plan, alternated, the load
+# generator on core 0 and Mosquitto on core 1. Needs Debian's mosquitto.
+# Usage: bench/delivered-path.sh [repetitions] [warm-up seconds] [measured seconds]   (defaults 2 3 10)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./mvnw -q -B -ntp -pl plugin test-compile
+./mvnw -q -B -ntp -pl plugin dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench-classpath.txt
+cp="plugin/target/test-classes:plugin/target/classes:$(cat plugin/target/bench-classpath.txt)"
+echo "cores: $(nproc); $(grep -m1 'model name' /proc/cpuinfo); $(java -version 2>&1 | head -1); $(date -u +%F)"
+pinned=$(mktemp -d)
+printf '#!/bin/sh\nexec taskset -c 1 /usr/sbin/mosquitto "$@"\n' >"$pinned/mosquitto"
+chmod +x "$pinned/mosquitto"
+taskset -c 0 java -Xms1g -Xmx2g -XX:+UseG1GC -Djmeter.home=plugin/target/jmeter-home -Dmqttload.mosquitto="$pinned/mosquitto" \
+  -cp "$cp" io.mqttload.bench.DeliveredPathBenchmark "${1:-2}" "${2:-3}" "${3:-10}" 2>&1 | grep -v -E "^\s*$|DEBUG|INFO|WARN"

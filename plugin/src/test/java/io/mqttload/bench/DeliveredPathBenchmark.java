@@ -1,0 +1,310 @@
+package io.mqttload.bench;
+
+import static io.mqttload.testsupport.MqttElements.connect;
+import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.onceOnly;
+import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.subscribe;
+import static io.mqttload.testsupport.MqttElements.with;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+import org.apache.jorphan.collections.HashTree;
+
+import com.hivemq.client.mqtt.MqttClient;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+
+import io.mqttload.broker.ProcessStats;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.measure.MicroClock;
+import io.mqttload.measure.PayloadHeader;
+import io.mqttload.summary.RunSummary;
+import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.MosquittoBroker;
+import io.mqttload.testsupport.PlanBuilder;
+
+/**
+ * The delivered path side by side: for each shape, a raw HiveMQ-client loop (the same connections, topics, QoS and
+ * windows, a direct receive callback that only counts and records latency) and the suite through a real JMeter plan
+ * (header, ledger, histograms on), alternated, against one Mosquitto. Per run: delivered msg/s, the whole client
+ * process's CPU per delivered message, the broker's CPU per delivered message, mean and p99 pub-to-sub latency.
+ */
+public final class DeliveredPathBenchmark {
+    private static final int PAYLOAD = 100;
+    /** Linux's USER_HZ, the unit of /proc's CPU times. */
+    private static final int TICKS_PER_SECOND = 100;
+
+    /** One shape of load: who publishes to whom, how. */
+    private enum Shape {
+        PAIRS_SYNC_QOS1("pairs, synchronous QoS 1 (seed 001)", 100, 1, 1, 1, true),
+        PAIRS_ASYNC_QOS0("pairs, asynchronous QoS 0", 2, 50, 50, 0, false),
+        PAIRS_ASYNC_QOS1("pairs, asynchronous QoS 1", 2, 50, 50, 1, false),
+        FAN_IN("fan-in, 100 publishers -> 1 subscriber, QoS 1", 1, 100, 1, 1, false),
+        FAN_OUT("fan-out, 1 publisher -> 100 subscribers, QoS 1", 1, 1, 100, 1, false);
+
+        final String title;
+        final int threads;
+        final int publishersPerThread;
+        final int subscribersPerThread;
+        final int qos;
+        final boolean sync;
+
+        Shape(String title, int threads, int publishersPerThread, int subscribersPerThread, int qos, boolean sync) {
+            this.title = title;
+            this.threads = threads;
+            this.publishersPerThread = publishersPerThread;
+            this.subscribersPerThread = subscribersPerThread;
+            this.qos = qos;
+            this.sync = sync;
+        }
+
+        int window() {
+            return qos == 0 ? 100 : 20;
+        }
+
+        /** Topic of publisher {@code p} of thread {@code t}; subscriber {@code s} of the thread subscribes to it. */
+        String topic(int t, int p) {
+            return this == FAN_OUT ? "d/0" : "d/" + t + "/" + p;
+        }
+
+        String filter(int t, int s) {
+            return this == FAN_IN ? "d/#" : this == FAN_OUT ? "d/0" : "d/" + t + "/" + s;
+        }
+    }
+
+    /** What one run measured over its window. */
+    private static final class Figures {
+        double deliveredPerSecond;
+        double clientCpuMicrosPerMessage;
+        double brokerCpuMicrosPerMessage;
+        double meanMillis;
+        double p99Millis;
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%9.0f msg/s  client %6.2f us/msg  broker %6.2f us/msg  mean %7.3f ms"
+                    + "  p99 %7.3f ms", deliveredPerSecond, clientCpuMicrosPerMessage, brokerCpuMicrosPerMessage,
+                    meanMillis, p99Millis);
+        }
+    }
+
+    private DeliveredPathBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int repetitions = args.length > 0 ? Integer.parseInt(args[0]) : 2;
+        int warmup = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        int measure = args.length > 2 ? Integer.parseInt(args[2]) : 10;
+        Path results = Files.createTempDirectory("mqttload-bench");
+        List<String> lines = new ArrayList<>();
+        try (MosquittoBroker broker = MosquittoBroker.builder().withSetting("max_queued_messages 0").start()) {
+            for (Shape shape : Shape.values()) {
+                for (int rep = 1; rep <= repetitions; rep++) {
+                    // Alternate which side goes first: a machine that warms up or slows down favours neither.
+                    boolean rawFirst = rep % 2 == 1;
+                    Figures raw = null;
+                    Figures suite = null;
+                    for (int side = 0; side < 2; side++) {
+                        if ((side == 0) == rawFirst) {
+                            raw = raw(broker, shape, warmup, measure);
+                        } else {
+                            suite = suite(broker, shape, warmup, measure, results);
+                        }
+                    }
+                    String line = String.format(Locale.ROOT, "%-48s run %d%n  raw   %s%n  suite %s%n  ratio suite/raw:"
+                            + " delivered %.2f, client CPU per message %.2f", shape.title, rep, raw, suite,
+                            suite.deliveredPerSecond / raw.deliveredPerSecond,
+                            suite.clientCpuMicrosPerMessage / raw.clientCpuMicrosPerMessage);
+                    System.out.println(line);
+                    lines.add(line);
+                }
+            }
+        }
+        System.out.println();
+        System.out.printf(Locale.ROOT, "delivered-path benchmark: %d-byte payload, %d s warm-up, %d s measured, %d"
+                + " repetition(s), window per client 100 (QoS 0) / 20 (QoS 1)%n", PAYLOAD, warmup, measure, repetitions);
+        lines.forEach(System.out::println);
+    }
+
+    private static Figures raw(MosquittoBroker broker, Shape shape, int warmup, int measure) throws Exception {
+        LongAdder delivered = new LongAdder();
+        Recorder latency = new Recorder(3);
+        MqttQos qos = MqttQos.fromCode(shape.qos);
+        List<Mqtt5AsyncClient> all = new ArrayList<>();
+        List<List<Mqtt5AsyncClient>> publishers = new ArrayList<>();
+        for (int t = 0; t < shape.threads; t++) {
+            for (int s = 0; s < shape.subscribersPerThread; s++) {
+                Mqtt5AsyncClient c = client(broker, "raw-s" + t + "-" + s);
+                all.add(c);
+                c.subscribeWith().topicFilter(shape.filter(t, s)).qos(qos).callback(p -> {
+                    long now = MicroClock.nowMicros();
+                    delivered.increment();
+                    byte[] body = p.getPayloadAsBytes();
+                    latency.recordValue(Math.max(0, now - PayloadHeader.sendMicros(body)));
+                }).executor(Runnable::run).send().get(30, TimeUnit.SECONDS);
+            }
+            List<Mqtt5AsyncClient> mine = new ArrayList<>();
+            for (int p = 0; p < shape.publishersPerThread; p++) {
+                Mqtt5AsyncClient c = client(broker, "raw-p" + t + "-" + p);
+                all.add(c);
+                mine.add(c);
+            }
+            publishers.add(mine);
+        }
+        AtomicBoolean running = new AtomicBoolean(true);
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < shape.threads; t++) {
+            int thread = t;
+            List<Mqtt5AsyncClient> mine = publishers.get(t);
+            Thread worker = new Thread(() -> publishLoop(shape, thread, mine, qos, running), "raw-publisher-" + t);
+            worker.start();
+            workers.add(worker);
+        }
+        TimeUnit.SECONDS.sleep(warmup);
+        Figures f = window(broker, measure, delivered::sum, latency);
+        running.set(false);
+        for (Thread w : workers) {
+            w.join(10_000);
+        }
+        List<CompletableFuture<Void>> closing = new ArrayList<>();
+        all.forEach(c -> closing.add(c.disconnect()));
+        CompletableFuture.allOf(closing.toArray(new CompletableFuture<?>[0])).get(30, TimeUnit.SECONDS);
+        return f;
+    }
+
+    private static Mqtt5AsyncClient client(MosquittoBroker broker, String id) throws Exception {
+        Mqtt5AsyncClient c = MqttClient.builder().identifier(id).serverHost(broker.host()).serverPort(broker.tcpPort())
+                .useMqttVersion5().buildAsync();
+        c.connect().get(30, TimeUnit.SECONDS);
+        return c;
+    }
+
+    /** One thread's publishers in turn: waiting for each PUBACK (sync) or for room in the client's window. */
+    private static void publishLoop(Shape shape, int thread, List<Mqtt5AsyncClient> mine, MqttQos qos,
+            AtomicBoolean running) {
+        Semaphore[] windows = new Semaphore[mine.size()];
+        for (int i = 0; i < windows.length; i++) {
+            windows[i] = new Semaphore(shape.window());
+        }
+        int seq = 0;
+        try {
+            while (running.get()) {
+                for (int i = 0; i < mine.size(); i++) {
+                    byte[] payload = new byte[PAYLOAD];
+                    PayloadHeader.write(payload, MicroClock.nowMicros(), thread * 1000 + i, ++seq);
+                    Mqtt5Publish message = Mqtt5Publish.builder().topic(shape.topic(thread, i)).qos(qos).payload(payload)
+                            .build();
+                    if (shape.sync) {
+                        mine.get(i).publish(message).get(10, TimeUnit.SECONDS);
+                        continue;
+                    }
+                    Semaphore w = windows[i];
+                    if (!w.tryAcquire(10, TimeUnit.SECONDS)) {
+                        return;
+                    }
+                    mine.get(i).publish(message).whenComplete((r, e) -> w.release());
+                }
+            }
+        } catch (Exception e) {
+            if (running.get()) {
+                System.err.println("raw publisher " + thread + " stopped: " + e);
+            }
+        }
+    }
+
+    /** The measured window of a raw run: counts, the process's and the broker's CPU, latency. */
+    private static Figures window(MosquittoBroker broker, int seconds, java.util.function.LongSupplier delivered,
+            Recorder latency) throws Exception {
+        long d0 = delivered.getAsLong();
+        long c0 = clientCpuNanos();
+        long b0 = brokerCpuTicks(broker);
+        latency.reset();
+        long t0 = System.nanoTime();
+        TimeUnit.SECONDS.sleep(seconds);
+        long messages = delivered.getAsLong() - d0;
+        double elapsed = (System.nanoTime() - t0) / 1e9;
+        Histogram h = latency.getIntervalHistogram();
+        Figures f = new Figures();
+        f.deliveredPerSecond = messages / elapsed;
+        f.clientCpuMicrosPerMessage = (clientCpuNanos() - c0) / 1000.0 / Math.max(1, messages);
+        f.brokerCpuMicrosPerMessage = (brokerCpuTicks(broker) - b0) * 1e6 / TICKS_PER_SECOND / Math.max(1, messages);
+        f.meanMillis = h.getMean() / 1000.0;
+        f.p99Millis = h.getValueAtPercentile(99) / 1000.0;
+        return f;
+    }
+
+    /** The same load as a JMeter plan; CPU is read at the end of the warm-up and of the measured window. */
+    private static Figures suite(MosquittoBroker broker, Shape shape, int warmup, int measure, Path results)
+            throws Exception {
+        HashTree plan = PlanBuilder.testPlan("delivered-" + shape.name())
+                .config(connection(broker.host(), broker.tcpPort(), "MQTT_5"))
+                .threadGroup("t", shape.threads, PlanBuilder.FOREVER)
+                .duration(Duration.ofSeconds(warmup + measure))
+                .add(onceOnly(), connect("sub", shape.subscribersPerThread, "s{thread}-{client}"),
+                        subscribe("sub", shape == Shape.FAN_IN ? "d/#" : shape == Shape.FAN_OUT ? "d/0" : "d/{thread}/{client}",
+                                shape.qos),
+                        connect("pub", shape.publishersPerThread, "p{thread}-{client}"))
+                .add(with(with(with(publish("pub", shape == Shape.FAN_OUT ? "d/0" : "d/{thread}/{client}", shape.qos,
+                        shape.sync ? 100 : 1000, shape.sync ? "SYNC" : "ASYNC"), "maxInFlight",
+                        Integer.toString(shape.publishersPerThread * shape.window())), "maxInFlightPerClient",
+                        Integer.toString(shape.window())), "payloadSize", Integer.toString(PAYLOAD)))
+                .build();
+        long[] cpu = new long[4];
+        Thread sampler = new Thread(() -> {
+            try {
+                TimeUnit.SECONDS.sleep(warmup);
+                cpu[0] = clientCpuNanos();
+                cpu[1] = brokerCpuTicks(broker);
+                TimeUnit.SECONDS.sleep(measure);
+                cpu[2] = clientCpuNanos();
+                cpu[3] = brokerCpuTicks(broker);
+            } catch (InterruptedException | IOException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "bench-cpu-sampler");
+        sampler.start();
+        JMeterTestEngine.run(plan, Duration.ofSeconds(warmup + measure + 60), Map.of("mqttload.resultsDir",
+                results.toString(), "mqttload.progressSeconds", "0", "mqttload.warmupSeconds", Integer.toString(warmup)));
+        sampler.join(30_000);
+        RunSummary summary = EngineRuntime.lastSummary();
+        long messages = summary.measuredReceived;
+        Figures f = new Figures();
+        f.deliveredPerSecond = summary.receiveRate();
+        // CPU over the sampler's window, per message delivered in it at the run's measured rate.
+        double inWindow = Math.max(1, summary.receiveRate() * measure);
+        f.clientCpuMicrosPerMessage = (cpu[2] - cpu[0]) / 1000.0 / inWindow;
+        f.brokerCpuMicrosPerMessage = (cpu[3] - cpu[1]) * 1e6 / TICKS_PER_SECOND / inWindow;
+        f.meanMillis = summary.pubToSub.mean / 1000.0;
+        f.p99Millis = summary.pubToSub.percentile(99.0) / 1000.0;
+        if (messages == 0) {
+            System.err.println("suite run of " + shape + " delivered nothing:\n" + summary.toTable());
+        }
+        return f;
+    }
+
+    private static long clientCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    private static long brokerCpuTicks(MosquittoBroker broker) throws IOException {
+        return ProcessStats.read(broker.pid()).cpuTicks;
+    }
+}

@@ -2,7 +2,8 @@
 # The delivered-path benchmarks of docs/performance.md: pairs (synchronous QoS 1 as seed 001, asynchronous QoS 0
 # and 1), fan-in and fan-out, each a raw HiveMQ-client loop beside the suite's JMeter plan, alternated, the load
 # generator on core 0 and Mosquitto on core 1. Needs Debian's mosquitto.
-# Usage: bench/delivered-path.sh [repetitions] [warm-up seconds] [measured seconds]   (defaults 2 3 10)
+# Usage: bench/delivered-path.sh [repetitions] [warm-up seconds] [measured seconds] [SHAPE ...]   (defaults 2 3 10,
+#        every shape; JVM_ARGS are added to the JVM, e.g. a JFR recording)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -B -ntp -pl plugin test-compile
@@ -12,5 +13,5 @@ echo "cores: $(nproc); $(grep -m1 'model name' /proc/cpuinfo); $(java -version 2
 pinned=$(mktemp -d)
 printf '#!/bin/sh\nexec taskset -c 1 /usr/sbin/mosquitto "$@"\n' >"$pinned/mosquitto"
 chmod +x "$pinned/mosquitto"
-taskset -c 0 java -Xms1g -Xmx2g -XX:+UseG1GC -Djmeter.home=plugin/target/jmeter-home -Dmqttload.mosquitto="$pinned/mosquitto" \
-  -cp "$cp" io.mqttload.bench.DeliveredPathBenchmark "${1:-2}" "${2:-3}" "${3:-10}" 2>&1 | grep -v -E "^\s*$|DEBUG|INFO|WARN"
+taskset -c 0 java ${JVM_ARGS:-} -Xms1g -Xmx2g -XX:+UseG1GC -Djmeter.home=plugin/target/jmeter-home -Dmqttload.mosquitto="$pinned/mosquitto" \
+  -cp "$cp" io.mqttload.bench.DeliveredPathBenchmark "${1:-2}" "${2:-3}" "${3:-10}" "${@:4}" 2>&1 | grep -v -E "^\s*$|DEBUG|INFO|WARN"

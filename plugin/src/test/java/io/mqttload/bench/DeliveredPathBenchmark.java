@@ -112,10 +112,18 @@ public final class DeliveredPathBenchmark {
         int repetitions = args.length > 0 ? Integer.parseInt(args[0]) : 2;
         int warmup = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         int measure = args.length > 2 ? Integer.parseInt(args[2]) : 10;
+        // Optional: the shapes to run, by name (e.g. PAIRS_SYNC_QOS1 for a profile of the seed's shape alone).
+        List<Shape> shapes = new ArrayList<>();
+        for (int i = 3; i < args.length; i++) {
+            shapes.add(Shape.valueOf(args[i]));
+        }
+        if (shapes.isEmpty()) {
+            shapes.addAll(List.of(Shape.values()));
+        }
         Path results = Files.createTempDirectory("mqttload-bench");
         List<String> lines = new ArrayList<>();
         try (MosquittoBroker broker = MosquittoBroker.builder().withSetting("max_queued_messages 0").start()) {
-            for (Shape shape : Shape.values()) {
+            for (Shape shape : shapes) {
                 for (int rep = 1; rep <= repetitions; rep++) {
                     // Alternate which side goes first: a machine that warms up or slows down favours neither.
                     boolean rawFirst = rep % 2 == 1;

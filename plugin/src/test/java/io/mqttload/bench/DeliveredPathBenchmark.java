@@ -21,9 +21,12 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
+import org.apache.jmeter.testelement.TestElement;
+import org.apache.jmeter.timers.ConstantThroughputTimer;
 import org.apache.jorphan.collections.HashTree;
 
 import com.hivemq.client.mqtt.MqttClient;
@@ -48,16 +51,21 @@ import io.mqttload.testsupport.PlanBuilder;
  */
 public final class DeliveredPathBenchmark {
     private static final int PAYLOAD = 100;
+    /** Messages per paced burst at a fixed offered rate: one Publish sample's worth in the suite. */
+    private static final int OPEN_LOOP_BURST = 50;
     /** Linux's USER_HZ, the unit of /proc's CPU times. */
     private static final int TICKS_PER_SECOND = 100;
 
     /** One shape of load: who publishes to whom, how. */
     private enum Shape {
-        PAIRS_SYNC_QOS1("pairs, synchronous QoS 1 (seed 001)", 100, 1, 1, 1, true),
-        PAIRS_ASYNC_QOS0("pairs, asynchronous QoS 0", 2, 50, 50, 0, false),
-        PAIRS_ASYNC_QOS1("pairs, asynchronous QoS 1", 2, 50, 50, 1, false),
-        FAN_IN("fan-in, 100 publishers -> 1 subscriber, QoS 1", 1, 100, 1, 1, false),
-        FAN_OUT("fan-out, 1 publisher -> 100 subscribers, QoS 1", 1, 1, 100, 1, false);
+        PAIRS_SYNC_QOS1("pairs, synchronous QoS 1 (seed 001)", 100, 1, 1, 1, true, 0),
+        PAIRS_ASYNC_QOS0("pairs, asynchronous QoS 0", 2, 50, 50, 0, false, 0),
+        PAIRS_ASYNC_QOS1("pairs, asynchronous QoS 1", 2, 50, 50, 1, false, 0),
+        FAN_IN("fan-in, 100 publishers -> 1 subscriber, QoS 1", 1, 100, 1, 1, false, 0),
+        FAN_OUT("fan-out, 1 publisher -> 100 subscribers, QoS 1", 1, 1, 100, 1, false, 0),
+        // Offered at a fixed rate below what either side saturates at: CPU per message compared at equal rates.
+        PAIRS_QOS0_FIXED("pairs, QoS 0 at a fixed 20,000 msg/s", 2, 50, 50, 0, false, 20_000),
+        FAN_IN_FIXED("fan-in, QoS 1 at a fixed 10,000 msg/s", 1, 100, 1, 1, false, 10_000);
 
         final String title;
         final int threads;
@@ -65,8 +73,12 @@ public final class DeliveredPathBenchmark {
         final int subscribersPerThread;
         final int qos;
         final boolean sync;
+        /** Messages per second offered over all publishers; 0: as fast as the windows allow. */
+        final int offeredRate;
 
-        Shape(String title, int threads, int publishersPerThread, int subscribersPerThread, int qos, boolean sync) {
+        Shape(String title, int threads, int publishersPerThread, int subscribersPerThread, int qos, boolean sync,
+                int offeredRate) {
+            this.offeredRate = offeredRate;
             this.title = title;
             this.threads = threads;
             this.publishersPerThread = publishersPerThread;
@@ -79,13 +91,17 @@ public final class DeliveredPathBenchmark {
             return qos == 0 ? 100 : 20;
         }
 
+        boolean fanIn() {
+            return this == FAN_IN || this == FAN_IN_FIXED;
+        }
+
         /** Topic of publisher {@code p} of thread {@code t}; subscriber {@code s} of the thread subscribes to it. */
         String topic(int t, int p) {
             return this == FAN_OUT ? "d/0" : "d/" + t + "/" + p;
         }
 
         String filter(int t, int s) {
-            return this == FAN_IN ? "d/#" : this == FAN_OUT ? "d/0" : "d/" + t + "/" + s;
+            return fanIn() ? "d/#" : this == FAN_OUT ? "d/0" : "d/" + t + "/" + s;
         }
     }
 
@@ -212,9 +228,22 @@ public final class DeliveredPathBenchmark {
             windows[i] = new Semaphore(shape.window());
         }
         int seq = 0;
+        // Open loop in bursts of the suite's messages per sample, so both sides offer the same pattern: a burst at
+        // each slot, whatever the broker did with the earlier ones.
+        long intervalNanos = shape.offeredRate == 0 ? 0
+                : 1_000_000_000L * shape.threads * OPEN_LOOP_BURST / shape.offeredRate;
+        long next = System.nanoTime();
+        long sent = 0;
         try {
             while (running.get()) {
                 for (int i = 0; i < mine.size(); i++) {
+                    if (intervalNanos > 0 && sent++ % OPEN_LOOP_BURST == 0) {
+                        next += intervalNanos;
+                        long wait = next - System.nanoTime();
+                        if (wait > 0) {
+                            LockSupport.parkNanos(wait);
+                        }
+                    }
                     byte[] payload = new byte[PAYLOAD];
                     PayloadHeader.write(payload, MicroClock.nowMicros(), thread * 1000 + i, ++seq);
                     Mqtt5Publish message = Mqtt5Publish.builder().topic(shape.topic(thread, i)).qos(qos).payload(payload)
@@ -261,18 +290,24 @@ public final class DeliveredPathBenchmark {
     /** The same load as a JMeter plan; CPU is read at the end of the warm-up and of the measured window. */
     private static Figures suite(MosquittoBroker broker, Shape shape, int warmup, int measure, Path results)
             throws Exception {
+        int perSample = shape.sync ? 100 : shape.offeredRate > 0 ? OPEN_LOOP_BURST : 1000;
+        ConstantThroughputTimer pace = PlanBuilder.testBean(new ConstantThroughputTimer(), "pace");
+        // All active threads together: samples per minute that offer the shape's rate.
+        pace.setProperty("calcMode", 1);
+        pace.setProperty("throughput", Double.toString(shape.offeredRate * 60.0 / perSample));
+        TestElement publisher = with(with(with(publish("pub", shape == Shape.FAN_OUT ? "d/0" : "d/{thread}/{client}",
+                shape.qos, perSample, shape.sync ? "SYNC" : "ASYNC"), "maxInFlight",
+                Integer.toString(shape.publishersPerThread * shape.window())), "maxInFlightPerClient",
+                Integer.toString(shape.window())), "payloadSize", Integer.toString(PAYLOAD));
         HashTree plan = PlanBuilder.testPlan("delivered-" + shape.name())
                 .config(connection(broker.host(), broker.tcpPort(), "MQTT_5"))
                 .threadGroup("t", shape.threads, PlanBuilder.FOREVER)
                 .duration(Duration.ofSeconds(warmup + measure))
                 .add(onceOnly(), connect("sub", shape.subscribersPerThread, "s{thread}-{client}"),
-                        subscribe("sub", shape == Shape.FAN_IN ? "d/#" : shape == Shape.FAN_OUT ? "d/0" : "d/{thread}/{client}",
+                        subscribe("sub", shape.fanIn() ? "d/#" : shape == Shape.FAN_OUT ? "d/0" : "d/{thread}/{client}",
                                 shape.qos),
                         connect("pub", shape.publishersPerThread, "p{thread}-{client}"))
-                .add(with(with(with(publish("pub", shape == Shape.FAN_OUT ? "d/0" : "d/{thread}/{client}", shape.qos,
-                        shape.sync ? 100 : 1000, shape.sync ? "SYNC" : "ASYNC"), "maxInFlight",
-                        Integer.toString(shape.publishersPerThread * shape.window())), "maxInFlightPerClient",
-                        Integer.toString(shape.window())), "payloadSize", Integer.toString(PAYLOAD)))
+                .add(publisher, shape.offeredRate > 0 ? new TestElement[] {pace} : new TestElement[0])
                 .build();
         long[] cpu = new long[4];
         Thread sampler = new Thread(() -> {

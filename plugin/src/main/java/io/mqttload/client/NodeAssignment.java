@@ -50,7 +50,7 @@ public enum NodeAssignment {
             case PARTITION:
                 return Math.floorMod(engineNumber + (long) threadGroup + thread - 2, n);
             case TEMPLATE:
-                return byTemplate(nodes, templateValue, templateField);
+                return byName(nodes, templateValue, templateField);
             case RANDOM:
                 return Math.floorMod(mix(seed, engineNumber, threadGroup, thread, client), n);
             case ROUND_ROBIN:
@@ -61,10 +61,6 @@ public enum NodeAssignment {
 
     /** The node {@code value} names (a node name or a 1-based number); an error naming the field otherwise. */
     public static int byName(List<BrokerNode> nodes, String value, String field) {
-        return byTemplate(nodes, value, field);
-    }
-
-    private static int byTemplate(List<BrokerNode> nodes, String value, String field) {
         for (BrokerNode node : nodes) {
             if (node.name.equals(value)) {
                 return node.index;

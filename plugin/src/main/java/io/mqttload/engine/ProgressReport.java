@@ -12,13 +12,10 @@ import io.mqttload.measure.Interval;
  * as one event (a point per failure would flood InfluxDB at message rate). Used by the ticker thread only.
  */
 final class ProgressReport {
-    private static final String[] ERROR_NAMES = {"connects failed", "connections lost", "subscribes failed",
-        "publishes failed", "broker protocol violations", "rendezvous failed", "samples with an invalid setting"};
-
     private final EngineMetrics metrics;
     private final String engineId;
-    /** Failure counters at the previous tick, in the order of {@link #ERROR_NAMES}. */
-    private final long[] errorsAtLastTick = new long[ERROR_NAMES.length];
+    /** Failure counters at the previous tick, in the order of {@link FailureTally#ERROR_COUNTS}. */
+    private final long[] errorsAtLastTick = new long[FailureTally.ERROR_COUNTS.size()];
 
     ProgressReport(EngineMetrics metrics, String engineId) {
         this.metrics = metrics;
@@ -27,16 +24,15 @@ final class ProgressReport {
 
     /** The failures since the last call ("2 connects failed, 1 connections lost; most frequent so far: ..."), or null. */
     String newErrors() {
-        long[] now = {metrics.connectsFailed.sum(), metrics.connectionsLost.sum(), metrics.subscribeFailed.sum(),
-            metrics.publishFailed.sum(), metrics.protocolViolations.sum(), metrics.rendezvousFailures.sum(),
-            metrics.invalidSettings.sum()};
         StringBuilder text = new StringBuilder();
-        for (int i = 0; i < now.length; i++) {
-            long delta = now[i] - errorsAtLastTick[i];
+        for (int i = 0; i < errorsAtLastTick.length; i++) {
+            String name = FailureTally.ERROR_COUNTS.get(i);
+            long now = metrics.errorCount(name);
+            long delta = now - errorsAtLastTick[i];
             if (delta > 0) {
-                text.append(text.length() == 0 ? "" : ", ").append(delta).append(' ').append(ERROR_NAMES[i]);
+                text.append(text.length() == 0 ? "" : ", ").append(delta).append(' ').append(FailureTally.errorText(name));
             }
-            errorsAtLastTick[i] = now[i];
+            errorsAtLastTick[i] = now;
         }
         if (text.length() == 0) {
             return null;

@@ -67,27 +67,36 @@ public final class PublishOperation {
         PlaceholderValues values = new PlaceholderValues(runtime.config(), threadGroup, thread);
         String earlierFailures = group.takeAsyncFailures();
         Semaphore window = synchronous ? null : group.inFlight(maxInFlight);
-        Counts counts = new Counts();
+        Counts counts = new Counts(metrics, sampler);
         try {
             return publishAll(metrics, sampler, group, values, window, earlierFailures, counts);
         } finally {
             // Counted once per sample and node rather than per message: shared counters less on the hot path.
-            counts.book(metrics, sampler);
+            counts.book();
         }
     }
 
-    /** What one sample has handed to its clients so far. */
     /** What one sample sent; messages are booked on the broker node per run of clients on the same node. */
     private static final class Counts {
+        private final EngineMetrics metrics;
+        private final SamplerMetrics sampler;
         int sent;
         long bytes;
         private NodeMetrics node;
         private int nodeSent;
         private long nodeBytes;
 
-        /** One message sent by a client on node {@code on}; the caller books the previous node's run first. */
+        Counts(EngineMetrics metrics, SamplerMetrics sampler) {
+            this.metrics = metrics;
+            this.sampler = sampler;
+        }
+
+        /** One message sent by a client on node {@code on}; a change of node books the previous node's run. */
         void sent(NodeMetrics on, int length) {
-            node = on;
+            if (on != node) {
+                book();
+                node = on;
+            }
             sent++;
             bytes += length;
             nodeSent++;
@@ -95,7 +104,7 @@ public final class PublishOperation {
         }
 
         /** Books the current node's run: called when the node changes and at the end of the sample. */
-        void book(EngineMetrics metrics, SamplerMetrics sampler) {
+        void book() {
             if (node != null && nodeSent > 0) {
                 metrics.published(sampler, node, nodeSent, nodeBytes);
             }
@@ -162,9 +171,6 @@ public final class PublishOperation {
                         + Errors.describe(e), counts.bytes);
             }
             stream.sent();
-            if (counts.node != null && counts.node != client.node()) {
-                counts.book(metrics, sampler);
-            }
             counts.sent(client.node(), body.length);
             if (window != null) {
                 continue;

@@ -184,7 +184,12 @@ public final class EngineMetrics {
 
     /** The run's errors so far ({@link FailureTally#ERROR_COUNTS}), for the progress line and the timeline. */
     public long errors() {
-        return FailureTally.errors(name -> errorCounters.get(name).sum());
+        return FailureTally.errors(this::errorCount);
+    }
+
+    /** One of {@link FailureTally#ERROR_COUNTS} so far. */
+    public long errorCount(String name) {
+        return errorCounters.get(name).sum();
     }
 
     private final Map<String, LongAdder> errorCounters = Map.of("connectsFailed", connectsFailed, "subscribeFailed",

@@ -76,8 +76,18 @@ public final class FailureTally {
     }
 
     /** The counts that are errors: the progress line, the timeline, the reports and the sweep add up these. */
-    public static final List<String> ERROR_COUNTS = List.of("connectsFailed", "subscribeFailed", "publishFailed",
-            "connectionsLost", "protocolViolations", "rendezvousFailures", "invalidSettings");
+    public static final List<String> ERROR_COUNTS = List.of("connectsFailed", "connectionsLost", "subscribeFailed",
+            "publishFailed", "protocolViolations", "rendezvousFailures", "invalidSettings");
+
+    /** What each of {@link #ERROR_COUNTS} counts, as the live error events say it ("3 connects failed"). */
+    private static final Map<String, String> ERROR_TEXTS = Map.of("connectsFailed", "connects failed",
+            "connectionsLost", "connections lost", "subscribeFailed", "subscribes failed", "publishFailed",
+            "publishes failed", "protocolViolations", "broker protocol violations", "rendezvousFailures",
+            "rendezvous failed", "invalidSettings", "samples with an invalid setting");
+
+    public static String errorText(String count) {
+        return ERROR_TEXTS.get(count);
+    }
 
     /** The run's errors: the sum of {@link #ERROR_COUNTS}. */
     public static long errors(ToLongFunction<String> count) {

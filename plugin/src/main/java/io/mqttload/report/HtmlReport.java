@@ -11,6 +11,7 @@ import java.util.Map;
 
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.summary.BrokerRow;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSecond;
 
@@ -41,14 +42,9 @@ public final class HtmlReport {
             percentileNames.add(LatencyStats.percentileName(i));
         }
         model.put("percentileNames", percentileNames);
-        if (!r.brokers.isEmpty()) {
-            // Several monitored brokers are the nodes of one cluster: the summary row adds them up.
-            Map<String, Double> totals = new HashMap<>();
-            totals.put("cpuAvg", r.brokers.stream().mapToDouble(b -> b.cpuAvg).sum());
-            totals.put("cpuMax", r.brokers.stream().mapToDouble(b -> b.cpuMax).sum());
-            totals.put("rssAvg", (double) r.brokers.stream().mapToLong(b -> b.rssAvg).sum());
-            totals.put("rssMax", (double) r.brokers.stream().mapToLong(b -> b.rssMax).sum());
-            model.put("brokerTotals", totals);
+        BrokerRow brokerTotal = r.brokerTotal();
+        if (brokerTotal != null) {
+            model.put("brokerTotals", brokerTotal);
         }
         model.put("charts", charts(r));
         model.put("writtenAt", TIME.format(Instant.now()));

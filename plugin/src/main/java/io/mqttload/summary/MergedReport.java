@@ -286,6 +286,11 @@ public final class MergedReport {
         return DeliveryCheck.check(streams.values(), scopes.values());
     }
 
+    /** Every monitored broker added up, as one cluster (see {@link BrokerRow#total}); null without a monitor. */
+    public BrokerRow brokerTotal() {
+        return BrokerRow.total(brokers);
+    }
+
     public long lost() {
         return expected - receivedOfExpected;
     }

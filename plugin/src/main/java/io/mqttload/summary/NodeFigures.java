@@ -5,6 +5,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -76,6 +77,9 @@ public final class NodeFigures {
 
     /** An engine's nodes from its counters and its ledger's view of who was owed what. */
     static List<NodeFigures> of(List<NodeMetrics> nodes, Map<String, long[]> deliveryByNode) {
+        // A publisher's node by its index; a node no client of this engine used has no name here.
+        Map<Integer, String> names = new HashMap<>();
+        nodes.forEach(n -> names.put(n.index, n.name));
         List<NodeFigures> out = new ArrayList<>();
         for (NodeMetrics n : nodes) {
             NodeFigures f = new NodeFigures();
@@ -93,13 +97,7 @@ public final class NodeFigures {
             f.receivedOfExpected = d == null ? 0 : d[1];
             f.pubToSub = new LatencyStats(n.pubToSubLatency.totalCopy());
             for (int from : n.publisherNodes()) {
-                NodeMetrics publisher = null;
-                for (NodeMetrics candidate : nodes) {
-                    if (candidate.index == from) {
-                        publisher = candidate;
-                    }
-                }
-                f.pubToSubFrom.put(publisher == null ? "node " + (from + 1) : publisher.name,
+                f.pubToSubFrom.put(names.getOrDefault(from, "node " + (from + 1)),
                         new LatencyStats(n.fromNode(from).totalCopy()));
             }
             out.add(f);

@@ -444,17 +444,8 @@ public final class RabbitMqBroker implements AutoCloseable {
     private void stopEpmd() {
         Process stopping = epmd;
         epmd = null;
-        if (stopping == null) {
-            return;
-        }
-        stopping.destroy();
-        try {
-            if (!stopping.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                stopping.destroyForcibly().waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            stopping.destroyForcibly();
-            Thread.currentThread().interrupt();
+        if (stopping != null) {
+            Processes.stop(stopping, EXIT_TIMEOUT);
         }
     }
 

@@ -228,9 +228,9 @@ public final class InfluxMetrics implements IntervalListener {
         LineProtocol.field(line, "metricPointsDropped", writer.dropped());
         LineProtocol.end(line, endMillis);
         writer.offer(line.toString());
-        latency("mqtt_latency", null, "pubToSub", pubToSub, endMillis);
-        latency("mqtt_latency", null, "publish", publish, endMillis);
-        latency("mqtt_latency", null, "connect", connect, endMillis);
+        latency("mqtt_latency", null, null, "pubToSub", pubToSub, endMillis);
+        latency("mqtt_latency", null, null, "publish", publish, endMillis);
+        latency("mqtt_latency", null, null, "connect", connect, endMillis);
         pubToSub = null;
         publish = null;
         connect = null;
@@ -259,17 +259,7 @@ public final class InfluxMetrics implements IntervalListener {
         LineProtocol.field(line, "received", m.received.sum());
         LineProtocol.end(line, endMillis);
         writer.offer(line.toString());
-        if (p.pubToSub != null && p.pubToSub.getTotalCount() > 0) {
-            StringBuilder lat = new StringBuilder(1024);
-            LineProtocol.measurement(lat, "mqtt_node_latency");
-            LineProtocol.tags(lat, tags);
-            LineProtocol.tag(lat, "node", p.tag);
-            LineProtocol.tag(lat, "kind", "pubToSub");
-            latencyFields(lat, new LatencyStats(p.pubToSub));
-            LineProtocol.field(lat, "hdr", LatencyStats.encode(p.pubToSub));
-            LineProtocol.end(lat, endMillis);
-            writer.offer(lat.toString());
-        }
+        latency("mqtt_node_latency", "node", p.tag, "pubToSub", p.pubToSub, endMillis);
         p.pubToSub = null;
     }
 
@@ -292,9 +282,9 @@ public final class InfluxMetrics implements IntervalListener {
         LineProtocol.field(line, "receivedBytes", m.receivedBytes.sum());
         LineProtocol.end(line, endMillis);
         writer.offer(line.toString());
-        latency("mqtt_sampler_latency", p.tag, "pubToSub", p.pubToSub, endMillis);
-        latency("mqtt_sampler_latency", p.tag, "publish", p.publish, endMillis);
-        latency("mqtt_sampler_latency", p.tag, "connect", p.connect, endMillis);
+        latency("mqtt_sampler_latency", "sampler", p.tag, "pubToSub", p.pubToSub, endMillis);
+        latency("mqtt_sampler_latency", "sampler", p.tag, "publish", p.publish, endMillis);
+        latency("mqtt_sampler_latency", "sampler", p.tag, "connect", p.connect, endMillis);
         p.pubToSub = null;
         p.publish = null;
         p.connect = null;
@@ -332,18 +322,24 @@ public final class InfluxMetrics implements IntervalListener {
         writer.offer(line.toString());
     }
 
-    private void latency(String measurement, String sampler, String kind, Histogram h, long endMillis) {
+    /**
+     * One latency point of {@code measurement}; {@code tagKey = tagValue} names the sampler or the node it is about
+     * (null: the engine's totals, which also get their heat-map buckets).
+     */
+    private void latency(String measurement, String tagKey, String tagValue, String kind, Histogram h, long endMillis) {
         if (h == null || h.getTotalCount() == 0) {
             return;
         }
-        if (sampler == null) {
+        if (tagKey == null) {
             buckets(kind, h, endMillis);
         }
         LatencyStats s = new LatencyStats(h);
         StringBuilder line = new StringBuilder(1024);
         LineProtocol.measurement(line, measurement);
         LineProtocol.tags(line, tags);
-        LineProtocol.tag(line, "sampler", sampler);
+        if (tagKey != null) {
+            LineProtocol.tag(line, tagKey, tagValue);
+        }
         LineProtocol.tag(line, "kind", kind);
         latencyFields(line, s);
         LineProtocol.field(line, "hdr", LatencyStats.encode(h));

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.summary.BrokerRow;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.NodeFigures;
 
@@ -33,12 +34,12 @@ public final class ReportPoints {
         LineProtocol.field(line, "receiveRate", r.receiveRate);
         LineProtocol.field(line, "measuredSeconds", r.measuredSeconds);
         r.counts.forEach((k, v) -> LineProtocol.field(line, k, v));
-        if (!r.brokers.isEmpty()) {
-            // Several monitored brokers are the nodes of one cluster: averages add up; the sum of maxima bounds the peak.
-            LineProtocol.field(line, "brokerCpuAvg", r.brokers.stream().mapToDouble(b -> b.cpuAvg).sum());
-            LineProtocol.field(line, "brokerCpuMax", r.brokers.stream().mapToDouble(b -> b.cpuMax).sum());
-            LineProtocol.field(line, "brokerRssAvg", r.brokers.stream().mapToLong(b -> b.rssAvg).sum());
-            LineProtocol.field(line, "brokerRssMax", r.brokers.stream().mapToLong(b -> b.rssMax).sum());
+        BrokerRow brokers = r.brokerTotal();
+        if (brokers != null) {
+            LineProtocol.field(line, "brokerCpuAvg", brokers.cpuAvg);
+            LineProtocol.field(line, "brokerCpuMax", brokers.cpuMax);
+            LineProtocol.field(line, "brokerRssAvg", brokers.rssAvg);
+            LineProtocol.field(line, "brokerRssMax", brokers.rssMax);
         }
         LineProtocol.field(line, "verdict", r.verdict().name());
         LineProtocol.end(line, timeMillis);

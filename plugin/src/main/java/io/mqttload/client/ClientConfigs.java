@@ -3,7 +3,6 @@ package io.mqttload.client;
 import java.net.InetAddress;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import com.hivemq.client.mqtt.MqttClientExecutorConfig;
 import com.hivemq.client.mqtt.MqttClientSslConfig;
@@ -12,21 +11,21 @@ import com.hivemq.client.mqtt.MqttClientTransportConfig;
 import com.hivemq.client.mqtt.MqttClientTransportConfigBuilder;
 import com.hivemq.client.mqtt.MqttWebSocketConfig;
 
+import io.netty.util.concurrent.DefaultThreadFactory;
+
 /** How every client of the suite reaches its broker: the transport from the settings, and the shared event loop. */
 public final class ClientConfigs {
     /**
      * One event loop for every client of the engine, on daemon threads. The client library's own threads are
      * not daemons, and after a DISCONNECT that keeps the session (session expiry > 0) it holds them for the
      * session's lifetime to expire its local state: a headless JMeter then stayed up for minutes after the
-     * end of the run. Daemon threads let it exit; the broker's sessions are untouched.
+     * end of the run. Daemon threads let it exit; the broker's sessions are untouched. They are Netty's own
+     * thread type (FastThreadLocalThread): on a plain thread every buffer and recycler lookup falls back to a
+     * ThreadLocal map and recycled objects go through a shared queue, which cost the delivered path about
+     * 10 % of its client CPU per message (docs/performance.md).
      */
-    private static final AtomicInteger EVENT_LOOP_THREADS = new AtomicInteger();
     private static final MqttClientExecutorConfig SHARED_EVENT_LOOP = MqttClientExecutorConfig.builder()
-            .nettyExecutor(Executors.newCachedThreadPool(r -> {
-                Thread t = new Thread(r, "mqttload-netty-" + EVENT_LOOP_THREADS.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            }))
+            .nettyExecutor(Executors.newCachedThreadPool(new DefaultThreadFactory("mqttload-netty", true)))
             .nettyThreads(Math.max(2, Runtime.getRuntime().availableProcessors() * 2))
             .build();
 

@@ -23,6 +23,7 @@ import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.MqttClientBuilder;
 import com.hivemq.client.mqtt.MqttClientExecutorConfig;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.datatypes.MqttTopic;
 import com.hivemq.client.mqtt.exceptions.ConnectionClosedException;
 import com.hivemq.client.mqtt.lifecycle.MqttClientDisconnectedContext;
 import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
@@ -347,7 +348,7 @@ public final class LoadClient {
     }
 
     /** Runs on the client's Netty thread: only counting and recording, no blocking, no I/O. */
-    private void onMessage(String topic, ByteBuffer payload) {
+    private void onMessage(MqttTopic topic, ByteBuffer payload) {
         long now = MicroClock.nowMicros();
         if (consumeDelayNanos > 0) {
             // A slow consumer: reading stalls while it "processes", so the broker sees a slow socket.
@@ -367,13 +368,15 @@ public final class LoadClient {
         }
     }
 
-    private ReceiverScope scopeFor(String topic) {
+    /** The scope of the subscription a message arrived for; the topic is decoded only when there are several. */
+    private ReceiverScope scopeFor(MqttTopic topic) {
         Subscription[] subs = subscriptions;
         if (subs.length == 1) {
             return subs[0].scope;
         }
+        String name = topic.toString();
         for (Subscription s : subs) {
-            if (TopicMatcher.matches(s.filter, topic)) {
+            if (TopicMatcher.matches(s.filter, name)) {
                 return s.scope;
             }
         }

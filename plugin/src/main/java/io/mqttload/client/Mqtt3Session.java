@@ -15,6 +15,7 @@ import com.hivemq.client.mqtt.MqttClientBuilder;
 import com.hivemq.client.mqtt.MqttClientState;
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.datatypes.MqttTopic;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3AsyncClient;
 import com.hivemq.client.mqtt.mqtt3.exceptions.Mqtt3SubAckException;
 import com.hivemq.client.mqtt.mqtt3.message.auth.Mqtt3SimpleAuth;
@@ -29,9 +30,9 @@ import com.hivemq.client.mqtt.mqtt3.message.subscribe.suback.Mqtt3SubAckReturnCo
 final class Mqtt3Session implements MqttSession {
     private final Mqtt3AsyncClient client;
 
-    Mqtt3Session(MqttClientBuilder builder, BiConsumer<String, ByteBuffer> onMessage) {
+    Mqtt3Session(MqttClientBuilder builder, BiConsumer<MqttTopic, ByteBuffer> onMessage) {
         this.client = builder.useMqttVersion3().buildAsync();
-        client.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage.accept(p.getTopic().toString(),
+        client.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage.accept(p.getTopic(),
                 p.getPayload().orElse(null)), ON_EVENT_LOOP);
     }
 

@@ -17,6 +17,7 @@ import com.hivemq.client.mqtt.MqttClientBuilder;
 import com.hivemq.client.mqtt.MqttClientState;
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.datatypes.MqttTopic;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5SubAckException;
 import com.hivemq.client.mqtt.mqtt5.message.auth.Mqtt5SimpleAuth;
@@ -31,9 +32,9 @@ import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCo
 final class Mqtt5Session implements MqttSession {
     private final Mqtt5AsyncClient client;
 
-    Mqtt5Session(MqttClientBuilder builder, BiConsumer<String, ByteBuffer> onMessage) {
+    Mqtt5Session(MqttClientBuilder builder, BiConsumer<MqttTopic, ByteBuffer> onMessage) {
         this.client = builder.useMqttVersion5().buildAsync();
-        client.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage.accept(p.getTopic().toString(),
+        client.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage.accept(p.getTopic(),
                 p.getPayload().orElse(null)), ON_EVENT_LOOP);
     }
 

@@ -13,6 +13,7 @@ import io.reactivex.Flowable;
 import com.hivemq.client.mqtt.MqttClientBuilder;
 import com.hivemq.client.mqtt.MqttClientState;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.datatypes.MqttTopic;
 
 /**
  * What differs between MQTT 3.1.1 and MQTT 5 in the HiveMQ client's API, behind one interface: a load client
@@ -30,7 +31,7 @@ interface MqttSession {
     Executor ON_EVENT_LOOP = Runnable::run;
 
     /** A session of the settings' protocol version; every received message goes to {@code onMessage} (topic, payload). */
-    static MqttSession of(MqttClientBuilder builder, ConnectionSettings settings, BiConsumer<String, ByteBuffer> onMessage) {
+    static MqttSession of(MqttClientBuilder builder, ConnectionSettings settings, BiConsumer<MqttTopic, ByteBuffer> onMessage) {
         return settings.protocolVersion() == ProtocolVersion.MQTT_5 ? new Mqtt5Session(builder, onMessage)
                 : new Mqtt3Session(builder, onMessage);
     }

@@ -154,6 +154,12 @@ public final class Judgement {
                     .append(" of the measured window (CPU at 90 % of every core or more): figures are limited by the"
                             + " load generator, not the broker");
         }
+        long behind = count.applyAsLong("publishBehindScheduleSeconds");
+        if (behind > 0) {
+            b.append("; publishing behind schedule ").append(behind).append(wholeRun ? " engine-second(s)" : " s")
+                    .append(" (under 90 % of the rate the plan's throughput timers ask for): the broker saw less load"
+                            + " than the plan asks");
+        }
         long shared = count.applyAsLong("sharedScopesAcrossEngines");
         if (!wholeRun && shared > 0) {
             b.append("; ").append(shared).append(" shared subscription group(s) may have members on other engines:"

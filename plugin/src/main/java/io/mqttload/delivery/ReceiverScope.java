@@ -66,7 +66,10 @@ public final class ReceiverScope {
 
     /** Tracks one measured message; called from the receiving client's Netty thread. */
     public void track(int streamId, int sequence, EngineMetrics metrics) {
-        StreamTracker tracker = streams.computeIfAbsent(streamId, id -> new StreamTracker());
+        StreamTracker tracker = streams.get(streamId);
+        if (tracker == null) {
+            tracker = streams.computeIfAbsent(streamId, id -> new StreamTracker());
+        }
         StreamTracker.Outcome outcome;
         long gap = 0;
         // Members of a shared group receive on different event-loop threads.

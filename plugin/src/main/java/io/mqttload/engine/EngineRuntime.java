@@ -78,6 +78,7 @@ public final class EngineRuntime {
     private volatile long lastPublishEndMillis = -1;
     private final ProgressReport progress;
     private final GeneratorLoad generatorLoad = new GeneratorLoad();
+    private final PublishSchedule publishSchedule = new PublishSchedule();
     private volatile boolean disconnectStarted;
     /** Clients this engine has made, in connect order: the round-robin over broker nodes counts them. */
     private final AtomicLong clientOrdinal = new AtomicLong();
@@ -288,6 +289,11 @@ public final class EngineRuntime {
         return clientOrdinal.getAndIncrement();
     }
 
+    /** The plan's publishing schedule, as its throughput timers set it, checked every second. */
+    public PublishSchedule publishSchedule() {
+        return publishSchedule;
+    }
+
     public long elapsedMillis() {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAtNanos);
     }
@@ -304,8 +310,9 @@ public final class EngineRuntime {
             }
             // Only the steady phase (production begun, before the first Disconnect): connecting thousands of clients
             // saturates a generator and is not what the figures measure.
-            generatorLoad.tick(metrics, warmupOver && !disconnectStarted
-                    && (productionStartMillis >= 0 || metrics.published.sum() > 0), text -> event("saturation", text));
+            boolean steady = warmupOver && !disconnectStarted && (productionStartMillis >= 0 || metrics.published.sum() > 0);
+            generatorLoad.tick(metrics, steady, text -> event("saturation", text));
+            publishSchedule.tick(metrics, steady, text -> event("schedule", text));
             String errors = progress.newErrors();
             if (errors != null) {
                 event("errors", errors);

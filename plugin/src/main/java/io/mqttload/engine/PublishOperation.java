@@ -57,6 +57,10 @@ public final class PublishOperation {
         this.perMessageTopic = topic.uses("msg");
     }
 
+    public int messagesPerSample() {
+        return messagesPerSample;
+    }
+
     public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread,
             SamplerMetrics sampler) {
         if (group == null || group.size() == 0) {

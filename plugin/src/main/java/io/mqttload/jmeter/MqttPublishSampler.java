@@ -1,6 +1,7 @@
 package io.mqttload.jmeter;
 
 import java.util.Locale;
+import java.util.function.DoubleSupplier;
 
 import org.apache.jmeter.threads.JMeterContext;
 
@@ -9,6 +10,7 @@ import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
 import io.mqttload.engine.PayloadSource;
 import io.mqttload.engine.PublishOperation;
+import io.mqttload.measure.SamplerMetrics;
 
 /**
  * MQTT Publish: sends {@code messagesPerSample} messages, round-robin over this thread's clients.
@@ -34,6 +36,7 @@ public class MqttPublishSampler extends AbstractMqttSampler {
 
     private transient PublishOperation operation;
     private transient String operationKey;
+    private transient boolean pacingRead;
 
     @Override
     protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
@@ -43,9 +46,18 @@ public class MqttPublishSampler extends AbstractMqttSampler {
             operation = operation();
             operationKey = key;
         }
+        SamplerMetrics metrics = runtime.samplerMetrics(getName());
+        if (!pacingRead) {
+            // Once per thread: this element is the thread's own copy, and its timers do not change during the run.
+            pacingRead = true;
+            DoubleSupplier share = PublishPacing.threadShare(context, this, operation.messagesPerSample());
+            if (share != null) {
+                runtime.publishSchedule().offer(metrics, share);
+            }
+        }
         try {
             return operation.run(runtime, existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
-                    threadNumber(context), runtime.samplerMetrics(getName()));
+                    threadNumber(context), metrics);
         } finally {
             runtime.publishSampleEnded();
         }

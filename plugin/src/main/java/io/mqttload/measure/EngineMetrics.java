@@ -1,6 +1,7 @@
 package io.mqttload.measure;
 
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -53,6 +54,10 @@ public final class EngineMetrics {
     public final LongAdder protocolViolations = new LongAdder();
     /** Seconds of the measured window in which the engine's process used at least 90 % of every core. */
     public final LongAdder generatorSaturatedSeconds = new LongAdder();
+    /** Seconds of the steady phase in which a paced Publish sampler stayed under 90 % of its schedule. */
+    public final LongAdder publishBehindScheduleSeconds = new LongAdder();
+    /** The highest publish rate (msg/s) the plan's throughput timers scheduled in a steady second; 0: unpaced. */
+    public final AtomicLong scheduledPublishRate = new AtomicLong();
     /** Clients moved to another broker node after losing their connection. */
     public final LongAdder failovers = new LongAdder();
     /** Samples that could not run because a field's value is wrong: the plan, not the broker, failed. */

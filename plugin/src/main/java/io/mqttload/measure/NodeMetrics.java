@@ -41,7 +41,11 @@ public final class NodeMetrics {
     void pubToSub(int publisherNode, long micros) {
         pubToSubLatency.record(micros);
         if (publisherNode >= 0) {
-            fromNode.computeIfAbsent(publisherNode, k -> new LatencyRecorder()).record(micros);
+            LatencyRecorder pair = fromNode.get(publisherNode);
+            if (pair == null) {
+                pair = fromNode.computeIfAbsent(publisherNode, k -> new LatencyRecorder());
+            }
+            pair.record(micros);
         }
     }
 

@@ -109,6 +109,8 @@ public final class RunSummary {
         counts.put("protocolViolations", m.protocolViolations.sum());
         counts.put("invalidSettings", m.invalidSettings.sum());
         counts.put("generatorSaturatedSeconds", m.generatorSaturatedSeconds.sum());
+        counts.put("publishBehindScheduleSeconds", m.publishBehindScheduleSeconds.sum());
+        counts.put("scheduledPublishRate", m.scheduledPublishRate.get());
         // After the run end closed every client: anything here is a client the broker still holds open.
         counts.put("openAtEnd", m.activeConnections.sum());
         this.failures = m.failures.rows();
@@ -189,6 +191,10 @@ public final class RunSummary {
         t.append(rule);
         t.append(String.format(Locale.ROOT, "%-28s %s%n", "actual rate pub:sub (msg/s)",
                 String.format(Locale.ROOT, "%.1f : %.1f", publishRate(), receiveRate())));
+        if (count("scheduledPublishRate") > 0) {
+            t.append(String.format(Locale.ROOT, "%-28s %d (throughput timers), behind it %d s%n", "scheduled pub (msg/s)",
+                    count("scheduledPublishRate"), count("publishBehindScheduleSeconds")));
+        }
         t.append(String.format(Locale.ROOT, "%-28s ok %d  failed %d  lost %d  reconnects %d%n", "connections",
                 count("connectsOk"), count("connectsFailed"), count("connectionsLost"), count("reconnects")));
         if (lastConnectionLoss != null) {

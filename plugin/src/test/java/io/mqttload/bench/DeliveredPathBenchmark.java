@@ -7,8 +7,11 @@ import static io.mqttload.testsupport.MqttElements.publish;
 import static io.mqttload.testsupport.MqttElements.subscribe;
 import static io.mqttload.testsupport.MqttElements.with;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,6 +58,11 @@ public final class DeliveredPathBenchmark {
     private static final int OPEN_LOOP_BURST = 50;
     /** Linux's USER_HZ, the unit of /proc's CPU times. */
     private static final int TICKS_PER_SECOND = 100;
+    private static final String SIDE = "--side";
+    private static final String RAW = "raw";
+    private static final String SUITE = "suite";
+    /** Marks the line on which a side's JVM hands its figures back. */
+    private static final String FIGURES = "FIGURES\t";
 
     /** One shape of load: who publishes to whom, how. */
     private enum Shape {
@@ -112,21 +120,60 @@ public final class DeliveredPathBenchmark {
         double brokerCpuMicrosPerMessage;
         double meanMillis;
         double p99Millis;
+        /** The JIT compiler's share: a one-off cost of a JVM's first minutes that a short window weighs heavily. */
+        double jitMicrosPerMessage;
+        /** The client's CPU µs per message by kind of thread. */
+        String byThread;
+
+        String serialise() {
+            return deliveredPerSecond + "\t" + clientCpuMicrosPerMessage + "\t" + brokerCpuMicrosPerMessage + "\t"
+                    + meanMillis + "\t" + p99Millis + "\t" + jitMicrosPerMessage + "\t" + byThread;
+        }
+
+        static Figures parse(String line) {
+            String[] v = line.split("\t");
+            Figures f = new Figures();
+            f.deliveredPerSecond = Double.parseDouble(v[0]);
+            f.clientCpuMicrosPerMessage = Double.parseDouble(v[1]);
+            f.brokerCpuMicrosPerMessage = Double.parseDouble(v[2]);
+            f.meanMillis = Double.parseDouble(v[3]);
+            f.p99Millis = Double.parseDouble(v[4]);
+            f.jitMicrosPerMessage = Double.parseDouble(v[5]);
+            f.byThread = v[6];
+            return f;
+        }
 
         @Override
         public String toString() {
             return String.format(Locale.ROOT, "%9.0f msg/s  client %6.2f us/msg  broker %6.2f us/msg  mean %7.3f ms"
-                    + "  p99 %7.3f ms", deliveredPerSecond, clientCpuMicrosPerMessage, brokerCpuMicrosPerMessage,
-                    meanMillis, p99Millis);
+                    + "  p99 %7.3f ms%n        client threads us/msg: %s", deliveredPerSecond, clientCpuMicrosPerMessage,
+                    brokerCpuMicrosPerMessage, meanMillis, p99Millis, byThread);
         }
     }
 
     private DeliveredPathBenchmark() {
     }
 
+    /** The broker both sides load: its address and its process, for the broker's CPU. */
+    private static final class Target {
+        final String host;
+        final int port;
+        final long pid;
+
+        Target(String host, int port, long pid) {
+            this.host = host;
+            this.port = port;
+            this.pid = pid;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals(SIDE)) {
+            runSide(args);
+            return;
+        }
         int repetitions = args.length > 0 ? Integer.parseInt(args[0]) : 2;
-        int warmup = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        int warmup = args.length > 1 ? Integer.parseInt(args[1]) : 10;
         int measure = args.length > 2 ? Integer.parseInt(args[2]) : 10;
         // Optional: the shapes to run, by name (e.g. PAIRS_SYNC_QOS1 for a profile of the seed's shape alone).
         List<Shape> shapes = new ArrayList<>();
@@ -136,9 +183,9 @@ public final class DeliveredPathBenchmark {
         if (shapes.isEmpty()) {
             shapes.addAll(List.of(Shape.values()));
         }
-        Path results = Files.createTempDirectory("mqttload-bench");
         List<String> lines = new ArrayList<>();
         try (MosquittoBroker broker = MosquittoBroker.builder().withSetting("max_queued_messages 0").start()) {
+            Target target = new Target(broker.host(), broker.tcpPort(), broker.pid());
             for (Shape shape : shapes) {
                 for (int rep = 1; rep <= repetitions; rep++) {
                     // Alternate which side goes first: a machine that warms up or slows down favours neither.
@@ -147,15 +194,17 @@ public final class DeliveredPathBenchmark {
                     Figures suite = null;
                     for (int side = 0; side < 2; side++) {
                         if ((side == 0) == rawFirst) {
-                            raw = raw(broker, shape, warmup, measure);
+                            raw = inOwnJvm(RAW, shape, rep, warmup, measure, target);
                         } else {
-                            suite = suite(broker, shape, warmup, measure, results);
+                            suite = inOwnJvm(SUITE, shape, rep, warmup, measure, target);
                         }
                     }
                     String line = String.format(Locale.ROOT, "%-48s run %d%n  raw   %s%n  suite %s%n  ratio suite/raw:"
-                            + " delivered %.2f, client CPU per message %.2f", shape.title, rep, raw, suite,
-                            suite.deliveredPerSecond / raw.deliveredPerSecond,
-                            suite.clientCpuMicrosPerMessage / raw.clientCpuMicrosPerMessage);
+                            + " delivered %.2f, client CPU per message %.2f (%.2f without the JIT compiler)", shape.title,
+                            rep, raw, suite, suite.deliveredPerSecond / raw.deliveredPerSecond,
+                            suite.clientCpuMicrosPerMessage / raw.clientCpuMicrosPerMessage,
+                            (suite.clientCpuMicrosPerMessage - suite.jitMicrosPerMessage)
+                                    / (raw.clientCpuMicrosPerMessage - raw.jitMicrosPerMessage));
                     System.out.println(line);
                     lines.add(line);
                 }
@@ -163,11 +212,64 @@ public final class DeliveredPathBenchmark {
         }
         System.out.println();
         System.out.printf(Locale.ROOT, "delivered-path benchmark: %d-byte payload, %d s warm-up, %d s measured, %d"
-                + " repetition(s), window per client 100 (QoS 0) / 20 (QoS 1)%n", PAYLOAD, warmup, measure, repetitions);
+                + " repetition(s), window per client 100 (QoS 0) / 20 (QoS 1), each side in its own JVM%n", PAYLOAD,
+                warmup, measure, repetitions);
         lines.forEach(System.out::println);
     }
 
-    private static Figures raw(MosquittoBroker broker, Shape shape, int warmup, int measure) throws Exception {
+    /**
+     * Runs one side in a JVM of its own: the JIT compiles and profiles only that side's code, as in a real run,
+     * instead of each side deoptimising the other's shared client and Netty code. JVM_ARGS are passed on, with
+     * {run} replaced by the shape, side and repetition (e.g. a JFR file per side).
+     */
+    private static Figures inOwnJvm(String side, Shape shape, int rep, int warmup, int measure, Target target)
+            throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms1g", "-Xmx2g", "-XX:+UseG1GC", "-Djmeter.home=" + System.getProperty("jmeter.home")));
+        String extra = System.getenv().getOrDefault("JVM_ARGS", "").trim();
+        if (!extra.isEmpty()) {
+            for (String arg : extra.split("\\s+")) {
+                command.add(arg.replace("{run}", shape.name() + "-" + side + "-" + rep));
+            }
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), DeliveredPathBenchmark.class.getName(), SIDE,
+                side, shape.name(), Integer.toString(warmup), Integer.toString(measure), target.host,
+                Integer.toString(target.port), Long.toString(target.pid)));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Figures figures = null;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                if (line.startsWith(FIGURES)) {
+                    figures = Figures.parse(line.substring(FIGURES.length()));
+                } else if (line.startsWith("suite run") || line.startsWith("raw publisher") || line.contains("Exception")) {
+                    System.err.println(side + ": " + line);
+                }
+            }
+        }
+        if (!child.waitFor(warmup + measure + 120L, TimeUnit.SECONDS)) {
+            child.destroyForcibly();
+            throw new IllegalStateException(side + " side of " + shape + " did not end");
+        }
+        if (figures == null) {
+            throw new IllegalStateException(side + " side of " + shape + " printed no figures (exit " + child.exitValue() + ")");
+        }
+        return figures;
+    }
+
+    private static void runSide(String[] args) throws Exception {
+        Shape shape = Shape.valueOf(args[2]);
+        int warmup = Integer.parseInt(args[3]);
+        int measure = Integer.parseInt(args[4]);
+        Target target = new Target(args[5], Integer.parseInt(args[6]), Long.parseLong(args[7]));
+        Figures f = args[1].equals(RAW) ? raw(target, shape, warmup, measure)
+                : suite(target, shape, warmup, measure, Files.createTempDirectory("mqttload-bench"));
+        System.out.println(FIGURES + f.serialise());
+        System.out.flush();
+        // The suite side's JMeter leaves daemon-less pools behind; the figures are out, the JVM may go.
+        System.exit(0);
+    }
+
+    private static Figures raw(Target broker, Shape shape, int warmup, int measure) throws Exception {
         LongAdder delivered = new LongAdder();
         Recorder latency = new Recorder(3);
         MqttQos qos = MqttQos.fromCode(shape.qos);
@@ -213,8 +315,8 @@ public final class DeliveredPathBenchmark {
         return f;
     }
 
-    private static Mqtt5AsyncClient client(MosquittoBroker broker, String id) throws Exception {
-        Mqtt5AsyncClient c = MqttClient.builder().identifier(id).serverHost(broker.host()).serverPort(broker.tcpPort())
+    private static Mqtt5AsyncClient client(Target broker, String id) throws Exception {
+        Mqtt5AsyncClient c = MqttClient.builder().identifier(id).serverHost(broker.host).serverPort(broker.port)
                 .useMqttVersion5().buildAsync();
         c.connect().get(30, TimeUnit.SECONDS);
         return c;
@@ -267,11 +369,12 @@ public final class DeliveredPathBenchmark {
     }
 
     /** The measured window of a raw run: counts, the process's and the broker's CPU, latency. */
-    private static Figures window(MosquittoBroker broker, int seconds, java.util.function.LongSupplier delivered,
+    private static Figures window(Target broker, int seconds, java.util.function.LongSupplier delivered,
             Recorder latency) throws Exception {
         long d0 = delivered.getAsLong();
         long c0 = clientCpuNanos();
         long b0 = brokerCpuTicks(broker);
+        ThreadCpu threads0 = ThreadCpu.read();
         latency.reset();
         long t0 = System.nanoTime();
         TimeUnit.SECONDS.sleep(seconds);
@@ -284,11 +387,14 @@ public final class DeliveredPathBenchmark {
         f.brokerCpuMicrosPerMessage = (brokerCpuTicks(broker) - b0) * 1e6 / TICKS_PER_SECOND / Math.max(1, messages);
         f.meanMillis = h.getMean() / 1000.0;
         f.p99Millis = h.getValueAtPercentile(99) / 1000.0;
+        ThreadCpu threads1 = ThreadCpu.read();
+        f.byThread = threads1.perMessageSince(threads0, messages);
+        f.jitMicrosPerMessage = threads1.perMessageSince(threads0, messages, ThreadCpu.JIT);
         return f;
     }
 
     /** The same load as a JMeter plan; CPU is read at the end of the warm-up and of the measured window. */
-    private static Figures suite(MosquittoBroker broker, Shape shape, int warmup, int measure, Path results)
+    private static Figures suite(Target broker, Shape shape, int warmup, int measure, Path results)
             throws Exception {
         int perSample = shape.sync ? 100 : shape.offeredRate > 0 ? OPEN_LOOP_BURST : 1000;
         ConstantThroughputTimer pace = PlanBuilder.testBean(new ConstantThroughputTimer(), "pace");
@@ -300,9 +406,10 @@ public final class DeliveredPathBenchmark {
                 Integer.toString(shape.publishersPerThread * shape.window())), "maxInFlightPerClient",
                 Integer.toString(shape.window())), "payloadSize", Integer.toString(PAYLOAD));
         HashTree plan = PlanBuilder.testPlan("delivered-" + shape.name())
-                .config(connection(broker.host(), broker.tcpPort(), "MQTT_5"))
+                .config(connection(broker.host, broker.port, "MQTT_5"))
                 .threadGroup("t", shape.threads, PlanBuilder.FOREVER)
-                .duration(Duration.ofSeconds(warmup + measure))
+                // Past the CPU window, so that no JMeter thread has ended (and taken its CPU time along) inside it.
+                .duration(Duration.ofSeconds(warmup + measure + 2))
                 .add(onceOnly(), connect("sub", shape.subscribersPerThread, "s{thread}-{client}"),
                         subscribe("sub", shape.fanIn() ? "d/#" : shape == Shape.FAN_OUT ? "d/0" : "d/{thread}/{client}",
                                 shape.qos),
@@ -310,20 +417,23 @@ public final class DeliveredPathBenchmark {
                 .add(publisher, shape.offeredRate > 0 ? new TestElement[] {pace} : new TestElement[0])
                 .build();
         long[] cpu = new long[4];
+        ThreadCpu[] threads = new ThreadCpu[2];
         Thread sampler = new Thread(() -> {
             try {
                 TimeUnit.SECONDS.sleep(warmup);
                 cpu[0] = clientCpuNanos();
                 cpu[1] = brokerCpuTicks(broker);
+                threads[0] = ThreadCpu.read();
                 TimeUnit.SECONDS.sleep(measure);
                 cpu[2] = clientCpuNanos();
                 cpu[3] = brokerCpuTicks(broker);
+                threads[1] = ThreadCpu.read();
             } catch (InterruptedException | IOException e) {
                 Thread.currentThread().interrupt();
             }
         }, "bench-cpu-sampler");
         sampler.start();
-        JMeterTestEngine.run(plan, Duration.ofSeconds(warmup + measure + 60), Map.of("mqttload.resultsDir",
+        JMeterTestEngine.run(plan, Duration.ofSeconds(warmup + measure + 62), Map.of("mqttload.resultsDir",
                 results.toString(), "mqttload.progressSeconds", "0", "mqttload.warmupSeconds", Integer.toString(warmup)));
         sampler.join(30_000);
         RunSummary summary = EngineRuntime.lastSummary();
@@ -336,6 +446,8 @@ public final class DeliveredPathBenchmark {
         f.brokerCpuMicrosPerMessage = (cpu[3] - cpu[1]) * 1e6 / TICKS_PER_SECOND / inWindow;
         f.meanMillis = summary.pubToSub.mean / 1000.0;
         f.p99Millis = summary.pubToSub.percentile(99.0) / 1000.0;
+        f.byThread = threads[1] == null ? "not read" : threads[1].perMessageSince(threads[0], inWindow);
+        f.jitMicrosPerMessage = threads[1] == null ? 0 : threads[1].perMessageSince(threads[0], inWindow, ThreadCpu.JIT);
         if (messages == 0) {
             System.err.println("suite run of " + shape + " delivered nothing:\n" + summary.toTable());
         }
@@ -347,7 +459,7 @@ public final class DeliveredPathBenchmark {
                 .getProcessCpuTime();
     }
 
-    private static long brokerCpuTicks(MosquittoBroker broker) throws IOException {
-        return ProcessStats.read(broker.pid()).cpuTicks;
+    private static long brokerCpuTicks(Target broker) throws IOException {
+        return ProcessStats.read(broker.pid).cpuTicks;
     }
 }

@@ -1,0 +1,110 @@
+package io.mqttload.engine;
+
+import java.util.ArrayDeque;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.DoubleSupplier;
+
+import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.SamplerMetrics;
+
+/**
+ * The plan's publishing schedule, where throughput timers set one, against what the engine offered: a second of the
+ * steady phase in which some Publish sampler's rate over the last {@link #WINDOW_SECONDS} s stayed under
+ * {@link #BEHIND_SHARE} of its schedule counts as behind. The broker then saw less load than the plan says, whether
+ * the generator or the broker's acknowledgements held it back. Ticked by the metrics ticker only.
+ */
+public final class PublishSchedule {
+    static final double BEHIND_SHARE = 0.9;
+    /** The rate is judged over this many seconds: throughput timers even out over several samples, not within one. */
+    static final int WINDOW_SECONDS = 10;
+    /** Fewer steady seconds than this judge nothing: the first samples of a paced thread are not yet spread out. */
+    static final int MIN_WINDOW_SECONDS = 5;
+
+    private final Map<SamplerMetrics, Target> targets = new ConcurrentHashMap<>();
+
+    /** One paced sampler: the threads that run it with their share of the schedule, and its recent published counts. */
+    private static final class Target {
+        private final Map<Thread, DoubleSupplier> threads = new ConcurrentHashMap<>();
+        private final ArrayDeque<long[]> window = new ArrayDeque<>();
+
+        /** The scheduled rate now: threads that ended publish no more and are owed nothing. */
+        double messagesPerSecond() {
+            double rate = 0;
+            for (Map.Entry<Thread, DoubleSupplier> t : threads.entrySet()) {
+                if (t.getKey().isAlive()) {
+                    rate += t.getValue().getAsDouble();
+                }
+            }
+            return rate;
+        }
+    }
+
+    /**
+     * The calling thread runs {@code sampler} paced by throughput timers that give it {@code messagesPerSecond} (read
+     * at every tick: a timer that shares its rate over the active threads gives each a share that changes).
+     */
+    public void offer(SamplerMetrics sampler, DoubleSupplier messagesPerSecond) {
+        targets.computeIfAbsent(sampler, s -> new Target()).threads.put(Thread.currentThread(), messagesPerSecond);
+    }
+
+    /** The plan's scheduled rate for {@code sampler} (messages/s), 0 when no throughput timer paces it. */
+    double scheduledRate(SamplerMetrics sampler) {
+        Target t = targets.get(sampler);
+        return t == null ? 0 : t.messagesPerSecond();
+    }
+
+    /** One tick: outside the steady phase the windows start again; a second behind is counted once for all samplers. */
+    void tick(EngineMetrics metrics, boolean steady, Consumer<String> event) {
+        long now = System.nanoTime();
+        String behind = null;
+        if (steady) {
+            double scheduled = 0;
+            for (Target t : targets.values()) {
+                scheduled += t.messagesPerSecond();
+            }
+            metrics.scheduledPublishRate.accumulateAndGet(Math.round(scheduled), Math::max);
+        }
+        for (Map.Entry<SamplerMetrics, Target> e : targets.entrySet()) {
+            String late = check(e.getKey(), e.getValue(), steady, now);
+            if (behind == null) {
+                behind = late;
+            }
+        }
+        if (behind != null) {
+            metrics.publishBehindScheduleSeconds.increment();
+            if (metrics.publishBehindScheduleSeconds.sum() == 1) {
+                event.accept(behind);
+            }
+        }
+    }
+
+    private static String check(SamplerMetrics sampler, Target target, boolean steady, long now) {
+        synchronized (target) {
+            if (!steady) {
+                target.window.clear();
+                return null;
+            }
+            long published = sampler.published.sum();
+            target.window.addLast(new long[] {now, published});
+            if (target.window.size() > WINDOW_SECONDS + 1) {
+                target.window.removeFirst();
+            }
+            if (target.window.size() <= MIN_WINDOW_SECONDS) {
+                return null;
+            }
+            long[] first = target.window.getFirst();
+            double seconds = (now - first[0]) / 1e9;
+            double offered = (published - first[1]) / seconds;
+            double scheduled = target.messagesPerSecond();
+            if (scheduled <= 0 || offered >= BEHIND_SHARE * scheduled) {
+                return null;
+            }
+            return String.format(Locale.ROOT, "'%s' published %.1f msg/s over the last %.0f s, behind the %.1f msg/s its"
+                    + " throughput timers schedule: the broker saw less load than the plan asks", sampler.label, offered,
+                    seconds, scheduled);
+        }
+    }
+}

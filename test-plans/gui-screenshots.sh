@@ -9,30 +9,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 plan=$top/test-plans/gui-elements.jmx
 out=$top/docs/screenshots
 mkdir -p "$out"
-display=:$((90 + RANDOM % 9))
-Xvfb "$display" -screen 0 1400x1000x24 -nolisten tcp >/dev/null 2>&1 &
-xvfb_pid=$!
-jmeter_pid=
-cleanup() {
-  if [ -n "$jmeter_pid" ]; then kill "$jmeter_pid" 2>/dev/null || true; fi
-  kill "$xvfb_pid" 2>/dev/null || true
-}
-trap cleanup EXIT
-export DISPLAY=$display
-for _ in $(seq 100); do
-  xdotool getdisplaygeometry >/dev/null 2>&1 && break
-  sleep 0.1
-done
-
-java -Duser.language=en -Duser.region=US -jar "$home"/bin/ApacheJMeter-*.jar -t "$plan" \
-  -j "$(mktemp -d)/jmeter-gui.log" >/dev/null 2>&1 &
-jmeter_pid=$!
-window=$(timeout 120 xdotool search --sync --name "gui-elements" | head -1)
-# The window appears before the plan is laid out; the pauses below let Swing paint.
-sleep 5
-xdotool windowsize "$window" 1400 1000
-xdotool windowmove "$window" 0 0
-sleep 2
+. "$top/test-plans/gui-session.sh"
+trap gui_stop EXIT
+gui_start_display
+gui_open_plan "$home" "$plan" "$(mktemp -d)/jmeter-gui.log"
 
 # JMeter opens a plan with its first child selected: the MQTT Connection config element.
 xdotool mousemove 117 85 click 1

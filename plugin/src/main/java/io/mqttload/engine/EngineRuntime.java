@@ -289,6 +289,14 @@ public final class EngineRuntime {
         return clientOrdinal.getAndIncrement();
     }
 
+    /** What the figures of this moment are: "warm-up", "steady", or "ending" (disconnecting and draining). */
+    public String phase() {
+        if (disconnectStarted) {
+            return "ending";
+        }
+        return warmupOver ? "steady" : "warm-up";
+    }
+
     /** The plan's publishing schedule, as its throughput timers set it, checked every second. */
     public PublishSchedule publishSchedule() {
         return publishSchedule;

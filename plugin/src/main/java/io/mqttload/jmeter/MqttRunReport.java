@@ -53,6 +53,7 @@ public class MqttRunReport extends AbstractTestElement
     private static final long serialVersionUID = 1L;
     private static final Logger log = LoggerFactory.getLogger(MqttRunReport.class);
     private static final AtomicReference<MergedReport> LAST = new AtomicReference<>();
+    private static final AtomicReference<Path> LAST_HTML = new AtomicReference<>();
 
     /**
      * In distributed mode JMeter gives every remote engine its own copy of this listener on the
@@ -285,6 +286,7 @@ public class MqttRunReport extends AbstractTestElement
             System.out.println("MQTT Run Report: " + e.getMessage());
             return;
         }
+        LAST_HTML.set(null);
         LAST.set(report);
         ExitStatus.record(report.verdict());
         String table = ReportText.table(report);
@@ -345,6 +347,7 @@ public class MqttRunReport extends AbstractTestElement
             Files.write(dir.resolve(base + ".md"), ReportText.markdown(report).getBytes(StandardCharsets.UTF_8));
             Files.write(dir.resolve(base + ".txt"), ReportText.table(report).getBytes(StandardCharsets.UTF_8));
             Files.write(dir.resolve(base + ".html"), HtmlReport.render(report).getBytes(StandardCharsets.UTF_8));
+            LAST_HTML.set(dir.resolve(base + ".html").toAbsolutePath());
             System.out.println("MQTT run report written to " + dir.resolve(base + ".html").toAbsolutePath()
                     + " (and .md, .json, .txt)");
         } catch (IOException e) {
@@ -412,5 +415,26 @@ public class MqttRunReport extends AbstractTestElement
     /** The report of the last run that ended in this JVM, for tests and embedding tools. */
     public static MergedReport lastReport() {
         return LAST.get();
+    }
+
+    /** The HTML file of {@link #lastReport()}, or null when it could not be written. */
+    static Path lastHtmlReport() {
+        return LAST_HTML.get();
+    }
+
+    /** On a controller during a distributed run: its engines so far ("2 started, 1 ended: e1, e2"); otherwise null. */
+    static String collectingStatus() {
+        Collector c = ACTIVE.get();
+        if (c == null) {
+            return null;
+        }
+        synchronized (c) {
+            if (c.reported) {
+                return null;
+            }
+            return c.enginesStarted.size() + " engine(s) started, " + c.enginesEnded.size() + " ended"
+                    + (c.enginesGone.isEmpty() ? "" : ", " + c.enginesGone.size() + " gone") + ": "
+                    + String.join(", ", c.enginesStarted);
+        }
     }
 }

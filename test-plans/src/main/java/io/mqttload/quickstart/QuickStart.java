@@ -3,6 +3,7 @@ package io.mqttload.quickstart;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +30,9 @@ import com.hivemq.embedded.EmbeddedHiveMQ;
 public final class QuickStart {
     private static final long BROKER_TIMEOUT_SECONDS = 60;
     private static final long RUN_TIMEOUT_SECONDS = 300;
+    /** Samples per publisher at the plan's 100 ms pace: 30 s. */
+    private static final int QUICKSTART_SAMPLES = 300;
+    private static final int WARMUP_SECONDS = 10;
 
     private QuickStart() {
     }
@@ -134,7 +138,7 @@ public final class QuickStart {
     private static int runJMeter(Path jmeterJar, Path plan, Path results, int port, String runId)
             throws IOException, InterruptedException {
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", jmeterJar.toString(), "-n",
+                "-Dlog4j.configurationFile=" + logConfig(), "-jar", jmeterJar.toString(), "-n",
                 "-t", plan.toAbsolutePath().toString(),
                 "-l", results.resolve("quickstart.jtl").toAbsolutePath().toString(),
                 "-j", results.resolve("jmeter.log").toAbsolutePath().toString(),
@@ -142,6 +146,10 @@ public final class QuickStart {
                 "-Jmqtt.port=" + port,
                 "-Jmqttload.runId=" + runId,
                 "-Jmqttload.engineId=quickstart",
+                // 30 s of publishing, the first 10 s a warm-up left out of the figures: the JIT compiling two JVMs'
+                // code and the first connections are not the broker's latency.
+                "-Jsamples=" + QUICKSTART_SAMPLES,
+                "-Jmqttload.warmupSeconds=" + WARMUP_SECONDS,
                 "-Jmqttload.resultsDir=" + results.toAbsolutePath());
         System.out.println("Running " + plan.getFileName() + " in " + jmeterJar.getParent().getParent());
         Process jmeter = new ProcessBuilder(command).inheritIO().start();
@@ -151,6 +159,15 @@ public final class QuickStart {
             return 1;
         }
         return jmeter.exitValue();
+    }
+
+    /** JMeter's log configuration for the quick start, from this module's resources. */
+    private static String logConfig() throws IOException {
+        URL config = QuickStart.class.getResource("/quickstart-log4j2.xml");
+        if (config == null) {
+            throw new IOException("quickstart-log4j2.xml is missing from the quick start's classpath");
+        }
+        return config.toString();
     }
 
     /** Reads the verdict of the plugin's JSON summary: the quick start passes only on NO_LOSS. */

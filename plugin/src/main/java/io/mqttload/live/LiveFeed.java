@@ -1,0 +1,121 @@
+package io.mqttload.live;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.HdrHistogram.Histogram;
+
+import io.mqttload.delivery.DeliveryLedger;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.engine.IntervalListener;
+import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.Interval;
+import io.mqttload.measure.LatencyRecorder;
+import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.SamplerMetrics;
+
+/**
+ * Turns a running engine's intervals into {@link LiveFigures}, once a second on the metrics ticker; a viewer reads
+ * {@link #latest()} from any thread. Attached only while someone watches (the GUI's Run Report panel): the delivery
+ * ledger is walked once per interval for the expected-versus-received figure, which a headless run need not pay.
+ */
+public final class LiveFeed implements IntervalListener {
+    private final EngineRuntime runtime;
+    private final long startMillis = System.currentTimeMillis();
+    private final ArrayDeque<LiveFigures.Point> history = new ArrayDeque<>();
+    private final Histogram steadyPubToSub = LatencyRecorder.newHistogram();
+    private final Map<SamplerMetrics, long[]> samplerCountsAtLastTick = new HashMap<>();
+    private long publishedAtLastTick;
+    private long receivedAtLastTick;
+    private long lastTickMillis = startMillis;
+    private volatile LiveFigures latest;
+
+    private LiveFeed(EngineRuntime runtime) {
+        this.runtime = runtime;
+    }
+
+    /** A feed on {@code runtime}'s intervals from now on. */
+    public static LiveFeed attach(EngineRuntime runtime) {
+        LiveFeed feed = new LiveFeed(runtime);
+        runtime.addIntervalListener(feed);
+        return feed;
+    }
+
+    /** The figures of the last interval, or null before the first. */
+    public LiveFigures latest() {
+        return latest;
+    }
+
+    public boolean follows(EngineRuntime other) {
+        return runtime == other;
+    }
+
+    @Override
+    public void onInterval(Interval interval) {
+        EngineMetrics m = runtime.metrics();
+        double seconds = Math.max(0.001, (interval.endMillis - lastTickMillis) / 1000.0);
+        lastTickMillis = interval.endMillis;
+        LiveFigures f = new LiveFigures();
+        f.engineId = runtime.config().engineId();
+        f.elapsedSeconds = (interval.endMillis - startMillis) / 1000.0;
+        f.phase = runtime.phase();
+        f.activeConnections = m.activeConnections.sum();
+        f.connectsOk = m.connectsOk.sum();
+        f.connectsFailed = m.connectsFailed.sum();
+        f.connectionsLost = m.connectionsLost.sum();
+        f.published = m.published.sum();
+        f.received = m.received.sum();
+        f.publishRate = (f.published - publishedAtLastTick) / seconds;
+        f.receiveRate = (f.received - receivedAtLastTick) / seconds;
+        publishedAtLastTick = f.published;
+        receivedAtLastTick = f.received;
+        f.pubToSubLastSecond = new LatencyStats(interval.pubToSub);
+        if ("steady".equals(f.phase)) {
+            steadyPubToSub.add(interval.pubToSub);
+        }
+        f.pubToSubSteady = new LatencyStats(steadyPubToSub);
+        f.errors = m.errors();
+        List<FailureTally.Row> rows = m.failures.rows();
+        f.topErrors = new ArrayList<>(rows.subList(0, Math.min(LiveFigures.TOP_ERRORS, rows.size())));
+        DeliveryLedger.Delivery delivery = runtime.ledger().delivery();
+        f.expected = delivery.expected;
+        f.receivedOfExpected = delivery.receivedOfExpected;
+        for (Interval.OfSampler s : interval.bySampler) {
+            f.samplers.add(samplerRow(s, seconds));
+        }
+        LiveFigures.Point point = new LiveFigures.Point();
+        point.elapsedSeconds = f.elapsedSeconds;
+        point.publishRate = f.publishRate;
+        point.receiveRate = f.receiveRate;
+        point.pubToSubP99Millis = p99Millis(interval.pubToSub);
+        history.addLast(point);
+        if (history.size() > LiveFigures.HISTORY_POINTS) {
+            history.removeFirst();
+        }
+        f.history = new ArrayList<>(history);
+        latest = f;
+    }
+
+    private LiveFigures.SamplerRow samplerRow(Interval.OfSampler s, double seconds) {
+        SamplerMetrics sm = s.sampler;
+        LiveFigures.SamplerRow row = new LiveFigures.SamplerRow();
+        row.label = sm.label;
+        row.published = sm.published.sum();
+        row.received = sm.received.sum();
+        long[] before = samplerCountsAtLastTick.getOrDefault(sm, new long[2]);
+        row.publishRate = (row.published - before[0]) / seconds;
+        row.receiveRate = (row.received - before[1]) / seconds;
+        samplerCountsAtLastTick.put(sm, new long[] {row.published, row.received});
+        row.pubToSubP99Millis = p99Millis(s.pubToSub);
+        row.errors = sm.connectsFailed.sum() + sm.subscribeFailed.sum() + sm.publishFailed.sum();
+        return row;
+    }
+
+    private static double p99Millis(Histogram h) {
+        return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1000.0;
+    }
+}

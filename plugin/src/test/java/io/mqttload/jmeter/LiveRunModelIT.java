@@ -1,0 +1,88 @@
+package io.mqttload.jmeter;
+
+import static io.mqttload.testsupport.MqttElements.connect;
+import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.onceOnly;
+import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.runReport;
+import static io.mqttload.testsupport.MqttElements.subscribe;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.apache.jmeter.timers.ConstantThroughputTimer;
+import org.apache.jorphan.collections.HashTree;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.mqttload.delivery.Verdict;
+import io.mqttload.report.ReportText;
+import io.mqttload.summary.MergedReport;
+import io.mqttload.testsupport.EmbeddedHiveMqBroker;
+import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.PlanBuilder;
+
+/**
+ * The Run Report panel's model against a real run in this JVM: live figures every second while it goes (rates,
+ * delivery so far, the publish sampler's row, a growing history), then the merged report and its HTML file.
+ */
+class LiveRunModelIT {
+    @TempDir
+    Path results;
+
+    @Test
+    void runInThisJvm_liveFiguresWhileItGoesThenTheMergedReportAndItsHtml() throws Exception {
+        LiveRunModel model = new LiveRunModel();
+        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start()) {
+            ConstantThroughputTimer pace = PlanBuilder.testBean(new ConstantThroughputTimer(), "pace");
+            pace.setProperty("calcMode", 0);
+            pace.setProperty("throughput", "600");
+            HashTree plan = PlanBuilder.testPlan("live-panel")
+                    .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                    .config(runReport())
+                    .threadGroup("t", 2, PlanBuilder.FOREVER)
+                    .duration(Duration.ofSeconds(8))
+                    .add(onceOnly(), connect("sub", 1, "{engine}-s{thread}"), subscribe("sub", "live/{thread}/#", 1),
+                            connect("pub", 1, "{engine}-p{thread}"))
+                    .add(publish("pub", "live/{thread}/{client}", 1, 5, "ASYNC"), pace)
+                    .build();
+            CompletableFuture<Void> run = CompletableFuture.runAsync(() -> {
+                try {
+                    JMeterTestEngine.run(plan, Duration.ofSeconds(60), Map.of("mqttload.resultsDir", results.toString(),
+                            "mqttload.progressSeconds", "0"));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+
+            AtomicReference<LiveRunModel.View> live = new AtomicReference<>();
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                LiveRunModel.View v = model.refresh();
+                live.set(v);
+                return v.history.size() >= 3 && v.text.contains("publish pub");
+            });
+            LiveRunModel.View during = live.get();
+            assertThat(during.status).startsWith("Run ").contains(" s");
+            assertThat(during.text).contains("connections  4 open").contains("publish").contains("delivery     expected");
+            assertThat(during.htmlReport).isNull();
+            assertThat(during.history.get(during.history.size() - 1).elapsedSeconds)
+                    .isGreaterThan(during.history.get(0).elapsedSeconds);
+
+            run.get(60, TimeUnit.SECONDS);
+            MergedReport report = MqttRunReport.lastReport();
+            LiveRunModel.View after = model.refresh();
+            assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
+            assertThat(after.status).isEqualTo("Run " + report.runId + " ended: NO_LOSS");
+            assertThat(after.text).isEqualTo(ReportText.table(report));
+            assertThat(after.htmlReport).isNotNull();
+            assertThat(Files.readString(after.htmlReport)).contains(report.runId);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs the quick-start plan in the real JMeter GUI under Xvfb against a Mosquitto of its own, with the MQTT Run
+# Report selected as a user would, and saves the panel while the run goes and after it ended into docs/screenshots/.
+# Usage: test-plans/gui-live-screenshots.sh <JMeter 5.6.3 home with the plugin jar in lib/ext>
+# Needs Debian's xvfb, xdotool, imagemagick (for `import`) and mosquitto.
+set -euo pipefail
+home=${1:?usage: $0 <JMeter home>}
+top=$(cd "$(dirname "$0")/.." && pwd)
+plan=$top/test-plans/plans/quickstart-p2p.jmx
+out=$top/docs/screenshots
+work=$(mktemp -d)
+mkdir -p "$out"
+port=$((20000 + RANDOM % 20000))
+printf 'listener %d 127.0.0.1\nallow_anonymous true\n' "$port" >"$work/mosquitto.conf"
+/usr/sbin/mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
+broker_pid=$!
+. "$top/test-plans/gui-session.sh"
+trap 'gui_stop; kill "$broker_pid" 2>/dev/null || true' EXIT
+gui_start_display
+# 25 s of publishing (250 samples of 100 ms), the first 5 s a warm-up.
+gui_open_plan "$home" "$plan" "$work/jmeter-gui.log" -Jmqtt.port="$port" -Jsamples=250 -Jmqttload.warmupSeconds=5 \
+  -Jmqttload.resultsDir="$work/results"
+# The plan opens with its first child (MQTT Connection) selected; Down selects the MQTT Run Report.
+xdotool mousemove 117 85 click 1
+sleep 1
+xdotool key Down
+sleep 1
+xdotool key ctrl+r
+sleep 18
+import -window root "$out/mqtt-run-report-live.png"
+# The run ends after its 25 s and the drain; the panel then shows the merged report.
+for _ in $(seq 60); do
+  ls "$work"/results/report-*.html >/dev/null 2>&1 && break
+  sleep 1
+done
+sleep 3
+import -window root "$out/mqtt-run-report-ended.png"
+echo "screenshots written to $out"

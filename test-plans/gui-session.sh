@@ -29,6 +29,15 @@ gui_open_plan() {
   sleep 2
 }
 
+# Ends the JMeter the last gui_open_plan started; the display stays for the next one.
+gui_close_plan() {
+  if [ -n "${jmeter_pid:-}" ]; then
+    kill "$jmeter_pid" 2>/dev/null || true
+    wait "$jmeter_pid" 2>/dev/null || true
+  fi
+  jmeter_pid=
+}
+
 gui_stop() {
   if [ -n "${jmeter_pid:-}" ]; then kill "$jmeter_pid" 2>/dev/null || true; fi
   if [ -n "${xvfb_pid:-}" ]; then kill "$xvfb_pid" 2>/dev/null || true; fi

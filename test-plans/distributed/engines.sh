@@ -5,11 +5,13 @@
 #
 # Usage: test-plans/distributed/engines.sh [--home DIR] [--dir DIR] COMMAND
 #   keystore [--force] [--validity DAYS]          DIR/rmi_keystore.jks, alias rmi (default 7 days)
-#   start [--no-ssl] [--port-base B] [--timeout S] K
+#   start [--no-ssl] [--port-base B] [--timeout S] [--property NAME=VALUE ...] K
 #                                                  engines 1..K: RMI registry on B+n, engine object on
 #                                                  B+100+n (B defaults to 24000); the controller's
 #                                                  callbacks on B+201, B+202 without SSL, on random
-#                                                  ports with SSL; waits up to S seconds (60)
+#                                                  ports with SSL; waits up to S seconds (60); each
+#                                                  --property is a -J of every engine (a GUI controller's
+#                                                  Remote Start sends no -G properties)
 #   run [--keep] PLAN [jmeter args...]             the controller; without --keep the engines exit after
 #                                                  the run (-X), so every run gets fresh engine JVMs
 #   stop                                           kills the engines this directory's start recorded
@@ -123,10 +125,13 @@ write_rmi_properties() {
 }
 
 start() {
-  local ssl=true base=24000 timeout=60 client_port
+  local ssl=true base=24000 timeout=60 client_port properties=()
   while [ $# -gt 1 ]; do
     case $1 in
       --no-ssl) ssl=false ;;
+      --property)
+        [[ ${2:-} =~ ^[A-Za-z0-9_.-]+=.*$ ]] || die "--property needs NAME=VALUE, got '${2:-}'"
+        properties+=("-J$2"); shift ;;
       --port-base) base=${2:?--port-base needs a port}; shift ;;
       --timeout) timeout=${2:?--timeout needs seconds}; shift ;;
       *) usage ;;
@@ -160,7 +165,7 @@ start() {
     (cd "$dir" && exec nohup "$java" $heap ${JVM_ARGS:-} -Djava.rmi.server.hostname=$host -jar "$jar" -s \
       -j "$dir/engine-$n.log" -q "$dir/rmi.properties" \
       -Jserver_port=$registry -Jserver.rmi.localport=$local_port \
-      -Jmqttload.engineId=engine-$n -Jmqttload.engineNumber=$n \
+      -Jmqttload.engineId=engine-$n -Jmqttload.engineNumber=$n ${properties[@]+"${properties[@]}"} \
       </dev/null >"$dir/engine-$n.out" 2>&1) &
     echo "$n $! $registry $local_port" >>"$dir/engines"
   done

@@ -89,15 +89,21 @@ final class EngineWatch {
         }
     }
 
+    /** An engine as {@code -R} names it, host and registry port (JMeter's {@code server_port} when not given). */
+    static InetSocketAddress registryAddress(String hostAndPort) {
+        int colon = hostAndPort.lastIndexOf(':');
+        if (colon > 0 && hostAndPort.substring(colon + 1).matches("\\d{1,5}")) {
+            return InetSocketAddress.createUnresolved(hostAndPort.substring(0, colon),
+                    Integer.parseInt(hostAndPort.substring(colon + 1)));
+        }
+        return InetSocketAddress.createUnresolved(hostAndPort, JMeterUtils.getPropDefault("server_port", 1099));
+    }
+
     /** Null when the engine's RMI registry port accepts a connection, else what went wrong. */
     static String reachable(String hostAndPort) {
-        int colon = hostAndPort.lastIndexOf(':');
-        String host = hostAndPort;
-        int port = JMeterUtils.getPropDefault("server_port", 1099);
-        if (colon > 0 && hostAndPort.substring(colon + 1).matches("\\d{1,5}")) {
-            host = hostAndPort.substring(0, colon);
-            port = Integer.parseInt(hostAndPort.substring(colon + 1));
-        }
+        InetSocketAddress registry = registryAddress(hostAndPort);
+        String host = registry.getHostString();
+        int port = registry.getPort();
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(host, port), PROBE_TIMEOUT_MILLIS);
             return null;

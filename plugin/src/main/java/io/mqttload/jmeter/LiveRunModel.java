@@ -2,6 +2,7 @@ package io.mqttload.jmeter;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.live.LiveFeed;
@@ -11,9 +12,10 @@ import io.mqttload.report.ReportText;
 import io.mqttload.summary.MergedReport;
 
 /**
- * What the MQTT Run Report panel shows, worked out once a second without Swing: the running engine's live figures
- * (a {@link LiveFeed} attached to a run in this JVM), a controller's progress of its engines in distributed mode, or
- * the last merged report with its HTML file once a run has ended.
+ * What the MQTT Run Report panel shows, worked out once a second without Swing and off Swing's thread (a remote engine
+ * may take up to two seconds to answer): the running engine's live figures (a {@link LiveFeed} attached to a run in
+ * this JVM), on a controller each running engine's figures over RMI, or the last merged report with its HTML file
+ * once a run has ended.
  */
 final class LiveRunModel {
     /** One refresh's content. */
@@ -35,6 +37,7 @@ final class LiveRunModel {
     static final String IDLE = "No run yet. Start the plan (Run > Start): its figures appear here every second, and the"
             + " merged report at its end.";
 
+    private final RemoteLiveFigures remote = new RemoteLiveFigures();
     private LiveFeed feed;
     private List<LiveFigures.Point> lastHistory = List.of();
 
@@ -54,9 +57,7 @@ final class LiveRunModel {
         }
         String engines = MqttRunReport.collectingStatus();
         if (engines != null) {
-            return new View("Distributed run: " + engines, "The engines' figures are on their consoles and, with MQTT"
-                    + " Metrics, in InfluxDB and Grafana; the merged report appears here when every engine has ended.",
-                    List.of(), null);
+            return distributed(engines);
         }
         MergedReport last = MqttRunReport.lastReport();
         if (last != null) {
@@ -64,6 +65,21 @@ final class LiveRunModel {
                     MqttRunReport.lastHtmlReport());
         }
         return new View(IDLE, "", List.of(), null);
+    }
+
+    /** A controller's run: every running engine's figures, one block each, and their rates added up in the chart. */
+    private View distributed(String engines) {
+        Map<String, RemoteLiveFigures.Answer> answers = remote.ask(MqttRunReport.runningEngines());
+        StringBuilder text = new StringBuilder();
+        for (Map.Entry<String, RemoteLiveFigures.Answer> e : answers.entrySet()) {
+            RemoteLiveFigures.Answer a = e.getValue();
+            text.append("== engine at ").append(e.getKey()).append(" ==\n")
+                    .append(a.figures != null ? LiveText.render(a.figures) : "no live figures: " + a.problem + "\n")
+                    .append('\n');
+        }
+        text.append("The merged report appears here when every engine has ended.\n");
+        lastHistory = LiveFigures.combinedHistory(RemoteLiveFigures.figures(answers));
+        return new View("Distributed run: " + engines, text.toString(), lastHistory, null);
     }
 
     /** The run may end between the check and the read. */

@@ -422,6 +422,17 @@ public class MqttRunReport extends AbstractTestElement
         return LAST_HTML.get();
     }
 
+    /** On a controller during a distributed run: the engines still running, as {@code -R} names them; otherwise empty. */
+    static List<String> runningEngines() {
+        Collector c = ACTIVE.get();
+        if (c == null) {
+            return List.of();
+        }
+        synchronized (c) {
+            return c.reported ? List.of() : c.running();
+        }
+    }
+
     /** On a controller during a distributed run: its engines so far ("2 started, 1 ended: e1, e2"); otherwise null. */
     static String collectingStatus() {
         Collector c = ACTIVE.get();

@@ -14,6 +14,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 import javax.swing.BorderFactory;
@@ -24,7 +27,7 @@ import javax.swing.JOptionPane;
 import javax.swing.JPanel;
 import javax.swing.JScrollPane;
 import javax.swing.JTextArea;
-import javax.swing.Timer;
+import javax.swing.SwingUtilities;
 
 import org.apache.jmeter.testbeans.gui.TestBeanGUI;
 import org.apache.jmeter.testelement.TestElement;
@@ -64,7 +67,20 @@ public class MqttRunReportGui extends TestBeanGUI {
         run.add(top, BorderLayout.NORTH);
         run.add(chart, BorderLayout.CENTER);
         run.add(new JScrollPane(figures), BorderLayout.SOUTH);
-        new Timer(REFRESH_MILLIS, e -> refresh()).start();
+        // The model may wait on remote engines: it runs on a thread of its own, and Swing only shows the result.
+        ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "mqttload-run-report-panel");
+            t.setDaemon(true);
+            return t;
+        });
+        refresher.scheduleWithFixedDelay(() -> {
+            try {
+                LiveRunModel.View view = model.refresh();
+                SwingUtilities.invokeLater(() -> show(view));
+            } catch (RuntimeException e) {
+                SwingUtilities.invokeLater(() -> status.setText("Live figures failed: " + e));
+            }
+        }, REFRESH_MILLIS, REFRESH_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /** The bean editor lays itself out on its first configure, replacing the layout: the run panel goes in after. */
@@ -82,8 +98,7 @@ public class MqttRunReportGui extends TestBeanGUI {
         return false;
     }
 
-    private void refresh() {
-        LiveRunModel.View view = model.refresh();
+    private void show(LiveRunModel.View view) {
         status.setText(view.status);
         if (!view.text.equals(figures.getText())) {
             figures.setText(view.text);

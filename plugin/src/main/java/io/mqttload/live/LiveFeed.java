@@ -20,8 +20,9 @@ import io.mqttload.measure.SamplerMetrics;
 
 /**
  * Turns a running engine's intervals into {@link LiveFigures}, once a second on the metrics ticker; a viewer reads
- * {@link #latest()} from any thread. Attached only while someone watches (the GUI's Run Report panel): the delivery
- * ledger is walked once per interval for the expected-versus-received figure, which a headless run need not pay.
+ * {@link #latest()} from any thread. Attached only in the GUI (the Run Report panel) or when a controller's GUI asks
+ * an engine: the delivery ledger is walked once per interval for the expected-versus-received figure, which a
+ * headless run need not pay.
  */
 public final class LiveFeed implements IntervalListener {
     private final EngineRuntime runtime;

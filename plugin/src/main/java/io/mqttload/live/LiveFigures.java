@@ -3,6 +3,11 @@ package io.mqttload.live;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyStats;
 
@@ -15,6 +20,9 @@ public final class LiveFigures {
     /** How many points of {@link #history} are kept: the last ten minutes at one a second. */
     public static final int HISTORY_POINTS = 600;
     public static final int TOP_ERRORS = 5;
+    /** How a jmeter-server engine hands its figures to a controller: compact JSON, unknown fields skipped. */
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 
     public String engineId;
     public double elapsedSeconds;
@@ -40,6 +48,47 @@ public final class LiveFigures {
     public List<SamplerRow> samplers = new ArrayList<>();
     /** One point a second, oldest first. */
     public List<Point> history = new ArrayList<>();
+
+    public String toJson() {
+        try {
+            return MAPPER.writeValueAsString(this);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("live figures could not be written as JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** Reads {@link #toJson()}; a text that is not such JSON raises an {@link IllegalArgumentException} saying why. */
+    public static LiveFigures fromJson(String json) {
+        try {
+            return MAPPER.readValue(json, LiveFigures.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not live figures: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /**
+     * Several engines' histories as one, aligned on their last points (the engines tick each second, not in step):
+     * rates add up, the p99 is the highest engine's (a bound, not the merged p99, which needs the histograms).
+     */
+    public static List<Point> combinedHistory(List<LiveFigures> engines) {
+        int length = engines.stream().mapToInt(f -> f.history.size()).max().orElse(0);
+        List<Point> combined = new ArrayList<>();
+        for (int back = length; back >= 1; back--) {
+            Point sum = new Point();
+            for (LiveFigures f : engines) {
+                int i = f.history.size() - back;
+                if (i >= 0) {
+                    Point p = f.history.get(i);
+                    sum.elapsedSeconds = Math.max(sum.elapsedSeconds, p.elapsedSeconds);
+                    sum.publishRate += p.publishRate;
+                    sum.receiveRate += p.receiveRate;
+                    sum.pubToSubP99Millis = Math.max(sum.pubToSubP99Millis, p.pubToSubP99Millis);
+                }
+            }
+            combined.add(sum);
+        }
+        return combined;
+    }
 
     /** One sampler's share. */
     public static final class SamplerRow {

@@ -223,7 +223,9 @@ run() {
   fi
   local rc=0
   # shellcheck disable=SC2086
-  "$java" $heap ${JVM_ARGS:-} -Djava.rmi.server.hostname=$host -jar "$jar" "${args[@]}" "$@" || rc=$?
+  # -i: a log configuration without the GUI's plugin package, whose deprecation log4j prints at every start.
+  "$java" $heap ${JVM_ARGS:-} -Djava.rmi.server.hostname=$host -jar "$jar" -i "$top/test-plans/src/main/resources/headless-log4j2.xml" \
+    "${args[@]}" "$@" || rc=$?
   if ! $keep && ! await_engines_exit && [ "$rc" -eq 0 ]; then rc=1; fi
   return "$rc"
 }

@@ -163,9 +163,9 @@ public final class QuickStart {
 
     /** JMeter's log configuration for the quick start, from this module's resources. */
     private static String logConfig() throws IOException {
-        URL config = QuickStart.class.getResource("/quickstart-log4j2.xml");
+        URL config = QuickStart.class.getResource("/headless-log4j2.xml");
         if (config == null) {
-            throw new IOException("quickstart-log4j2.xml is missing from the quick start's classpath");
+            throw new IOException("headless-log4j2.xml is missing from the quick start's classpath");
         }
         return config.toString();
     }

@@ -309,6 +309,9 @@ public final class EngineRuntime {
     private void tick() {
         try {
             long elapsed = elapsedMillis();
+            // The interval taken at the tick that ends the warm-up is the warm-up's last second: it stays out of the
+            // run's histograms, as its messages stay out of the measured counts taken at this tick.
+            boolean countInTotal = warmupOver;
             if (!warmupOver && elapsed - productionStart() >= config.warmupMillis()) {
                 warmupEndPublished = metrics.acknowledged.sum();
                 warmupEndReceived = metrics.received.sum();
@@ -325,7 +328,7 @@ public final class EngineRuntime {
             if (errors != null) {
                 event("errors", errors);
             }
-            Interval interval = takeInterval(warmupOver);
+            Interval interval = takeInterval(countInTotal);
             timeline.add(interval.endMillis, interval.pubToSub);
             for (IntervalListener l : intervalListeners) {
                 l.onInterval(interval);

@@ -23,8 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
+import io.mqttload.engine.EngineRuntime;
 import io.mqttload.report.ReportText;
 import io.mqttload.summary.MergedReport;
+import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.PlanBuilder;
@@ -56,7 +58,7 @@ class LiveRunModelIT {
             CompletableFuture<Void> run = CompletableFuture.runAsync(() -> {
                 try {
                     JMeterTestEngine.run(plan, Duration.ofSeconds(60), Map.of("mqttload.resultsDir", results.toString(),
-                            "mqttload.progressSeconds", "0"));
+                            "mqttload.progressSeconds", "0", "mqttload.warmupSeconds", "2"));
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -76,6 +78,12 @@ class LiveRunModelIT {
                     .isGreaterThan(during.history.get(0).elapsedSeconds);
 
             run.get(60, TimeUnit.SECONDS);
+            RunSummary summary = EngineRuntime.lastSummary();
+            // Latency covers the messages the measured counts cover, none of the warm-up's last second (100 messages
+            // here); counter and histogram are read a few microseconds apart at the boundary, so a burst of 5 may
+            // fall between them.
+            assertThat(summary.pubToSub.count).as(summary.toTable())
+                    .isBetween(summary.measuredReceived - 5, summary.measuredReceived + 5);
             MergedReport report = MqttRunReport.lastReport();
             LiveRunModel.View after = model.refresh();
             assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);

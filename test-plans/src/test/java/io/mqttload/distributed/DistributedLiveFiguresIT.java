@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,20 +38,33 @@ class DistributedLiveFiguresIT {
                     Map.entry("messagesPerSample", "10"), Map.entry("intervalMs", "100"),
                     Map.entry("durationSeconds", "8"), Map.entry("qos", "1"),
                     Map.entry("mqttload.engines", Integer.toString(ENGINES)),
+                    // One run id for both engines: their start barrier is the run's (each engine's default differs).
+                    Map.entry("mqttload.runId", "live-it-" + Long.toString(System.currentTimeMillis(), 36)),
                     Map.entry("mqttload.resultsDir", dir.resolve("engine-results").toString()),
                     Map.entry("mqttload.progressSeconds", "0"));
             try (JMeterEngines.Headless controller = engines.startController(DistributedMqttIT.plan(), global,
                     Map.of("mqttload.resultsDir", dir.resolve("controller-results").toString()))) {
                 Map<String, LiveFigures> seen = new HashMap<>();
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
-                    for (JMeterEngines.Engine engine : engines.engines()) {
-                        LiveFigures f = figures(engine.host());
-                        if (f != null && f.published > 0 && f.received > 0) {
-                            seen.put(engine.host(), f);
+                Map<String, String> lastSeen = new HashMap<>();
+                try {
+                    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                        for (JMeterEngines.Engine engine : engines.engines()) {
+                            LiveFigures f = figures(engine.host(), lastSeen);
+                            if (f != null && f.published > 0 && f.received > 0) {
+                                seen.put(engine.host(), f);
+                            }
                         }
+                        return seen.size() == ENGINES;
+                    });
+                } catch (ConditionTimeoutException e) {
+                    StringBuilder why = new StringBuilder("live figures seen from " + seen.keySet() + "; last answers "
+                            + lastSeen + "\ncontroller:\n" + controller.output());
+                    for (JMeterEngines.Engine engine : engines.engines()) {
+                        why.append("\n").append(engine.host()).append(" console:\n").append(engine.output())
+                                .append("\nlog:\n").append(engine.log());
                     }
-                    return seen.size() == ENGINES;
-                });
+                    throw new AssertionError(why.toString(), e);
+                }
                 for (int n = 1; n <= ENGINES; n++) {
                     LiveFigures f = seen.get(engines.engines().get(n - 1).host());
                     assertThat(f.engineId).isEqualTo("engine-" + n);
@@ -67,15 +81,22 @@ class DistributedLiveFiguresIT {
         }
     }
 
-    /** The engine's live figures as a controller reads them, or null while it has none bound or none yet. */
-    private static LiveFigures figures(String hostAndPort) throws Exception {
+    /**
+     * The engine's live figures as a controller reads them, or null while it has none bound or none yet; what it
+     * answered goes to {@code answers}, for the message of a failure.
+     */
+    private static LiveFigures figures(String hostAndPort, Map<String, String> answers) throws Exception {
         int colon = hostAndPort.lastIndexOf(':');
         try {
             LiveFiguresSource source = (LiveFiguresSource) LocateRegistry.getRegistry(hostAndPort.substring(0, colon),
                     Integer.parseInt(hostAndPort.substring(colon + 1))).lookup(LiveFiguresSource.NAME);
             String json = source.liveFiguresJson();
-            return json == null ? null : LiveFigures.fromJson(json);
+            LiveFigures f = json == null ? null : LiveFigures.fromJson(json);
+            answers.put(hostAndPort, f == null ? "no figures yet" : f.phase + " at " + f.elapsedSeconds + " s, "
+                    + f.activeConnections + " connections, published " + f.published + ", received " + f.received);
+            return f;
         } catch (NotBoundException notYet) {
+            answers.put(hostAndPort, "not bound");
             return null;
         }
     }

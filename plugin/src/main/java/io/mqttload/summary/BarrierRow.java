@@ -30,10 +30,16 @@ public final class BarrierRow {
     }
 
     public String describe() {
-        return releasedEverywhere()
-                ? String.format(Locale.ROOT, "'%s' #%d: %d of %d threads on %d engine(s) released, spread %.3f ms",
-                        name, generation, threads, groupSize, engines, spreadMillis())
-                : String.format(Locale.ROOT, "'%s' #%d: TIMED OUT on %d of %d engine(s); %d of %d threads arrived",
-                        name, generation, engines - enginesReleased, engines, threads, groupSize);
+        if (!releasedEverywhere()) {
+            return String.format(Locale.ROOT, "'%s' #%d: TIMED OUT on %d of %d engine(s); %d of %d threads arrived",
+                    name, generation, engines - enginesReleased, engines, threads, groupSize);
+        }
+        String released = String.format(Locale.ROOT, "'%s' #%d: %d of %d threads on %d engine(s) released, spread %.3f ms",
+                name, generation, threads, groupSize, engines, spreadMillis());
+        // One passage holds at most groupSize threads over all engines: more means each engine's threads filled a
+        // barrier of their own, so the engines were not held in step (the group size counted one engine's threads).
+        return threads <= groupSize ? released : released + String.format(Locale.ROOT, "; NOT TOGETHER: %d threads"
+                + " passed a barrier of %d, each engine was released on its own (is mqttload.engines the number of"
+                + " engines on every engine?)", threads, groupSize);
     }
 }

@@ -19,7 +19,7 @@ broker_pid=$!
 engines() {
   "$top/test-plans/distributed/engines.sh" --home "$home" --dir "$work/distributed" "$@"
 }
-trap 'gui_stop; engines stop >/dev/null 2>&1 || true; kill "$broker_pid" 2>/dev/null || true' EXIT
+trap 'gui_stop; engines stop >/dev/null 2>&1 || true; kill "$broker_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 gui_start_display
 # 25 s of publishing (250 samples of 100 ms), the first 5 s a warm-up.
 gui_open_plan "$home" "$plan" "$work/jmeter-gui.log" -Jmqtt.port="$port" -Jsamples=250 -Jmqttload.warmupSeconds=5 \
@@ -44,6 +44,7 @@ gui_close_plan
 # Distributed: two engines without SSL on loopback, given the plan's properties at their start (the GUI's Remote
 # Start sends no -G properties).
 engines start --no-ssl --port-base 24500 --property mqtt.port="$port" --property mqttload.engines=2 \
+  --property mqttload.runId="gui-$(date +%s)" \
   --property durationSeconds=15 --property mqttload.resultsDir="$work/engine-results" 2 >/dev/null
 gui_open_plan "$home" "$top/test-plans/plans/multi-publisher.jmx" "$work/jmeter-gui-distributed.log" \
   -Djava.rmi.server.hostname=127.0.0.1 -Jremote_hosts=127.0.0.1:24501,127.0.0.1:24502 -Jserver.rmi.ssl.disable=true \

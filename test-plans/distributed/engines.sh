@@ -131,6 +131,9 @@ start() {
       --no-ssl) ssl=false ;;
       --property)
         [[ ${2:-} =~ ^[A-Za-z0-9_.-]+=.*$ ]] || die "--property needs NAME=VALUE, got '${2:-}'"
+        case ${2%%=*} in
+          mqttload.engineId | mqttload.engineNumber) die "--property ${2%%=*}: each engine gets its own from start" ;;
+        esac
         properties+=("-J$2"); shift ;;
       --port-base) base=${2:?--port-base needs a port}; shift ;;
       --timeout) timeout=${2:?--timeout needs seconds}; shift ;;

@@ -374,7 +374,12 @@ public final class EngineRuntime {
         Interval last = takeInterval(true);
         timeline.add(last.endMillis, last.pubToSub);
         for (IntervalListener l : intervalListeners) {
-            l.onInterval(last);
+            // A listener that fails here must not cost the run its summary.
+            try {
+                l.onInterval(last);
+            } catch (RuntimeException e) {
+                log.error("MQTT interval listener {} failed at the end of the run", l.getClass().getSimpleName(), e);
+            }
         }
         long ended = System.currentTimeMillis();
         double measured = Math.max(0, (productionEndMillis - productionStart() - config.warmupMillis()) / 1000.0);

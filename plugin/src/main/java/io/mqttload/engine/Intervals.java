@@ -31,6 +31,6 @@ final class Intervals {
         return new Interval(System.currentTimeMillis(), metrics.pubToSubLatency.takeInterval(countInTotal),
                 // Connects happen before production, most of them before any warm-up ends: they always count.
                 metrics.publishLatency.takeInterval(countInTotal), metrics.connectLatency.takeInterval(true),
-                bySampler, byNode);
+                bySampler, byNode, countInTotal);
     }
 }

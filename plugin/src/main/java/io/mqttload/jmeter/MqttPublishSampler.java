@@ -1,7 +1,6 @@
 package io.mqttload.jmeter;
 
 import java.util.Locale;
-import java.util.function.DoubleSupplier;
 
 import org.apache.jmeter.threads.JMeterContext;
 
@@ -37,6 +36,7 @@ public class MqttPublishSampler extends AbstractMqttSampler {
     private transient PublishOperation operation;
     private transient String operationKey;
     private transient boolean pacingRead;
+    private transient PublishPacing.ThreadPace pace;
 
     @Override
     protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
@@ -48,17 +48,23 @@ public class MqttPublishSampler extends AbstractMqttSampler {
         }
         SamplerMetrics metrics = runtime.samplerMetrics(getName());
         if (!pacingRead) {
-            // Once per thread: this element is the thread's own copy, and its timers do not change during the run.
+            // Once per thread: this element is the thread's own copy, and which timers pace it does not change.
             pacingRead = true;
-            DoubleSupplier share = PublishPacing.threadShare(context, this, operation.messagesPerSample());
-            if (share != null) {
-                runtime.publishSchedule().offer(metrics, share);
+            pace = PublishPacing.threadPace(context, this);
+            if (pace != null) {
+                runtime.publishSchedule().offer(metrics, pace);
             }
+        }
+        if (pace != null) {
+            pace.sampleStarted();
         }
         try {
             return operation.run(runtime, existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
                     threadNumber(context), metrics);
         } finally {
+            if (pace != null) {
+                pace.sampleEnded(operation.messagesPerSample());
+            }
             runtime.publishSampleEnded();
         }
     }

@@ -12,8 +12,12 @@ import java.awt.RenderingHints;
 import java.awt.geom.Path2D;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +32,7 @@ import javax.swing.JPanel;
 import javax.swing.JScrollPane;
 import javax.swing.JTextArea;
 import javax.swing.SwingUtilities;
+import javax.swing.text.DefaultCaret;
 
 import org.apache.jmeter.testbeans.gui.TestBeanGUI;
 import org.apache.jmeter.testelement.TestElement;
@@ -46,7 +51,14 @@ public class MqttRunReportGui extends TestBeanGUI {
     private static final Color RECEIVE = new Color(0x2ca02c);
     private static final Color P99 = new Color(0xd62728);
 
-    private final transient LiveRunModel model = new LiveRunModel();
+    /**
+     * JMeter makes several instances of a GUI class (its menus, its cache, after a look-and-feel change): one model and
+     * one refresher serve them all, and they work only while one of them is on screen, so a plan merely loaded with a
+     * Run Report costs its run nothing.
+     */
+    private static final LiveRunModel MODEL = new LiveRunModel();
+    private static final Set<MqttRunReportGui> PANELS = Collections.newSetFromMap(new WeakHashMap<>());
+    private static ScheduledExecutorService refresher;
     private final JLabel status = new JLabel(LiveRunModel.IDLE);
     private final JTextArea figures = new JTextArea(22, 100);
     private final Chart chart = new Chart();
@@ -57,6 +69,7 @@ public class MqttRunReportGui extends TestBeanGUI {
     public MqttRunReportGui() {
         super(MqttRunReport.class);
         figures.setEditable(false);
+        ((DefaultCaret) figures.getCaret()).setUpdatePolicy(DefaultCaret.NEVER_UPDATE);
         figures.setFont(new Font(Font.MONOSPACED, Font.PLAIN, 12));
         openReport.setEnabled(false);
         openReport.addActionListener(e -> open(htmlReport));
@@ -67,20 +80,7 @@ public class MqttRunReportGui extends TestBeanGUI {
         run.add(top, BorderLayout.NORTH);
         run.add(chart, BorderLayout.CENTER);
         run.add(new JScrollPane(figures), BorderLayout.SOUTH);
-        // The model may wait on remote engines: it runs on a thread of its own, and Swing only shows the result.
-        ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "mqttload-run-report-panel");
-            t.setDaemon(true);
-            return t;
-        });
-        refresher.scheduleWithFixedDelay(() -> {
-            try {
-                LiveRunModel.View view = model.refresh();
-                SwingUtilities.invokeLater(() -> show(view));
-            } catch (RuntimeException e) {
-                SwingUtilities.invokeLater(() -> status.setText("Live figures failed: " + e));
-            }
-        }, REFRESH_MILLIS, REFRESH_MILLIS, TimeUnit.MILLISECONDS);
+        register(this);
     }
 
     /** The bean editor lays itself out on its first configure, replacing the layout: the run panel goes in after. */
@@ -98,11 +98,46 @@ public class MqttRunReportGui extends TestBeanGUI {
         return false;
     }
 
+    /** Adds a panel to those the shared refresher serves, starting the refresher with the first. */
+    private static synchronized void register(MqttRunReportGui panel) {
+        PANELS.add(panel);
+        if (refresher == null) {
+            // The model may wait on remote engines: it runs on a thread of its own, and Swing only shows the result.
+            refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "mqttload-run-report-panel");
+                t.setDaemon(true);
+                return t;
+            });
+            refresher.scheduleWithFixedDelay(MqttRunReportGui::refreshShowingPanels, REFRESH_MILLIS, REFRESH_MILLIS,
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static void refreshShowingPanels() {
+        List<MqttRunReportGui> showing = new ArrayList<>();
+        synchronized (MqttRunReportGui.class) {
+            for (MqttRunReportGui panel : PANELS) {
+                if (panel.run.isShowing()) {
+                    showing.add(panel);
+                }
+            }
+        }
+        if (showing.isEmpty()) {
+            return;
+        }
+        try {
+            LiveRunModel.View view = MODEL.refresh();
+            SwingUtilities.invokeLater(() -> showing.forEach(p -> p.show(view)));
+        } catch (RuntimeException e) {
+            SwingUtilities.invokeLater(() -> showing.forEach(p -> p.status.setText("Live figures failed: " + e)));
+        }
+    }
+
     private void show(LiveRunModel.View view) {
         status.setText(view.status);
         if (!view.text.equals(figures.getText())) {
+            // The caret never follows the text: whoever scrolled down to a sampler row or an engine stays there.
             figures.setText(view.text);
-            figures.setCaretPosition(0);
         }
         chart.show(view.history);
         htmlReport = view.htmlReport;

@@ -2,6 +2,7 @@ package io.mqttload.jmeter;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 
 import org.apache.jmeter.samplers.Sampler;
@@ -12,66 +13,102 @@ import org.apache.jmeter.threads.JMeterThread;
 import org.apache.jmeter.threads.SamplePackage;
 import org.apache.jmeter.timers.ConstantThroughputTimer;
 import org.apache.jmeter.timers.Timer;
-import org.apache.jmeter.timers.poissonarrivals.PreciseThroughputTimer;
 import org.apache.jorphan.collections.HashTree;
 
 /**
- * The publishing schedule a plan sets with JMeter's throughput timers, as this thread's share in messages per second:
- * read from the sample package JMeter compiled for the sampler, counting only timers whose scope holds no other
- * sampler (a timer over several samplers spreads its rate over all of them, and which share is the Publish sampler's
- * cannot be known). Timers that only wait (constant, random) set no schedule.
+ * The publishing schedule a plan sets with JMeter's Constant Throughput Timer, as one thread's share in messages per
+ * second: read from the sample package JMeter compiled for the sampler, counting only timers whose scope holds no
+ * other sampler (a timer over several samplers spreads its rate over all of them, and which share is the Publish
+ * sampler's cannot be known). The modes that give each thread its own pace are read (this thread only, all active
+ * threads, all active threads of the group); the shared modes and the Precise Throughput Timer keep one schedule for
+ * whichever threads pass any such timer, which no thread's share can express, and set none. Timers that only wait
+ * (constant, random) set none either.
  */
 final class PublishPacing {
-    /** Constant Throughput Timer's calculation modes: per thread, over all active threads, over the thread group's. */
     private static final int THIS_THREAD_ONLY = 0;
     private static final int ALL_ACTIVE_THREADS = 1;
-    private static final int ALL_ACTIVE_THREADS_SHARED = 3;
+    private static final int ALL_ACTIVE_THREADS_IN_GROUP = 2;
+    /** A thread out of samples longer than this (and than three of its own intervals) is owed nothing: it waits. */
+    private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private PublishPacing() {
     }
 
-    /** This thread's scheduled messages per second for {@code sampler}, or null when no throughput timer paces it. */
-    static DoubleSupplier threadShare(JMeterContext context, Sampler sampler, int messagesPerSample) {
+    /**
+     * One thread's share of the schedule, updated by the thread at every sample (a timer's rate may change during the
+     * run) and read by the engine's ticker. A thread that waits outside its samples for longer than its pace explains
+     * (at a barrier before the run's end, say) is owed nothing meanwhile.
+     */
+    static final class ThreadPace implements DoubleSupplier {
+        private final List<ConstantThroughputTimer> timers;
+        private final AbstractThreadGroup group;
+        private volatile double messagesPerSecond;
+        private volatile boolean inSample;
+        private volatile long lastSampleEndNanos = System.nanoTime();
+
+        ThreadPace(List<ConstantThroughputTimer> timers, AbstractThreadGroup group) {
+            this.timers = timers;
+            this.group = group;
+        }
+
+        void sampleStarted() {
+            inSample = true;
+        }
+
+        /** On the JMeter thread, after each sample: the timers' current rate, with the messages one sample sends. */
+        void sampleEnded(int messagesPerSample) {
+            double slowest = Double.MAX_VALUE;
+            for (ConstantThroughputTimer t : timers) {
+                slowest = Math.min(slowest, threadShare(t) / 60.0);
+            }
+            messagesPerSecond = slowest * messagesPerSample;
+            lastSampleEndNanos = System.nanoTime();
+            inSample = false;
+        }
+
+        private double threadShare(ConstantThroughputTimer t) {
+            switch (t.getCalcMode()) {
+                case ALL_ACTIVE_THREADS:
+                    return t.getThroughput() / Math.max(1, JMeterContextService.getNumberOfThreads());
+                case ALL_ACTIVE_THREADS_IN_GROUP:
+                    return t.getThroughput() / Math.max(1, group == null ? 1 : group.getNumberOfThreads());
+                default:
+                    return t.getThroughput();
+            }
+        }
+
+        @Override
+        public double getAsDouble() {
+            double rate = messagesPerSecond;
+            if (inSample || rate <= 0) {
+                return rate;
+            }
+            long idle = System.nanoTime() - lastSampleEndNanos;
+            long ownIntervals = (long) (3 * TimeUnit.SECONDS.toNanos(1) / rate);
+            return idle > Math.max(IDLE_NANOS, ownIntervals) ? 0 : rate;
+        }
+    }
+
+    /** This thread's pace for {@code sampler}, or null when no throughput timer of a per-thread mode paces it alone. */
+    static ThreadPace threadPace(JMeterContext context, Sampler sampler) {
         Object pack = context.getVariables() == null ? null : context.getVariables().getObject(JMeterThread.PACKAGE_OBJECT);
         JMeterThread thread = context.getThread();
         if (!(pack instanceof SamplePackage) || thread == null) {
             return null;
         }
-        List<DoubleSupplier> shares = new ArrayList<>();
+        List<ConstantThroughputTimer> pacing = new ArrayList<>();
         for (Timer timer : ((SamplePackage) pack).getTimers()) {
-            DoubleSupplier samplesPerSecond = samplesPerSecond(timer, context.getThreadGroup());
-            if (samplesPerSecond != null && pacesAlone(thread.getTestTree(), timer, sampler)) {
-                shares.add(samplesPerSecond);
+            if (timer instanceof ConstantThroughputTimer && perThread((ConstantThroughputTimer) timer)
+                    && pacesAlone(thread.getTestTree(), timer, sampler)) {
+                pacing.add((ConstantThroughputTimer) timer);
             }
         }
-        if (shares.isEmpty()) {
-            return null;
-        }
-        // Several throughput timers each hold the sampler back: the slowest schedule is the one that applies.
-        return () -> shares.stream().mapToDouble(DoubleSupplier::getAsDouble).min().orElse(0) * messagesPerSample;
+        return pacing.isEmpty() ? null : new ThreadPace(pacing, context.getThreadGroup());
     }
 
-    private static DoubleSupplier samplesPerSecond(Timer timer, AbstractThreadGroup group) {
-        if (timer instanceof ConstantThroughputTimer) {
-            ConstantThroughputTimer t = (ConstantThroughputTimer) timer;
-            double perSecond = t.getThroughput() / 60.0;
-            switch (t.getCalcMode()) {
-                case THIS_THREAD_ONLY:
-                    return () -> perSecond;
-                case ALL_ACTIVE_THREADS:
-                case ALL_ACTIVE_THREADS_SHARED:
-                    return () -> perSecond / Math.max(1, JMeterContextService.getNumberOfThreads());
-                default:
-                    return () -> perSecond / Math.max(1, group == null ? 1 : group.getNumberOfThreads());
-            }
-        }
-        if (timer instanceof PreciseThroughputTimer) {
-            // One schedule for the thread group, whose threads take its events in turn.
-            PreciseThroughputTimer t = (PreciseThroughputTimer) timer;
-            double perSecond = t.getThroughput() / Math.max(1, t.getThroughputPeriod());
-            return () -> perSecond / Math.max(1, group == null ? 1 : group.getNumberOfThreads());
-        }
-        return null;
+    private static boolean perThread(ConstantThroughputTimer timer) {
+        int mode = timer.getCalcMode();
+        return mode == THIS_THREAD_ONLY || mode == ALL_ACTIVE_THREADS || mode == ALL_ACTIVE_THREADS_IN_GROUP;
     }
 
     /** Whether {@code timer}'s scope (the subtree of the element that holds it) holds no sampler but {@code sampler}. */

@@ -48,6 +48,9 @@ final class RemoteLiveFigures {
 
     /** Asks every engine in {@code hosts} (as {@code -R} names them), in that order. */
     Map<String, Answer> ask(List<String> hosts) {
+        // Engines no longer running are forgotten: the next run's engines, even under the same names, are new objects.
+        sources.keySet().retainAll(hosts);
+        outstanding.keySet().retainAll(hosts);
         Map<String, Future<String>> asked = new LinkedHashMap<>();
         for (String host : hosts) {
             asked.put(host, outstanding.computeIfAbsent(host, h -> calls.submit(() -> source(h).liveFiguresJson())));

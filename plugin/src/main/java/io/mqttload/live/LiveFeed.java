@@ -26,17 +26,21 @@ import io.mqttload.measure.SamplerMetrics;
  */
 public final class LiveFeed implements IntervalListener {
     private final EngineRuntime runtime;
-    private final long startMillis = System.currentTimeMillis();
     private final ArrayDeque<LiveFigures.Point> history = new ArrayDeque<>();
     private final Histogram steadyPubToSub = LatencyRecorder.newHistogram();
     private final Map<SamplerMetrics, long[]> samplerCountsAtLastTick = new HashMap<>();
     private long publishedAtLastTick;
     private long receivedAtLastTick;
-    private long lastTickMillis = startMillis;
+    private long lastTickMillis = System.currentTimeMillis();
+    /** The first interval after attaching may have begun long before it: it gives counts, not rates or a point. */
+    private boolean firstInterval = true;
     private volatile LiveFigures latest;
 
+    /** Counts from the moment of attaching: a feed attached mid-run starts its rates there, not at the run's start. */
     private LiveFeed(EngineRuntime runtime) {
         this.runtime = runtime;
+        this.publishedAtLastTick = runtime.metrics().published.sum();
+        this.receivedAtLastTick = runtime.metrics().received.sum();
     }
 
     /** A feed on {@code runtime}'s intervals from now on. */
@@ -62,7 +66,7 @@ public final class LiveFeed implements IntervalListener {
         lastTickMillis = interval.endMillis;
         LiveFigures f = new LiveFigures();
         f.engineId = runtime.config().engineId();
-        f.elapsedSeconds = (interval.endMillis - startMillis) / 1000.0;
+        f.elapsedSeconds = runtime.elapsedMillis() / 1000.0;
         f.phase = runtime.phase();
         f.activeConnections = m.activeConnections.sum();
         f.connectsOk = m.connectsOk.sum();
@@ -70,12 +74,12 @@ public final class LiveFeed implements IntervalListener {
         f.connectionsLost = m.connectionsLost.sum();
         f.published = m.published.sum();
         f.received = m.received.sum();
-        f.publishRate = (f.published - publishedAtLastTick) / seconds;
-        f.receiveRate = (f.received - receivedAtLastTick) / seconds;
+        f.publishRate = firstInterval ? 0 : (f.published - publishedAtLastTick) / seconds;
+        f.receiveRate = firstInterval ? 0 : (f.received - receivedAtLastTick) / seconds;
         publishedAtLastTick = f.published;
         receivedAtLastTick = f.received;
         f.pubToSubLastSecond = new LatencyStats(interval.pubToSub);
-        if ("steady".equals(f.phase)) {
+        if (interval.countedInTotal) {
             steadyPubToSub.add(interval.pubToSub);
         }
         f.pubToSubSteady = new LatencyStats(steadyPubToSub);
@@ -93,10 +97,13 @@ public final class LiveFeed implements IntervalListener {
         point.publishRate = f.publishRate;
         point.receiveRate = f.receiveRate;
         point.pubToSubP99Millis = p99Millis(interval.pubToSub);
-        history.addLast(point);
+        if (!firstInterval) {
+            history.addLast(point);
+        }
         if (history.size() > LiveFigures.HISTORY_POINTS) {
             history.removeFirst();
         }
+        firstInterval = false;
         f.history = new ArrayList<>(history);
         latest = f;
     }
@@ -107,9 +114,10 @@ public final class LiveFeed implements IntervalListener {
         row.label = sm.label;
         row.published = sm.published.sum();
         row.received = sm.received.sum();
-        long[] before = samplerCountsAtLastTick.getOrDefault(sm, new long[2]);
-        row.publishRate = (row.published - before[0]) / seconds;
-        row.receiveRate = (row.received - before[1]) / seconds;
+        long[] before = samplerCountsAtLastTick.get(sm);
+        // A sampler first seen now has no earlier count here: its rate starts at the next tick.
+        row.publishRate = before == null ? 0 : (row.published - before[0]) / seconds;
+        row.receiveRate = before == null ? 0 : (row.received - before[1]) / seconds;
         samplerCountsAtLastTick.put(sm, new long[] {row.published, row.received});
         row.pubToSubP99Millis = p99Millis(s.pubToSub);
         row.errors = sm.connectsFailed.sum() + sm.subscribeFailed.sum() + sm.publishFailed.sum();

@@ -37,7 +37,10 @@ public final class LiveFigures {
     /** Messages per second over the last interval. */
     public double publishRate;
     public double receiveRate;
-    /** Pub-to-sub latency of the last interval, and of the steady phase so far (the report's figure, once it ends). */
+    /**
+     * Pub-to-sub latency of the last interval, and of the intervals the report counts (after the warm-up) since the
+     * feed was attached: the report's figure when the feed ran from the start of the run.
+     */
     public LatencyStats pubToSubLastSecond;
     public LatencyStats pubToSubSteady;
     public long errors;

@@ -13,6 +13,8 @@ public final class Interval {
 
     /** The same, per sampler label. */
     public final List<OfSampler> bySampler;
+    /** Whether this interval's latencies went into the run's histograms (not warm-up): the report's figures. */
+    public final boolean countedInTotal;
 
     /** One sampler's latency in the interval, and its (cumulative) counters. */
     public static final class OfSampler {
@@ -44,8 +46,9 @@ public final class Interval {
     }
 
     public Interval(long endMillis, Histogram pubToSub, Histogram publish, Histogram connect, List<OfSampler> bySampler,
-            List<OfNode> byNode) {
+            List<OfNode> byNode, boolean countedInTotal) {
         this.endMillis = endMillis;
+        this.countedInTotal = countedInTotal;
         this.bySampler = bySampler;
         this.byNode = byNode;
         this.pubToSub = pubToSub;

@@ -72,6 +72,8 @@ public final class EngineRuntime {
     private final PrintStream console;
     private volatile long warmupEndPublished;
     private volatile long warmupEndReceived;
+    /** When the measured counts were taken (ms since the run's start), or -1 before: the measured window's start. */
+    private volatile long measuredFromMillis = -1;
     private volatile boolean warmupOver;
     /** Elapsed ms at which production started (the first barrier released), or -1: then the test start counts. */
     private volatile long productionStartMillis = -1;
@@ -197,6 +199,7 @@ public final class EngineRuntime {
             warmupEndPublished = metrics.acknowledged.sum();
             warmupEndReceived = metrics.received.sum();
             warmupOver = config.warmupMillis() == 0;
+            measuredFromMillis = warmupOver ? productionStartMillis : -1;
         }
         log.info("MQTT production started at {} s ({}); warm-up of {} s from now", productionStartMillis / 1000.0, why,
                 config.warmupMillis() / 1000);
@@ -205,6 +208,12 @@ public final class EngineRuntime {
 
     private long productionStart() {
         return Math.max(0, productionStartMillis);
+    }
+
+    /** The measured window's start: where the measured counts were taken, or the nominal warm-up end before that. */
+    private long measuredFrom() {
+        long from = measuredFromMillis;
+        return from >= 0 ? from : productionStart() + config.warmupMillis();
     }
 
     /** A Publish sample ended: production lasts until the last one, not until the run's end. */
@@ -309,15 +318,20 @@ public final class EngineRuntime {
     private void tick() {
         try {
             long elapsed = elapsedMillis();
-            // The interval taken at the tick that ends the warm-up is the warm-up's last second: it stays out of the
-            // run's histograms, as its messages stay out of the measured counts taken at this tick.
-            boolean countInTotal = warmupOver;
+            Interval interval;
             if (!warmupOver && elapsed - productionStart() >= config.warmupMillis()) {
+                // Counts and histograms cut at one instant: the interval closed now is the warm-up's last second and
+                // stays out of the run's histograms, as its messages stay out of the measured counts taken here.
                 warmupEndPublished = metrics.acknowledged.sum();
                 warmupEndReceived = metrics.received.sum();
+                interval = takeInterval(false);
+                // Up to a tick after the nominal end: the rates divide the counts taken now by the time from now.
+                measuredFromMillis = elapsed;
                 warmupOver = true;
                 log.info("MQTT warm-up of {} s over: figures from now on count", config.warmupMillis() / 1000);
                 event("phase", "warm-up of " + config.warmupMillis() / 1000 + " s over: steady phase, figures count");
+            } else {
+                interval = takeInterval(warmupOver);
             }
             // Only the steady phase (production begun, before the first Disconnect): connecting thousands of clients
             // saturates a generator and is not what the figures measure.
@@ -328,7 +342,6 @@ public final class EngineRuntime {
             if (errors != null) {
                 event("errors", errors);
             }
-            Interval interval = takeInterval(countInTotal);
             timeline.add(interval.endMillis, interval.pubToSub);
             for (IntervalListener l : intervalListeners) {
                 l.onInterval(interval);
@@ -356,8 +369,7 @@ public final class EngineRuntime {
                 + " (drain)");
         Drain.await(clients, ledger, metrics, config);
         clients.closeAll(config.closeTimeoutMillis());
-        List<BrokerMonitor.Stats> brokerStats = brokers.close(startedAtMillis + productionStart() + config.warmupMillis(),
-                brokerEnd);
+        List<BrokerMonitor.Stats> brokerStats = brokers.close(startedAtMillis + measuredFrom(), brokerEnd);
         List<Rendezvous.Barrier> barriers = new ArrayList<>();
         for (Rendezvous r : rendezvous.values()) {
             barriers.addAll(r.barriers());
@@ -382,7 +394,7 @@ public final class EngineRuntime {
             }
         }
         long ended = System.currentTimeMillis();
-        double measured = Math.max(0, (productionEndMillis - productionStart() - config.warmupMillis()) / 1000.0);
+        double measured = Math.max(0, (productionEndMillis - measuredFrom()) / 1000.0);
         long[] perClient = clients.receivedPerSubscriber();
         RunSummary summary = new RunSummary(config.runId(), config.engineId(), config.engineNumber(), config.scenario(),
                 startedAtMillis, ended,

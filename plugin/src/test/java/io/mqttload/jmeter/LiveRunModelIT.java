@@ -84,6 +84,8 @@ class LiveRunModelIT {
             // fall between them.
             assertThat(summary.pubToSub.count).as(summary.toTable())
                     .isBetween(summary.measuredReceived - 5, summary.measuredReceived + 5);
+            // The timers offer 2 threads x 10 samples/s x 5 messages: the measured window starts where its counts do.
+            assertThat(summary.receiveRate()).as(summary.toTable()).isBetween(95.0, 105.0);
             MergedReport report = MqttRunReport.lastReport();
             LiveRunModel.View after = model.refresh();
             assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);

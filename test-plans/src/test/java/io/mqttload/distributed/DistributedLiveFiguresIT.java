@@ -50,7 +50,8 @@ class DistributedLiveFiguresIT {
                     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
                         for (JMeterEngines.Engine engine : engines.engines()) {
                             LiveFigures f = figures(engine.host(), lastSeen);
-                            if (f != null && f.published > 0 && f.received > 0) {
+                            // A feed's first interval after it was attached gives counts; the chart's points follow.
+                            if (f != null && f.published > 0 && f.received > 0 && !f.history.isEmpty()) {
                                 seen.put(engine.host(), f);
                             }
                         }

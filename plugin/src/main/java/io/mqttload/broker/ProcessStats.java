@@ -37,11 +37,7 @@ public final class ProcessStats {
 
     public static ProcessStats read(long pid) throws IOException {
         Path dir = PROC.resolve(Long.toString(pid));
-        String stat = read(dir.resolve("stat"));
-        // The command name in parentheses may hold spaces and ')': the fields start after the last ')'.
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-        // After the name: state(0) ppid(1) ... utime(11) stime(12), per proc(5).
-        long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        long ticks = cpuTicks(read(dir.resolve("stat")));
         long rss = 0;
         int threads = 0;
         for (String line : read(dir.resolve("status")).split("\n")) {
@@ -66,6 +62,14 @@ public final class ProcessStats {
             }
         }
         return new ProcessStats(pid, ticks, rss, threads, fds, sockets);
+    }
+
+    /** User plus system CPU time, in clock ticks, of a process's or a thread's {@code stat} line. */
+    public static long cpuTicks(String stat) {
+        // The command name in parentheses may hold spaces and ')': the fields start after the last ')'.
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+        // After the name: state(0) ppid(1) ... utime(11) stime(12), per proc(5).
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
     }
 
     private static String read(Path file) throws IOException {

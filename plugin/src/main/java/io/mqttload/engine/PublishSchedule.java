@@ -50,28 +50,21 @@ public final class PublishSchedule {
         targets.computeIfAbsent(sampler, s -> new Target()).threads.put(Thread.currentThread(), messagesPerSecond);
     }
 
-    /** The plan's scheduled rate for {@code sampler} (messages/s), 0 when no throughput timer paces it. */
-    double scheduledRate(SamplerMetrics sampler) {
-        Target t = targets.get(sampler);
-        return t == null ? 0 : t.messagesPerSecond();
-    }
-
     /** One tick: outside the steady phase the windows start again; a second behind is counted once for all samplers. */
     void tick(EngineMetrics metrics, boolean steady, Consumer<String> event) {
         long now = System.nanoTime();
         String behind = null;
-        if (steady) {
-            double scheduled = 0;
-            for (Target t : targets.values()) {
-                scheduled += t.messagesPerSecond();
-            }
-            metrics.scheduledPublishRate.accumulateAndGet(Math.round(scheduled), Math::max);
-        }
+        double scheduled = 0;
         for (Map.Entry<SamplerMetrics, Target> e : targets.entrySet()) {
-            String late = check(e.getKey(), e.getValue(), steady, now);
+            double rate = e.getValue().messagesPerSecond();
+            scheduled += rate;
+            String late = check(e.getKey(), e.getValue(), rate, steady, now);
             if (behind == null) {
                 behind = late;
             }
+        }
+        if (steady) {
+            metrics.scheduledPublishRate.accumulateAndGet(Math.round(scheduled), Math::max);
         }
         if (behind != null) {
             metrics.publishBehindScheduleSeconds.increment();
@@ -81,7 +74,7 @@ public final class PublishSchedule {
         }
     }
 
-    private static String check(SamplerMetrics sampler, Target target, boolean steady, long now) {
+    private static String check(SamplerMetrics sampler, Target target, double scheduled, boolean steady, long now) {
         synchronized (target) {
             if (!steady) {
                 target.window.clear();
@@ -98,7 +91,6 @@ public final class PublishSchedule {
             long[] first = target.window.getFirst();
             double seconds = (now - first[0]) / 1e9;
             double offered = (published - first[1]) / seconds;
-            double scheduled = target.messagesPerSecond();
             if (scheduled <= 0 || offered >= BEHIND_SHARE * scheduled) {
                 return null;
             }

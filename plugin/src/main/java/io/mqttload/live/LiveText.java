@@ -19,11 +19,8 @@ public final class LiveText {
         t.append(String.format(Locale.ROOT, "receive      %.1f msg/s   %d received%n", f.receiveRate, f.received));
         t.append(String.format(Locale.ROOT, "delivery     expected %d   received of them %d   outstanding %d%n", f.expected,
                 f.receivedOfExpected, Math.max(0, f.expected - f.receivedOfExpected)));
-        t.append(String.format(Locale.ROOT, "%nlatency (ms)     %9s %9s", "count", "avg"));
-        for (int i = 0; i < LatencyStats.PERCENTILES.size(); i++) {
-            t.append(String.format(Locale.ROOT, " %9s", LatencyStats.percentileName(i)));
-        }
-        t.append(String.format(Locale.ROOT, " %9s%n", "max"));
+        t.append(System.lineSeparator());
+        LatencyStats.appendTextHeader(t);
         f.pubToSubLastSecond.appendTextRow(t, "last second");
         f.pubToSubSteady.appendTextRow(t, "steady so far");
         t.append(String.format(Locale.ROOT, "%nerrors       %d%n", f.errors));

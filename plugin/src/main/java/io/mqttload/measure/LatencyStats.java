@@ -67,6 +67,15 @@ public final class LatencyStats {
         return "p" + (p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p));
     }
 
+    /** The header of a plain-text latency table, the columns {@link #appendTextRow} fills. */
+    public static void appendTextHeader(StringBuilder t) {
+        t.append(String.format(Locale.ROOT, "%-16s %9s %9s", "latency (ms)", "count", "avg"));
+        for (int i = 0; i < PERCENTILES.size(); i++) {
+            t.append(String.format(Locale.ROOT, " %9s", percentileName(i)));
+        }
+        t.append(String.format(Locale.ROOT, " %9s%n", "max"));
+    }
+
     /** One row of a plain-text latency table in milliseconds: name, count, avg, the percentiles, max. */
     public void appendTextRow(StringBuilder t, String name) {
         t.append(String.format(Locale.ROOT, "%-16s %9d %9.3f", name, count, mean / 1000.0));

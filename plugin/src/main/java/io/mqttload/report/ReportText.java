@@ -41,8 +41,7 @@ public final class ReportText {
                 r.publishRate, r.receiveRate, r.count("connectsOk"), FailureTally.errors(r::count), r.expected, r.receivedOfExpected,
                 r.lost(), r.count("duplicates"), r.latency.get("pubToSub").percentile(99) / 1000.0));
         t.append(rule);
-        t.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s %9s %9s %9s%n", "latency (ms)", "count",
-                "avg", "p50", "p75", "p90", "p95", "p99", "p99.9", "max"));
+        LatencyStats.appendTextHeader(t);
         for (int i = 0; i < MergedReport.LATENCY_KINDS.size(); i++) {
             r.latency.get(MergedReport.LATENCY_KINDS.get(i)).appendTextRow(t, MergedReport.LATENCY_TITLES.get(i));
         }

@@ -228,8 +228,7 @@ public final class RunSummary {
                     v[0], v[1], v[0] - v[1])));
         }
         t.append(rule);
-        t.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s %9s %9s %9s%n", "latency (ms)", "count",
-                "avg", "p50", "p75", "p90", "p95", "p99", "p99.9", "max"));
+        LatencyStats.appendTextHeader(t);
         pubToSub.appendTextRow(t, "pub-to-sub");
         publish.appendTextRow(t, "publish (ack)");
         connect.appendTextRow(t, "connect");

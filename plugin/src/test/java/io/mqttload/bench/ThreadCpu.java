@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.mqttload.broker.ProcessStats;
+
 /**
  * CPU time of this process by kind of thread, from /proc/self/task: Java threads and the JVM's own (GC, JIT)
  * alike, which a Java-level profiler does not weigh against each other. Used to say which threads the suite's
@@ -35,8 +37,7 @@ final class ThreadCpu {
                     continue;
                 }
                 String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-                ticks.merge(kind(name), Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+                ticks.merge(kind(name), ProcessStats.cpuTicks(stat), Long::sum);
             }
         }
         return new ThreadCpu(ticks);

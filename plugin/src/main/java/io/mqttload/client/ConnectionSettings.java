@@ -8,7 +8,8 @@ import io.mqttload.common.InvalidSettingException;
 
 /**
  * Where and how clients connect: the broker's nodes (one, or a cluster's list and how clients are spread over it),
- * transport, protocol version, credentials, TLS material and session settings. Immutable; {@link Builder#build()}
+ * transport, protocol version, credentials, TLS material, session settings and what else the CONNECT carries (will,
+ * MQTT 5 properties). Immutable; {@link Builder#build()}
  * validates every field. A client connects with {@link #forNode(int)}: the same settings aimed at one node.
  */
 public final class ConnectionSettings {
@@ -32,6 +33,7 @@ public final class ConnectionSettings {
     private final boolean cleanStart;
     private final long sessionExpirySeconds;
     private final int connectTimeoutMs;
+    private final ConnectOptions connectOptions;
 
     private ConnectionSettings(Builder b) {
         this.nodes = List.copyOf(BrokerNode.parseList("nodes", b.nodes, b.host, b.port,
@@ -67,6 +69,10 @@ public final class ConnectionSettings {
         this.cleanStart = b.cleanStart;
         this.sessionExpirySeconds = Checks.between("sessionExpirySeconds", b.sessionExpirySeconds, 0, 4294967295L);
         this.connectTimeoutMs = (int) Checks.between("connectTimeoutMs", b.connectTimeoutMs, 1, 3_600_000);
+        this.connectOptions = Objects.requireNonNull(b.connectOptions, "connectOptions");
+        if (protocolVersion == ProtocolVersion.MQTT_3_1_1) {
+            connectOptions.checkMqtt311();
+        }
     }
 
     /** The same settings aimed at {@code target}, one of {@code base}'s nodes. */
@@ -90,6 +96,7 @@ public final class ConnectionSettings {
         this.cleanStart = base.cleanStart;
         this.sessionExpirySeconds = base.sessionExpirySeconds;
         this.connectTimeoutMs = base.connectTimeoutMs;
+        this.connectOptions = base.connectOptions;
     }
 
     public static Builder builder() {
@@ -178,6 +185,11 @@ public final class ConnectionSettings {
         return connectTimeoutMs;
     }
 
+    /** The will and the MQTT 5 connect properties. */
+    public ConnectOptions connectOptions() {
+        return connectOptions;
+    }
+
     public String describe() {
         String target = transport + " " + host + ":" + port + (transport.isWebSocket() ? "/" + webSocketPath : "");
         if (nodes.size() > 1) {
@@ -205,6 +217,7 @@ public final class ConnectionSettings {
         private String nodeTemplate = "";
         private long nodeSeed;
         private boolean failover = true;
+        private ConnectOptions connectOptions = ConnectOptions.NONE;
 
         public Builder nodeFailover(boolean value) {
             this.failover = value;
@@ -289,6 +302,12 @@ public final class ConnectionSettings {
 
         public Builder connectTimeoutMs(long value) {
             this.connectTimeoutMs = value;
+            return this;
+        }
+
+        /** The will and the MQTT 5 connect properties; with MQTT 3.1.1, any MQTT 5 option set is refused. */
+        public Builder connectOptions(ConnectOptions value) {
+            this.connectOptions = value;
             return this;
         }
 

@@ -27,6 +27,8 @@ import com.hivemq.client.mqtt.datatypes.MqttTopic;
 import com.hivemq.client.mqtt.exceptions.ConnectionClosedException;
 import com.hivemq.client.mqtt.lifecycle.MqttClientDisconnectedContext;
 import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
+import com.hivemq.client.mqtt.mqtt5.datatypes.Mqtt5UserProperty;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 
 import io.mqttload.common.NameTemplate;
 import io.mqttload.common.SharedSubscription;
@@ -36,6 +38,7 @@ import io.mqttload.delivery.PublishStream;
 import io.mqttload.delivery.ReceiverScope;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.MicroClock;
 import io.mqttload.measure.NodeMetrics;
 import io.mqttload.measure.PayloadHeader;
@@ -75,6 +78,10 @@ public final class LoadClient {
     private volatile Subscription[] subscriptions = new Subscription[0];
     /** Messages this client received; written by its Netty thread only. */
     private final AtomicLong receivedCount = new AtomicLong();
+    /** Whether this client answers requests (a responder); set by its MQTT Subscribe sampler. */
+    private volatile boolean answeringRequests;
+    /** Where the last received message's latency went; one object, so that a reader never sees half an update. */
+    private volatile LatencyTarget lastLatencyTarget;
     /** Publish streams by topic; touched only by the JMeter thread owning this client. */
     private final Map<String, PublishStream> streamsByTopic = new HashMap<>();
     private String lastTopic;
@@ -237,8 +244,9 @@ public final class LoadClient {
      * (QoS 1) or PUBCOMP (QoS 2). The HiveMQ client's future API completes QoS 2 at PUBREC, before
      * the flow is done, so QoS 2 goes through its reactive API, whose stream completes at PUBCOMP.
      */
-    public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain) {
-        return session.publish(topic, payload, mqttQos(qos), retain);
+    public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain,
+            PublishProperties properties) {
+        return session.publish(topic, payload, mqttQos(qos), retain, properties);
     }
 
     /** The client library's QoS for 0, 1 or 2 (checked where the plan sets it). */
@@ -255,8 +263,14 @@ public final class LoadClient {
      * like {@link #publish} but without an intermediate future: the asynchronous publish path runs
      * this once per message.
      */
-    public void publish(String topic, byte[] payload, int qos, boolean retain, Consumer<Throwable> done) {
-        session.publish(topic, payload, mqttQos(qos), retain, done);
+    public void publish(String topic, byte[] payload, int qos, boolean retain, PublishProperties properties,
+            Consumer<Throwable> done) {
+        session.publish(topic, payload, mqttQos(qos), retain, properties, done);
+    }
+
+    /** Whether this client speaks MQTT 5 (MQTT 5 properties and subscription options need it). */
+    public boolean isMqtt5() {
+        return session.isMqtt5();
     }
 
     /**
@@ -290,7 +304,7 @@ public final class LoadClient {
         }
         PublishStream s = streamsByTopic.get(topic);
         if (s == null) {
-            s = ledger.newStream(topic);
+            s = ledger.newStream(topic, clientId);
             streamsByTopic.put(topic, s);
         }
         lastTopic = topic;
@@ -308,9 +322,14 @@ public final class LoadClient {
      * granted every filter, and exceptionally with {@link SubscribeRefusedException} naming each
      * refused filter and its code otherwise.
      */
-    public CompletableFuture<Void> subscribe(List<String> filters, int qos) {
-        List<Subscription> added = registerScopes(filters);
-        return session.subscribe(filters, mqttQos(qos)).thenRun(() -> checkSentMeanwhile(added));
+    public CompletableFuture<Void> subscribe(List<String> filters, int qos, SubscribeOptions options) {
+        List<Subscription> added = registerScopes(filters, options.noLocal());
+        return session.subscribe(filters, mqttQos(qos), options).thenRun(() -> checkSentMeanwhile(added));
+    }
+
+    /** From now on, answers every received request (an MQTT 5 message with a response topic); see {@link #answer}. */
+    public void answerRequests() {
+        answeringRequests = true;
     }
 
     /**
@@ -326,7 +345,7 @@ public final class LoadClient {
     }
 
     /** Registers the filters' receiver scopes, noting the matching messages already sent; returns the new subscriptions. */
-    private List<Subscription> registerScopes(List<String> filters) {
+    private List<Subscription> registerScopes(List<String> filters, boolean noLocal) {
         List<Subscription> added = new ArrayList<>(filters.size());
         for (String f : filters) {
             boolean isShared = SharedSubscription.isShared(f);
@@ -336,7 +355,7 @@ public final class LoadClient {
             if (late) {
                 ledger.lateSubscription();
             }
-            ReceiverScope scope = isShared ? ledger.sharedScope(shared) : ledger.clientScope(clientId, f);
+            ReceiverScope scope = isShared ? ledger.sharedScope(shared) : ledger.clientScope(clientId, f, noLocal);
             scope.labelIfUnset(receiveSampler == null ? null : receiveSampler.label);
             scope.nodeOf(node.name);
             added.add(new Subscription(filter, scope, late));
@@ -347,25 +366,87 @@ public final class LoadClient {
         return added;
     }
 
-    /** Runs on the client's Netty thread: only counting and recording, no blocking, no I/O. */
-    private void onMessage(MqttTopic topic, ByteBuffer payload) {
+    /** Runs on the client's Netty thread: counting, recording and (for a responder) an asynchronous reply; no blocking. */
+    private void onMessage(MqttTopic topic, ByteBuffer payload, Mqtt5Publish mqtt5) {
         long now = MicroClock.nowMicros();
         if (consumeDelayNanos > 0) {
             // A slow consumer: reading stalls while it "processes", so the broker sees a slow socket.
             LockSupport.parkNanos(consumeDelayNanos);
         }
+        if (mqtt5 != null && isReply(mqtt5)) {
+            // A reply to one of this client's requests: its own figures, outside the delivery ledger.
+            metrics.repliesReceived.increment();
+            if (payload != null && PayloadHeader.isPlausible(payload, now)) {
+                metrics.roundTripLatency.record(now - PayloadHeader.sendMicros(payload));
+            }
+            return;
+        }
         SamplerMetrics sampler = receiveSampler;
         receivedCount.lazySet(receivedCount.get() + 1);
         metrics.received(sampler, node, payload == null ? 0 : payload.remaining());
+        if (answeringRequests && mqtt5 != null) {
+            answer(mqtt5, payload);
+        }
         if (payload == null || !PayloadHeader.isPlausible(payload, now)) {
             metrics.receivedUnmeasured.increment();
             return;
         }
-        metrics.pubToSub(sampler, node, PayloadHeader.node(payload), now - PayloadHeader.sendMicros(payload));
+        latencyRecorder(sampler, PayloadHeader.node(payload)).record(now - PayloadHeader.sendMicros(payload));
         ReceiverScope scope = scopeFor(topic);
         if (scope != null) {
             scope.track(PayloadHeader.streamId(payload), PayloadHeader.sequence(payload), metrics);
         }
+    }
+
+    private static boolean isReply(Mqtt5Publish message) {
+        for (Mqtt5UserProperty p : message.getUserProperties().asList()) {
+            if (p.getName().toString().equals(PublishProperties.REPLY_PROPERTY)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A responder's answer to a request: the request's payload (so its measurement header, with the request's send
+     * time, travels back for the round trip) to its response topic, with its correlation data, at its QoS.
+     */
+    private void answer(Mqtt5Publish request, ByteBuffer payload) {
+        if (request.getResponseTopic().isEmpty()) {
+            return;
+        }
+        byte[] body = new byte[payload == null ? 0 : payload.remaining()];
+        if (payload != null) {
+            payload.duplicate().get(body);
+        }
+        byte[] correlation = request.getCorrelationData().map(c -> {
+            byte[] b = new byte[c.remaining()];
+            c.duplicate().get(b);
+            return b;
+        }).orElse(null);
+        try {
+            session.publish(request.getResponseTopic().get().toString(), body, request.getQos(), false,
+                    PublishProperties.reply(correlation), error -> {
+                        if (error == null) {
+                            metrics.repliesSent.increment();
+                        } else {
+                            metrics.replyFailed(Errors.reason(error));
+                        }
+                    });
+        } catch (RuntimeException e) {
+            metrics.replyFailed(Errors.reason(e));
+        }
+    }
+
+    /** The recorder of a message from {@code publisherNode}: looked up only when it differs from the last one's. */
+    private LatencyRecorder latencyRecorder(SamplerMetrics sampler, int publisherNode) {
+        NodeMetrics on = node;
+        LatencyTarget last = lastLatencyTarget;
+        if (last == null || last.sampler != sampler || last.node != on || last.publisherNode != publisherNode) {
+            last = new LatencyTarget(sampler, on, publisherNode, metrics.pubToSubRecorder(sampler, on, publisherNode));
+            lastLatencyTarget = last;
+        }
+        return last.recorder;
     }
 
     /** The scope of the subscription a message arrived for; the topic is decoded only when there are several. */
@@ -415,6 +496,21 @@ public final class LoadClient {
             }
             return null;
         });
+    }
+
+    /** A (sampler, node, publisher node) and its pub-to-sub recorder. */
+    private static final class LatencyTarget {
+        final SamplerMetrics sampler;
+        final NodeMetrics node;
+        final int publisherNode;
+        final LatencyRecorder recorder;
+
+        LatencyTarget(SamplerMetrics sampler, NodeMetrics node, int publisherNode, LatencyRecorder recorder) {
+            this.sampler = sampler;
+            this.node = node;
+            this.publisherNode = publisherNode;
+            this.recorder = recorder;
+        }
     }
 
     private static final class Subscription {

@@ -1,12 +1,10 @@
 package io.mqttload.client;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 import io.reactivex.Flowable;
@@ -15,7 +13,6 @@ import com.hivemq.client.mqtt.MqttClientBuilder;
 import com.hivemq.client.mqtt.MqttClientState;
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.datatypes.MqttTopic;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3AsyncClient;
 import com.hivemq.client.mqtt.mqtt3.exceptions.Mqtt3SubAckException;
 import com.hivemq.client.mqtt.mqtt3.message.auth.Mqtt3SimpleAuth;
@@ -30,15 +27,16 @@ import com.hivemq.client.mqtt.mqtt3.message.subscribe.suback.Mqtt3SubAckReturnCo
 final class Mqtt3Session implements MqttSession {
     private final Mqtt3AsyncClient client;
 
-    Mqtt3Session(MqttClientBuilder builder, BiConsumer<MqttTopic, ByteBuffer> onMessage) {
+    Mqtt3Session(MqttClientBuilder builder, MessageHandler onMessage) {
         this.client = builder.useMqttVersion3().buildAsync();
-        client.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage.accept(p.getTopic(),
-                p.getPayload().orElse(null)), ON_EVENT_LOOP);
+        client.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage.onMessage(p.getTopic(),
+                p.getPayload().orElse(null), null), ON_EVENT_LOOP);
     }
 
     @Override
     public CompletableFuture<Boolean> connect(ConnectionSettings settings) {
-        var connect = client.connectWith().cleanSession(settings.cleanStart()).keepAlive(settings.keepAliveSeconds());
+        var connect = client.connectWith().cleanSession(settings.cleanStart()).keepAlive(settings.keepAliveSeconds())
+                .willPublish(settings.connectOptions().will3());
         if (!settings.username().isEmpty()) {
             Mqtt3SimpleAuthBuilder.Complete auth = Mqtt3SimpleAuth.builder().username(settings.username());
             if (!settings.password().isEmpty()) {
@@ -50,7 +48,8 @@ final class Mqtt3Session implements MqttSession {
     }
 
     @Override
-    public CompletableFuture<Void> publish(String topic, byte[] payload, MqttQos qos, boolean retain) {
+    public CompletableFuture<Void> publish(String topic, byte[] payload, MqttQos qos, boolean retain,
+            PublishProperties properties) {
         Mqtt3Publish message = Mqtt3Publish.builder().topic(topic).qos(qos).retain(retain).payload(payload).build();
         if (qos == MqttQos.EXACTLY_ONCE) {
             return MqttSession.untilComplete(client.toRx().publish(Flowable.just(message)).map(r -> r.getError()));
@@ -59,9 +58,10 @@ final class Mqtt3Session implements MqttSession {
     }
 
     @Override
-    public void publish(String topic, byte[] payload, MqttQos qos, boolean retain, Consumer<Throwable> done) {
+    public void publish(String topic, byte[] payload, MqttQos qos, boolean retain, PublishProperties properties,
+            Consumer<Throwable> done) {
         if (qos == MqttQos.EXACTLY_ONCE) {
-            publish(topic, payload, qos, retain).whenComplete((ok, error) -> done.accept(error));
+            publish(topic, payload, qos, retain, properties).whenComplete((ok, error) -> done.accept(error));
             return;
         }
         client.publish(Mqtt3Publish.builder().topic(topic).qos(qos).retain(retain).payload(payload).build())
@@ -69,7 +69,7 @@ final class Mqtt3Session implements MqttSession {
     }
 
     @Override
-    public CompletableFuture<Void> subscribe(List<String> filters, MqttQos qos) {
+    public CompletableFuture<Void> subscribe(List<String> filters, MqttQos qos, SubscribeOptions options) {
         List<Mqtt3Subscription> subs = new ArrayList<>();
         for (String f : filters) {
             subs.add(Mqtt3Subscription.builder().topicFilter(f).qos(qos).build());

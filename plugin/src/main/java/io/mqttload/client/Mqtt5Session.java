@@ -1,6 +1,5 @@
 package io.mqttload.client;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +7,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 import io.reactivex.Flowable;
@@ -17,12 +15,16 @@ import com.hivemq.client.mqtt.MqttClientBuilder;
 import com.hivemq.client.mqtt.MqttClientState;
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.datatypes.MqttTopic;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5SubAckException;
 import com.hivemq.client.mqtt.mqtt5.message.auth.Mqtt5SimpleAuth;
 import com.hivemq.client.mqtt.mqtt5.message.auth.Mqtt5SimpleAuthBuilder;
+import com.hivemq.client.mqtt.mqtt5.datatypes.Mqtt5UserProperties;
+import com.hivemq.client.mqtt.mqtt5.datatypes.Mqtt5UserPropertiesBuilder;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5PayloadFormatIndicator;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5PublishBuilder;
+import com.hivemq.client.mqtt.mqtt5.message.subscribe.Mqtt5RetainHandling;
 import com.hivemq.client.mqtt.mqtt5.message.subscribe.Mqtt5Subscribe;
 import com.hivemq.client.mqtt.mqtt5.message.subscribe.Mqtt5Subscription;
 import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAck;
@@ -32,17 +34,21 @@ import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCo
 final class Mqtt5Session implements MqttSession {
     private final Mqtt5AsyncClient client;
 
-    Mqtt5Session(MqttClientBuilder builder, BiConsumer<MqttTopic, ByteBuffer> onMessage) {
+    Mqtt5Session(MqttClientBuilder builder, MessageHandler onMessage) {
         this.client = builder.useMqttVersion5().buildAsync();
-        client.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage.accept(p.getTopic(),
-                p.getPayload().orElse(null)), ON_EVENT_LOOP);
+        client.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage.onMessage(p.getTopic(),
+                p.getPayload().orElse(null), p), ON_EVENT_LOOP);
     }
 
     @Override
     public CompletableFuture<Boolean> connect(ConnectionSettings settings) {
         var connect = client.connectWith().cleanStart(settings.cleanStart())
                 .sessionExpiryInterval(settings.sessionExpirySeconds())
-                .keepAlive(settings.keepAliveSeconds());
+                .keepAlive(settings.keepAliveSeconds())
+                .restrictions(settings.connectOptions().restrictions())
+                .userProperties(settings.connectOptions().userProperties())
+                .willPublish(settings.connectOptions().will5())
+                .enhancedAuth(settings.connectOptions().enhancedAuth(settings.connectTimeoutMs()));
         if (!settings.username().isEmpty() || !settings.password().isEmpty()) {
             connect = connect.simpleAuth(auth(settings));
         }
@@ -59,8 +65,9 @@ final class Mqtt5Session implements MqttSession {
     }
 
     @Override
-    public CompletableFuture<Void> publish(String topic, byte[] payload, MqttQos qos, boolean retain) {
-        Mqtt5Publish message = Mqtt5Publish.builder().topic(topic).qos(qos).retain(retain).payload(payload).build();
+    public CompletableFuture<Void> publish(String topic, byte[] payload, MqttQos qos, boolean retain,
+            PublishProperties properties) {
+        Mqtt5Publish message = message(topic, payload, qos, retain, properties);
         if (qos == MqttQos.EXACTLY_ONCE) {
             return MqttSession.untilComplete(client.toRx().publish(Flowable.just(message)).map(r -> r.getError()));
         }
@@ -73,20 +80,57 @@ final class Mqtt5Session implements MqttSession {
     }
 
     @Override
-    public void publish(String topic, byte[] payload, MqttQos qos, boolean retain, Consumer<Throwable> done) {
+    public void publish(String topic, byte[] payload, MqttQos qos, boolean retain, PublishProperties properties,
+            Consumer<Throwable> done) {
         if (qos == MqttQos.EXACTLY_ONCE) {
-            publish(topic, payload, qos, retain).whenComplete((ok, error) -> done.accept(error));
+            publish(topic, payload, qos, retain, properties).whenComplete((ok, error) -> done.accept(error));
             return;
         }
-        client.publish(Mqtt5Publish.builder().topic(topic).qos(qos).retain(retain).payload(payload).build())
+        client.publish(message(topic, payload, qos, retain, properties))
                 .whenComplete((result, error) -> done.accept(error != null ? error : result.getError().orElse(null)));
     }
 
+    private static Mqtt5Publish message(String topic, byte[] payload, MqttQos qos, boolean retain,
+            PublishProperties properties) {
+        Mqtt5PublishBuilder.Complete message = Mqtt5Publish.builder().topic(topic).qos(qos).retain(retain).payload(payload);
+        if (properties == PublishProperties.NONE) {
+            return message.build();
+        }
+        if (properties.messageExpirySeconds() >= 0) {
+            message = message.messageExpiryInterval(properties.messageExpirySeconds());
+        }
+        if (properties.contentType() != null) {
+            message = message.contentType(properties.contentType());
+        }
+        if (properties.payloadFormat() != PublishProperties.PayloadFormat.NONE) {
+            message = message.payloadFormatIndicator(properties.payloadFormat() == PublishProperties.PayloadFormat.UTF_8
+                    ? Mqtt5PayloadFormatIndicator.UTF_8 : Mqtt5PayloadFormatIndicator.UNSPECIFIED);
+        }
+        if (properties.responseTopic() != null) {
+            message = message.responseTopic(properties.responseTopic());
+        }
+        if (properties.correlationData() != null) {
+            message = message.correlationData(properties.correlationData());
+        }
+        if (!properties.userProperties().isEmpty() || properties.isReply()) {
+            Mqtt5UserPropertiesBuilder user = Mqtt5UserProperties.builder();
+            for (String[] pair : properties.userProperties().pairs()) {
+                user.add(pair[0], pair[1]);
+            }
+            if (properties.isReply()) {
+                user.add(PublishProperties.REPLY_PROPERTY, "1");
+            }
+            message = message.userProperties(user.build());
+        }
+        return message.build();
+    }
+
     @Override
-    public CompletableFuture<Void> subscribe(List<String> filters, MqttQos qos) {
+    public CompletableFuture<Void> subscribe(List<String> filters, MqttQos qos, SubscribeOptions options) {
         List<Mqtt5Subscription> subs = new ArrayList<>();
         for (String f : filters) {
-            subs.add(Mqtt5Subscription.builder().topicFilter(f).qos(qos).build());
+            subs.add(Mqtt5Subscription.builder().topicFilter(f).qos(qos).noLocal(options.noLocal())
+                    .retainAsPublished(options.retainAsPublished()).retainHandling(retainHandling(options)).build());
         }
         return client.subscribe(Mqtt5Subscribe.builder().addSubscriptions(subs).build()).handle((ack, error) -> {
             if (error instanceof CompletionException && error.getCause() != null) {
@@ -101,6 +145,17 @@ final class Mqtt5Session implements MqttSession {
             }
             return null;
         });
+    }
+
+    private static Mqtt5RetainHandling retainHandling(SubscribeOptions options) {
+        switch (options.retainHandling()) {
+            case SEND_IF_NEW:
+                return Mqtt5RetainHandling.SEND_IF_SUBSCRIPTION_DOES_NOT_EXIST;
+            case DO_NOT_SEND:
+                return Mqtt5RetainHandling.DO_NOT_SEND;
+            default:
+                return Mqtt5RetainHandling.SEND;
+        }
     }
 
     private static String describeRefusal(List<String> filters, Mqtt5SubAck ack) {

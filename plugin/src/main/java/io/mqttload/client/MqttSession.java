@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 import io.reactivex.Flowable;
@@ -14,6 +13,7 @@ import com.hivemq.client.mqtt.MqttClientBuilder;
 import com.hivemq.client.mqtt.MqttClientState;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.datatypes.MqttTopic;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 
 /**
  * What differs between MQTT 3.1.1 and MQTT 5 in the HiveMQ client's API, behind one interface: a load client
@@ -30,8 +30,15 @@ interface MqttSession {
      */
     Executor ON_EVENT_LOOP = Runnable::run;
 
-    /** A session of the settings' protocol version; every received message goes to {@code onMessage} (topic, payload). */
-    static MqttSession of(MqttClientBuilder builder, ConnectionSettings settings, BiConsumer<MqttTopic, ByteBuffer> onMessage) {
+    /** What a session hands every received message to, on the client's event loop. */
+    @FunctionalInterface
+    interface MessageHandler {
+        /** @param mqtt5 the MQTT 5 message, for its properties (a request's response topic, a reply's marker); else null */
+        void onMessage(MqttTopic topic, ByteBuffer payload, Mqtt5Publish mqtt5);
+    }
+
+    /** A session of the settings' protocol version; every received message goes to {@code onMessage}. */
+    static MqttSession of(MqttClientBuilder builder, ConnectionSettings settings, MessageHandler onMessage) {
         return settings.protocolVersion() == ProtocolVersion.MQTT_5 ? new Mqtt5Session(builder, onMessage)
                 : new Mqtt3Session(builder, onMessage);
     }
@@ -39,14 +46,21 @@ interface MqttSession {
     /** CONNECT with the settings' session, keep-alive and credentials; completes with whether a session was resumed. */
     CompletableFuture<Boolean> connect(ConnectionSettings settings);
 
-    /** Completes when the broker took the message: written (QoS 0), PUBACK (QoS 1) or PUBCOMP (QoS 2). */
-    CompletableFuture<Void> publish(String topic, byte[] payload, MqttQos qos, boolean retain);
+    /**
+     * Completes when the broker took the message: written (QoS 0), PUBACK (QoS 1) or PUBCOMP (QoS 2). An MQTT 3.1.1
+     * session takes only {@link PublishProperties#NONE}; the caller checks that first.
+     */
+    CompletableFuture<Void> publish(String topic, byte[] payload, MqttQos qos, boolean retain, PublishProperties properties);
 
-    /** Like {@link #publish(String, byte[], MqttQos, boolean)}, calling {@code done} with null or the error. */
-    void publish(String topic, byte[] payload, MqttQos qos, boolean retain, Consumer<Throwable> done);
+    /** Like {@link #publish(String, byte[], MqttQos, boolean, PublishProperties)}, calling {@code done} with null or the error. */
+    void publish(String topic, byte[] payload, MqttQos qos, boolean retain, PublishProperties properties,
+            Consumer<Throwable> done);
 
-    /** Completes when every filter was granted, else fails with {@link SubscribeRefusedException}. */
-    CompletableFuture<Void> subscribe(List<String> filters, MqttQos qos);
+    /**
+     * Completes when every filter was granted, else fails with {@link SubscribeRefusedException}. An MQTT 3.1.1
+     * session takes only {@link SubscribeOptions#DEFAULT}.
+     */
+    CompletableFuture<Void> subscribe(List<String> filters, MqttQos qos, SubscribeOptions options);
 
     CompletableFuture<Void> disconnect();
 

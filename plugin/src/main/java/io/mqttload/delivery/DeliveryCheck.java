@@ -10,9 +10,11 @@ import java.util.Set;
 import java.util.TreeMap;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
+import io.mqttload.common.TopicMatcher;
 import io.mqttload.common.TopicTrie;
 
 /**
@@ -44,14 +46,25 @@ public final class DeliveryCheck {
         @JsonProperty
         final long[] failed;
 
+        /** The publishing client's id, only when some subscription has no local (null otherwise, and not written). */
+        @JsonProperty
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        final String publisher;
+
+        public Stream(int id, String topic, long sent, long acknowledged, long[] failed) {
+            this(id, topic, sent, acknowledged, failed, null);
+        }
+
         @JsonCreator
         public Stream(@JsonProperty("id") int id, @JsonProperty("topic") String topic, @JsonProperty("sent") long sent,
-                @JsonProperty("acknowledged") long acknowledged, @JsonProperty("failed") long[] failed) {
+                @JsonProperty("acknowledged") long acknowledged, @JsonProperty("failed") long[] failed,
+                @JsonProperty("publisher") String publisher) {
             this.id = id;
             this.topic = topic;
             this.sent = sent;
             this.acknowledged = acknowledged;
             this.failed = failed == null ? new long[0] : failed;
+            this.publisher = publisher;
         }
     }
 
@@ -95,6 +108,10 @@ public final class DeliveryCheck {
         /** What this scope saw, by stream id. */
         @JsonProperty("received")
         final Map<Integer, Seen> seen = new TreeMap<>();
+        /** Filters subscribed with no local (MQTT 5): the subscribing client's own messages on them are not owed. */
+        @JsonProperty
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        final Set<String> noLocalFilters = new LinkedHashSet<>();
 
         public Scope(String key, String label) {
             this.key = key;
@@ -103,10 +120,14 @@ public final class DeliveryCheck {
 
         @JsonCreator
         Scope(@JsonProperty("key") String key, @JsonProperty("label") String label,
-                @JsonProperty("filters") List<String> filters, @JsonProperty("received") Map<Integer, Seen> received) {
+                @JsonProperty("filters") List<String> filters, @JsonProperty("received") Map<Integer, Seen> received,
+                @JsonProperty("noLocalFilters") List<String> noLocalFilters) {
             this(key, label);
             if (filters != null) {
                 this.filters.addAll(filters);
+            }
+            if (noLocalFilters != null) {
+                this.noLocalFilters.addAll(noLocalFilters);
             }
             if (received != null) {
                 this.seen.putAll(received);
@@ -123,6 +144,20 @@ public final class DeliveryCheck {
 
         boolean isShared() {
             return key.startsWith(DeliveryLedger.SHARED_SCOPE_PREFIX);
+        }
+
+        /** Whether the broker keeps {@code stream} from this scope: its own client's messages, on no-local filters only. */
+        boolean excludes(Stream stream) {
+            if (noLocalFilters.isEmpty() || stream.publisher == null
+                    || !key.equals(DeliveryLedger.CLIENT_SCOPE_PREFIX + stream.publisher)) {
+                return false;
+            }
+            for (String f : filters) {
+                if (!noLocalFilters.contains(f) && TopicMatcher.matches(f, stream.topic)) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 
@@ -185,6 +220,7 @@ public final class DeliveryCheck {
                 scope.node = SEVERAL_NODES;
             }
             part.filters.forEach(scope::addFilter);
+            scope.noLocalFilters.addAll(part.noLocalFilters);
             part.seen.forEach(scope::see);
         }
     }
@@ -205,6 +241,9 @@ public final class DeliveryCheck {
                 continue;
             }
             for (Scope scope : trie.match(stream.topic)) {
+                if (scope.excludes(stream)) {
+                    continue;
+                }
                 Seen seen = scope.seen.get(stream.id);
                 long unique = seen == null ? 0 : seen.unique;
                 long receivedAcknowledged = Math.min(stream.acknowledged, unique - receivedOf(stream, seen));

@@ -21,6 +21,9 @@ import io.mqttload.common.TopicMatcher;
 public final class DeliveryLedger {
     /** Stream ids carry the engine number in their top 12 bits, so ids never collide across engines. */
     public static final int LOCAL_STREAM_BITS = 20;
+    static final String CLIENT_SCOPE_PREFIX = "client:";
+    /** Whether a subscription of this engine has no local: only then do streams carry their publisher's id. */
+    private volatile boolean anyNoLocal;
     public static final int MAX_ENGINE_NUMBER = (1 << (32 - LOCAL_STREAM_BITS)) - 1;
     static final String SHARED_SCOPE_PREFIX = "share:";
     /** Gaps per (scope, stream) beyond which a summary carries the missing count without the ranges. */
@@ -41,12 +44,17 @@ public final class DeliveryLedger {
     }
 
     public PublishStream newStream(String topic) {
+        return newStream(topic, null);
+    }
+
+    /** A stream of {@code publisher}'s (a client id; null: not known) messages on {@code topic}. */
+    public PublishStream newStream(String topic, String publisher) {
         int local = nextLocalStream.incrementAndGet();
         if (local >= (1 << LOCAL_STREAM_BITS)) {
             throw new IllegalStateException("more than " + ((1 << LOCAL_STREAM_BITS) - 1)
                     + " (client, topic) publish streams on one engine; spread the publishers over more engines");
         }
-        PublishStream s = new PublishStream(streamIdBase | local, topic);
+        PublishStream s = new PublishStream(streamIdBase | local, topic, publisher);
         streams.add(s);
         return s;
     }
@@ -72,8 +80,17 @@ public final class DeliveryLedger {
 
     /** The scope of a client's own (non-shared) subscriptions. */
     public ReceiverScope clientScope(String clientId, String filter) {
-        ReceiverScope scope = scopes.computeIfAbsent("client:" + clientId, ReceiverScope::new);
+        return clientScope(clientId, filter, false);
+    }
+
+    /** Like {@link #clientScope(String, String)}; with {@code noLocal}, the client's own messages on it are not owed. */
+    public ReceiverScope clientScope(String clientId, String filter, boolean noLocal) {
+        ReceiverScope scope = scopes.computeIfAbsent(CLIENT_SCOPE_PREFIX + clientId, ReceiverScope::new);
         scope.addFilter(filter);
+        if (noLocal) {
+            scope.noLocal(filter);
+            anyNoLocal = true;
+        }
         return scope;
     }
 
@@ -126,7 +143,7 @@ public final class DeliveryLedger {
         }
         List<DeliveryCheck.Stream> books = new ArrayList<>();
         for (PublishStream stream : streams) {
-            books.add(stream.snapshot());
+            books.add(stream.snapshot(anyNoLocal));
         }
         return new Delivery(DeliveryCheck.check(books, judged), gapsOpen, all.size(), books.size(),
                 lateSubscriptions.get(), sharedAcrossEngines);
@@ -139,7 +156,7 @@ public final class DeliveryLedger {
     public DeliveryCheck.Ledger book() {
         List<DeliveryCheck.Stream> books = new ArrayList<>();
         for (PublishStream stream : streams) {
-            books.add(stream.snapshot());
+            books.add(stream.snapshot(anyNoLocal));
         }
         List<DeliveryCheck.Scope> seen = new ArrayList<>();
         for (ReceiverScope scope : scopes.values()) {

@@ -20,7 +20,7 @@ public final class Judgement {
     private final String line;
 
     /**
-     * @param count            a count of the run by name (see {@link RunSummary#counts}); 0 when absent
+     * @param count            a count of the run by name (see {@code RunSummary.counts}); 0 when absent
      * @param failures         failure rows, most frequent first, to name the main reason of each kind
      * @param incomplete       why figures are missing (engines without a summary, colliding engine numbers)
      * @param receivedNothing  receivers owed messages that got none
@@ -71,6 +71,15 @@ public final class Judgement {
         if (rendezvous > 0) {
             why.add(rendezvous + " rendezvous failed" + main(failures, FailureTally.Kind.RENDEZVOUS));
         }
+        long repliesFailed = count.applyAsLong("repliesFailed");
+        if (over(repliesFailed, repliesFailed + count.applyAsLong("repliesSent"), tolerancePercent)) {
+            why.add(repliesFailed + " repl(ies) to requests failed" + mainOf(failures, "reply"));
+        }
+        long requests = count.applyAsLong("requestsPublished");
+        long unanswered = requests - count.applyAsLong("repliesReceived");
+        if (requests > 0 && unanswered > 0) {
+            why.add(unanswered + " of " + requests + " request(s) got no reply");
+        }
         long expected = count.applyAsLong("expected");
         long lost = count.applyAsLong("lost");
         long received = count.applyAsLong("received");
@@ -100,6 +109,16 @@ public final class Judgement {
             if (r.kind == kind) {
                 return " (most often: " + r.count + " x " + r.reason
                         + (r.sampler.isEmpty() ? "" : ", in '" + r.sampler + "'") + ")";
+            }
+        }
+        return "";
+    }
+
+    /** The most frequent reason of the failures tallied under {@code sampler}, as " (most often: ...)", or "". */
+    private static String mainOf(List<FailureTally.Row> failures, String sampler) {
+        for (FailureTally.Row r : failures) {
+            if (r.sampler.equals(sampler)) {
+                return " (most often: " + r.count + " x " + r.reason + ")";
             }
         }
         return "";

@@ -22,9 +22,13 @@ public final class PublishStream {
     private long[] failed = new long[0];
     private int failedLength;
 
-    PublishStream(int id, String topic) {
+    /** The publishing client's id: a subscription of its own with no local (MQTT 5) is not owed its messages. */
+    private final String publisher;
+
+    PublishStream(int id, String topic, String publisher) {
         this.id = id;
         this.topic = topic;
+        this.publisher = publisher;
     }
 
     public int id() {
@@ -75,11 +79,13 @@ public final class PublishStream {
     }
 
     /** This stream as the delivery check reads it. */
-    DeliveryCheck.Stream snapshot() {
+    /** @param withPublisher whether to name the publisher (only needed when some subscription has no local) */
+    DeliveryCheck.Stream snapshot(boolean withPublisher) {
         long[] failedNow;
         synchronized (this) {
             failedNow = Ranges.normalise(failed, failedLength);
         }
-        return new DeliveryCheck.Stream(id, topic, sent.get(), acknowledged.get(), failedNow);
+        return new DeliveryCheck.Stream(id, topic, sent.get(), acknowledged.get(), failedNow,
+                withPublisher ? publisher : null);
     }
 }

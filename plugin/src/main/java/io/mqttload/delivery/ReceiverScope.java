@@ -14,6 +14,7 @@ import io.mqttload.measure.EngineMetrics;
 public final class ReceiverScope {
     private final String key;
     private final List<String> filters = new CopyOnWriteArrayList<>();
+    private final List<String> noLocalFilters = new CopyOnWriteArrayList<>();
     private final ConcurrentHashMap<Integer, StreamTracker> streams = new ConcurrentHashMap<>();
     /** The label of the Subscribe sampler that made this scope: whose loss it is in the report. */
     private volatile String label = "";
@@ -64,6 +65,13 @@ public final class ReceiverScope {
         }
     }
 
+    /** Marks {@code filter} as subscribed with no local (MQTT 5): the broker keeps the client's own messages from it. */
+    void noLocal(String filter) {
+        if (!noLocalFilters.contains(filter)) {
+            noLocalFilters.add(filter);
+        }
+    }
+
     /** Tracks one measured message; called from the receiving client's Netty thread. */
     public void track(int streamId, int sequence, EngineMetrics metrics) {
         StreamTracker tracker = streams.get(streamId);
@@ -110,6 +118,7 @@ public final class ReceiverScope {
         DeliveryCheck.Scope scope = new DeliveryCheck.Scope(key, label);
         scope.node = node;
         filters.forEach(scope::addFilter);
+        noLocalFilters.forEach(scope.noLocalFilters::add);
         for (var e : streams.entrySet()) {
             StreamTracker t = e.getValue();
             synchronized (t) {

@@ -13,6 +13,7 @@ import io.mqttload.common.Checks;
 import io.mqttload.common.Waits;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.ReceiverScope;
+import io.mqttload.measure.EngineMetrics;
 
 /** Disconnects every client of a thread's group, bounded by a timeout, and empties the group. */
 public final class DisconnectOperation {
@@ -86,7 +87,11 @@ public final class DisconnectOperation {
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(drainTimeoutMillis);
         DeliveryLedger ledger = runtime.ledger();
-        Waits.until(() -> ledger.delivery(scopes).lost() == 0, deadline, 20);
+        EngineMetrics metrics = runtime.metrics();
+        // Replies owed on this engine too: a requester must still be there to get them, a responder to send them.
+        Waits.until(() -> ledger.delivery(scopes).lost() == 0
+                && metrics.repliesReceived.sum() + metrics.repliesFailed.sum() >= metrics.requestsPublished.sum(),
+                deadline, 20);
         long missing = ledger.delivery(scopes).lost();
         return missing > 0 ? "; " + missing + " expected message(s) had not arrived after the "
                 + drainTimeoutMillis + " ms drain" : "; drained";

@@ -28,7 +28,10 @@ final class Drain {
                     config.closeTimeoutMillis());
         }
         long drainDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.drainTimeoutMillis());
-        Waits.until(() -> ledger.delivery().lost() == 0, drainDeadline, 20);
+        // Requests owe a reply too: it comes back to the requesting engine after the request reached a responder.
+        Waits.until(() -> ledger.delivery().lost() == 0
+                && metrics.repliesReceived.sum() + metrics.repliesFailed.sum() >= metrics.requestsPublished.sum(),
+                drainDeadline, 20);
         // Messages from other engines, and shared groups this ledger cannot judge, are not counted down: wait for quiet.
         if (ledger.receivesFromOtherEngines() || ledger.delivery().sharedScopesAcrossEngines > 0) {
             awaitQuiet(metrics, config.drainQuietMillis(), drainDeadline);

@@ -12,7 +12,7 @@ import io.mqttload.common.InvalidSettingException;
  * {@code Subsystem{client%10}/Device{0..99}/#} is 100 filters, one per device. A scenario whose
  * subscribers each hold many subscriptions (JoramMQ's 100 {@code Device/#} filters per subscriber) is
  * then one line a user can read and edit in the GUI. Placeholders such as {@code {client}} are left for
- * {@link NameTemplate}.
+ * {@link io.mqttload.common.NameTemplate}.
  */
 public final class FilterRanges {
     /** One SUBSCRIBE per client carries every filter; this keeps a typo from building a gigantic packet. */

@@ -16,19 +16,19 @@ final class Intervals {
 
     /** @param countInTotal whether the interval counts in the run's totals (false during warm-up) */
     static Interval take(EngineMetrics metrics, Collection<SamplerMetrics> samplers, boolean countInTotal) {
+        EngineMetrics.PubToSubInterval pubToSub = metrics.takePubToSubInterval(countInTotal);
+        // Round trips go into the run's total only: the live feed and InfluxDB carry the other latencies.
+        metrics.roundTripLatency.takeInterval(countInTotal);
         List<Interval.OfNode> byNode = new ArrayList<>();
         for (NodeMetrics node : metrics.nodes.all()) {
-            byNode.add(new Interval.OfNode(node, node.pubToSubLatency.takeInterval(countInTotal)));
-            for (int from : node.publisherNodes()) {
-                node.fromNode(from).takeInterval(countInTotal);
-            }
+            byNode.add(new Interval.OfNode(node, pubToSub.of(node)));
         }
         List<Interval.OfSampler> bySampler = new ArrayList<>(samplers.size());
         for (SamplerMetrics s : samplers) {
-            bySampler.add(new Interval.OfSampler(s, s.pubToSubLatency.takeInterval(countInTotal),
-                    s.publishLatency.takeInterval(false), s.connectLatency.takeInterval(false)));
+            bySampler.add(new Interval.OfSampler(s, pubToSub.of(s), s.publishLatency.takeInterval(false),
+                    s.connectLatency.takeInterval(false)));
         }
-        return new Interval(System.currentTimeMillis(), metrics.pubToSubLatency.takeInterval(countInTotal),
+        return new Interval(System.currentTimeMillis(), pubToSub.engine,
                 // Connects happen before production, most of them before any warm-up ends: they always count.
                 metrics.publishLatency.takeInterval(countInTotal), metrics.connectLatency.takeInterval(true),
                 bySampler, byNode, countInTotal);

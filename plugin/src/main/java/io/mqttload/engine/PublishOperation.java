@@ -9,7 +9,9 @@ import java.util.concurrent.TimeoutException;
 
 import io.mqttload.client.Errors;
 import io.mqttload.client.LoadClient;
+import io.mqttload.client.PublishProperties;
 import io.mqttload.common.Checks;
+import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.NameTemplate;
 import io.mqttload.delivery.PublishStream;
 import io.mqttload.measure.EngineMetrics;
@@ -41,9 +43,23 @@ public final class PublishOperation {
     private final int maxInFlightPerClient;
     private final long ackTimeoutMillis;
     private final boolean perMessageTopic;
+    /** MQTT 5 properties of every message; a response topic makes each message a request. */
+    private final PublishProperties properties;
+    private final NameTemplate responseTopic;
 
     public PublishOperation(String topicTemplate, int qos, boolean retain, PayloadSource payload, int messagesPerSample,
             boolean synchronous, int maxInFlight, int maxInFlightPerClient, long ackTimeoutMillis) {
+        this(topicTemplate, qos, retain, payload, messagesPerSample, synchronous, maxInFlight, maxInFlightPerClient,
+                ackTimeoutMillis, PublishProperties.NONE, "");
+    }
+
+    /**
+     * @param responseTopicTemplate where replies to these messages go (placeholders as the topic's, per client); empty:
+     *                              the messages are not requests
+     */
+    public PublishOperation(String topicTemplate, int qos, boolean retain, PayloadSource payload, int messagesPerSample,
+            boolean synchronous, int maxInFlight, int maxInFlightPerClient, long ackTimeoutMillis,
+            PublishProperties properties, String responseTopicTemplate) {
         this.topic = NameTemplate.compile("topic", Checks.notBlank("topic", topicTemplate), TOPIC_PLACEHOLDERS);
         Checks.publishTopic("topic", topicTemplate);
         this.qos = Checks.qos("qos", qos);
@@ -55,6 +71,27 @@ public final class PublishOperation {
         this.maxInFlightPerClient = (int) Checks.between("maxInFlightPerClient", maxInFlightPerClient, 1, 65_535);
         this.ackTimeoutMillis = Checks.between("ackTimeoutMs", ackTimeoutMillis, 1, 3_600_000);
         this.perMessageTopic = topic.uses("msg");
+        this.properties = properties;
+        String response = responseTopicTemplate == null ? "" : responseTopicTemplate.trim();
+        if (response.isEmpty()) {
+            this.responseTopic = null;
+        } else {
+            Checks.publishTopic("responseTopic", response);
+            this.responseTopic = NameTemplate.compile("responseTopic", response, TOPIC_PLACEHOLDERS);
+        }
+    }
+
+    /** Refuses MQTT 5 properties for a thread whose clients speak MQTT 3.1.1, naming the first one set. */
+    private void checkVersion(LoadClient client) {
+        if (client.isMqtt5()) {
+            return;
+        }
+        String field = responseTopic != null ? "responseTopic" : properties.firstFieldSet();
+        if (field != null) {
+            throw new InvalidSettingException(field, field.equals("responseTopic") ? responseTopic.source()
+                    : properties.valueOf(field), "is an MQTT 5 property, but this thread's clients connected with"
+                    + " MQTT 3.1.1 (mqttVersion of the MQTT Connection)");
+        }
     }
 
     public int messagesPerSample() {
@@ -67,6 +104,7 @@ public final class PublishOperation {
             return OperationResult.failed("NOT_CONNECTED",
                     "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Publish");
         }
+        checkVersion(group.clients().get(0));
         EngineMetrics metrics = runtime.metrics();
         PlaceholderValues values = new PlaceholderValues(runtime.config(), threadGroup, thread);
         String earlierFailures = group.takeAsyncFailures();
@@ -153,15 +191,18 @@ public final class PublishOperation {
             byte[] body = payload.next(stream.id(), sequence, client.nodeIndex());
             long start = payload.isMeasured() ? PayloadHeader.sendMicros(body) : MicroClock.nowMicros();
             CompletableFuture<Void> ack = null;
+            PublishProperties messageProperties = responseTopic == null ? properties
+                    : properties.withResponseTopic(responseTopic.expand(values));
+            boolean request = responseTopic != null;
             try {
                 if (window != null) {
-                    client.publish(topicName, body, qos, retain, error -> {
+                    client.publish(topicName, body, qos, retain, messageProperties, error -> {
                         clientWindow.release();
                         window.release();
-                        settle(metrics, sampler, client.node(), stream, sequence, start, error, group);
+                        settle(metrics, sampler, client.node(), stream, sequence, start, error, group, request);
                     });
                 } else {
-                    ack = client.publish(topicName, body, qos, retain);
+                    ack = client.publish(topicName, body, qos, retain, messageProperties);
                 }
             } catch (RuntimeException e) {
                 if (window != null) {
@@ -181,9 +222,9 @@ public final class PublishOperation {
             }
             try {
                 ack.get(ackTimeoutMillis, TimeUnit.MILLISECONDS);
-                settle(metrics, sampler, client.node(), stream, sequence, start, null, null);
+                settle(metrics, sampler, client.node(), stream, sequence, start, null, null, request);
             } catch (ExecutionException e) {
-                settle(metrics, sampler, client.node(), stream, sequence, start, e, null);
+                settle(metrics, sampler, client.node(), stream, sequence, start, e, null, request);
                 failed++;
                 if (firstError == null) {
                     firstError = client.clientId() + " on '" + topicName + "': " + Errors.describe(e);
@@ -236,10 +277,14 @@ public final class PublishOperation {
     }
 
     private static void settle(EngineMetrics metrics, SamplerMetrics sampler, NodeMetrics node, PublishStream stream,
-            int sequence, long startMicros, Throwable error, ClientGroup asyncGroup) {
+            int sequence, long startMicros, Throwable error, ClientGroup asyncGroup, boolean request) {
         if (error == null) {
             metrics.acknowledged(sampler, node, MicroClock.nowMicros() - startMicros);
             stream.acknowledged();
+            if (request) {
+                // Taken by the broker: from now on a reply is owed.
+                metrics.requestsPublished.increment();
+            }
         } else {
             stream.failed(sequence);
             metrics.failed(FailureTally.Kind.PUBLISH, sampler, Errors.reason(error));

@@ -10,8 +10,11 @@ import java.util.concurrent.TimeoutException;
 
 import io.mqttload.client.Errors;
 import io.mqttload.client.LoadClient;
+import io.mqttload.client.SubscribeOptions;
 import io.mqttload.common.Checks;
+import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.NameTemplate;
+import io.mqttload.common.SharedSubscription;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.SamplerMetrics;
@@ -28,8 +31,16 @@ public final class SubscribeOperation {
     private final int qos;
     private final ClientSelection selection;
     private final long timeoutMillis;
+    private final SubscribeOptions options;
+    /** Whether the subscribing clients answer requests (MQTT 5 messages with a response topic). */
+    private final boolean answerRequests;
 
     public SubscribeOperation(String topicFilters, int qos, String clients, long timeoutMillis) {
+        this(topicFilters, qos, clients, timeoutMillis, SubscribeOptions.DEFAULT, false);
+    }
+
+    public SubscribeOperation(String topicFilters, int qos, String clients, long timeoutMillis, SubscribeOptions options,
+            boolean answerRequests) {
         String all = Checks.notBlank("topicFilters", topicFilters);
         for (String line : all.split("\\s*[\\n,]\\s*")) {
             if (line.isEmpty()) {
@@ -43,6 +54,16 @@ public final class SubscribeOperation {
         this.qos = Checks.qos("qos", qos);
         this.selection = ClientSelection.parse("clients", clients);
         this.timeoutMillis = Checks.between("subackTimeoutMs", timeoutMillis, 1, 3_600_000);
+        this.options = options;
+        this.answerRequests = answerRequests;
+        if (options.noLocal()) {
+            for (NameTemplate f : filters) {
+                if (SharedSubscription.isShared(f.source())) {
+                    throw new InvalidSettingException("noLocal", "true", "MQTT 5 forbids no local on a shared subscription"
+                            + " ('" + f.source() + "')");
+                }
+            }
+        }
     }
 
     public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread,
@@ -50,6 +71,14 @@ public final class SubscribeOperation {
         if (group == null || group.size() == 0) {
             return OperationResult.failed("NOT_CONNECTED",
                     "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Subscribe");
+        }
+        if (!group.clients().get(0).isMqtt5()) {
+            String field = answerRequests ? "answerRequests" : options.firstFieldSet();
+            if (field != null) {
+                throw new InvalidSettingException(field, field.equals("retainHandling") ? options.retainHandling() : "true",
+                        "is an MQTT 5 option, but this thread's clients connected with MQTT 3.1.1 (mqttVersion of the"
+                                + " MQTT Connection)");
+            }
         }
         PlaceholderValues values = new PlaceholderValues(runtime.config(), threadGroup, thread);
         List<LoadClient> selected = new ArrayList<>();
@@ -72,7 +101,10 @@ public final class SubscribeOperation {
             selected.add(client);
             requested.add(expanded);
             client.receiveInto(sampler);
-            acks.add(client.subscribe(expanded, qos));
+            if (answerRequests) {
+                client.answerRequests();
+            }
+            acks.add(client.subscribe(expanded, qos, options));
         }
         if (selected.isEmpty()) {
             return OperationResult.failed("NO_CLIENT", "clients = '" + selection + "' selects none of this thread's "

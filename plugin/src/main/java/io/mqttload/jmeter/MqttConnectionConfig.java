@@ -5,6 +5,7 @@ import org.apache.jmeter.testbeans.TestBean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.mqttload.client.ConnectOptions;
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.NodeAssignment;
 import io.mqttload.client.ProtocolVersion;
@@ -41,6 +42,19 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
     private String nodeTemplate = "";
     private String nodeSeed = "0";
     private String nodeFailover = "true";
+    private String willTopic = "";
+    private String willPayload = "";
+    private String willQos = "0";
+    private String willRetain = "false";
+    private String willDelaySeconds = "";
+    private String receiveMaximum = "";
+    private String maximumPacketSize = "";
+    private String topicAliasMaximum = "";
+    private String sendTopicAliasMaximum = "";
+    private String userProperties = "";
+    private String authMethod = "";
+    private String authData = "";
+    private String authDataEncoding = "TEXT";
 
     private transient ConnectionSettings settings;
 
@@ -80,9 +94,39 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
                             : Fields.parseLong("nodeSeed", nodeSeed, Long.MIN_VALUE, Long.MAX_VALUE))
                     .nodeFailover(nodeFailover == null || nodeFailover.trim().isEmpty()
                             || Fields.parseBoolean("nodeFailover", nodeFailover))
+                    .connectOptions(connectOptions())
                     .build();
         }
         return settings;
+    }
+
+    /** The will and the MQTT 5 connect properties; every field is empty in plans saved before they existed. */
+    private ConnectOptions connectOptions() {
+        return ConnectOptions.builder()
+                .willTopic(willTopic)
+                .willPayload(willPayload)
+                .willQos(isEmpty(willQos) ? 0 : Fields.parseQos("willQos", willQos))
+                .willRetain(!isEmpty(willRetain) && Fields.parseBoolean("willRetain", willRetain))
+                .willDelaySeconds(optional("willDelaySeconds", willDelaySeconds, 0, ConnectOptions.MAX_INTERVAL))
+                .receiveMaximum(optional("receiveMaximum", receiveMaximum, 1, ConnectOptions.MAX_TWO_BYTES))
+                .maximumPacketSize(optional("maximumPacketSize", maximumPacketSize, 1, ConnectOptions.MAX_PACKET_SIZE))
+                .topicAliasMaximum(optional("topicAliasMaximum", topicAliasMaximum, 0, ConnectOptions.MAX_TWO_BYTES))
+                .sendTopicAliasMaximum(optional("sendTopicAliasMaximum", sendTopicAliasMaximum, 0,
+                        ConnectOptions.MAX_TWO_BYTES))
+                .userProperties(userProperties)
+                .authMethod(authMethod)
+                .authData(authData)
+                .authDataEncoding(authDataEncoding)
+                .build();
+    }
+
+    private static boolean isEmpty(String text) {
+        return text == null || text.trim().isEmpty();
+    }
+
+    /** A number that is not set when empty, so that MQTT 3.1.1 can refuse the MQTT 5 options that are. */
+    private static Long optional(String field, String text, long min, long max) {
+        return isEmpty(text) ? null : Fields.parseLong(field, text, min, max);
     }
 
     @Override
@@ -256,5 +300,109 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
 
     public void setNodeFailover(String nodeFailover) {
         this.nodeFailover = nodeFailover;
+    }
+
+    public String getWillTopic() {
+        return willTopic;
+    }
+
+    public void setWillTopic(String willTopic) {
+        this.willTopic = willTopic;
+    }
+
+    public String getWillPayload() {
+        return willPayload;
+    }
+
+    public void setWillPayload(String willPayload) {
+        this.willPayload = willPayload;
+    }
+
+    public String getWillQos() {
+        return willQos;
+    }
+
+    public void setWillQos(String willQos) {
+        this.willQos = willQos;
+    }
+
+    public String getWillRetain() {
+        return willRetain;
+    }
+
+    public void setWillRetain(String willRetain) {
+        this.willRetain = willRetain;
+    }
+
+    public String getWillDelaySeconds() {
+        return willDelaySeconds;
+    }
+
+    public void setWillDelaySeconds(String willDelaySeconds) {
+        this.willDelaySeconds = willDelaySeconds;
+    }
+
+    public String getReceiveMaximum() {
+        return receiveMaximum;
+    }
+
+    public void setReceiveMaximum(String receiveMaximum) {
+        this.receiveMaximum = receiveMaximum;
+    }
+
+    public String getMaximumPacketSize() {
+        return maximumPacketSize;
+    }
+
+    public void setMaximumPacketSize(String maximumPacketSize) {
+        this.maximumPacketSize = maximumPacketSize;
+    }
+
+    public String getTopicAliasMaximum() {
+        return topicAliasMaximum;
+    }
+
+    public void setTopicAliasMaximum(String topicAliasMaximum) {
+        this.topicAliasMaximum = topicAliasMaximum;
+    }
+
+    public String getSendTopicAliasMaximum() {
+        return sendTopicAliasMaximum;
+    }
+
+    public void setSendTopicAliasMaximum(String sendTopicAliasMaximum) {
+        this.sendTopicAliasMaximum = sendTopicAliasMaximum;
+    }
+
+    public String getUserProperties() {
+        return userProperties;
+    }
+
+    public void setUserProperties(String userProperties) {
+        this.userProperties = userProperties;
+    }
+
+    public String getAuthMethod() {
+        return authMethod;
+    }
+
+    public void setAuthMethod(String authMethod) {
+        this.authMethod = authMethod;
+    }
+
+    public String getAuthData() {
+        return authData;
+    }
+
+    public void setAuthData(String authData) {
+        this.authData = authData;
+    }
+
+    public String getAuthDataEncoding() {
+        return authDataEncoding;
+    }
+
+    public void setAuthDataEncoding(String authDataEncoding) {
+        this.authDataEncoding = authDataEncoding;
     }
 }

@@ -37,5 +37,26 @@ public class MqttConnectionConfigBeanInfo extends MqttBeanInfoSupport {
         flag("cleanStart", true);
         text("sessionExpirySeconds", "0");
         text("connectTimeoutMs", "10000");
+
+        createPropertyGroup("will", new String[] {"willTopic", "willPayload", "willQos", "willRetain", "willDelaySeconds"});
+        text("willTopic", "");
+        text("willPayload", "");
+        choice("willQos", "0", "0", "1", "2");
+        flag("willRetain", false);
+        text("willDelaySeconds", "");
+
+        // Empty means not set: the client's default goes out, and MQTT 3.1.1 refuses only what a plan did set.
+        createPropertyGroup("mqtt5", new String[] {"receiveMaximum", "maximumPacketSize", "topicAliasMaximum",
+            "sendTopicAliasMaximum", "userProperties"});
+        text("receiveMaximum", "");
+        text("maximumPacketSize", "");
+        text("topicAliasMaximum", "");
+        text("sendTopicAliasMaximum", "");
+        multiLine("userProperties", "");
+
+        createPropertyGroup("enhancedAuth", new String[] {"authMethod", "authData", "authDataEncoding"});
+        text("authMethod", "");
+        secret("authData");
+        choice("authDataEncoding", "TEXT", "TEXT", "BASE64");
     }
 }

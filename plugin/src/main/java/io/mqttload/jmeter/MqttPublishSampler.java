@@ -4,6 +4,8 @@ import java.util.Locale;
 
 import org.apache.jmeter.threads.JMeterContext;
 
+import io.mqttload.client.PublishProperties;
+import io.mqttload.client.UserProperties;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
@@ -32,6 +34,12 @@ public class MqttPublishSampler extends AbstractMqttSampler {
     private String maxInFlight = "1000";
     private String maxInFlightPerClient = "20";
     private String ackTimeoutMs = "10000";
+    private String messageExpirySeconds = "";
+    private String contentType = "";
+    private String payloadFormat = "NONE";
+    private String responseTopic = "";
+    private String correlationData = "";
+    private String userProperties = "";
 
     private transient PublishOperation operation;
     private transient String operationKey;
@@ -41,7 +49,8 @@ public class MqttPublishSampler extends AbstractMqttSampler {
     @Override
     protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
         String key = settingsKey(topic, qos, retain, payloadType, payloadText, payloadSize, payloadFile, measureLatency,
-                messagesPerSample, mode, maxInFlight, maxInFlightPerClient, ackTimeoutMs);
+                messagesPerSample, mode, maxInFlight, maxInFlightPerClient, ackTimeoutMs, messageExpirySeconds, contentType,
+                payloadFormat, responseTopic, correlationData, userProperties);
         if (!key.equals(operationKey)) {
             operation = operation();
             operationKey = key;
@@ -79,7 +88,14 @@ public class MqttPublishSampler extends AbstractMqttSampler {
                 Fields.parseInt("messagesPerSample", messagesPerSample, 1, 10_000_000), parseSynchronous(),
                 Fields.parseInt("maxInFlight", maxInFlight, 1, 1_000_000),
                 Fields.parseInt("maxInFlightPerClient", maxInFlightPerClient, 1, 65_535),
-                Fields.parseLong("ackTimeoutMs", ackTimeoutMs, 1, 3_600_000));
+                Fields.parseLong("ackTimeoutMs", ackTimeoutMs, 1, 3_600_000), properties(), responseTopic);
+    }
+
+    private PublishProperties properties() {
+        long expiry = messageExpirySeconds == null || messageExpirySeconds.isBlank() ? -1
+                : Fields.parseLong("messageExpirySeconds", messageExpirySeconds, 0, 4_294_967_295L);
+        return PublishProperties.of(expiry, contentType, PublishProperties.PayloadFormat.parse("payloadFormat", payloadFormat),
+                correlationData, UserProperties.parse("userProperties", userProperties));
     }
 
     private boolean parseSynchronous() {
@@ -200,5 +216,53 @@ public class MqttPublishSampler extends AbstractMqttSampler {
 
     public void setAckTimeoutMs(String ackTimeoutMs) {
         this.ackTimeoutMs = ackTimeoutMs;
+    }
+
+    public String getMessageExpirySeconds() {
+        return messageExpirySeconds;
+    }
+
+    public void setMessageExpirySeconds(String messageExpirySeconds) {
+        this.messageExpirySeconds = messageExpirySeconds;
+    }
+
+    public String getContentType() {
+        return contentType;
+    }
+
+    public void setContentType(String contentType) {
+        this.contentType = contentType;
+    }
+
+    public String getPayloadFormat() {
+        return payloadFormat;
+    }
+
+    public void setPayloadFormat(String payloadFormat) {
+        this.payloadFormat = payloadFormat;
+    }
+
+    public String getResponseTopic() {
+        return responseTopic;
+    }
+
+    public void setResponseTopic(String responseTopic) {
+        this.responseTopic = responseTopic;
+    }
+
+    public String getCorrelationData() {
+        return correlationData;
+    }
+
+    public void setCorrelationData(String correlationData) {
+        this.correlationData = correlationData;
+    }
+
+    public String getUserProperties() {
+        return userProperties;
+    }
+
+    public void setUserProperties(String userProperties) {
+        this.userProperties = userProperties;
     }
 }

@@ -24,5 +24,14 @@ public class MqttPublishSamplerBeanInfo extends MqttBeanInfoSupport {
         text("maxInFlight", "1000");
         text("maxInFlightPerClient", "20");
         text("ackTimeoutMs", "10000");
+
+        createPropertyGroup("mqtt5", new String[] {"messageExpirySeconds", "contentType", "payloadFormat", "responseTopic",
+            "correlationData", "userProperties"});
+        text("messageExpirySeconds", "");
+        text("contentType", "");
+        choice("payloadFormat", "NONE", "NONE", "UNSPECIFIED", "UTF_8");
+        text("responseTopic", "");
+        text("correlationData", "");
+        multiLine("userProperties", "");
     }
 }

@@ -2,6 +2,7 @@ package io.mqttload.jmeter;
 
 import org.apache.jmeter.threads.JMeterContext;
 
+import io.mqttload.client.SubscribeOptions;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
 import io.mqttload.engine.SubscribeOperation;
@@ -18,13 +19,18 @@ public class MqttSubscribeSampler extends AbstractMqttSampler {
     private String qos = "1";
     private String clients = "all";
     private String subackTimeoutMs = "10000";
+    private String noLocal = "false";
+    private String retainAsPublished = "false";
+    private String retainHandling = "SEND";
+    private String answerRequests = "false";
 
     private transient SubscribeOperation operation;
     private transient String operationKey;
 
     @Override
     protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
-        String key = settingsKey(topicFilters, qos, clients, subackTimeoutMs);
+        String key = settingsKey(topicFilters, qos, clients, subackTimeoutMs, noLocal, retainAsPublished, retainHandling,
+                answerRequests);
         if (!key.equals(operationKey)) {
             operation = operation();
             operationKey = key;
@@ -35,8 +41,12 @@ public class MqttSubscribeSampler extends AbstractMqttSampler {
     }
 
     private SubscribeOperation operation() {
+        SubscribeOptions options = new SubscribeOptions(Fields.parseBoolean("noLocal", noLocal),
+                Fields.parseBoolean("retainAsPublished", retainAsPublished),
+                SubscribeOptions.RetainHandling.parse("retainHandling", retainHandling));
         return new SubscribeOperation(topicFilters, Fields.parseQos("qos", qos), clients,
-                Fields.parseLong("subackTimeoutMs", subackTimeoutMs, 1, 3_600_000));
+                Fields.parseLong("subackTimeoutMs", subackTimeoutMs, 1, 3_600_000), options,
+                Fields.parseBoolean("answerRequests", answerRequests));
     }
 
     @Override
@@ -74,5 +84,37 @@ public class MqttSubscribeSampler extends AbstractMqttSampler {
 
     public void setSubackTimeoutMs(String subackTimeoutMs) {
         this.subackTimeoutMs = subackTimeoutMs;
+    }
+
+    public String getNoLocal() {
+        return noLocal;
+    }
+
+    public void setNoLocal(String noLocal) {
+        this.noLocal = noLocal;
+    }
+
+    public String getRetainAsPublished() {
+        return retainAsPublished;
+    }
+
+    public void setRetainAsPublished(String retainAsPublished) {
+        this.retainAsPublished = retainAsPublished;
+    }
+
+    public String getRetainHandling() {
+        return retainHandling;
+    }
+
+    public void setRetainHandling(String retainHandling) {
+        this.retainHandling = retainHandling;
+    }
+
+    public String getAnswerRequests() {
+        return answerRequests;
+    }
+
+    public void setAnswerRequests(String answerRequests) {
+        this.answerRequests = answerRequests;
     }
 }

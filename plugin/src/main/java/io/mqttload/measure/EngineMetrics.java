@@ -1,18 +1,27 @@
 package io.mqttload.measure;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+
+import org.HdrHistogram.Histogram;
 
 /**
  * The engine's counters and latency distributions. Written from JMeter threads and Netty threads
  * at message rate, so every field is a contention-free adder or recorder.
  */
 public final class EngineMetrics {
-    public final LatencyRecorder pubToSubLatency = new LatencyRecorder();
+    /** Pub-to-sub latency: the sum of every node's, taken at each tick ({@link #takePubToSubInterval}). */
+    public final LatencyTotal pubToSubLatency = new LatencyTotal();
     public final LatencyRecorder publishLatency = new LatencyRecorder();
     public final LatencyRecorder connectLatency = new LatencyRecorder();
+    /** Request/response (MQTT 5): from a request's send to its reply's arrival at the requester. */
+    public final LatencyRecorder roundTripLatency = new LatencyRecorder();
 
     public final LongAdder connectsOk = new LongAdder();
     public final LongAdder connectsFailed = new LongAdder();
@@ -42,6 +51,12 @@ public final class EngineMetrics {
     public final LongAdder gaps = new LongAdder();
     /** Gap messages that arrived late after all (reordering, not loss). */
     public final LongAdder gapsFilled = new LongAdder();
+
+    /** Request/response (MQTT 5): requests published (messages with a response topic), and replies. */
+    public final LongAdder requestsPublished = new LongAdder();
+    public final LongAdder repliesSent = new LongAdder();
+    public final LongAdder repliesFailed = new LongAdder();
+    public final LongAdder repliesReceived = new LongAdder();
 
     /** Why the most recent established connection was lost, for the summary. */
     public final AtomicReference<String> lastConnectionLoss = new AtomicReference<>();
@@ -167,11 +182,112 @@ public final class EngineMetrics {
 
     /** Latency of a message from a publisher on {@code publisherNode} (-1: not known) to a subscriber on {@code node}. */
     public void pubToSub(SamplerMetrics sampler, NodeMetrics node, int publisherNode, long micros) {
-        pubToSubLatency.record(micros);
-        node.pubToSub(publisherNode, micros);
-        if (sampler != null) {
-            sampler.pubToSubLatency.record(micros);
+        pubToSubRecorder(sampler, node, publisherNode).record(micros);
+    }
+
+    /**
+     * The one recorder of the messages from {@code publisherNode} (-1: not known) to {@code sampler}'s subscribers
+     * (null: a client no Subscribe sampler made) on {@code node}: a receiving client may keep it while these stay the
+     * same, so that a delivered message costs one recording, whatever the figures it is part of.
+     */
+    public LatencyRecorder pubToSubRecorder(SamplerMetrics sampler, NodeMetrics node, int publisherNode) {
+        return node.from(publisherNode).recorder(sampler);
+    }
+
+    /**
+     * Takes the interval of every pub-to-sub recorder and adds them up into the engine's, each node's, each node
+     * pair's and each sampler's interval, and into their run totals when {@code countInTotal} (false during warm-up).
+     */
+    public PubToSubInterval takePubToSubInterval(boolean countInTotal) {
+        Histogram engine = LatencyRecorder.newHistogram();
+        Map<NodeMetrics, Histogram> byNode = new IdentityHashMap<>();
+        Map<SamplerMetrics, Histogram> bySampler = new IdentityHashMap<>();
+        for (NodeMetrics node : nodes.all()) {
+            Histogram ofNode = LatencyRecorder.newHistogram();
+            for (NodeMetrics.FromNode pair : node.pairs()) {
+                Histogram ofPair = LatencyRecorder.newHistogram();
+                for (NodeMetrics.Leaf leaf : pair.leaves()) {
+                    Histogram interval = leaf.recorder.takeInterval(false);
+                    ofPair.add(interval);
+                    if (leaf.sampler != null) {
+                        bySampler.computeIfAbsent(leaf.sampler, s -> LatencyRecorder.newHistogram()).add(interval);
+                    }
+                }
+                ofNode.add(ofPair);
+                if (countInTotal) {
+                    pair.total.add(ofPair);
+                }
+            }
+            engine.add(ofNode);
+            byNode.put(node, ofNode);
+            if (countInTotal) {
+                node.pubToSubLatency.add(ofNode);
+            }
         }
+        if (countInTotal) {
+            pubToSubLatency.add(engine);
+            bySampler.forEach((sampler, interval) -> sampler.pubToSubLatency.add(interval));
+        }
+        return new PubToSubInterval(engine, byNode, bySampler);
+    }
+
+    /** One tick's pub-to-sub latency: the engine's, by node and by sampler. */
+    public static final class PubToSubInterval {
+        public final Histogram engine;
+        private final Map<NodeMetrics, Histogram> byNode;
+        private final Map<SamplerMetrics, Histogram> bySampler;
+
+        PubToSubInterval(Histogram engine, Map<NodeMetrics, Histogram> byNode, Map<SamplerMetrics, Histogram> bySampler) {
+            this.engine = engine;
+            this.byNode = byNode;
+            this.bySampler = bySampler;
+        }
+
+        /** The node's interval (empty when no subscriber of it received anything yet). */
+        public Histogram of(NodeMetrics node) {
+            Histogram h = byNode.get(node);
+            return h == null ? LatencyRecorder.newHistogram() : h;
+        }
+
+        /** The sampler's interval (empty when its subscribers received nothing in it). */
+        public Histogram of(SamplerMetrics sampler) {
+            Histogram h = bySampler.get(sampler);
+            return h == null ? LatencyRecorder.newHistogram() : h;
+        }
+    }
+
+    /** Pub-to-sub latencies recorded as 0 because they were negative (clock skew between hosts), so far. */
+    public long pubToSubNegativeCount() {
+        long n = 0;
+        for (NodeMetrics.Leaf leaf : pubToSubLeaves()) {
+            n += leaf.recorder.negativeCount();
+        }
+        return n;
+    }
+
+    /** Pub-to-sub latencies above the trackable maximum, recorded at it, so far. */
+    public long pubToSubClampedCount() {
+        long n = 0;
+        for (NodeMetrics.Leaf leaf : pubToSubLeaves()) {
+            n += leaf.recorder.clampedCount();
+        }
+        return n;
+    }
+
+    private List<NodeMetrics.Leaf> pubToSubLeaves() {
+        List<NodeMetrics.Leaf> leaves = new ArrayList<>();
+        for (NodeMetrics node : nodes.all()) {
+            for (NodeMetrics.FromNode pair : node.pairs()) {
+                leaves.addAll(Arrays.asList(pair.leaves()));
+            }
+        }
+        return leaves;
+    }
+
+    /** A responder's reply that the client or the broker refused. */
+    public void replyFailed(String reason) {
+        repliesFailed.increment();
+        failures.add("reply", FailureTally.Kind.PUBLISH, reason, 1);
     }
 
     /** A client that lost its connection to {@code from} reconnected to {@code to} (failover). */

@@ -1,8 +1,8 @@
 package io.mqttload.measure;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
@@ -28,34 +28,98 @@ public final class NodeMetrics {
     public final LongAdder movedIn = new LongAdder();
     /** When a connection to this node was first lost (ms since the epoch), or -1: when the node went away. */
     public final AtomicLong firstLossMillis = new AtomicLong(-1);
-    /** Of the messages this node's subscribers received, by the publisher's node: latency. */
-    public final LatencyRecorder pubToSubLatency = new LatencyRecorder();
-    private final ConcurrentHashMap<Integer, LatencyRecorder> fromNode = new ConcurrentHashMap<>();
+    /** Of the messages this node's subscribers received: latency (the sum of its {@link FromNode}s). */
+    public final LatencyTotal pubToSubLatency = new LatencyTotal();
+    /** By publisher node index + 1 (0: a publisher whose node is not known). */
+    private final AtomicReferenceArray<FromNode> fromNode = new AtomicReferenceArray<>(MAX_NODES + 1);
 
     NodeMetrics(int index, String name) {
         this.index = index;
         this.name = name;
     }
 
-    /** A message from a publisher on node {@code publisherNode} (-1: not known) reached a subscriber on this node. */
-    void pubToSub(int publisherNode, long micros) {
-        pubToSubLatency.record(micros);
-        if (publisherNode >= 0) {
-            LatencyRecorder pair = fromNode.get(publisherNode);
-            if (pair == null) {
-                pair = fromNode.computeIfAbsent(publisherNode, k -> new LatencyRecorder());
+    /** The messages from publishers on node {@code publisherNode} (-1: not known) to subscribers on this node. */
+    FromNode from(int publisherNode) {
+        int slot = publisherNode < 0 || publisherNode >= MAX_NODES ? 0 : publisherNode + 1;
+        FromNode f = fromNode.get(slot);
+        if (f == null) {
+            fromNode.compareAndSet(slot, null, new FromNode());
+            f = fromNode.get(slot);
+        }
+        return f;
+    }
+
+    /** Every publisher node (and the unknown one) that messages to this node's subscribers came from. */
+    List<FromNode> pairs() {
+        List<FromNode> pairs = new ArrayList<>();
+        for (int i = 0; i <= MAX_NODES; i++) {
+            FromNode f = fromNode.get(i);
+            if (f != null) {
+                pairs.add(f);
             }
-            pair.record(micros);
+        }
+        return pairs;
+    }
+
+    /** The indexes of the known publisher nodes that messages to this node's subscribers came from. */
+    public List<Integer> publisherNodes() {
+        List<Integer> nodes = new ArrayList<>();
+        for (int i = 1; i <= MAX_NODES; i++) {
+            if (fromNode.get(i) != null) {
+                nodes.add(i - 1);
+            }
+        }
+        return nodes;
+    }
+
+    /** Latency of messages from publisher node {@code publisherNode} to this node's subscribers, or null. */
+    public LatencyTotal fromNode(int publisherNode) {
+        FromNode f = publisherNode >= 0 && publisherNode < MAX_NODES ? fromNode.get(publisherNode + 1) : null;
+        return f == null ? null : f.total;
+    }
+
+    /**
+     * One (publisher node, subscriber node) pair: a recorder per receiving sampler, so that a message is recorded
+     * once, and the pair's, the node's, the sampler's and the engine's latency are sums of these recorders.
+     */
+    static final class FromNode {
+        final LatencyTotal total = new LatencyTotal();
+        /** Copy-on-write: a run has a handful of Subscribe samplers, read at message rate, added to rarely. */
+        private volatile Leaf[] leaves = new Leaf[0];
+
+        LatencyRecorder recorder(SamplerMetrics sampler) {
+            for (Leaf leaf : leaves) {
+                if (leaf.sampler == sampler) {
+                    return leaf.recorder;
+                }
+            }
+            synchronized (this) {
+                for (Leaf leaf : leaves) {
+                    if (leaf.sampler == sampler) {
+                        return leaf.recorder;
+                    }
+                }
+                Leaf added = new Leaf(sampler);
+                Leaf[] more = Arrays.copyOf(leaves, leaves.length + 1);
+                more[more.length - 1] = added;
+                leaves = more;
+                return added.recorder;
+            }
+        }
+
+        Leaf[] leaves() {
+            return leaves;
         }
     }
 
-    /** Latency of messages from each publisher node to this node's subscribers, by publisher node index. */
-    public List<Integer> publisherNodes() {
-        return new ArrayList<>(fromNode.keySet());
-    }
+    /** The recorder of the messages one sampler's subscribers (null: a client no Subscribe sampler made) received. */
+    static final class Leaf {
+        final SamplerMetrics sampler;
+        final LatencyRecorder recorder = new LatencyRecorder();
 
-    public LatencyRecorder fromNode(int publisherNode) {
-        return fromNode.get(publisherNode);
+        Leaf(SamplerMetrics sampler) {
+            this.sampler = sampler;
+        }
     }
 
     /** The nodes of one engine's run, created when a client first connects to one. */

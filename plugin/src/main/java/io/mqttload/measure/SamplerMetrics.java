@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class SamplerMetrics {
     public final String label;
-    public final LatencyRecorder pubToSubLatency = new LatencyRecorder();
+    /** What this sampler's subscribers received: latency, summed from the engine's pub-to-sub recorders. */
+    public final LatencyTotal pubToSubLatency = new LatencyTotal();
     public final LatencyRecorder publishLatency = new LatencyRecorder();
     public final LatencyRecorder connectLatency = new LatencyRecorder();
     public final LongAdder connectsOk = new LongAdder();

@@ -43,7 +43,10 @@ public final class ReportText {
         t.append(rule);
         LatencyStats.appendTextHeader(t);
         for (int i = 0; i < MergedReport.LATENCY_KINDS.size(); i++) {
-            r.latency.get(MergedReport.LATENCY_KINDS.get(i)).appendTextRow(t, MergedReport.LATENCY_TITLES.get(i));
+            LatencyStats kind = r.latency.get(MergedReport.LATENCY_KINDS.get(i));
+            if (kind.count > 0 || i < MergedReport.LATENCY_KINDS.size() - 1) {
+                kind.appendTextRow(t, MergedReport.LATENCY_TITLES.get(i));
+            }
         }
         r.samplerLatencyRows().forEach((label, s) -> s.appendTextRow(t, "  to " + label));
         if (r.lossBySampler.size() > 1 || r.lost() > 0) {
@@ -89,7 +92,10 @@ public final class ReportText {
         m.append("| latency (ms) | count | avg | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
         m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (int i = 0; i < MergedReport.LATENCY_KINDS.size(); i++) {
-            r.latency.get(MergedReport.LATENCY_KINDS.get(i)).appendMarkdownRow(m, MergedReport.LATENCY_TITLES.get(i));
+            LatencyStats kind = r.latency.get(MergedReport.LATENCY_KINDS.get(i));
+            if (kind.count > 0 || i < MergedReport.LATENCY_KINDS.size() - 1) {
+                kind.appendMarkdownRow(m, MergedReport.LATENCY_TITLES.get(i));
+            }
         }
         r.samplerLatencyRows().forEach((label, s) -> s.appendMarkdownRow(m, "pub-to-sub, " + label));
         m.append("\n| engine | pub msg/s | sub msg/s | connects | connect errors | publish errors | expected | received |"

@@ -32,8 +32,8 @@ import io.mqttload.measure.LatencyStats;
  */
 public final class MergedReport {
     /** The latency kinds of the report, in the order the tables show them. */
-    public static final List<String> LATENCY_KINDS = List.of("pubToSub", "publish", "connect");
-    public static final List<String> LATENCY_TITLES = List.of("pub-to-sub", "publish (ack)", "connect");
+    public static final List<String> LATENCY_KINDS = List.of("pubToSub", "publish", "connect", "roundTrip");
+    public static final List<String> LATENCY_TITLES = List.of("pub-to-sub", "publish (ack)", "connect", "round trip (reply)");
 
     public final String runId;
     public final String scenario;

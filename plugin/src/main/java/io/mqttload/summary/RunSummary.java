@@ -37,6 +37,8 @@ public final class RunSummary {
     public final LatencyStats pubToSub;
     public final LatencyStats publish;
     public final LatencyStats connect;
+    /** Request/response: a request's send to its reply's arrival; empty without requests. */
+    public final LatencyStats roundTrip;
     /** Per Subscribe sampler label, over the measured window; only samplers whose clients received measured messages. */
     public final Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
     public final DeliveryLedger.Delivery delivery;
@@ -102,12 +104,16 @@ public final class RunSummary {
         counts.put("subscribingClients", receivedPerSubscriber[0]);
         counts.put("receivedPerClientMin", receivedPerSubscriber[1]);
         counts.put("receivedPerClientMax", receivedPerSubscriber[2]);
-        counts.put("latencyNegative", m.pubToSubLatency.negativeCount());
-        counts.put("latencyClamped", m.pubToSubLatency.clampedCount());
+        counts.put("latencyNegative", m.pubToSubNegativeCount());
+        counts.put("latencyClamped", m.pubToSubClampedCount());
         counts.put("rendezvousTimeouts", m.rendezvousTimeouts.sum());
         counts.put("rendezvousFailures", m.rendezvousFailures.sum());
         counts.put("protocolViolations", m.protocolViolations.sum());
         counts.put("invalidSettings", m.invalidSettings.sum());
+        counts.put("requestsPublished", m.requestsPublished.sum());
+        counts.put("repliesSent", m.repliesSent.sum());
+        counts.put("repliesFailed", m.repliesFailed.sum());
+        counts.put("repliesReceived", m.repliesReceived.sum());
         counts.put("generatorSaturatedSeconds", m.generatorSaturatedSeconds.sum());
         counts.put("publishBehindScheduleSeconds", m.publishBehindScheduleSeconds.sum());
         counts.put("scheduledPublishRate", m.scheduledPublishRate.get());
@@ -119,6 +125,7 @@ public final class RunSummary {
         this.pubToSub = new LatencyStats(m.pubToSubLatency.totalCopy());
         this.publish = new LatencyStats(m.publishLatency.totalCopy());
         this.connect = new LatencyStats(m.connectLatency.totalCopy());
+        this.roundTrip = new LatencyStats(m.roundTripLatency.totalCopy());
     }
 
     /** Records the barriers of the run: for the table, and for the merged report's release spread. */
@@ -232,6 +239,9 @@ public final class RunSummary {
         pubToSub.appendTextRow(t, "pub-to-sub");
         publish.appendTextRow(t, "publish (ack)");
         connect.appendTextRow(t, "connect");
+        if (roundTrip.count > 0) {
+            roundTrip.appendTextRow(t, "round trip (reply)");
+        }
         if (pubToSubBySampler.size() > 1) {
             pubToSubBySampler.forEach((label, stats) -> stats.appendTextRow(t, "  to " + label));
         }
@@ -283,6 +293,9 @@ public final class RunSummary {
         f.latencyMicros.put("pubToSub", pubToSub);
         f.latencyMicros.put("publish", publish);
         f.latencyMicros.put("connect", connect);
+        if (roundTrip.count > 0) {
+            f.latencyMicros.put("roundTrip", roundTrip);
+        }
         f.pubToSubBySampler.putAll(pubToSubBySampler);
         f.lastConnectionLoss = lastConnectionLoss;
         Judgement judgement = judgement();

@@ -48,6 +48,50 @@ class DeliveryLedgerTest {
     }
 
     @Test
+    void noLocal_aClientIsNotOwedItsOwnMessages_onItsNoLocalFiltersOnly_alsoInTheMergedBook() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(1);
+        ReceiverScope self = ledger.clientScope("c1", "own/#", true);
+        ReceiverScope other = ledger.clientScope("c2", "own/#");
+        ReceiverScope both = ledger.clientScope("c3", "own/#", true);
+        ledger.clientScope("c3", "own/+");
+        PublishStream fromSelf = ledger.newStream("own/a", "c1");
+        PublishStream fromBoth = ledger.newStream("own/b", "c3");
+        for (PublishStream s : new PublishStream[] {fromSelf, fromBoth}) {
+            for (int i = 1; i <= 5; i++) {
+                s.nextSequence();
+                s.sent();
+                s.acknowledged();
+            }
+        }
+        for (int seq = 1; seq <= 5; seq++) {
+            other.track(fromSelf.id(), seq, metrics);
+            other.track(fromBoth.id(), seq, metrics);
+            self.track(fromBoth.id(), seq, metrics);
+            both.track(fromSelf.id(), seq, metrics);
+            // c3 subscribed own/+ without no local too: the broker sends it its own messages through that filter.
+            both.track(fromBoth.id(), seq, metrics);
+        }
+
+        DeliveryLedger.Delivery d = ledger.delivery();
+        java.util.Map<Integer, DeliveryCheck.Stream> streams = new java.util.HashMap<>();
+        java.util.Map<String, DeliveryCheck.Scope> scopes = new java.util.HashMap<>();
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        DeliveryCheck.add(json.readValue(json.writeValueAsString(ledger.book()), DeliveryCheck.Ledger.class), streams,
+                scopes);
+        DeliveryCheck.Result merged = DeliveryCheck.check(streams.values(), scopes.values());
+
+        assertThat(d.expected).as("c1 is owed c3's 5, c2 both 10, c3 both 10").isEqualTo(25);
+        assertThat(d.lost()).isZero();
+        assertThat(merged.expected).isEqualTo(25);
+        assertThat(merged.lost()).isZero();
+        DeliveryLedger plain = new DeliveryLedger(2);
+        plain.clientScope("c9", "own/#");
+        plain.newStream("own/c", "c8").sent();
+        assertThat(json.writeValueAsString(plain.book())).as("books without no local stay as they were")
+                .doesNotContain("publisher").doesNotContain("noLocalFilters");
+    }
+
+    @Test
     void streamIds_carryTheEngineNumber_soEnginesNeverCollide() {
         PublishStream a = new DeliveryLedger(1).newStream("x");
         PublishStream b = new DeliveryLedger(2).newStream("x");

@@ -66,7 +66,7 @@ class MergedReportTest {
 
         String summary() {
             // As at run end: what the recorders hold since the last interval goes into the run's totals.
-            metrics.pubToSubLatency.takeInterval(true);
+            metrics.takePubToSubInterval(true);
             metrics.publishLatency.takeInterval(true);
             metrics.connectLatency.takeInterval(true);
             RunSummary summary = new RunSummary("run-1", id, number, "merge-test", 1_000, 11_000, 0, 10.0, metrics,
@@ -197,8 +197,8 @@ class MergedReportTest {
             // Two different distributions: averaging their percentiles would be far from the truth.
             long fast = 200 + random.nextInt(300);
             long slow = 5_000 + (long) (random.nextGaussian() * 800 + 800);
-            a.metrics.pubToSubLatency.record(fast);
-            b.metrics.pubToSubLatency.record(Math.max(1, slow));
+            a.metrics.pubToSub(null, a.metrics.nodes.node(0, "node-1"), -1, fast);
+            b.metrics.pubToSub(null, b.metrics.nodes.node(0, "node-1"), -1, Math.max(1, slow));
             all.recordValue(fast);
             all.recordValue(Math.max(1, slow));
         }
@@ -279,7 +279,7 @@ class MergedReportTest {
         Engine a = new Engine("a", 1);
         PublishStream s = a.publish("t/1", 20);
         a.receive(a.ledger.clientScope("sub", "t/1"), s, 1, 20, 4);
-        a.metrics.pubToSubLatency.record(1500);
+        a.metrics.pubToSub(null, a.metrics.nodes.node(0, "node-1"), -1, 1500);
 
         MergedReport report = MergedReport.merge(List.of(a.summary()), List.of());
 

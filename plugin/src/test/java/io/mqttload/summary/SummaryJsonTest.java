@@ -40,11 +40,11 @@ class SummaryJsonTest {
             if (seq % 10 != 3) {
                 scope.track(stream.id(), seq, metrics);
                 metrics.received.increment();
-                metrics.pubToSubLatency.record(1_000 + seq * 37);
+                metrics.pubToSub(null, metrics.nodes.node(0, "node-1"), -1, 1_000 + seq * 37);
             }
         }
         metrics.failed(FailureTally.Kind.CONNECT, new SamplerMetrics("Connect"), "CONNACK refused: NOT_AUTHORIZED (0x87)");
-        metrics.pubToSubLatency.takeInterval(true);
+        metrics.takePubToSubInterval(true);
         metrics.publishLatency.takeInterval(true);
         metrics.connectLatency.takeInterval(true);
         RunSummary summary = new RunSummary("run-7", "engine-4", 4, "round-trip", 1_000, 21_000, 2_000, 18.0, metrics,

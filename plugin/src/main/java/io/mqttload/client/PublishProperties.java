@@ -1,0 +1,160 @@
+package io.mqttload.client;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+import io.mqttload.common.Checks;
+import io.mqttload.common.InvalidSettingException;
+
+/**
+ * The MQTT 5 properties of a PUBLISH a plan asks for: message expiry, content type, payload format indicator,
+ * response topic and correlation data (a request), user properties. Immutable; {@link #NONE} sends none, and is
+ * the only value an MQTT 3.1.1 client accepts.
+ */
+public final class PublishProperties {
+    /** Marks a reply of the suite's responders, so that the requester tells it from other messages on its topic. */
+    public static final String REPLY_PROPERTY = "mqttload-reply";
+    public static final PublishProperties NONE = new PublishProperties(-1, null, PayloadFormat.NONE, null, null,
+            UserProperties.NONE, false);
+
+    /** The payload format indicator: absent, 0 (unspecified bytes) or 1 (UTF-8 text). */
+    public enum PayloadFormat {
+        NONE, UNSPECIFIED, UTF_8;
+
+        public static PayloadFormat parse(String field, String value) {
+            String v = value == null ? "" : value.trim().toUpperCase(Locale.ROOT);
+            if (v.isEmpty()) {
+                return NONE;
+            }
+            try {
+                return valueOf(v);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidSettingException(field, value, "must be NONE (not sent), UNSPECIFIED or UTF_8");
+            }
+        }
+    }
+
+    private final long messageExpirySeconds;
+    private final String contentType;
+    private final PayloadFormat payloadFormat;
+    private final String responseTopic;
+    private final byte[] correlationData;
+    private final UserProperties userProperties;
+    private final boolean reply;
+
+    private PublishProperties(long messageExpirySeconds, String contentType, PayloadFormat payloadFormat,
+            String responseTopic, byte[] correlationData, UserProperties userProperties, boolean reply) {
+        this.messageExpirySeconds = messageExpirySeconds;
+        this.contentType = contentType;
+        this.payloadFormat = payloadFormat;
+        this.responseTopic = responseTopic;
+        this.correlationData = correlationData;
+        this.userProperties = userProperties;
+        this.reply = reply;
+    }
+
+    /**
+     * Validated properties; {@code messageExpirySeconds} -1 and empty strings leave a property out. The response
+     * topic is checked by its owner, which may expand placeholders in it per client.
+     */
+    public static PublishProperties of(long messageExpirySeconds, String contentType, PayloadFormat payloadFormat,
+            String correlationData, UserProperties userProperties) {
+        if (messageExpirySeconds != -1) {
+            Checks.between("messageExpirySeconds", messageExpirySeconds, 0, 4_294_967_295L);
+        }
+        String type = contentType == null || contentType.isEmpty() ? null : contentType;
+        if (type != null && type.indexOf('\u0000') >= 0) {
+            throw new InvalidSettingException("contentType", type, "MQTT strings must not contain the character U+0000");
+        }
+        byte[] correlation = correlationData == null || correlationData.isEmpty() ? null
+                : correlationData.getBytes(StandardCharsets.UTF_8);
+        if (correlation != null && correlation.length > 65_535) {
+            throw new InvalidSettingException("correlationData", correlationData.substring(0, 40) + "...",
+                    "longer than the 65,535 bytes MQTT allows");
+        }
+        return new PublishProperties(messageExpirySeconds, type, payloadFormat, null, correlation, userProperties, false);
+    }
+
+    /** These properties for a request whose replies go to {@code topic}. */
+    public PublishProperties withResponseTopic(String topic) {
+        return new PublishProperties(messageExpirySeconds, contentType, payloadFormat, topic, correlationData,
+                userProperties, reply);
+    }
+
+    /** A responder's reply to a request that carried {@code correlation} (null: none). */
+    public static PublishProperties reply(byte[] correlation) {
+        return new PublishProperties(-1, null, PayloadFormat.NONE, null, correlation, UserProperties.NONE, true);
+    }
+
+    /** Whether no property is set: what MQTT 3.1.1 can carry. */
+    public boolean isEmpty() {
+        return this == NONE || messageExpirySeconds == -1 && contentType == null && payloadFormat == PayloadFormat.NONE
+                && responseTopic == null && correlationData == null && userProperties.isEmpty() && !reply;
+    }
+
+    /** The first field set, for the error an MQTT 3.1.1 connection gives (null: none). */
+    public String firstFieldSet() {
+        if (messageExpirySeconds != -1) {
+            return "messageExpirySeconds";
+        }
+        if (contentType != null) {
+            return "contentType";
+        }
+        if (payloadFormat != PayloadFormat.NONE) {
+            return "payloadFormat";
+        }
+        if (responseTopic != null) {
+            return "responseTopic";
+        }
+        if (correlationData != null) {
+            return "correlationData";
+        }
+        return userProperties.isEmpty() ? null : "userProperties";
+    }
+
+    /** The value of {@code field} as the plan gave it, for an error message. */
+    public String valueOf(String field) {
+        switch (field) {
+            case "messageExpirySeconds":
+                return Long.toString(messageExpirySeconds);
+            case "contentType":
+                return contentType;
+            case "payloadFormat":
+                return payloadFormat.name();
+            case "correlationData":
+                return correlationData == null ? "" : new String(correlationData, StandardCharsets.UTF_8);
+            case "userProperties":
+                return userProperties.pairs().isEmpty() ? "" : userProperties.pairs().get(0)[0] + "=...";
+            default:
+                return responseTopic;
+        }
+    }
+
+    public long messageExpirySeconds() {
+        return messageExpirySeconds;
+    }
+
+    public String contentType() {
+        return contentType;
+    }
+
+    public PayloadFormat payloadFormat() {
+        return payloadFormat;
+    }
+
+    public String responseTopic() {
+        return responseTopic;
+    }
+
+    public byte[] correlationData() {
+        return correlationData;
+    }
+
+    public UserProperties userProperties() {
+        return userProperties;
+    }
+
+    public boolean isReply() {
+        return reply;
+    }
+}

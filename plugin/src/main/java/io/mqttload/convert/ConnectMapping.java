@@ -1,0 +1,355 @@
+package io.mqttload.convert;
+
+import java.util.Locale;
+
+import io.mqttload.convert.ConversionReport.ElementRecord;
+
+/**
+ * XMeter's ConnectSampler and EfficientConnectSampler: the connection settings go into an MQTT Connection placed as
+ * the Connect sampler's own child (the Connect sampler takes the innermost one in scope), the client's identity and
+ * reconnection into the MQTT Connect. XMeter's thread has one connection; the suite's thread gets one client in the
+ * client group {@code default}, which the converted Publish, Subscribe and Disconnect of the thread use.
+ */
+final class ConnectMapping {
+    /** The suite's most reconnect attempts: XMeter's HiveMQ client reconnects without limit. */
+    static final String RECONNECT_ATTEMPTS = "1000";
+    /** HiveMQ's default reconnect delays, which XMeter's {@code automaticReconnectWithDefaultConfig()} uses. */
+    static final String RECONNECT_DELAY_MS = "1000";
+    static final String RECONNECT_MAX_DELAY_MS = "120000";
+    /** Client group of the Efficient samplers: XMeter keeps their connections apart from the thread's one. */
+    static final String EFFICIENT_GROUP = "efficient";
+    /** Longest text of {engineNumber}-{threadGroup}-{thread}: 4095-99-99999. */
+    private static final int SUFFIX_LENGTH = 13;
+    /** Longest text of {client} for an Efficient Connect's capacity. */
+    private static final int CLIENT_DIGITS = 7;
+
+    private final SuiteElements suite;
+
+    ConnectMapping(SuiteElements suite) {
+        this.suite = suite;
+    }
+
+    void convert(XmeterElement x, ElementRecord r, boolean efficient) {
+        String client = x.take("mqtt.client_name");
+        boolean fuse = client != null && client.trim().equalsIgnoreCase("fusesource");
+        SuiteElements.Bean conn = suite.connection("MQTT Connection (" + x.testname + ")", x.enabled);
+        SuiteElements.Bean connect = suite.connect(x.testname, x.enabled).comments(x.take(XmeterElement.COMMENTS));
+        String group = efficient ? EFFICIENT_GROUP : "default";
+        connect.set("clientGroup", group);
+        clientName(r, client, fuse);
+        broker(x, r, conn, fuse);
+        transport(x, r, conn);
+        session(x, r, conn);
+        credentials(x, r, conn);
+        identity(x, r, connect, efficient);
+        reconnect(x, r, connect, fuse);
+        legacy(x, r);
+
+        SuiteElements.Bean subscribe = null;
+        if (efficient) {
+            subscribe = efficientExtras(x, r, connect);
+        }
+        x.slot.replace(connect.build());
+        x.slot.prependChild(conn.build());
+        r.became = "MQTT Connect " + ConversionReport.code(x.testname) + " (client group " + ConversionReport.code(group)
+                + ", " + (efficient ? "clientCount " + ConversionReport.code(connect.get("clientCount")) : "one client")
+                + ") with the MQTT Connection " + ConversionReport.code("MQTT Connection (" + x.testname + ")")
+                + " as its child";
+        if (subscribe != null) {
+            x.slot.insertAfter(subscribe.build());
+            r.became += ", followed by the MQTT Subscribe " + ConversionReport.code(x.testname + ": subscribe");
+        }
+        if (efficient) {
+            r.notes.add("XMeter's Pub and Sub samplers do not use an Efficient Connect's connections, and its "
+                    + "DisConnect leaves them open: they are in client group `" + EFFICIENT_GROUP + "`, which only the "
+                    + "converted Efficient DisConnect uses. The suite reports one sample for all the connections, not "
+                    + "one sub-result each.");
+        }
+    }
+
+    private static void clientName(ElementRecord r, String client, boolean fuse) {
+        if (client == null || client.trim().equalsIgnoreCase("hivemq")) {
+            r.mapped("mqtt.client_name", client, "the suite's clients are HiveMQ's MQTT client too");
+        } else if (fuse) {
+            r.approximated("mqtt.client_name", client, "the suite's clients are HiveMQ's MQTT client: MQTT 3.1.1 "
+                    + "(fusesource could speak 3.1), no retry of a failed first connect");
+        } else {
+            r.notConverted("mqtt.client_name", client, "unknown client implementation (XMeter knows hivemq and "
+                    + "fusesource); the suite's clients are HiveMQ's");
+        }
+    }
+
+    private static void broker(XmeterElement x, ElementRecord r, SuiteElements.Bean conn, boolean fuse) {
+        String server = x.take("mqtt.server");
+        conn.set("host", server == null ? "127.0.0.1" : server.trim());
+        r.mapped("mqtt.server", server, "MQTT Connection host = " + ConversionReport.code(conn.get("host")));
+        String port = x.take("mqtt.port");
+        conn.set("port", port == null ? "1883" : port.trim());
+        r.mapped("mqtt.port", port, "MQTT Connection port = " + ConversionReport.code(conn.get("port")));
+        String version = x.take("mqtt.version");
+        conn.set("mqttVersion", "MQTT_3_1_1");
+        if (fuse && (version == null || version.trim().equals("3.1"))) {
+            r.approximated("mqtt.version", version, "mqttVersion = `MQTT_3_1_1`: MQTT 3.1 is not available in the suite");
+        } else {
+            r.mapped("mqtt.version", version, "mqttVersion = `MQTT_3_1_1`: XMeter's default (HiveMQ) client speaks "
+                    + "3.1.1 whatever this says; MQTT 3.1 is not available in the suite");
+        }
+    }
+
+    private static void transport(XmeterElement x, ElementRecord r, SuiteElements.Bean conn) {
+        String protocol = x.take("mqtt.protocol");
+        String p = protocol == null ? "TCP" : protocol.trim().toUpperCase(Locale.ROOT);
+        boolean secure;
+        boolean webSocket;
+        if (Values.isExpression(protocol)) {
+            // The suite's transport field also accepts XMeter's names SSL, WS and WSS.
+            conn.set("transport", protocol.trim());
+            secure = true;
+            webSocket = true;
+            r.mapped("mqtt.protocol", protocol, "transport = " + ConversionReport.code(protocol.trim())
+                    + ": the suite's transport accepts XMeter's names TCP, SSL, WS and WSS as they are");
+        } else {
+            String t;
+            switch (p) {
+                case "TCP":
+                    t = "TCP";
+                    break;
+                case "SSL":
+                    t = "TLS";
+                    break;
+                case "WS":
+                    t = "WEBSOCKET";
+                    break;
+                case "WSS":
+                    t = "SECURE_WEBSOCKET";
+                    break;
+                default:
+                    t = null;
+                    break;
+            }
+            if (t == null) {
+                conn.set("transport", "TCP");
+                r.notConverted("mqtt.protocol", protocol, "unknown protocol (XMeter knows TCP, SSL, WS and WSS): "
+                        + "transport left at `TCP`");
+                t = "TCP";
+            } else {
+                conn.set("transport", t);
+                r.mapped("mqtt.protocol", protocol, "transport = " + ConversionReport.code(t));
+            }
+            secure = t.equals("TLS") || t.equals("SECURE_WEBSOCKET");
+            webSocket = t.equals("WEBSOCKET") || t.equals("SECURE_WEBSOCKET");
+        }
+
+        String path = x.take("mqtt.ws_path");
+        String wsPath = path == null ? "" : path.trim();
+        conn.set("webSocketPath", wsPath);
+        if (webSocket) {
+            r.mapped("mqtt.ws_path", path, "webSocketPath = " + ConversionReport.code(wsPath)
+                    + (wsPath.isEmpty() ? ": the root path, as XMeter's client uses (the suite's default is /mqtt)" : ""));
+        } else {
+            r.noEffect("mqtt.ws_path", path, "used with WS and WSS only");
+        }
+
+        boolean dual = XmeterElement.isTrue(x.take("mqtt.dual_ssl_authentication"));
+        String dualText = x.prop("mqtt.dual_ssl_authentication") == null ? null : x.prop("mqtt.dual_ssl_authentication").value;
+        String cert = x.take("mqtt.clientcert_file_path");
+        String certPassword = x.take("mqtt.clientcert_password");
+        if (secure) {
+            conn.set("verifyHostname", "false");
+            r.notes.add("TLS: XMeter trusts every broker certificate (no CA or host name check, TLS 1.2 only). The suite "
+                    + "has no trust-all: host name verification is off (verifyHostname = false) and the certificate must "
+                    + "chain to the JVM's default CAs; for a self-signed broker set trustStorePath and trustStorePassword "
+                    + "on the MQTT Connection.");
+        }
+        if (secure && dual) {
+            conn.set("keyStorePath", cert == null ? "" : cert.trim());
+            conn.set("keyStorePassword", certPassword);
+            r.mapped("mqtt.dual_ssl_authentication", dualText, "mutual TLS: the client certificate below");
+            String where = cert != null && !cert.trim().isEmpty() && !cert.trim().startsWith("/") && !Values.isExpression(cert)
+                    ? ": a relative path is read from JMeter's working directory in the suite (XMeter: JMeter's base "
+                    + "directory)" : "";
+            r.mapped("mqtt.clientcert_file_path", cert, "keyStorePath (PKCS#12, as in XMeter)" + where);
+            r.mapped("mqtt.clientcert_password", secret(certPassword), "keyStorePassword (store and key, as in XMeter)");
+        } else {
+            String why = secure ? "mutual TLS is off" : "used with SSL and WSS only";
+            r.noEffect("mqtt.dual_ssl_authentication", dualText, secure ? "off" : why);
+            r.noEffect("mqtt.clientcert_file_path", cert, why);
+            r.noEffect("mqtt.clientcert_password", secret(certPassword), why);
+        }
+    }
+
+    private static String secret(String value) {
+        return value == null || value.isEmpty() || Values.isExpression(value) ? value : "******";
+    }
+
+    private static void session(XmeterElement x, ElementRecord r, SuiteElements.Bean conn) {
+        String timeout = x.take("mqtt.conn_timeout");
+        if (timeout == null || Values.isInteger(timeout)) {
+            long seconds = timeout == null ? 10 : Long.parseLong(timeout.trim());
+            conn.set("connectTimeoutMs", Long.toString(seconds * 1000));
+            r.mapped("mqtt.conn_timeout", timeout, "connectTimeoutMs = " + ConversionReport.code(conn.get("connectTimeoutMs"))
+                    + " (seconds in XMeter)");
+        } else if (Values.isExpression(timeout)) {
+            conn.set("connectTimeoutMs", Values.times(timeout.trim(), 1000));
+            r.mapped("mqtt.conn_timeout", timeout, "connectTimeoutMs = " + ConversionReport.code(conn.get("connectTimeoutMs")));
+        } else {
+            r.notConverted("mqtt.conn_timeout", timeout, "not a whole number (XMeter fails every connect): "
+                    + "connectTimeoutMs left at 10000");
+        }
+        String keepAlive = x.take("mqtt.conn_keep_alive");
+        conn.set("keepAliveSeconds", keepAlive == null ? "300" : keepAlive.trim());
+        r.mapped("mqtt.conn_keep_alive", keepAlive, "keepAliveSeconds = " + ConversionReport.code(conn.get("keepAliveSeconds")));
+        String clean = x.take("mqtt.conn_clean_session");
+        String type = x.prop("mqtt.conn_clean_session") == null ? "" : " (" + x.prop("mqtt.conn_clean_session").type + ")";
+        if (Values.isExpression(clean)) {
+            conn.set("cleanStart", clean.trim());
+            r.mapped("mqtt.conn_clean_session", clean, "cleanStart = " + ConversionReport.code(clean.trim())
+                    + ": it must give true or false (XMeter takes anything else as false)");
+        } else {
+            boolean on = clean == null || XmeterElement.isTrue(clean);
+            conn.set("cleanStart", Boolean.toString(on));
+            boolean plain = clean == null || clean.trim().equalsIgnoreCase("true") || clean.trim().equalsIgnoreCase("false");
+            r.mapped("mqtt.conn_clean_session", clean, "cleanStart = `" + on + "`" + type
+                    + (plain ? "" : ": XMeter reads anything but true as false"));
+        }
+    }
+
+    private static void credentials(XmeterElement x, ElementRecord r, SuiteElements.Bean conn) {
+        String user = x.take("mqtt.user_name");
+        String password = x.take("mqtt.password");
+        boolean hasUser = !Values.isBlank(user);
+        conn.set("username", hasUser ? user : "");
+        r.mapped("mqtt.user_name", user, hasUser ? "username" : "no user name (XMeter sends none when it is blank)");
+        if (Values.isBlank(password)) {
+            r.mapped("mqtt.password", password, "no password");
+        } else if (hasUser) {
+            conn.set("password", password);
+            r.mapped("mqtt.password", secret(password), "password");
+        } else {
+            r.mapped("mqtt.password", secret(password), "left out: XMeter's HiveMQ client sends no password without a "
+                    + "user name (and MQTT 3.1.1 allows none)");
+        }
+    }
+
+    private static void identity(XmeterElement x, ElementRecord r, SuiteElements.Bean connect, boolean efficient) {
+        String prefix = x.take("mqtt.client_id_prefix");
+        String suffixText = x.take("mqtt.client_id_suffix");
+        boolean suffix = suffixText == null || XmeterElement.isTrue(suffixText);
+        String p = prefix == null ? "conn_" : prefix;
+        String template;
+        if (suffix) {
+            template = p + "{engineNumber}-{threadGroup}-{thread}" + (efficient ? "-{client}" : "");
+        } else {
+            template = efficient ? p + "-xmeter-suffix-{client}" : p;
+        }
+        connect.set("clientIdTemplate", template);
+        // The longest id the template gives: the placeholders' text stands in for their widest values.
+        int longest = template.length() - (suffix ? "{engineNumber}-{threadGroup}-{thread}".length() - SUFFIX_LENGTH : 0)
+                + (efficient ? CLIENT_DIGITS - "{client}".length() : 0);
+        boolean fits = Values.isExpression(p) || longest <= 23;
+        connect.set("clientIdsWithin23", Boolean.toString(fits));
+        if (Values.hasLiteralBrace(p)) {
+            r.notConverted("mqtt.client_id_prefix", prefix, "a brace in the prefix would be read as one of the suite's "
+                    + "client id placeholders ({engine}, {thread}, ...), which have no escape: clientIdTemplate = "
+                    + ConversionReport.code(template) + " needs editing");
+        } else if (suffix) {
+            r.approximated("mqtt.client_id_prefix", prefix, "clientIdTemplate = " + ConversionReport.code(template)
+                    + ": unique across threads and engines instead of XMeter's random suffix"
+                    + (fits ? "" : "; clientIdsWithin23 = false, as the prefix leaves too little room for 23 characters"
+                    + " (brokers must accept 23; most accept more)"));
+        } else {
+            r.mapped("mqtt.client_id_prefix", prefix, "clientIdTemplate = " + ConversionReport.code(template)
+                    + ": the prefix verbatim, as XMeter without a suffix (so every thread has the same id unless it "
+                    + "holds a per-thread expression)");
+        }
+        r.mapped("mqtt.client_id_suffix", suffixText, suffix ? "suffix {engineNumber}-{threadGroup}-{thread}"
+                + (efficient ? "-{client}" : "") : "no suffix");
+    }
+
+    private static void reconnect(XmeterElement x, ElementRecord r, SuiteElements.Bean connect, boolean fuse) {
+        String attemptName = x.nameOf("mqtt.conn_attampt_max", "mqtt.conn_attempt_max");
+        String attempts = x.takeEither("mqtt.conn_attampt_max", "mqtt.conn_attempt_max");
+        if (fuse && attempts != null && !attempts.trim().equals("0")) {
+            r.approximated(attemptName, attempts, "the suite does not retry a first connect that fails");
+        } else {
+            r.noEffect(attemptName, attempts, "XMeter's HiveMQ client ignores it; the suite does not retry a first "
+                    + "connect that fails either");
+        }
+
+        String reconnName = x.nameOf("mqtt.reconn_attampt_max", "mqtt.reconn_attempt_max");
+        String reconn = x.takeEither("mqtt.reconn_attampt_max", "mqtt.reconn_attempt_max");
+        // Releases up to 2.0.2 (spelt "attampt") enabled HiveMQ's reconnect for > 0 only; master also for -1.
+        boolean released = reconnName.equals("mqtt.reconn_attampt_max");
+        if (reconn == null || Values.isInteger(reconn)) {
+            long n = reconn == null ? 0 : Long.parseLong(reconn.trim());
+            boolean on = n > 0 || (n == -1 && (!released || fuse));
+            if (!on) {
+                connect.set("reconnectAttempts", "0");
+                r.mapped(reconnName, reconn, "reconnectAttempts = `0`: no reconnection"
+                        + (n == -1 ? " (XMeter 2.0.2's HiveMQ client does not reconnect for -1)" : ""));
+            } else if (fuse && n > 0 && n <= 1000) {
+                connect.set("reconnectAttempts", Long.toString(n));
+                connect.set("reconnectDelayMs", RECONNECT_DELAY_MS);
+                connect.set("reconnectMaxDelayMs", RECONNECT_MAX_DELAY_MS);
+                r.mapped(reconnName, reconn, "reconnectAttempts = " + ConversionReport.code(Long.toString(n)));
+            } else {
+                connect.set("reconnectAttempts", RECONNECT_ATTEMPTS);
+                connect.set("reconnectDelayMs", RECONNECT_DELAY_MS);
+                connect.set("reconnectMaxDelayMs", RECONNECT_MAX_DELAY_MS);
+                r.approximated(reconnName, reconn, "reconnectAttempts = " + RECONNECT_ATTEMPTS + ", delay "
+                        + RECONNECT_DELAY_MS + " ms doubling up to " + RECONNECT_MAX_DELAY_MS + " ms: XMeter's HiveMQ "
+                        + "client reconnects without limit (whatever the number) with these delays; "
+                        + RECONNECT_ATTEMPTS + " is the suite's most");
+            }
+        } else if (Values.isExpression(reconn)) {
+            String v = reconn.trim();
+            String onCondition = released && !fuse ? v + " > 0" : v + " > 0 || " + v + " == -1";
+            connect.set("reconnectAttempts", "${__jexl3(" + onCondition + " ? " + RECONNECT_ATTEMPTS + " : 0)}");
+            connect.set("reconnectDelayMs", RECONNECT_DELAY_MS);
+            connect.set("reconnectMaxDelayMs", RECONNECT_MAX_DELAY_MS);
+            r.approximated(reconnName, reconn, "reconnectAttempts = " + ConversionReport.code(connect.get("reconnectAttempts"))
+                    + ", delay " + RECONNECT_DELAY_MS + " ms doubling up to " + RECONNECT_MAX_DELAY_MS
+                    + " ms: XMeter reconnects without limit; " + RECONNECT_ATTEMPTS + " is the suite's most");
+        } else {
+            connect.set("reconnectAttempts", "0");
+            r.notConverted(reconnName, reconn, "not a whole number (XMeter fails every connect): reconnectAttempts = 0");
+        }
+    }
+
+    /** Properties XMeter 2.x writes or reads no more; they change nothing. */
+    private static void legacy(XmeterElement x, ElementRecord r) {
+        if (x.has("mqtt.conn_share")) {
+            r.noEffect("mqtt.conn_share", x.take("mqtt.conn_share"), "ignored since XMeter 1.0.1 (one connection per "
+                    + "thread)");
+        }
+        if (x.has("mqtt.keystore_file_path") || x.has("mqtt.keystore_password")) {
+            String store = x.take("mqtt.keystore_file_path");
+            String password = x.take("mqtt.keystore_password");
+            String hint = Values.isBlank(store) ? "" : "; if it holds the broker's CA, set it as the MQTT Connection's "
+                    + "trustStorePath";
+            r.noEffect("mqtt.keystore_file_path", store, "ignored by XMeter 2.x (it trusts every certificate)" + hint);
+            r.noEffect("mqtt.keystore_password", secret(password), "ignored by XMeter 2.x");
+        }
+    }
+
+    private SuiteElements.Bean efficientExtras(XmeterElement x, ElementRecord r, SuiteElements.Bean connect) {
+        String capacity = x.take("mqtt.conn_capacity");
+        connect.set("clientCount", capacity == null ? "1" : capacity.trim());
+        r.mapped("mqtt.conn_capacity", capacity, "clientCount = " + ConversionReport.code(connect.get("clientCount")));
+        String subText = x.take("mqtt.sub_when_connected");
+        String topics = x.take("mqtt.topic_name");
+        String qos = x.take("mqtt.qos_level");
+        if (!XmeterElement.isTrue(subText)) {
+            r.noEffect("mqtt.sub_when_connected", subText, "off");
+            r.noEffect("mqtt.topic_name", topics, "used only with mqtt.sub_when_connected");
+            r.noEffect("mqtt.qos_level", qos, "used only with mqtt.sub_when_connected");
+            return null;
+        }
+        SuiteElements.Bean sub = suite.subscribe(x.testname + ": subscribe", x.enabled);
+        sub.set("clientGroup", EFFICIENT_GROUP);
+        r.mapped("mqtt.sub_when_connected", subText, "an MQTT Subscribe of all the connections right after the connect");
+        SubscribeMapping.filters(topics, r, sub);
+        SubscribeMapping.qos(qos, r, sub);
+        return sub;
+    }
+}

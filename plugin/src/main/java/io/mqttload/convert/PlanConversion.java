@@ -1,0 +1,231 @@
+package io.mqttload.convert;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+
+import io.mqttload.convert.ConversionReport.ElementRecord;
+
+/**
+ * One conversion: reads the plan, replaces every XMeter element in place (every other element and its tree stay as
+ * they were), adds the MQTT Run Report and MQTT Run End the suite's exact report needs when the plan has none, and
+ * writes the plan and its report.
+ */
+final class PlanConversion {
+    static final String CONNECT = "net.xmeter.samplers.ConnectSampler";
+    static final String PUB = "net.xmeter.samplers.PubSampler";
+    static final String SUB = "net.xmeter.samplers.SubSampler";
+    static final String DISCONNECT = "net.xmeter.samplers.DisConnectSampler";
+    static final String EFFICIENT_CONNECT = "net.xmeter.samplers.EfficientConnectSampler";
+    static final String EFFICIENT_DISCONNECT = "net.xmeter.samplers.EfficientDisConnectSampler";
+    static final String LEGACY_CONNECTION = "net.xmeter.samplers.ConnectionSampler";
+    static final String RUN_REPORT = "io.mqttload.jmeter.MqttRunReport";
+    static final String RUN_END = "io.mqttload.jmeter.MqttRunEndSampler";
+    /** Connection properties that only pre-1.0 Pub and Sub samplers carried (each opened its own connection). */
+    private static final Set<String> LEGACY_PUB_SUB = Set.of("mqtt.server", "mqtt.port", "mqtt.keep_time",
+            "mqtt.conn_share", "mqtt.conn_timeout", "mqtt.protocol", "mqtt.client_id_prefix", "mqtt.conn_elapsed_time");
+
+    private PlanConversion() {
+    }
+
+    /** The default output: {@code <input name>.mqttload.jmx} next to the input. */
+    static Path defaultOutput(Path input) {
+        return input.toAbsolutePath().normalize().resolveSibling(stem(input) + ".mqttload.jmx");
+    }
+
+    /** {@code <output without .jmx>.conversion.md}, next to the output. */
+    static Path reportFile(Path output) {
+        return output.toAbsolutePath().normalize().resolveSibling(stem(output) + ".conversion.md");
+    }
+
+    private static String stem(Path file) {
+        Path fileName = file.toAbsolutePath().normalize().getFileName();
+        String name = fileName == null ? "plan" : fileName.toString();
+        return name.toLowerCase(Locale.ROOT).endsWith(".jmx") ? name.substring(0, name.length() - 4) : name;
+    }
+
+    /**
+     * Converts {@code input} into {@code output} and writes the report next to it.
+     *
+     * @throws InvalidPlanException the input cannot be read as a JMeter plan, or holds nothing of XMeter's
+     * @throws IOException          the output cannot be written
+     */
+    static ConversionReport convert(Path input, Path output) throws InvalidPlanException, IOException {
+        Path in = input.toAbsolutePath().normalize();
+        Path out = output.toAbsolutePath().normalize();
+        if (in.equals(out) || Files.exists(out) && Files.isSameFile(in, out)) {
+            throw new InvalidPlanException(input + ": the output would overwrite the input; give another with -o");
+        }
+        if (Files.isDirectory(in)) {
+            throw new InvalidPlanException(input + " is a directory, not a .jmx file");
+        }
+        Document doc = Jmx.parse(in);
+        Element planTree = planTree(doc, input);
+        List<XmeterElement> found = new ArrayList<>();
+        Element top = Jmx.children(doc.getDocumentElement()).get(0);
+        walk(top, "", found);
+        if (found.isEmpty()) {
+            throw new InvalidPlanException(input + " holds no XMeter element (net.xmeter.*): nothing to convert");
+        }
+
+        Path dir = out.getParent();
+        if (dir == null) {
+            throw new InvalidPlanException(output + ": not a file name for the converted plan");
+        }
+        Files.createDirectories(dir);
+        ConversionReport report = new ConversionReport(in, out, reportFile(out));
+        SuiteElements suite = new SuiteElements(doc);
+        ConnectMapping connect = new ConnectMapping(suite);
+        PublishMapping publish = new PublishMapping(suite, dir, stem(out));
+        SubscribeMapping subscribe = new SubscribeMapping(suite);
+        for (XmeterElement x : found) {
+            ElementRecord r = report.element(x);
+            switch (x.className) {
+                case CONNECT:
+                    connect.convert(x, r, false);
+                    break;
+                case EFFICIENT_CONNECT:
+                    connect.convert(x, r, true);
+                    break;
+                case PUB:
+                case SUB:
+                    if (LEGACY_PUB_SUB.stream().anyMatch(x::has)) {
+                        notConverted(x, r, suite, "a pre-1.0 XMeter " + x.shortClass() + " that opens its own "
+                                + "connection (it carries connection properties); rebuild it as Connect, then Pub or Sub");
+                    } else if (x.className.equals(PUB)) {
+                        publish.convert(x, r, report);
+                    } else {
+                        subscribe.convert(x, r);
+                    }
+                    break;
+                case DISCONNECT:
+                    disconnect(x, r, suite, "default");
+                    break;
+                case EFFICIENT_DISCONNECT:
+                    disconnect(x, r, suite, ConnectMapping.EFFICIENT_GROUP);
+                    break;
+                case LEGACY_CONNECTION:
+                    notConverted(x, r, suite, "XMeter's pre-1.0 ConnectionSampler (a connection held for mqtt.keep_time "
+                            + "seconds) has no counterpart: rebuild it as MQTT Connect, a pause, MQTT Disconnect");
+                    break;
+                default:
+                    notConverted(x, r, suite, "an XMeter element this converter does not know");
+                    break;
+            }
+            if (r.notConverted == null) {
+                for (Map.Entry<String, XmeterElement.Prop> p : x.untaken().entrySet()) {
+                    r.notConverted(p.getKey(), p.getValue().value, "unknown " + p.getValue().type + " of "
+                            + x.shortClass() + ": no XMeter release has it, and the suite has no counterpart");
+                }
+            }
+        }
+        addRunReport(doc, planTree, suite, report);
+        Jmx.write(doc, out);
+        Files.writeString(report.reportFile, report.markdown(), StandardCharsets.UTF_8);
+        return report;
+    }
+
+    /** The tree of the plan's TestPlan element: {@code jmeterTestPlan > hashTree > (TestPlan, hashTree)}. */
+    private static Element planTree(Document doc, Path input) throws InvalidPlanException {
+        Element root = doc.getDocumentElement();
+        if (!root.getTagName().equals("jmeterTestPlan")) {
+            throw new InvalidPlanException(input + " is not a JMeter plan: its root element is <" + root.getTagName()
+                    + ">, a .jmx file's is <jmeterTestPlan>");
+        }
+        List<Element> top = Jmx.children(root);
+        if (top.isEmpty() || !Jmx.isHashTree(top.get(0))) {
+            throw new InvalidPlanException(input + " is not a JMeter plan: <jmeterTestPlan> does not start with a "
+                    + "<hashTree>");
+        }
+        List<Element> plan = Jmx.children(top.get(0));
+        if (plan.isEmpty() || !plan.get(0).getTagName().equals("TestPlan")) {
+            throw new InvalidPlanException(input + " is not a JMeter plan: its tree does not start with a <TestPlan>");
+        }
+        Element tree = Jmx.nextElement(plan.get(0));
+        if (!Jmx.isHashTree(tree)) {
+            throw new InvalidPlanException(input + " is not a JMeter plan: the <TestPlan> has no <hashTree> after it");
+        }
+        return tree;
+    }
+
+    private static void walk(Element tree, String path, List<XmeterElement> found) {
+        for (Element e : Jmx.children(tree)) {
+            if (Jmx.isHashTree(e)) {
+                continue;
+            }
+            String name = e.getAttribute("testname");
+            String here = path.isEmpty() ? name : path + " > " + name;
+            Element children = Jmx.nextElement(e);
+            String className = xmeterClass(e);
+            if (className != null) {
+                found.add(new XmeterElement(new Jmx.Slot(e), className, path));
+            }
+            if (Jmx.isHashTree(children)) {
+                walk(children, here, found);
+            }
+        }
+    }
+
+    /** The XMeter class of {@code e} (its tag, or its testclass when the tag is an alias), or null. */
+    private static String xmeterClass(Element e) {
+        if (e.getTagName().startsWith(XmeterElement.PACKAGE)) {
+            return e.getTagName();
+        }
+        String testclass = e.getAttribute("testclass");
+        return testclass.startsWith(XmeterElement.PACKAGE) ? testclass : null;
+    }
+
+    private static void disconnect(XmeterElement x, ElementRecord r, SuiteElements suite, String group) {
+        SuiteElements.Bean d = suite.disconnect(x.testname, x.enabled).comments(x.take(XmeterElement.COMMENTS));
+        d.set("clientGroup", group);
+        x.slot.replace(d.build());
+        r.became = "MQTT Disconnect " + ConversionReport.code(x.testname) + " (client group " + ConversionReport.code(group)
+                + ")";
+        r.notes.add("Before it disconnects, the suite lets the thread's subscribers receive every message already "
+                + "acknowledged to the publishers (up to drainTimeoutMs, 10 s), so the counts are exact; XMeter "
+                + "disconnects at once.");
+    }
+
+    /**
+     * Puts a disabled Simple Controller where the element was (JMeter could not load the plan with a class it does not
+     * have), with the element's class and properties in its comment; the element's children stay under it.
+     */
+    private static void notConverted(XmeterElement x, ElementRecord r, SuiteElements suite, String why) {
+        StringBuilder comment = new StringBuilder("Not converted from ").append(x.className).append(": ").append(why)
+                .append('.');
+        for (Map.Entry<String, XmeterElement.Prop> p : x.all().entrySet()) {
+            x.take(p.getKey());
+            comment.append('\n').append(p.getKey()).append(" = ").append(p.getValue().value);
+            r.notConverted(p.getKey(), p.getValue().value, "the element is not converted");
+        }
+        x.slot.replace(suite.placeholder("NOT CONVERTED: " + x.testname, comment.toString()));
+        r.notConverted = why + "; in its place a disabled Simple Controller " + ConversionReport.code("NOT CONVERTED: "
+                + x.testname) + " keeps its children and lists its properties";
+    }
+
+    /** Adds what the suite's exact end-of-run report needs, when the plan has it not: the listener and Run End. */
+    private static void addRunReport(Document doc, Element planTree, SuiteElements suite, ConversionReport report) {
+        if (doc.getElementsByTagName(RUN_REPORT).getLength() == 0) {
+            Jmx.Slot.append(planTree, suite.runReport("MQTT Run Report").build());
+            report.added.add("MQTT Run Report (`" + RUN_REPORT + "`) at test plan level: at the end of the run it prints "
+                    + "and writes the exact report over every engine (rates, latency percentiles, expected and received "
+                    + "messages, the loss verdict) to mqttload-results/.");
+        }
+        if (doc.getElementsByTagName(RUN_END).getLength() == 0) {
+            Jmx.Slot group = Jmx.Slot.append(planTree, suite.tearDownThreadGroup("MQTT run end"));
+            group.prependChild(suite.runEnd("MQTT Run End").build());
+            report.added.add("tearDown Thread Group `MQTT run end` with MQTT Run End (`" + RUN_END + "`): after the "
+                    + "load threads it drains what subscribers are still owed, closes every client and hands the "
+                    + "engine's summary to the Run Report.");
+        }
+    }
+}

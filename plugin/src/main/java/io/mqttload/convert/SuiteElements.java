@@ -1,0 +1,159 @@
+package io.mqttload.convert;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+
+/**
+ * This suite's elements (and the few JMeter ones the conversion needs) as JMeter 5.6.3 saves them: TestBean fields
+ * as {@code stringProp}s in name order, every field written, defaults included, so the plan opens in the GUI with
+ * each field shown and runs without relying on defaults. The defaults are those of docs/elements/*.md.
+ */
+final class SuiteElements {
+    private static final String PKG = "io.mqttload.jmeter.";
+    private static final String BEAN_GUI = "TestBeanGUI";
+
+    private final Document doc;
+
+    SuiteElements(Document doc) {
+        this.doc = doc;
+    }
+
+    /** A TestBean element: its fields start at their defaults and {@link Bean#set} overrides them. */
+    final class Bean {
+        private final String className;
+        private final String guiclass;
+        private final String testname;
+        private final boolean enabled;
+        private final Map<String, String> fields = new TreeMap<>();
+        private String comments;
+
+        private Bean(String className, String guiclass, String testname, boolean enabled) {
+            this.className = className;
+            this.guiclass = guiclass;
+            this.testname = testname;
+            this.enabled = enabled;
+        }
+
+        Bean set(String field, String value) {
+            if (!fields.containsKey(field)) {
+                throw new IllegalArgumentException(className + " has no field " + field);
+            }
+            fields.put(field, value == null ? "" : value);
+            return this;
+        }
+
+        String get(String field) {
+            return fields.get(field);
+        }
+
+        Bean comments(String text) {
+            comments = text;
+            return this;
+        }
+
+        private Bean defaults(String... nameValue) {
+            for (int i = 0; i < nameValue.length; i += 2) {
+                fields.put(nameValue[i], nameValue[i + 1]);
+            }
+            return this;
+        }
+
+        Element build() {
+            Element e = Jmx.testElement(doc, PKG + className, guiclass, PKG + className, testname, enabled);
+            fields.forEach((k, v) -> Jmx.prop(e, "stringProp", k, v));
+            if (comments != null && !comments.isEmpty()) {
+                Jmx.prop(e, "stringProp", XmeterElement.COMMENTS, comments);
+            }
+            return e;
+        }
+    }
+
+    Bean connection(String testname, boolean enabled) {
+        return new Bean("MqttConnectionConfig", BEAN_GUI, testname, enabled).defaults(
+                "host", "localhost", "port", "1883", "transport", "TCP", "webSocketPath", "/mqtt", "mqttVersion", "MQTT_5",
+                "nodes", "", "nodeAssignment", "ROUND_ROBIN", "nodeTemplate", "", "nodeSeed", "0", "nodeFailover", "true",
+                "username", "", "password", "", "trustStorePath", "", "trustStorePassword", "", "keyStorePath", "",
+                "keyStorePassword", "", "verifyHostname", "true", "keepAliveSeconds", "60", "cleanStart", "true",
+                "sessionExpirySeconds", "0", "connectTimeoutMs", "10000");
+    }
+
+    Bean connect(String testname, boolean enabled) {
+        return new Bean("MqttConnectSampler", BEAN_GUI, testname, enabled).defaults(
+                "clientGroup", "default", "clientCount", "1", "clientIdTemplate", "{engine}-{threadGroup}-{thread}-{client}",
+                "clientIdsWithin23", "true", "connectRate", "0", "reconnectAttempts", "3", "reconnectDelayMs", "1000",
+                "reconnectMaxDelayMs", "10000", "localAddresses", "", "brokerNode", "", "consumeDelayMs", "0");
+    }
+
+    Bean subscribe(String testname, boolean enabled) {
+        return new Bean("MqttSubscribeSampler", BEAN_GUI, testname, enabled).defaults(
+                "clientGroup", "default", "topicFilters", "test/#", "qos", "1", "clients", "all", "subackTimeoutMs", "10000");
+    }
+
+    Bean publish(String testname, boolean enabled) {
+        return new Bean("MqttPublishSampler", BEAN_GUI, testname, enabled).defaults(
+                "clientGroup", "default", "topic", "test/{thread}/{client}", "qos", "1", "retain", "false",
+                "payloadType", "RANDOM", "payloadSize", "64", "payloadText", "", "payloadFile", "", "measureLatency", "true",
+                "messagesPerSample", "1", "mode", "ASYNC", "maxInFlight", "1000", "maxInFlightPerClient", "20",
+                "ackTimeoutMs", "10000");
+    }
+
+    Bean disconnect(String testname, boolean enabled) {
+        return new Bean("MqttDisconnectSampler", BEAN_GUI, testname, enabled).defaults(
+                "clientGroup", "default", "drainTimeoutMs", "10000", "disconnectTimeoutMs", "10000");
+    }
+
+    Bean runReport(String testname) {
+        return new Bean("MqttRunReport", PKG + "MqttRunReportGui", testname, true).defaults(
+                "authentication", "NONE", "influxDatabase", "mqttload", "influxUrl", "", "password", "",
+                "retentionPolicy", "", "token", "", "username", "");
+    }
+
+    Bean runEnd(String testname) {
+        return new Bean("MqttRunEndSampler", BEAN_GUI, testname, true);
+    }
+
+    /** JMeter's Once Only Controller: its children run on the first pass of each thread (of each run of its loop). */
+    Element onceOnly(String testname, boolean enabled) {
+        return Jmx.testElement(doc, "OnceOnlyController", "OnceOnlyControllerGui", "OnceOnlyController", testname, enabled);
+    }
+
+    /** JMeter's Flow Control Action set to pause the current thread for {@code durationMs} (text: may be an expression). */
+    Element pause(String testname, boolean enabled, String durationMs) {
+        Element e = Jmx.testElement(doc, "TestAction", "TestActionGui", "TestAction", testname, enabled);
+        // ActionProcessor.action 1 is PAUSE; target 0 is the current thread.
+        Jmx.prop(e, "intProp", "ActionProcessor.action", "1");
+        Jmx.prop(e, "intProp", "ActionProcessor.target", "0");
+        Jmx.prop(e, "stringProp", "ActionProcessor.duration", durationMs);
+        return e;
+    }
+
+    /** A disabled Simple Controller standing where an element was that could not be converted; its comment says what. */
+    Element placeholder(String testname, String comments) {
+        Element e = Jmx.testElement(doc, "GenericController", "LogicControllerGui", "GenericController", testname, false);
+        Jmx.prop(e, "stringProp", XmeterElement.COMMENTS, comments);
+        return e;
+    }
+
+    /** A tearDown Thread Group of one thread, one loop, as the suite's plans have it for MQTT Run End. */
+    Element tearDownThreadGroup(String testname) {
+        Element e = Jmx.testElement(doc, "PostThreadGroup", "PostThreadGroupGui", "PostThreadGroup", testname, true);
+        Jmx.prop(e, "stringProp", "ThreadGroup.num_threads", "1");
+        Jmx.prop(e, "intProp", "ThreadGroup.ramp_time", "0");
+        Jmx.prop(e, "boolProp", "ThreadGroup.scheduler", "false");
+        Jmx.prop(e, "boolProp", "ThreadGroup.same_user_on_next_iteration", "true");
+        Jmx.prop(e, "stringProp", "ThreadGroup.on_sample_error", "continue");
+        Element loop = Jmx.prop(e, "elementProp", "ThreadGroup.main_controller", null);
+        loop.setTextContent("");
+        loop.setAttribute("elementType", "LoopController");
+        loop.setAttribute("guiclass", "LoopControlPanel");
+        loop.setAttribute("testclass", "LoopController");
+        loop.setAttribute("testname", "Loop Controller");
+        loop.setAttribute("enabled", "true");
+        Jmx.prop(loop, "intProp", "LoopController.loops", "1");
+        Jmx.prop(loop, "boolProp", "LoopController.continue_forever", "false");
+        return e;
+    }
+}

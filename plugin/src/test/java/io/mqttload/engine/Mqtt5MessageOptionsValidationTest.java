@@ -1,0 +1,52 @@
+package io.mqttload.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+import io.mqttload.client.PublishProperties;
+import io.mqttload.client.SubscribeOptions;
+import io.mqttload.client.UserProperties;
+import io.mqttload.common.InvalidSettingException;
+
+/** MQTT 5 publish properties and subscription options: every bad value is refused naming the field and the value. */
+class Mqtt5MessageOptionsValidationTest {
+    private static final PayloadSource PAYLOAD = PayloadSource.create(PayloadSource.Kind.RANDOM, "", 64, "", true);
+
+    @Test
+    void userProperties_parseNameValueLines_andRefuseALineWithoutName() {
+        UserProperties p = UserProperties.parse("userProperties", "a=1\n\n b = x=y \nempty=");
+
+        assertThat(p.pairs()).extracting(pair -> pair[0] + "|" + pair[1]).containsExactly("a|1", "b|x=y", "empty|");
+        assertThatThrownBy(() -> UserProperties.parse("userProperties", "=v")).isInstanceOf(InvalidSettingException.class)
+                .hasMessage("userProperties = '=v': a user property needs a name before '='");
+        assertThatThrownBy(() -> UserProperties.parse("userProperties", "novalue"))
+                .hasMessageStartingWith("userProperties = 'novalue': a user property is name=value");
+    }
+
+    @Test
+    void publishProperties_outOfRangeOrUnknown_areRefused() {
+        assertThatThrownBy(() -> PublishProperties.of(4_294_967_296L, "", PublishProperties.PayloadFormat.NONE, "",
+                UserProperties.NONE)).hasMessageStartingWith("messageExpirySeconds = '4294967296'");
+        assertThatThrownBy(() -> PublishProperties.PayloadFormat.parse("payloadFormat", "JSON"))
+                .hasMessage("payloadFormat = 'JSON': must be NONE (not sent), UNSPECIFIED or UTF_8");
+        assertThatThrownBy(() -> new PublishOperation("t/1", 1, false, PAYLOAD, 1, true, 10, 20, 1000,
+                PublishProperties.NONE, "reply/#")).hasMessageStartingWith("responseTopic = 'reply/#'");
+        assertThat(PublishProperties.of(-1, "", PublishProperties.PayloadFormat.NONE, "", UserProperties.NONE).isEmpty())
+                .isTrue();
+        assertThat(PublishProperties.of(0, "", PublishProperties.PayloadFormat.NONE, "", UserProperties.NONE)
+                .firstFieldSet()).isEqualTo("messageExpirySeconds");
+    }
+
+    @Test
+    void subscribeOptions_noLocalOnASharedSubscription_andAnUnknownRetainHandling_areRefused() {
+        SubscribeOptions noLocal = new SubscribeOptions(true, false, SubscribeOptions.RetainHandling.SEND);
+
+        assertThatThrownBy(() -> new SubscribeOperation("a/#\n$share/g/b/#", 1, "all", 1000, noLocal, false))
+                .hasMessage("noLocal = 'true': MQTT 5 forbids no local on a shared subscription ('$share/g/b/#')");
+        assertThatThrownBy(() -> SubscribeOptions.RetainHandling.parse("retainHandling", "SOMETIMES"))
+                .hasMessage("retainHandling = 'SOMETIMES': must be SEND, SEND_IF_NEW or DO_NOT_SEND");
+        assertThat(new SubscribeOperation("a/#", 1, "all", 1000, noLocal, false)).isNotNull();
+    }
+}

@@ -1,0 +1,255 @@
+package io.mqttload.it;
+
+import static io.mqttload.testsupport.MqttElements.connect;
+import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.disconnect;
+import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.subscribe;
+import static io.mqttload.testsupport.MqttElements.with;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jorphan.collections.HashTree;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import com.hivemq.client.mqtt.MqttClient;
+import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5PayloadFormatIndicator;
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+
+import io.mqttload.delivery.Verdict;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.MqttPublishSampler;
+import io.mqttload.jmeter.MqttSubscribeSampler;
+import io.mqttload.summary.RunSummary;
+import io.mqttload.testsupport.EmbeddedHiveMqBroker;
+import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.MosquittoBroker;
+import io.mqttload.testsupport.PlanBuilder;
+import io.mqttload.testsupport.RunResult;
+
+/**
+ * MQTT 5 publish properties, subscription options and request/response against both MQTT 5 brokers: what the
+ * broker forwards, what it keeps back (no local, retain handling), and what the ledger and the verdict make of it.
+ */
+class Mqtt5MessageOptionsIT {
+    private static final int REQUESTS = 40;
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hivemq", "mosquitto"})
+    void requestResponse_everyRequestGetsItsReply_andTheRoundTripIsItsOwnLatency(String brokerName) throws Exception {
+        try (AutoCloseable broker = start(brokerName)) {
+            // A shared group: each request reaches one responder, so each gets one reply.
+            MqttSubscribeSampler responders = with(subscribe("resp", "$share/responders/req/#", 1), "answerRequests", "true");
+            MqttPublishSampler requests = with(with(publish("req", "req/{thread}/{client}", 1, REQUESTS, "ASYNC"),
+                    "responseTopic", "reply/{thread}/{client}"), "correlationData", "order-7");
+            HashTree plan = PlanBuilder.testPlan("request/response")
+                    .config(connection("127.0.0.1", port(broker), "MQTT_5"))
+                    .threadGroup("t", 1, 1)
+                    .add(connect("resp", 2, "{engine}-rs{client}"))
+                    .add(responders)
+                    .add(connect("req", 2, "{engine}-rq{client}"))
+                    .add(subscribe("req", "reply/{thread}/{client}", 1))
+                    .add(requests)
+                    .add(disconnect("req"))
+                    .add(disconnect("resp"))
+                    .build();
+
+            RunResult run = run(plan);
+            RunSummary summary = EngineRuntime.lastSummary();
+
+            assertThat(run.failures()).as(run.describe()).isEmpty();
+            assertThat(summary.count("requestsPublished")).isEqualTo(REQUESTS);
+            assertThat(summary.count("repliesSent")).isEqualTo(REQUESTS);
+            assertThat(summary.count("repliesReceived")).isEqualTo(REQUESTS);
+            assertThat(summary.roundTrip.count).isEqualTo(REQUESTS);
+            assertThat(summary.roundTrip.min).as("a round trip is at least the request's own way").isPositive();
+            // Replies stay outside the delivery ledger: the requests alone are owed to the responders.
+            assertThat(summary.delivery.expected).isEqualTo(REQUESTS);
+            assertThat(summary.count("received")).isEqualTo(REQUESTS);
+            assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
+            assertThat(summary.toTable()).contains("round trip (reply)");
+        }
+    }
+
+    @Test
+    void requestsWithoutAResponder_failTheVerdict_withTheUnansweredCount() throws Exception {
+        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start()) {
+            HashTree plan = PlanBuilder.testPlan("no responder")
+                    .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                    .threadGroup("t", 1, 1)
+                    .add(connect("req", 1, "{engine}-rq"))
+                    .add(subscribe("req", "reply/{thread}", 1))
+                    .add(with(publish("req", "nobody/{thread}", 1, 5, "SYNC"), "responseTopic", "reply/{thread}"))
+                    .add(with(disconnect("req"), "drainTimeoutMs", "500"))
+                    .build();
+
+            run(plan);
+            RunSummary summary = EngineRuntime.lastSummary();
+
+            assertThat(summary.count("requestsPublished")).isEqualTo(5);
+            assertThat(summary.count("repliesReceived")).isZero();
+            assertThat(summary.verdict()).isEqualTo(Verdict.FAILED);
+            assertThat(summary.verdictLine()).contains("5 of 5 request(s) got no reply");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hivemq", "mosquitto"})
+    void publishProperties_reachSubscribersAsSent(String brokerName) throws Exception {
+        try (AutoCloseable broker = start(brokerName)) {
+            ConcurrentLinkedQueue<Mqtt5Publish> seen = new ConcurrentLinkedQueue<>();
+            Mqtt5AsyncClient observer = MqttClient.builder().useMqttVersion5().identifier("observer")
+                    .serverHost("127.0.0.1").serverPort(port(broker)).buildAsync();
+            observer.connect().get(10, TimeUnit.SECONDS);
+            observer.publishes(MqttGlobalPublishFilter.ALL, seen::add);
+            observer.subscribeWith().topicFilter("props/#").qos(MqttQos.AT_LEAST_ONCE).send().get(10, TimeUnit.SECONDS);
+            MqttPublishSampler withProperties = publish("pub", "props/{thread}", 1, 3, "SYNC");
+            with(withProperties, "messageExpirySeconds", "600");
+            with(withProperties, "contentType", "application/octet-stream");
+            with(withProperties, "payloadFormat", "UNSPECIFIED");
+            with(withProperties, "correlationData", "batch-42");
+            with(withProperties, "userProperties", "site=plant-3\nline = 7");
+            HashTree plan = PlanBuilder.testPlan("publish properties")
+                    .config(connection("127.0.0.1", port(broker), "MQTT_5"))
+                    .threadGroup("t", 1, 1)
+                    .add(connect("pub", 1, "{engine}-pp"))
+                    .add(withProperties)
+                    .add(disconnect("pub"))
+                    .build();
+            try {
+                RunResult run = run(plan);
+                assertThat(run.failures()).as(run.describe()).isEmpty();
+                await().atMost(Duration.ofSeconds(10)).until(() -> seen.size() == 3);
+            } finally {
+                observer.disconnect().get(10, TimeUnit.SECONDS);
+            }
+
+            for (Mqtt5Publish p : seen) {
+                assertThat(p.getMessageExpiryInterval().orElse(-1)).as("remaining expiry").isBetween(590L, 600L);
+                assertThat(p.getContentType()).hasValueSatisfying(t -> assertThat(t.toString())
+                        .isEqualTo("application/octet-stream"));
+                assertThat(p.getPayloadFormatIndicator()).contains(Mqtt5PayloadFormatIndicator.UNSPECIFIED);
+                assertThat(p.getCorrelationData()).hasValueSatisfying(c -> assertThat(StandardCharsets.UTF_8.decode(c)
+                        .toString()).isEqualTo("batch-42"));
+                assertThat(p.getUserProperties().asList()).extracting(u -> u.getName() + "=" + u.getValue())
+                        .containsExactly("site=plant-3", "line=7");
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hivemq", "mosquitto"})
+    void noLocal_keepsAClientsOwnMessagesFromIt_andTheLedgerOwesThemOnlyToTheOthers(String brokerName) throws Exception {
+        try (AutoCloseable broker = start(brokerName)) {
+            HashTree plan = PlanBuilder.testPlan("no local")
+                    .config(connection("127.0.0.1", port(broker), "MQTT_5"))
+                    .threadGroup("t", 1, 1)
+                    .add(connect("other", 1, "{engine}-nlo"))
+                    .add(subscribe("other", "own/#", 1))
+                    .add(connect("self", 1, "{engine}-nls"))
+                    .add(with(subscribe("self", "own/{thread}", 1), "noLocal", "true"))
+                    .add(publish("self", "own/{thread}", 1, 20, "SYNC"))
+                    .add(disconnect("self"))
+                    .add(disconnect("other"))
+                    .build();
+
+            RunResult run = run(plan);
+            RunSummary summary = EngineRuntime.lastSummary();
+
+            assertThat(run.failures()).as(run.describe()).isEmpty();
+            assertThat(summary.count("received")).as("only the other client gets them").isEqualTo(20);
+            assertThat(summary.delivery.expected).isEqualTo(20);
+            assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hivemq", "mosquitto"})
+    void retainHandling_doNotSend_keepsTheRetainedMessageFromANewSubscription(String brokerName) throws Exception {
+        try (AutoCloseable broker = start(brokerName)) {
+            HashTree plan = PlanBuilder.testPlan("retain handling")
+                    .config(connection("127.0.0.1", port(broker), "MQTT_5"))
+                    .threadGroup("t", 1, 1)
+                    .add(connect("pub", 1, "{engine}-rhp"))
+                    .add(with(publish("pub", "kept/{thread}", 1, 1, "SYNC"), "retain", "true"))
+                    .add(connect("send", 1, "{engine}-rhs"))
+                    .add(subscribe("send", "kept/#", 1))
+                    .add(connect("never", 1, "{engine}-rhn"))
+                    .add(with(subscribe("never", "kept/#", 1), "retainHandling", "DO_NOT_SEND"))
+                    .add(with(disconnect("send"), "drainTimeoutMs", "3000"))
+                    .add(with(disconnect("never"), "drainTimeoutMs", "0"))
+                    .add(disconnect("pub"))
+                    .build();
+
+            run(plan);
+            RunSummary summary = EngineRuntime.lastSummary();
+
+            assertThat(summary.delivery.bySampler.get("subscribe send")[1]).isEqualTo(1);
+            assertThat(summary.delivery.bySampler.get("subscribe never")[1]).isZero();
+            assertThat(summary.count("received")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void mqtt5Options_onAnMqtt311Connection_failTheFirstSample_namingTheField() throws Exception {
+        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start()) {
+            HashTree plan = PlanBuilder.testPlan("3.1.1")
+                    .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_3_1_1"))
+                    .threadGroup("t", 1, 1)
+                    .add(connect("c", 1, "{engine}-v3"))
+                    .add(with(subscribe("c", "v3/#", 1), "noLocal", "true"))
+                    .add(with(publish("c", "v3/{thread}", 1, 1, "SYNC"), "messageExpirySeconds", "30"))
+                    .add(disconnect("c"))
+                    .build();
+
+            RunResult run = run(plan);
+
+            List<SampleResult> subscribe = run.byLabel("subscribe c");
+            assertThat(subscribe).singleElement().satisfies(s -> {
+                assertThat(s.isSuccessful()).isFalse();
+                assertThat(s.getResponseMessage()).contains("noLocal = 'true'").contains("MQTT 5");
+            });
+            assertThat(run.byLabel("publish c")).singleElement().satisfies(s -> {
+                assertThat(s.isSuccessful()).isFalse();
+                assertThat(s.getResponseMessage()).contains("messageExpirySeconds = '30'").contains("MQTT 3.1.1");
+            });
+            assertThat(EngineRuntime.lastSummary().verdict()).isEqualTo(Verdict.FAILED);
+        }
+    }
+
+    private static AutoCloseable start(String brokerName) {
+        if (brokerName.equals("hivemq")) {
+            return EmbeddedHiveMqBroker.start();
+        }
+        MosquittoBroker.assumeInstalled();
+        return MosquittoBroker.builder().start();
+    }
+
+    private static int port(AutoCloseable broker) {
+        return broker instanceof EmbeddedHiveMqBroker ? ((EmbeddedHiveMqBroker) broker).tcpPort()
+                : ((MosquittoBroker) broker).tcpPort();
+    }
+
+    private RunResult run(HashTree plan) {
+        return JMeterTestEngine.run(plan, Duration.ofSeconds(90),
+                Map.of("mqttload.resultsDir", dir.toString(), "mqttload.progressSeconds", "0"));
+    }
+}

@@ -49,6 +49,7 @@ public final class ReportText {
             }
         }
         r.samplerLatencyRows().forEach((label, s) -> s.appendTextRow(t, "  to " + label));
+        t.append(RunSummary.requestResponseLine(r::count));
         if (r.lossBySampler.size() > 1 || r.lost() > 0) {
             r.lossBySampler.forEach((label, v) -> t.append(String.format(Locale.ROOT,
                     "delivery to %s: expected %d, received %d, lost %d%n", label.isEmpty() ? "(unnamed)" : label, v[0],
@@ -98,6 +99,10 @@ public final class ReportText {
             }
         }
         r.samplerLatencyRows().forEach((label, s) -> s.appendMarkdownRow(m, "pub-to-sub, " + label));
+        String requests = RunSummary.requestResponseLine(r::count);
+        if (!requests.isEmpty()) {
+            m.append('\n').append(requests);
+        }
         m.append("\n| engine | pub msg/s | sub msg/s | connects | connect errors | publish errors | expected | received |"
                 + " lost | duplicates | reordered |\n");
         m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");

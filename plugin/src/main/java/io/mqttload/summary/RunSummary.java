@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 
 import io.mqttload.broker.BrokerMonitor;
 import io.mqttload.delivery.DeliveryCheck;
@@ -188,6 +189,19 @@ public final class RunSummary {
         return judgement().line();
     }
 
+    /** The request/response line ("" without requests or replies), for the engine summary and the report alike. */
+    public static String requestResponseLine(ToLongFunction<String> count) {
+        long requests = count.applyAsLong("requestsPublished");
+        long sent = count.applyAsLong("repliesSent");
+        if (requests == 0 && sent == 0) {
+            return "";
+        }
+        long received = count.applyAsLong("repliesReceived");
+        return String.format(Locale.ROOT, "request/response: %d request(s), %d repl(ies) sent, %d received, %d failed,"
+                + " %d request(s) unanswered%n", requests, sent, received, count.applyAsLong("repliesFailed"),
+                Math.max(0, requests - received));
+    }
+
     public String toTable() {
         StringBuilder t = new StringBuilder();
         String rule = "-".repeat(78) + "\n";
@@ -242,6 +256,7 @@ public final class RunSummary {
         if (roundTrip.count > 0) {
             roundTrip.appendTextRow(t, "round trip (reply)");
         }
+        t.append(requestResponseLine(this::count));
         if (pubToSubBySampler.size() > 1) {
             pubToSubBySampler.forEach((label, stats) -> stats.appendTextRow(t, "  to " + label));
         }

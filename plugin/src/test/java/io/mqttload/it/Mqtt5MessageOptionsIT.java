@@ -40,6 +40,7 @@ import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;
 import io.mqttload.testsupport.PlanBuilder;
+import io.mqttload.testsupport.RecordSubscriptions;
 import io.mqttload.testsupport.RunResult;
 
 /**
@@ -85,7 +86,9 @@ class Mqtt5MessageOptionsIT {
             assertThat(summary.delivery.expected).isEqualTo(REQUESTS);
             assertThat(summary.count("received")).isEqualTo(REQUESTS);
             assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
-            assertThat(summary.toTable()).contains("round trip (reply)");
+            assertThat(summary.toTable()).contains("round trip (reply)")
+                    .contains("request/response: " + REQUESTS + " request(s), " + REQUESTS + " repl(ies) sent, " + REQUESTS
+                            + " received, 0 failed, 0 request(s) unanswered");
         }
     }
 
@@ -205,6 +208,35 @@ class Mqtt5MessageOptionsIT {
             assertThat(summary.delivery.bySampler.get("subscribe send")[1]).isEqualTo(1);
             assertThat(summary.delivery.bySampler.get("subscribe never")[1]).isZero();
             assertThat(summary.count("received")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void subscriptionOptions_reachTheBroker_asSet() throws Exception {
+        RecordSubscriptions recorded = new RecordSubscriptions();
+        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.builder().withExtension(recorded).start()) {
+            MqttSubscribeSampler options = subscribe("s", "opt/{thread}", 1);
+            with(options, "noLocal", "true");
+            with(options, "retainAsPublished", "true");
+            with(options, "retainHandling", "SEND_IF_NEW");
+            HashTree plan = PlanBuilder.testPlan("subscription options")
+                    .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                    .threadGroup("t", 1, 1)
+                    .add(connect("s", 1, "opt-set"))
+                    .add(options)
+                    .add(connect("d", 1, "opt-default"))
+                    .add(subscribe("d", "opt/{thread}", 0))
+                    .add(disconnect("s"))
+                    .add(disconnect("d"))
+                    .build();
+
+            RunResult run = run(plan);
+
+            assertThat(run.failures()).as(run.describe()).isEmpty();
+            assertThat(recorded.of("opt-set")).containsExactly(
+                    "opt/1 qos=1 noLocal=true retainAsPublished=true retainHandling=SEND_IF_NEW_SUBSCRIPTION");
+            assertThat(recorded.of("opt-default")).containsExactly(
+                    "opt/1 qos=0 noLocal=false retainAsPublished=false retainHandling=SEND");
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.datatypes.MqttUtf8String;
@@ -61,7 +62,8 @@ public final class ConnectOptions {
                 throw new InvalidSettingException("willPayload", shown(b.willPayload), "is " + payload.length
                         + " bytes in UTF-8; MQTT allows a will payload of at most " + MAX_TWO_BYTES);
             }
-            MqttQos qos = MqttQos.fromCode(Checks.qos("willQos", b.willQos));
+            // Checked first: the client's fromCode answers null for anything but 0, 1 and 2.
+            MqttQos qos = Objects.requireNonNull(MqttQos.fromCode(Checks.qos("willQos", b.willQos)), "willQos");
             long delay = b.willDelaySeconds == null ? 0
                     : Checks.between("willDelaySeconds", b.willDelaySeconds, 0, MAX_INTERVAL);
             will5 = Mqtt5WillPublish.builder().topic(willTopic).payload(payload).qos(qos).retain(b.willRetain)
@@ -107,7 +109,7 @@ public final class ConnectOptions {
             firstMqtt5 = first(firstMqtt5, "userProperties", pairs.get(0)[0] + "=" + pairs.get(0)[1]);
         }
 
-        String method = b.authMethod == null ? "" : b.authMethod.trim();
+        String method = b.authMethod == null ? "" : b.authMethod.strip();
         byte[] data = authData(b.authData, b.authDataEncoding);
         if (method.isEmpty()) {
             if (data != null) {

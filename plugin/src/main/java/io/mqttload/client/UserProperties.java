@@ -36,8 +36,8 @@ public final class UserProperties {
             if (eq < 0) {
                 throw new InvalidSettingException(field, line, "a user property is name=value, one per line");
             }
-            String name = line.substring(0, eq).trim();
-            String value = line.substring(eq + 1).trim();
+            String name = line.substring(0, eq).strip();
+            String value = line.substring(eq + 1).strip();
             if (name.isEmpty()) {
                 throw new InvalidSettingException(field, line, "a user property needs a name before '='");
             }

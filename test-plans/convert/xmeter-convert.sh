@@ -37,7 +37,7 @@ if [ -n "$home" ]; then
 else
   for f in "$top"/plugin/target/mqtt-load-jmeter-*.jar; do
     case $(basename "$f") in
-      *-tests.jar | original-*) ;;
+      *-tests.jar | *-sources.jar | *-javadoc.jar | *-shaded.jar | original-*) ;;
       *) [ -f "$f" ] && jar=$f ;;
     esac
   done

@@ -132,6 +132,11 @@ final class ConnectMapping {
                 r.notConverted("mqtt.protocol", protocol, "unknown protocol (XMeter knows TCP, SSL, WS and WSS): "
                         + "transport left at `TCP`");
                 t = "TCP";
+            } else if (t.equals("TLS") || t.equals("SECURE_WEBSOCKET")) {
+                conn.set("transport", t);
+                r.approximated("mqtt.protocol", protocol, "transport = " + ConversionReport.code(t) + " with "
+                        + "verifyHostname = false: XMeter trusts every certificate, the suite only those of its trust "
+                        + "store (see the note)");
             } else {
                 conn.set("transport", t);
                 r.mapped("mqtt.protocol", protocol, "transport = " + ConversionReport.code(t));
@@ -156,7 +161,8 @@ final class ConnectMapping {
         String certPassword = x.take("mqtt.clientcert_password");
         if (secure) {
             conn.set("verifyHostname", "false");
-            r.notes.add("TLS: XMeter trusts every broker certificate (no CA or host name check, TLS 1.2 only). The suite "
+            r.notes.add((Values.isExpression(protocol) ? "TLS, if the protocol is SSL or WSS: " : "TLS: ")
+                    + "XMeter trusts every broker certificate (no CA or host name check, TLS 1.2 only). The suite "
                     + "has no trust-all: host name verification is off (verifyHostname = false) and the certificate must "
                     + "chain to the JVM's default CAs; for a self-signed broker set trustStorePath and trustStorePassword "
                     + "on the MQTT Connection.");
@@ -260,7 +266,8 @@ final class ConnectMapping {
         } else {
             r.mapped("mqtt.client_id_prefix", prefix, "clientIdTemplate = " + ConversionReport.code(template)
                     + ": the prefix verbatim, as XMeter without a suffix (so every thread has the same id unless it "
-                    + "holds a per-thread expression)");
+                    + "holds a per-thread expression)" + (fits ? "" : "; clientIdsWithin23 = false, as XMeter checks no "
+                    + "length without a suffix"));
         }
         r.mapped("mqtt.client_id_suffix", suffixText, suffix ? "suffix {engineNumber}-{threadGroup}-{thread}"
                 + (efficient ? "-{client}" : "") : "no suffix");

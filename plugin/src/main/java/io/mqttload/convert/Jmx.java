@@ -274,19 +274,17 @@ final class Jmx {
         private final Element parentTree;
         private Element element;
         private Element tree;
-        private final String indent;
 
         Slot(Element element) {
             this.element = element;
             this.parentTree = (Element) element.getParentNode();
-            this.indent = indentOf(element);
             Element next = nextElement(element);
             if (isHashTree(next)) {
                 tree = next;
             } else {
                 tree = element.getOwnerDocument().createElement(HASH_TREE);
                 parentTree.insertBefore(tree, element.getNextSibling());
-                parentTree.insertBefore(element.getOwnerDocument().createTextNode("\n" + indent), tree);
+                parentTree.insertBefore(element.getOwnerDocument().createTextNode("\n" + indent()), tree);
             }
         }
 
@@ -298,8 +296,14 @@ final class Jmx {
             return tree;
         }
 
+        /** Read when needed: an enclosing conversion may have moved the element one step deeper. */
+        private String indent() {
+            return indentOf(element);
+        }
+
         /** Puts {@code replacement} where the element was; the element's children stay its children. */
         void replace(Element replacement) {
+            String indent = indent();
             parentTree.replaceChild(replacement, element);
             layout(replacement, indent);
             element = replacement;
@@ -307,6 +311,7 @@ final class Jmx {
 
         /** Adds {@code child}, with an empty tree of its own, as the element's first child. */
         void prependChild(Element child) {
+            String indent = indent();
             Document doc = tree.getOwnerDocument();
             String inner = indent + STEP;
             Element childTree = doc.createElement(HASH_TREE);
@@ -333,6 +338,7 @@ final class Jmx {
 
         /** Adds {@code sibling}, with an empty tree of its own, right after this element's tree. */
         void insertAfter(Element sibling) {
+            String indent = indent();
             Document doc = tree.getOwnerDocument();
             Element siblingTree = doc.createElement(HASH_TREE);
             layout(sibling, indent);
@@ -348,6 +354,7 @@ final class Jmx {
          * element's children as its own: {@code controller { inner { children } }}.
          */
         Slot wrap(Element controller, Element inner) {
+            String indent = indent();
             Document doc = tree.getOwnerDocument();
             String innerIndent = indent + STEP;
             Element controllerTree = doc.createElement(HASH_TREE);
@@ -371,7 +378,6 @@ final class Jmx {
             this.element = element;
             this.tree = tree;
             this.parentTree = (Element) element.getParentNode();
-            this.indent = indentOf(element);
         }
 
         /** Appends {@code element} and an empty tree at the end of {@code tree}, one step deeper than the tree. */

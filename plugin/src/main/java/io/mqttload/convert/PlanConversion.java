@@ -62,13 +62,13 @@ final class PlanConversion {
     static ConversionReport convert(Path input, Path output) throws InvalidPlanException, IOException {
         Path in = input.toAbsolutePath().normalize();
         Path out = output.toAbsolutePath().normalize();
-        if (in.equals(out) || Files.exists(out) && Files.isSameFile(in, out)) {
-            throw new InvalidPlanException(input + ": the output would overwrite the input; give another with -o");
-        }
         if (Files.isDirectory(in)) {
             throw new InvalidPlanException(input + " is a directory, not a .jmx file");
         }
         Document doc = Jmx.parse(in);
+        if (in.equals(out) || Files.exists(out) && Files.isSameFile(in, out)) {
+            throw new InvalidPlanException(input + ": the output would overwrite the input; give another with -o");
+        }
         Element planTree = planTree(doc, input);
         List<XmeterElement> found = new ArrayList<>();
         Element top = Jmx.children(doc.getDocumentElement()).get(0);
@@ -122,6 +122,10 @@ final class PlanConversion {
                     break;
             }
             if (r.notConverted == null) {
+                if (x.has(XmeterElement.COMMENTS)) {
+                    r.mapped(XmeterElement.COMMENTS, x.take(XmeterElement.COMMENTS), "kept as the comment of "
+                            + ConversionReport.code(x.testname));
+                }
                 for (Map.Entry<String, XmeterElement.Prop> p : x.untaken().entrySet()) {
                     r.notConverted(p.getKey(), p.getValue().value, "unknown " + p.getValue().type + " of "
                             + x.shortClass() + ": no XMeter release has it, and the suite has no counterpart");

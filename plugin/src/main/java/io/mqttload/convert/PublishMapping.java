@@ -39,7 +39,6 @@ final class PublishMapping {
         SuiteElements.Bean pub = suite.publish(x.testname, x.enabled).comments(x.take(XmeterElement.COMMENTS));
         pub.set("mode", "SYNC");
         pub.set("messagesPerSample", "1");
-        boolean usable = true;
 
         String topic = x.take("mqtt.topic_name");
         String t = topic == null ? "test_topic" : topic;
@@ -75,7 +74,7 @@ final class PublishMapping {
                     + "for these messages");
         }
 
-        usable &= payload(x, r, report, pub, measured);
+        boolean usable = payload(x, r, report, pub, measured);
         r.became = "MQTT Publish " + ConversionReport.code(x.testname) + " (SYNC, one message per sample, "
                 + "client group `default`)" + (usable ? "" : ", **disabled**: its payload could not be converted");
         Element e = pub.build();

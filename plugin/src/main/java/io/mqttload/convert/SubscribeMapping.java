@@ -3,8 +3,6 @@ package io.mqttload.convert;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.w3c.dom.Element;
-
 import io.mqttload.convert.ConversionReport.ElementRecord;
 
 /**
@@ -27,7 +25,7 @@ final class SubscribeMapping {
 
     void convert(XmeterElement x, ElementRecord r) {
         SuiteElements.Bean sub = suite.subscribe(x.testname, x.enabled).comments(x.take(XmeterElement.COMMENTS));
-        boolean usable = filters(x.take("mqtt.topic_name"), r, sub);
+        filters(x.take("mqtt.topic_name"), r, sub);
         qos(x.take("mqtt.qos_level"), r, sub);
 
         String stamp = x.take("mqtt.add_timestamp");
@@ -48,15 +46,11 @@ final class SubscribeMapping {
         }
 
         String pause = collection(x, r);
-        Element subscribe = sub.build();
-        if (!usable) {
-            subscribe.setAttribute("enabled", "false");
-        }
-        Jmx.Slot inner = x.slot.wrap(suite.onceOnly(x.testname + ": subscribe once", x.enabled), subscribe);
+        Jmx.Slot inner = x.slot.wrap(suite.onceOnly(x.testname + ": subscribe once", x.enabled), sub.build());
         x.slot.insertAfter(suite.pause(x.testname + ": collect", x.enabled, pause));
         r.became = "Once Only Controller " + ConversionReport.code(x.testname + ": subscribe once") + " holding the MQTT "
-                + "Subscribe " + ConversionReport.code(x.testname) + (usable ? "" : " (**disabled**: its filters need "
-                + "editing)") + ", followed by the Flow Control Action " + ConversionReport.code(x.testname + ": collect")
+                + "Subscribe " + ConversionReport.code(x.testname) + ", followed by the Flow Control Action "
+                + ConversionReport.code(x.testname + ": collect")
                 + " (pause " + pause + " ms)";
         r.notes.add("Every message is counted as it arrives, checked against what was published (expected, received, "
                 + "lost, duplicates) and measured, on the engine and in the run report; there is no per-pass sample "
@@ -101,11 +95,8 @@ final class SubscribeMapping {
         return COUNT_MODE_PAUSE_MS;
     }
 
-    /**
-     * XMeter's comma-separated filters, one per line; returns false when one holds a brace the suite would read as a
-     * placeholder.
-     */
-    static boolean filters(String topics, ElementRecord r, SuiteElements.Bean sub) {
+    /** XMeter's comma-separated filters, one per line; a brace the suite would read as a placeholder is reported. */
+    static void filters(String topics, ElementRecord r, SuiteElements.Bean sub) {
         String t = topics == null ? "test_topic" : topics;
         List<String> filters = new ArrayList<>();
         boolean trimmed = false;
@@ -118,20 +109,15 @@ final class SubscribeMapping {
         if (Values.hasLiteralBrace(t)) {
             r.notConverted("mqtt.topic_name", topics, "a brace in a filter would be read as one of the suite's "
                     + "placeholders ({thread}, {client}, ranges {a..b}), which have no escape: the filters need editing");
-            return false;
-        }
-        if (filters.stream().anyMatch(String::isEmpty)) {
+        } else if (filters.stream().anyMatch(String::isEmpty)) {
             r.notConverted("mqtt.topic_name", topics, "an empty filter between commas: the suite refuses it");
-            return false;
-        }
-        if (trimmed) {
+        } else if (trimmed) {
             r.approximated("mqtt.topic_name", topics, "topicFilters, one per line: " + shown + "; XMeter does not trim "
                     + "around the commas and so subscribed to filters with leading or trailing spaces, the suite trims "
                     + "them");
         } else {
             r.mapped("mqtt.topic_name", topics, "topicFilters, one per line: " + shown);
         }
-        return true;
     }
 
     static void qos(String qos, ElementRecord r, SuiteElements.Bean sub) {

@@ -1,5 +1,6 @@
 package io.mqttload.convert;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -9,7 +10,8 @@ import org.w3c.dom.Element;
 /**
  * This suite's elements (and the few JMeter ones the conversion needs) as JMeter 5.6.3 saves them: TestBean fields
  * as {@code stringProp}s in name order, every field written, defaults included, so the plan opens in the GUI with
- * each field shown and runs without relying on defaults. The defaults are those of docs/elements/*.md.
+ * each field shown and runs without relying on defaults (JMeter sets a field the plan leaves out to empty). The
+ * defaults are those of the elements' BeanInfo classes, which {@code SuiteElementsTest} holds them to.
  */
 final class SuiteElements {
     private static final String PKG = "io.mqttload.jmeter.";
@@ -49,6 +51,11 @@ final class SuiteElements {
             return fields.get(field);
         }
 
+        /** Every field with its value: the defaults, as far as nothing was set. */
+        Map<String, String> fields() {
+            return Collections.unmodifiableMap(fields);
+        }
+
         Bean comments(String text) {
             comments = text;
             return this;
@@ -77,7 +84,10 @@ final class SuiteElements {
                 "nodes", "", "nodeAssignment", "ROUND_ROBIN", "nodeTemplate", "", "nodeSeed", "0", "nodeFailover", "true",
                 "username", "", "password", "", "trustStorePath", "", "trustStorePassword", "", "keyStorePath", "",
                 "keyStorePassword", "", "verifyHostname", "true", "keepAliveSeconds", "60", "cleanStart", "true",
-                "sessionExpirySeconds", "0", "connectTimeoutMs", "10000");
+                "sessionExpirySeconds", "0", "connectTimeoutMs", "10000", "willTopic", "", "willPayload", "", "willQos", "0",
+                "willRetain", "false", "willDelaySeconds", "", "receiveMaximum", "", "maximumPacketSize", "",
+                "topicAliasMaximum", "", "sendTopicAliasMaximum", "", "userProperties", "", "authMethod", "", "authData", "",
+                "authDataEncoding", "TEXT");
     }
 
     Bean connect(String testname, boolean enabled) {
@@ -89,7 +99,8 @@ final class SuiteElements {
 
     Bean subscribe(String testname, boolean enabled) {
         return new Bean("MqttSubscribeSampler", BEAN_GUI, testname, enabled).defaults(
-                "clientGroup", "default", "topicFilters", "test/#", "qos", "1", "clients", "all", "subackTimeoutMs", "10000");
+                "clientGroup", "default", "topicFilters", "test/#", "qos", "1", "clients", "all", "subackTimeoutMs", "10000",
+                "noLocal", "false", "retainAsPublished", "false", "retainHandling", "SEND", "answerRequests", "false");
     }
 
     Bean publish(String testname, boolean enabled) {
@@ -97,7 +108,8 @@ final class SuiteElements {
                 "clientGroup", "default", "topic", "test/{thread}/{client}", "qos", "1", "retain", "false",
                 "payloadType", "RANDOM", "payloadSize", "64", "payloadText", "", "payloadFile", "", "measureLatency", "true",
                 "messagesPerSample", "1", "mode", "ASYNC", "maxInFlight", "1000", "maxInFlightPerClient", "20",
-                "ackTimeoutMs", "10000");
+                "ackTimeoutMs", "10000", "messageExpirySeconds", "", "contentType", "", "payloadFormat", "NONE",
+                "responseTopic", "", "correlationData", "", "userProperties", "");
     }
 
     Bean disconnect(String testname, boolean enabled) {

@@ -70,6 +70,11 @@ public final class XmeterConverter implements Callable<Integer> {
     public Integer call() {
         Path in;
         Path to;
+        if (input.isBlank()) {
+            // The Maven profile passes an empty name when -Dxmeter.plan is missing.
+            err.println(NAME + ": no plan given: name the XMeter .jmx to convert (Maven: -Dxmeter.plan=...)");
+            return 1;
+        }
         try {
             in = Path.of(input);
             to = output == null || output.isBlank() ? PlanConversion.defaultOutput(in) : Path.of(output);

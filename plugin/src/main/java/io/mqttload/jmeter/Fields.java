@@ -66,6 +66,14 @@ final class Fields {
         }
     }
 
+    /**
+     * A flag that plans saved before it existed do not carry: JMeter sets such a field to "", which means
+     * {@code absent}.
+     */
+    static boolean parseFlag(String field, String text, boolean absent) {
+        return text == null || text.isBlank() ? absent : parseBoolean(field, text);
+    }
+
     static boolean parseBoolean(String field, String text) {
         String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
         if (t.equals("true")) {

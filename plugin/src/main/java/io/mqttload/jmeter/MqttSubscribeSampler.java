@@ -41,12 +41,12 @@ public class MqttSubscribeSampler extends AbstractMqttSampler {
     }
 
     private SubscribeOperation operation() {
-        SubscribeOptions options = new SubscribeOptions(Fields.parseBoolean("noLocal", noLocal),
-                Fields.parseBoolean("retainAsPublished", retainAsPublished),
+        SubscribeOptions options = new SubscribeOptions(Fields.parseFlag("noLocal", noLocal, false),
+                Fields.parseFlag("retainAsPublished", retainAsPublished, false),
                 SubscribeOptions.RetainHandling.parse("retainHandling", retainHandling));
         return new SubscribeOperation(topicFilters, Fields.parseQos("qos", qos), clients,
                 Fields.parseLong("subackTimeoutMs", subackTimeoutMs, 1, 3_600_000), options,
-                Fields.parseBoolean("answerRequests", answerRequests));
+                Fields.parseFlag("answerRequests", answerRequests, false));
     }
 
     @Override

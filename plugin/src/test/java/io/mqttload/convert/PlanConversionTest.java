@@ -224,6 +224,22 @@ class PlanConversionTest {
     }
 
     @Test
+    void disabledElements_stayDisabled_andCommentsStay() {
+        String disabledSub = node(xmeter("SubSampler", "Off", str("mqtt.topic_name", "a"), str("TestPlan.comments", "kept"))
+                .replace("enabled=\"true\"", "enabled=\"false\""));
+        Converted c = Converted.convert(dir, plan(threadGroup("G", 1, 1, connect("Connect", str("mqtt.server", "h")),
+                disabledSub)));
+
+        assertThat(c.exitCode).as(c.out + c.err).isZero();
+        assertThat(c.element("OnceOnlyController", "Off: subscribe once").getAttribute("enabled")).isEqualTo("false");
+        Element subscribe = c.suite("MqttSubscribeSampler", "Off");
+        assertThat(subscribe.getAttribute("enabled")).isEqualTo("false");
+        assertThat(prop(subscribe, "TestPlan.comments")).isEqualTo("kept");
+        assertThat(c.element("TestAction", "Off: collect").getAttribute("enabled")).isEqualTo("false");
+        assertThat(c.reportText()).contains("| `TestPlan.comments` | `kept` | mapped |");
+    }
+
+    @Test
     void defaultOutput_isNextToTheInput() {
         Path in = XmeterPlans.write(dir, "plan.jmx", pubSubPlan());
 

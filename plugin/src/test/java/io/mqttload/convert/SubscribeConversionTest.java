@@ -78,6 +78,15 @@ class SubscribeConversionTest {
     }
 
     @Test
+    void braceOrEmptyFilter_isReported() {
+        Converted c = convert(sub("Sub", "devices/{id}/#,,b", "1", false, SubscribeMapping.TIME_MODE, "100"));
+
+        assertThat(c.exitCode).isEqualTo(2);
+        assertThat(c.out).contains("mqtt.topic_name = devices/{id}/#,,b: a brace in a filter");
+        assertThat(prop(c.suite("MqttSubscribeSampler", "Sub"), "topicFilters")).isEqualTo("devices/{id}/#\n\nb");
+    }
+
+    @Test
     void debugResponse_isNotConverted() {
         Converted c = convert(node(xmeter("SubSampler", "Sub", str("mqtt.topic_name", "a"), bool("mqtt.debug_response", true))));
 

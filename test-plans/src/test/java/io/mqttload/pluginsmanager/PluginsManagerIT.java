@@ -43,7 +43,7 @@ class PluginsManagerIT {
     private static final String PLUGIN_ID = "mqtt-load";
     private static final String DESCRIPTOR = "mqtt-load.json";
     private static final String CLI_TOOL = "org.jmeterplugins.repository.PluginManagerCMD";
-    /** The class the manager's JVM that moves jars runs, started as the command line exits. */
+    /** The main class of the manager's mover: a JVM started as the command line exits, which moves the jars. */
     private static final String MOVER_CLASS = "org.jmeterplugins.repository.SafeDeleter";
     /** One command takes 1-3 s here; the bound is for a loaded machine. */
     private static final Duration CLI_TIMEOUT = Duration.ofSeconds(60);
@@ -74,8 +74,7 @@ class PluginsManagerIT {
         assertThat(install.exitCode).as(install.output).isZero();
         Path installed = home.resolve("lib").resolve("ext").resolve(jarName());
         awaitMoved(installed, install);
-        assertThat(Files.mismatch(installed, repository().resolve(jarName()))).as("the repository's jar, byte for byte")
-                .isEqualTo(-1L);
+        assertThat(installed).as("the repository's jar").hasSameBinaryContentAs(repository().resolve(jarName()));
 
         Cli after = cli(home, dir, "status");
         assertThat(after.exitCode).as(after.output).isZero();
@@ -186,12 +185,14 @@ class PluginsManagerIT {
         Path cmdrunner = home.resolve("lib").resolve(Path.of(requiredProperty("cmdrunner.jar")).getFileName().toString());
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Djava.awt.headless=true", "-Djpgc.repo.address=" + descriptor(),
-                // File mode never reports; set anyway, so that a wrong address cannot reach jmeter-plugins.org.
-                "-Djpgc.repo.sendstats=false", "-Djava.io.tmpdir=" + tmp,
-                "-jar", cmdrunner.toString(), "--tool", CLI_TOOL));
+                // File mode sends no usage statistics; an address that is not a file would switch to HTTP mode, which does.
+                "-Djpgc.repo.sendstats=false", "-jar", cmdrunner.toString(), "--tool", CLI_TOOL));
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).directory(tmp.toFile()).redirectErrorStream(true)
-                .redirectOutput(output.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(tmp.toFile()).redirectErrorStream(true)
+                .redirectOutput(output.toFile());
+        // Through the environment rather than -D: the mover JVM inherits the environment only, and writes a log too.
+        builder.environment().put("JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=" + tmp);
+        Process process = builder.start();
         try {
             if (!process.waitFor(CLI_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new AssertionError("PluginsManagerCMD " + String.join(" ", args) + " did not finish within "

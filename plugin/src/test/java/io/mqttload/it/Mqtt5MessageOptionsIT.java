@@ -233,10 +233,11 @@ class Mqtt5MessageOptionsIT {
             RunResult run = run(plan);
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
+            // The client numbers each client's SUBSCRIBEs itself, from 1: an identifier is sent, not one we choose.
             assertThat(recorded.of("opt-set")).containsExactly(
-                    "opt/1 qos=1 noLocal=true retainAsPublished=true retainHandling=SEND_IF_NEW_SUBSCRIPTION");
+                    "opt/1 qos=1 noLocal=true retainAsPublished=true retainHandling=SEND_IF_NEW_SUBSCRIPTION id=1");
             assertThat(recorded.of("opt-default")).containsExactly(
-                    "opt/1 qos=0 noLocal=false retainAsPublished=false retainHandling=SEND");
+                    "opt/1 qos=0 noLocal=false retainAsPublished=false retainHandling=SEND id=1");
         }
     }
 

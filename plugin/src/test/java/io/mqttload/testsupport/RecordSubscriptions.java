@@ -19,8 +19,8 @@ public final class RecordSubscriptions implements ExtensionMain {
     private final Map<String, List<String>> byClient = new ConcurrentHashMap<>();
 
     /**
-     * Each subscription of {@code clientId} as {@code filter qos=Q noLocal=B retainAsPublished=B retainHandling=H};
-     * empty when none arrived.
+     * Each subscription of {@code clientId} as {@code filter qos=Q noLocal=B retainAsPublished=B retainHandling=H id=I}
+     * (I: the SUBSCRIBE's subscription identifier, or none); empty when none arrived.
      */
     public List<String> of(String clientId) {
         return byClient.getOrDefault(clientId, List.of());
@@ -31,9 +31,11 @@ public final class RecordSubscriptions implements ExtensionMain {
         SubscribeInboundInterceptor record = (in, out) -> {
             List<String> seen = byClient.computeIfAbsent(in.getClientInformation().getClientId(),
                     k -> new CopyOnWriteArrayList<>());
+            String id = in.getSubscribePacket().getSubscriptionIdentifier().map(String::valueOf).orElse("none");
             for (Subscription s : in.getSubscribePacket().getSubscriptions()) {
                 seen.add(s.getTopicFilter() + " qos=" + s.getQos().getQosNumber() + " noLocal=" + s.getNoLocal()
-                        + " retainAsPublished=" + s.getRetainAsPublished() + " retainHandling=" + s.getRetainHandling());
+                        + " retainAsPublished=" + s.getRetainAsPublished() + " retainHandling=" + s.getRetainHandling()
+                        + " id=" + id);
             }
         };
         Services.initializerRegistry().setClientInitializer((init, client) -> client.addSubscribeInboundInterceptor(record));

@@ -17,8 +17,6 @@ final class Intervals {
     /** @param countInTotal whether the interval counts in the run's totals (false during warm-up) */
     static Interval take(EngineMetrics metrics, Collection<SamplerMetrics> samplers, boolean countInTotal) {
         EngineMetrics.PubToSubInterval pubToSub = metrics.takePubToSubInterval(countInTotal);
-        // Round trips go into the run's total only: the live feed and InfluxDB carry the other latencies.
-        metrics.roundTripLatency.takeInterval(countInTotal);
         List<Interval.OfNode> byNode = new ArrayList<>();
         for (NodeMetrics node : metrics.nodes.all()) {
             byNode.add(new Interval.OfNode(node, pubToSub.of(node)));
@@ -31,6 +29,7 @@ final class Intervals {
         return new Interval(System.currentTimeMillis(), pubToSub.engine,
                 // Connects happen before production, most of them before any warm-up ends: they always count.
                 metrics.publishLatency.takeInterval(countInTotal), metrics.connectLatency.takeInterval(true),
+                metrics.roundTripLatency.takeInterval(countInTotal),
                 bySampler, byNode, countInTotal);
     }
 }

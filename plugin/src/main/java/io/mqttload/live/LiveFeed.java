@@ -28,6 +28,7 @@ public final class LiveFeed implements IntervalListener {
     private final EngineRuntime runtime;
     private final ArrayDeque<LiveFigures.Point> history = new ArrayDeque<>();
     private final Histogram steadyPubToSub = LatencyRecorder.newHistogram();
+    private final Histogram steadyRoundTrip = LatencyRecorder.newHistogram();
     private final Map<SamplerMetrics, long[]> samplerCountsAtLastTick = new HashMap<>();
     private long publishedAtLastTick;
     private long receivedAtLastTick;
@@ -81,8 +82,10 @@ public final class LiveFeed implements IntervalListener {
         f.pubToSubLastSecond = new LatencyStats(interval.pubToSub);
         if (interval.countedInTotal) {
             steadyPubToSub.add(interval.pubToSub);
+            steadyRoundTrip.add(interval.roundTrip);
         }
         f.pubToSubSteady = new LatencyStats(steadyPubToSub);
+        f.roundTripSteady = new LatencyStats(steadyRoundTrip);
         f.errors = m.errors();
         List<FailureTally.Row> rows = m.failures.rows();
         f.topErrors = new ArrayList<>(rows.subList(0, Math.min(LiveFigures.TOP_ERRORS, rows.size())));

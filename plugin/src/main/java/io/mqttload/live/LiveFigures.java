@@ -43,6 +43,8 @@ public final class LiveFigures {
      */
     public LatencyStats pubToSubLastSecond;
     public LatencyStats pubToSubSteady;
+    /** Request/response round trips of the steady phase so far; null or empty without requests. */
+    public LatencyStats roundTripSteady;
     public long errors;
     public List<FailureTally.Row> topErrors = new ArrayList<>();
     /** The delivery ledger so far: messages owed to this engine's subscribers, and how many of them arrived. */

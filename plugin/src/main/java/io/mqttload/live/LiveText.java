@@ -23,6 +23,9 @@ public final class LiveText {
         LatencyStats.appendTextHeader(t);
         f.pubToSubLastSecond.appendTextRow(t, "last second");
         f.pubToSubSteady.appendTextRow(t, "steady so far");
+        if (f.roundTripSteady != null && f.roundTripSteady.count > 0) {
+            f.roundTripSteady.appendTextRow(t, "round trip so far");
+        }
         t.append(String.format(Locale.ROOT, "%nerrors       %d%n", f.errors));
         for (FailureTally.Row r : f.topErrors) {
             t.append(String.format(Locale.ROOT, "  %6d x %s %s: %s%n", r.count, r.sampler, r.kind.text(), r.reason));

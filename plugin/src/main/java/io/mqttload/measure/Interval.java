@@ -10,6 +10,8 @@ public final class Interval {
     public final Histogram pubToSub;
     public final Histogram publish;
     public final Histogram connect;
+    /** Request/response: a request's send to its reply's arrival (empty without requests). */
+    public final Histogram roundTrip;
 
     /** The same, per sampler label. */
     public final List<OfSampler> bySampler;
@@ -45,8 +47,8 @@ public final class Interval {
         }
     }
 
-    public Interval(long endMillis, Histogram pubToSub, Histogram publish, Histogram connect, List<OfSampler> bySampler,
-            List<OfNode> byNode, boolean countedInTotal) {
+    public Interval(long endMillis, Histogram pubToSub, Histogram publish, Histogram connect, Histogram roundTrip,
+            List<OfSampler> bySampler, List<OfNode> byNode, boolean countedInTotal) {
         this.endMillis = endMillis;
         this.countedInTotal = countedInTotal;
         this.bySampler = bySampler;
@@ -54,6 +56,7 @@ public final class Interval {
         this.pubToSub = pubToSub;
         this.publish = publish;
         this.connect = connect;
+        this.roundTrip = roundTrip;
     }
 
     /** Acknowledged publishes in the interval (each has one publish-latency value). */

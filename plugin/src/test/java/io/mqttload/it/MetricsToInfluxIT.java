@@ -7,6 +7,7 @@ import static io.mqttload.testsupport.MqttElements.loop;
 import static io.mqttload.testsupport.MqttElements.onceOnly;
 import static io.mqttload.testsupport.MqttElements.publish;
 import static io.mqttload.testsupport.MqttElements.subscribe;
+import static io.mqttload.testsupport.MqttElements.with;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -83,17 +84,8 @@ class MetricsToInfluxIT {
             assertThat(counts).contains("," + summary.count("received") + "," + summary.count("acknowledged") + ","
                     + summary.count("connectsOk") + "]");
 
-            // The ITs run against the shaded jar, whose HdrHistogram is relocated: build the test's own histogram.
-            Histogram merged = new Histogram(LatencyRecorder.HIGHEST_TRACKABLE_MICROS, LatencyRecorder.SIGNIFICANT_DIGITS);
-            String hdr = influx.query("mqttload",
-                    "SELECT \"hdr\" FROM mqtt_latency WHERE \"run\" = 'influx-it' AND \"kind\" = 'pubToSub'");
-            Matcher m = Pattern.compile("\"([A-Za-z0-9+/=]{16,})\"\\]").matcher(hdr);
-            int intervals = 0;
-            while (m.find()) {
-                merged.add(Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(m.group(1))), 0));
-                intervals++;
-            }
-            assertThat(intervals).isPositive();
+            Histogram merged = decodeAll(influx.query("mqttload",
+                    "SELECT \"hdr\" FROM mqtt_latency WHERE \"run\" = 'influx-it' AND \"kind\" = 'pubToSub'"));
             assertThat(merged.getTotalCount()).isEqualTo(summary.pubToSub.count);
             for (double p : LatencyStats.PERCENTILES) {
                 assertThat(merged.getValueAtPercentile(p)).as("p" + p).isEqualTo(summary.pubToSub.percentile(p));
@@ -118,15 +110,9 @@ class MetricsToInfluxIT {
             assertThat(bySampler).contains("\"sampler\":\"publish pub\"},\"columns\":[\"time\",\"last\",\"last_1\",\"last_2\"],"
                     + "\"values\":[[").contains("," + summary.count("acknowledged") + ",0,0]")
                     .contains(",0," + summary.count("received") + ",0]").contains(",0,0,3]");
-            Histogram subscriberLatency = new Histogram(LatencyRecorder.HIGHEST_TRACKABLE_MICROS,
-                    LatencyRecorder.SIGNIFICANT_DIGITS);
-            Matcher sm = Pattern.compile("\"([A-Za-z0-9+/=]{16,})\"\\]").matcher(influx.query("mqttload",
+            Histogram subscriberLatency = decodeAll(influx.query("mqttload",
                     "SELECT \"hdr\" FROM mqtt_sampler_latency WHERE \"run\" = 'influx-it' AND \"kind\" = 'pubToSub'"
                             + " AND \"sampler\" = 'subscribe sub'"));
-            while (sm.find()) {
-                subscriberLatency.add(Histogram.decodeFromCompressedByteBuffer(
-                        ByteBuffer.wrap(Base64.getDecoder().decode(sm.group(1))), 0));
-            }
             assertThat(subscriberLatency.getTotalCount()).isEqualTo(summary.pubToSub.count);
             assertThat(subscriberLatency.getValueAtPercentile(99)).isEqualTo(summary.pubToSub.percentile(99));
 
@@ -141,6 +127,52 @@ class MetricsToInfluxIT {
             assertThat(summary.count("metricPointsDropped")).isZero();
             assertThat(summary.count("metricPointsWritten")).isPositive();
         }
+    }
+
+    @Test
+    void requestResponse_roundTripsAndReplyCountsInInfluxDb_matchTheRunSummary() throws Exception {
+        try (InfluxDbServer influx = InfluxDbServer.start(); EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start()) {
+            assertThat(influx.query("", "CREATE DATABASE mqttload")).doesNotContain("error");
+            MqttMetricsConfig metrics = PlanBuilder.testBean(new MqttMetricsConfig(), "MQTT Metrics");
+            metrics.setProperty("influxUrl", influx.url());
+            ConstantTimer pace = PlanBuilder.element(new ConstantTimer(), "pace", "org.apache.jmeter.timers.gui.ConstantTimerGui");
+            pace.setProperty("ConstantTimer.delay", "100");
+            HashTree plan = PlanBuilder.testPlan("round trips")
+                    .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                    .config(metrics)
+                    .threadGroup("t", 1, 1)
+                    .add(connect("resp", 1, "{engine}-rs"))
+                    .add(with(subscribe("resp", "rq/#", 1), "answerRequests", "true"))
+                    .add(connect("req", 1, "{engine}-rq"))
+                    .add(subscribe("req", "rp/{thread}", 1))
+                    .add(loop(20), with(publish("req", "rq/{thread}", 1, 10, "ASYNC"), "responseTopic", "rp/{thread}"), pace)
+                    .add(disconnect("req"))
+                    .add(disconnect("resp"))
+                    .build();
+
+            RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir",
+                    results.toString(), "mqttload.progressSeconds", "0", "mqttload.runId", "influx-rr"));
+            RunSummary summary = EngineRuntime.lastSummary();
+            assertThat(run.failures()).as(run.describe()).isEmpty();
+            assertThat(summary.roundTrip.count).isEqualTo(200);
+
+            Histogram merged = decodeAll(influx.query("mqttload",
+                    "SELECT \"hdr\" FROM mqtt_latency WHERE \"run\" = 'influx-rr' AND \"kind\" = 'roundTrip'"));
+            assertThat(merged.getTotalCount()).isEqualTo(summary.roundTrip.count);
+            assertThat(merged.getValueAtPercentile(99)).isEqualTo(summary.roundTrip.percentile(99));
+            assertThat(influx.query("mqttload", "SELECT last(\"requestsPublished\"), last(\"repliesReceived\"),"
+                    + " last(\"repliesFailed\") FROM mqtt_counts WHERE \"run\" = 'influx-rr'")).contains(",200,200,0]");
+        }
+    }
+
+    /** Every HdrHistogram of an InfluxDB answer, added up (the test's own class: the shaded jar relocates the library). */
+    private static Histogram decodeAll(String answer) throws java.util.zip.DataFormatException {
+        Histogram merged = new Histogram(LatencyRecorder.HIGHEST_TRACKABLE_MICROS, LatencyRecorder.SIGNIFICANT_DIGITS);
+        Matcher m = Pattern.compile("\"([A-Za-z0-9+/=]{16,})\"\\]").matcher(answer);
+        while (m.find()) {
+            merged.add(Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(m.group(1))), 0));
+        }
+        return merged;
     }
 
     @Test

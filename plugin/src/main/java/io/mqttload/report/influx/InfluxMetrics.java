@@ -38,6 +38,7 @@ public final class InfluxMetrics implements IntervalListener {
     private Histogram pubToSub;
     private Histogram publish;
     private Histogram connect;
+    private Histogram roundTrip;
     /** Per sampler label, in the order samplers first appeared. */
     private final Map<String, PendingSampler> samplers = new LinkedHashMap<>();
     /** Per broker node, written only when the connection lists several. */
@@ -151,6 +152,7 @@ public final class InfluxMetrics implements IntervalListener {
         pubToSub = merge(pubToSub, interval.pubToSub);
         publish = merge(publish, interval.publish);
         connect = merge(connect, interval.connect);
+        roundTrip = merge(roundTrip, interval.roundTrip);
         for (Interval.OfSampler s : interval.bySampler) {
             PendingSampler p = samplers.computeIfAbsent(s.sampler.label, k -> new PendingSampler(s.sampler));
             p.pubToSub = merge(p.pubToSub, s.pubToSub);
@@ -215,6 +217,9 @@ public final class InfluxMetrics implements IntervalListener {
         LineProtocol.field(line, "protocolViolations", metrics.protocolViolations.sum());
         LineProtocol.field(line, "rendezvousFailures", metrics.rendezvousFailures.sum());
         LineProtocol.field(line, "invalidSettings", metrics.invalidSettings.sum());
+        LineProtocol.field(line, "requestsPublished", metrics.requestsPublished.sum());
+        LineProtocol.field(line, "repliesReceived", metrics.repliesReceived.sum());
+        LineProtocol.field(line, "repliesFailed", metrics.repliesFailed.sum());
         LineProtocol.field(line, "errors", metrics.errors());
         if (end == null) {
             LineProtocol.field(line, "lost", Math.max(0, metrics.gaps.sum() - metrics.gapsFilled.sum()));
@@ -231,9 +236,11 @@ public final class InfluxMetrics implements IntervalListener {
         latency("mqtt_latency", null, null, "pubToSub", pubToSub, endMillis);
         latency("mqtt_latency", null, null, "publish", publish, endMillis);
         latency("mqtt_latency", null, null, "connect", connect, endMillis);
+        latency("mqtt_latency", null, null, "roundTrip", roundTrip, endMillis);
         pubToSub = null;
         publish = null;
         connect = null;
+        roundTrip = null;
         for (PendingSampler p : samplers.values()) {
             writeSampler(p, endMillis);
         }

@@ -255,8 +255,8 @@ public final class ConnectOptions {
             try {
                 data = Base64.getDecoder().decode(text.trim());
             } catch (IllegalArgumentException e) {
-                throw new InvalidSettingException("authData", hidden(text), "not base64 (authDataEncoding = BASE64): "
-                        + e.getMessage());
+                // The decoder's message names the offending character: a piece of the secret.
+                throw new InvalidSettingException("authData", hidden(text), "not base64 (authDataEncoding = BASE64)");
             }
         }
         if (data.length > MAX_TWO_BYTES) {

@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -36,6 +37,7 @@ import io.mqttload.common.TopicMatcher;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.PublishStream;
 import io.mqttload.delivery.ReceiverScope;
+import io.mqttload.delivery.ReplyTracker;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyRecorder;
@@ -51,6 +53,8 @@ import io.mqttload.measure.SamplerMetrics;
  */
 public final class LoadClient {
     private static final Logger log = LoggerFactory.getLogger(LoadClient.class);
+    /** Most replies a responder may have that the broker has not taken yet. */
+    static final int MAX_REPLIES_IN_FLIGHT = 1000;
     private final String clientId;
     private final int index;
     private final ConnectionSettings settings;
@@ -80,6 +84,9 @@ public final class LoadClient {
     private final AtomicLong receivedCount = new AtomicLong();
     /** Whether this client answers requests (a responder); set by its MQTT Subscribe sampler. */
     private volatile boolean answeringRequests;
+    /** A responder's replies not yet taken by the broker, bounded by {@link #MAX_REPLIES_IN_FLIGHT}. */
+    private final AtomicInteger repliesInFlight = new AtomicInteger();
+    private volatile ReplyTracker replies;
     /** Where the last received message's latency went; one object, so that a reader never sees half an update. */
     private volatile LatencyTarget lastLatencyTarget;
     /** Publish streams by topic; touched only by the JMeter thread owning this client. */
@@ -327,9 +334,12 @@ public final class LoadClient {
         return session.subscribe(filters, mqttQos(qos), options).thenRun(() -> checkSentMeanwhile(added));
     }
 
-    /** From now on, answers every received request (an MQTT 5 message with a response topic); see {@link #answer}. */
-    public void answerRequests() {
-        answeringRequests = true;
+    /**
+     * Whether this client answers every received request (an MQTT 5 message with a response topic) from now on, as
+     * its latest MQTT Subscribe says; see {@link #answer}.
+     */
+    public void answerRequests(boolean answer) {
+        answeringRequests = answer;
     }
 
     /**
@@ -374,11 +384,8 @@ public final class LoadClient {
             LockSupport.parkNanos(consumeDelayNanos);
         }
         if (mqtt5 != null && isReply(mqtt5)) {
-            // A reply to one of this client's requests: its own figures, outside the delivery ledger.
-            metrics.repliesReceived.increment();
-            if (payload != null && PayloadHeader.isPlausible(payload, now)) {
-                metrics.roundTripLatency.record(now - PayloadHeader.sendMicros(payload));
-            }
+            // A reply: its own figures, outside the delivery ledger; only the requester's first one is an answer.
+            reply(payload, now);
             return;
         }
         SamplerMetrics sampler = receiveSampler;
@@ -396,6 +403,47 @@ public final class LoadClient {
         if (scope != null) {
             scope.track(PayloadHeader.streamId(payload), PayloadHeader.sequence(payload), metrics);
         }
+    }
+
+    private void reply(ByteBuffer payload, long now) {
+        ReplyTracker tracker = replies;
+        if (tracker == null || payload == null || !PayloadHeader.isPlausible(payload, now)) {
+            metrics.repliesForeign.increment();
+            return;
+        }
+        switch (tracker.accept(PayloadHeader.streamId(payload), PayloadHeader.sequence(payload))) {
+            case FIRST:
+                metrics.repliesReceived.increment();
+                metrics.roundTripLatency.record(now - PayloadHeader.sendMicros(payload));
+                break;
+            case DUPLICATE:
+                metrics.replyDuplicates.increment();
+                break;
+            default:
+                metrics.repliesForeign.increment();
+                break;
+        }
+    }
+
+    /** This client's requests and their replies; created by the owning JMeter thread at its first request. */
+    public ReplyTracker replies() {
+        ReplyTracker r = replies;
+        if (r == null) {
+            r = new ReplyTracker();
+            replies = r;
+        }
+        return r;
+    }
+
+    /** Requests of this client the broker took that have no reply yet (0 for a client that sent none). */
+    public long repliesOwed() {
+        ReplyTracker r = replies;
+        return r == null ? 0 : Math.max(0, r.owed());
+    }
+
+    /** Replies this client (a responder) sent that the broker has not yet taken. */
+    public int repliesInFlight() {
+        return repliesInFlight.get();
     }
 
     private static boolean isReply(Mqtt5Publish message) {
@@ -424,17 +472,29 @@ public final class LoadClient {
             c.duplicate().get(b);
             return b;
         }).orElse(null);
+        SamplerMetrics sampler = receiveSampler;
+        if (repliesInFlight.incrementAndGet() > MAX_REPLIES_IN_FLIGHT) {
+            // The client queues publishes beyond the broker's receive maximum without bound: refuse instead.
+            repliesInFlight.decrementAndGet();
+            metrics.replyFailed(sampler, "responder has " + MAX_REPLIES_IN_FLIGHT + " replies the broker has not taken");
+            return;
+        }
+        metrics.repliesPending.increment();
         try {
             session.publish(request.getResponseTopic().get().toString(), body, request.getQos(), false,
                     PublishProperties.reply(correlation), error -> {
+                        repliesInFlight.decrementAndGet();
+                        metrics.repliesPending.decrement();
                         if (error == null) {
                             metrics.repliesSent.increment();
                         } else {
-                            metrics.replyFailed(Errors.reason(error));
+                            metrics.replyFailed(sampler, Errors.reason(error));
                         }
                     });
         } catch (RuntimeException e) {
-            metrics.replyFailed(Errors.reason(e));
+            repliesInFlight.decrementAndGet();
+            metrics.repliesPending.decrement();
+            metrics.replyFailed(sampler, Errors.reason(e));
         }
     }
 

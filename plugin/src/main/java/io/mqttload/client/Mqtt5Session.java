@@ -19,8 +19,6 @@ import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5SubAckException;
 import com.hivemq.client.mqtt.mqtt5.message.auth.Mqtt5SimpleAuth;
 import com.hivemq.client.mqtt.mqtt5.message.auth.Mqtt5SimpleAuthBuilder;
-import com.hivemq.client.mqtt.mqtt5.datatypes.Mqtt5UserProperties;
-import com.hivemq.client.mqtt.mqtt5.datatypes.Mqtt5UserPropertiesBuilder;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5PayloadFormatIndicator;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5PublishBuilder;
@@ -112,15 +110,8 @@ final class Mqtt5Session implements MqttSession {
         if (properties.correlationData() != null) {
             message = message.correlationData(properties.correlationData());
         }
-        if (!properties.userProperties().isEmpty() || properties.isReply()) {
-            Mqtt5UserPropertiesBuilder user = Mqtt5UserProperties.builder();
-            for (String[] pair : properties.userProperties().pairs()) {
-                user.add(pair[0], pair[1]);
-            }
-            if (properties.isReply()) {
-                user.add(PublishProperties.REPLY_PROPERTY, "1");
-            }
-            message = message.userProperties(user.build());
+        if (properties.mqtt5UserProperties() != null) {
+            message = message.userProperties(properties.mqtt5UserProperties());
         }
         return message.build();
     }

@@ -3,6 +3,9 @@ package io.mqttload.client;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
+import com.hivemq.client.mqtt.mqtt5.datatypes.Mqtt5UserProperties;
+import com.hivemq.client.mqtt.mqtt5.datatypes.Mqtt5UserPropertiesBuilder;
+
 import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
 
@@ -41,6 +44,8 @@ public final class PublishProperties {
     private final byte[] correlationData;
     private final UserProperties userProperties;
     private final boolean reply;
+    /** The user properties as the client sends them, built once: null when there are none. */
+    private final Mqtt5UserProperties mqtt5UserProperties;
 
     private PublishProperties(long messageExpirySeconds, String contentType, PayloadFormat payloadFormat,
             String responseTopic, byte[] correlationData, UserProperties userProperties, boolean reply) {
@@ -51,6 +56,23 @@ public final class PublishProperties {
         this.correlationData = correlationData;
         this.userProperties = userProperties;
         this.reply = reply;
+        if (userProperties.isEmpty() && !reply) {
+            this.mqtt5UserProperties = null;
+        } else {
+            Mqtt5UserPropertiesBuilder user = Mqtt5UserProperties.builder();
+            for (String[] pair : userProperties.pairs()) {
+                user.add(pair[0], pair[1]);
+            }
+            if (reply) {
+                user.add(REPLY_PROPERTY, "1");
+            }
+            this.mqtt5UserProperties = user.build();
+        }
+    }
+
+    /** The user properties for the client (the reply marker included), or null when none is sent. */
+    Mqtt5UserProperties mqtt5UserProperties() {
+        return mqtt5UserProperties;
     }
 
     /**
@@ -71,6 +93,12 @@ public final class PublishProperties {
         if (correlation != null && correlation.length > 65_535) {
             throw new InvalidSettingException("correlationData", correlationData.substring(0, 40) + "...",
                     "longer than the 65,535 bytes MQTT allows");
+        }
+        for (String[] pair : userProperties.pairs()) {
+            if (pair[0].equals(REPLY_PROPERTY)) {
+                throw new InvalidSettingException("userProperties", pair[0] + "=" + pair[1], "the name " + REPLY_PROPERTY
+                        + " marks the replies of the suite's responders; use another name");
+            }
         }
         return new PublishProperties(messageExpirySeconds, type, payloadFormat, null, correlation, userProperties, false);
     }

@@ -167,6 +167,8 @@ public final class DeliveryCheck {
         public long receivedOfExpected;
         /** Messages that arrived although the broker never acknowledged them to their publisher. */
         public long deliveredUnacknowledged;
+        /** Messages a broker sent to their own publisher's no-local subscription, which MQTT 5 forbids. */
+        public long deliveredDespiteNoLocal;
         /** Distinct messages received from streams not in the book (publishers outside the scopes' run or engine). */
         public long receivedFromUnknownStreams;
         /** {@code [expected, received]} per Subscribe sampler label. */
@@ -242,6 +244,8 @@ public final class DeliveryCheck {
             }
             for (Scope scope : trie.match(stream.topic)) {
                 if (scope.excludes(stream)) {
+                    Seen own = scope.seen.get(stream.id);
+                    r.deliveredDespiteNoLocal += own == null ? 0 : own.unique;
                     continue;
                 }
                 Seen seen = scope.seen.get(stream.id);

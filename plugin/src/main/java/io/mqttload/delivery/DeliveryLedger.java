@@ -90,6 +90,8 @@ public final class DeliveryLedger {
         if (noLocal) {
             scope.noLocal(filter);
             anyNoLocal = true;
+        } else {
+            scope.local(filter);
         }
         return scope;
     }
@@ -173,6 +175,8 @@ public final class DeliveryLedger {
         public final long receivedOfExpected;
         /** Messages that arrived although the broker never acknowledged them (sent, not acknowledged, delivered). */
         public final long deliveredUnacknowledged;
+        /** Messages sent to their own publisher's no-local subscription (a broker breaking MQTT 5). */
+        public final long deliveredDespiteNoLocal;
         /** Distinct messages received from publishers this ledger does not hold (other engines, other runs). */
         public final long receivedFromUnknownStreams;
         /** Sequence numbers skipped and still missing (gaps), over every stream a scope received. */
@@ -195,6 +199,7 @@ public final class DeliveryLedger {
             this.expected = r.expected;
             this.receivedOfExpected = r.receivedOfExpected;
             this.deliveredUnacknowledged = r.deliveredUnacknowledged;
+            this.deliveredDespiteNoLocal = r.deliveredDespiteNoLocal;
             this.receivedFromUnknownStreams = r.receivedFromUnknownStreams;
             this.bySampler = r.bySampler;
             this.byNode = r.byNode;

@@ -41,6 +41,10 @@ public final class Judgement {
             why.add("the broker broke the MQTT protocol " + violations + " time(s)"
                     + main(failures, FailureTally.Kind.PROTOCOL_VIOLATION));
         }
+        long despiteNoLocal = count.applyAsLong("deliveredDespiteNoLocal");
+        if (despiteNoLocal > 0) {
+            why.add("the broker sent " + despiteNoLocal + " message(s) to their own publisher's no-local subscription");
+        }
         long connectsOk = count.applyAsLong("connectsOk");
         long connectsFailed = count.applyAsLong("connectsFailed");
         if (connectsOk == 0 && connectsFailed > 0) {
@@ -73,11 +77,12 @@ public final class Judgement {
         }
         long repliesFailed = count.applyAsLong("repliesFailed");
         if (over(repliesFailed, repliesFailed + count.applyAsLong("repliesSent"), tolerancePercent)) {
-            why.add(repliesFailed + " repl(ies) to requests failed" + mainOf(failures, "reply"));
+            why.add(repliesFailed + " repl(ies) to requests failed" + main(failures, FailureTally.Kind.REPLY));
         }
+        // Request/response owes each request one reply, to the engine that sent it: one answered is all it asks.
         long requests = count.applyAsLong("requestsPublished");
         long unanswered = requests - count.applyAsLong("repliesReceived");
-        if (requests > 0 && unanswered > 0) {
+        if (over(unanswered, requests, tolerancePercent)) {
             why.add(unanswered + " of " + requests + " request(s) got no reply");
         }
         long expected = count.applyAsLong("expected");
@@ -109,16 +114,6 @@ public final class Judgement {
             if (r.kind == kind) {
                 return " (most often: " + r.count + " x " + r.reason
                         + (r.sampler.isEmpty() ? "" : ", in '" + r.sampler + "'") + ")";
-            }
-        }
-        return "";
-    }
-
-    /** The most frequent reason of the failures tallied under {@code sampler}, as " (most often: ...)", or "". */
-    private static String mainOf(List<FailureTally.Row> failures, String sampler) {
-        for (FailureTally.Row r : failures) {
-            if (r.sampler.equals(sampler)) {
-                return " (most often: " + r.count + " x " + r.reason + ")";
             }
         }
         return "";

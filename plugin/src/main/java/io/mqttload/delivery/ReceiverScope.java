@@ -72,6 +72,11 @@ public final class ReceiverScope {
         }
     }
 
+    /** {@code filter} subscribed again without no local: the client's own messages on it are owed again. */
+    void local(String filter) {
+        noLocalFilters.remove(filter);
+    }
+
     /** Tracks one measured message; called from the receiving client's Netty thread. */
     public void track(int streamId, int sequence, EngineMetrics metrics) {
         StreamTracker tracker = streams.get(streamId);

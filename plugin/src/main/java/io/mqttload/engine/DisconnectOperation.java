@@ -13,7 +13,6 @@ import io.mqttload.common.Checks;
 import io.mqttload.common.Waits;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.ReceiverScope;
-import io.mqttload.measure.EngineMetrics;
 
 /** Disconnects every client of a thread's group, bounded by a timeout, and empties the group. */
 public final class DisconnectOperation {
@@ -82,18 +81,30 @@ public final class DisconnectOperation {
                 }
             }
         }
-        if (scopes.isEmpty() || drainTimeoutMillis == 0) {
+        if (drainTimeoutMillis == 0 || scopes.isEmpty() && repliesOutstanding(clients) == 0) {
             return "";
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(drainTimeoutMillis);
         DeliveryLedger ledger = runtime.ledger();
-        EngineMetrics metrics = runtime.metrics();
-        // Replies owed on this engine too: a requester must still be there to get them, a responder to send them.
-        Waits.until(() -> ledger.delivery(scopes).lost() == 0
-                && metrics.repliesReceived.sum() + metrics.repliesFailed.sum() >= metrics.requestsPublished.sum(),
+        // Replies too: a requester of this group must still be there to get its own, a responder to send its own.
+        Waits.until(() -> (scopes.isEmpty() || ledger.delivery(scopes).lost() == 0) && repliesOutstanding(clients) == 0,
                 deadline, 20);
-        long missing = ledger.delivery(scopes).lost();
-        return missing > 0 ? "; " + missing + " expected message(s) had not arrived after the "
-                + drainTimeoutMillis + " ms drain" : "; drained";
+        long missing = scopes.isEmpty() ? 0 : ledger.delivery(scopes).lost();
+        long replies = repliesOutstanding(clients);
+        if (missing == 0 && replies == 0) {
+            return "; drained";
+        }
+        return "; after the " + drainTimeoutMillis + " ms drain " + (missing > 0 ? missing + " expected message(s)" : "")
+                + (missing > 0 && replies > 0 ? " and " : "") + (replies > 0 ? replies + " repl(ies)" : "")
+                + " had not arrived or gone";
+    }
+
+    /** Replies the group's clients are still owed (requesters) or still sending (responders). */
+    private static long repliesOutstanding(List<LoadClient> clients) {
+        long n = 0;
+        for (LoadClient c : clients) {
+            n += c.repliesOwed() + c.repliesInFlight();
+        }
+        return n;
     }
 }

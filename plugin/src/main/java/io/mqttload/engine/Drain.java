@@ -29,9 +29,8 @@ final class Drain {
         }
         long drainDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.drainTimeoutMillis());
         // Requests owe a reply too: it comes back to the requesting engine after the request reached a responder.
-        Waits.until(() -> ledger.delivery().lost() == 0
-                && metrics.repliesReceived.sum() + metrics.repliesFailed.sum() >= metrics.requestsPublished.sum(),
-                drainDeadline, 20);
+        Waits.until(() -> ledger.delivery().lost() == 0 && metrics.repliesPending.sum() == 0
+                && clients.repliesOwed() == 0, drainDeadline, 20);
         // Messages from other engines, and shared groups this ledger cannot judge, are not counted down: wait for quiet.
         if (ledger.receivesFromOtherEngines() || ledger.delivery().sharedScopesAcrossEngines > 0) {
             awaitQuiet(metrics, config.drainQuietMillis(), drainDeadline);

@@ -14,6 +14,7 @@ import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.NameTemplate;
 import io.mqttload.delivery.PublishStream;
+import io.mqttload.delivery.ReplyTracker;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.MicroClock;
@@ -77,6 +78,10 @@ public final class PublishOperation {
             this.responseTopic = null;
         } else {
             Checks.publishTopic("responseTopic", response);
+            if (!payload.isMeasured()) {
+                throw new InvalidSettingException("responseTopic", response, "needs measureLatency = true: a reply"
+                        + " carries its request's measurement header back, which says which request it answers");
+            }
             this.responseTopic = NameTemplate.compile("responseTopic", response, TOPIC_PLACEHOLDERS);
         }
     }
@@ -104,7 +109,9 @@ public final class PublishOperation {
             return OperationResult.failed("NOT_CONNECTED",
                     "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Publish");
         }
-        checkVersion(group.clients().get(0));
+        for (LoadClient c : group.clients()) {
+            checkVersion(c);
+        }
         EngineMetrics metrics = runtime.metrics();
         PlaceholderValues values = new PlaceholderValues(runtime.config(), threadGroup, thread);
         String earlierFailures = group.takeAsyncFailures();
@@ -193,13 +200,18 @@ public final class PublishOperation {
             CompletableFuture<Void> ack = null;
             PublishProperties messageProperties = responseTopic == null ? properties
                     : properties.withResponseTopic(responseTopic.expand(values));
-            boolean request = responseTopic != null;
+            ReplyTracker request = null;
+            if (responseTopic != null) {
+                request = client.replies();
+                request.expect(stream.id());
+            }
             try {
                 if (window != null) {
+                    ReplyTracker replies = request;
                     client.publish(topicName, body, qos, retain, messageProperties, error -> {
                         clientWindow.release();
                         window.release();
-                        settle(metrics, sampler, client.node(), stream, sequence, start, error, group, request);
+                        settle(metrics, sampler, client.node(), stream, sequence, start, error, group, replies);
                     });
                 } else {
                     ack = client.publish(topicName, body, qos, retain, messageProperties);
@@ -277,13 +289,14 @@ public final class PublishOperation {
     }
 
     private static void settle(EngineMetrics metrics, SamplerMetrics sampler, NodeMetrics node, PublishStream stream,
-            int sequence, long startMicros, Throwable error, ClientGroup asyncGroup, boolean request) {
+            int sequence, long startMicros, Throwable error, ClientGroup asyncGroup, ReplyTracker request) {
         if (error == null) {
             metrics.acknowledged(sampler, node, MicroClock.nowMicros() - startMicros);
             stream.acknowledged();
-            if (request) {
+            if (request != null) {
                 // Taken by the broker: from now on a reply is owed.
                 metrics.requestsPublished.increment();
+                request.requestAcknowledged();
             }
         } else {
             stream.failed(sequence);

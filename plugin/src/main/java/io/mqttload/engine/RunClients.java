@@ -49,6 +49,17 @@ final class RunClients {
         return n;
     }
 
+    /** Requests of this engine's clients that the broker took and that have no reply yet. */
+    long repliesOwed() {
+        long n = 0;
+        for (ClientGroup g : groups.values()) {
+            for (LoadClient c : g.clients()) {
+                n += c.repliesOwed();
+            }
+        }
+        return n;
+    }
+
     /** Subscribing clients, and the fewest and most messages one of them received (fairness of shared groups). */
     long[] receivedPerSubscriber() {
         long count = 0;

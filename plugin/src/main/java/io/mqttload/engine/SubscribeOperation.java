@@ -72,7 +72,7 @@ public final class SubscribeOperation {
             return OperationResult.failed("NOT_CONNECTED",
                     "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Subscribe");
         }
-        if (!group.clients().get(0).isMqtt5()) {
+        if (!group.clients().stream().allMatch(LoadClient::isMqtt5)) {
             String field = answerRequests ? "answerRequests" : options.firstFieldSet();
             if (field != null) {
                 throw new InvalidSettingException(field, field.equals("retainHandling") ? options.retainHandling() : "true",
@@ -101,9 +101,7 @@ public final class SubscribeOperation {
             selected.add(client);
             requested.add(expanded);
             client.receiveInto(sampler);
-            if (answerRequests) {
-                client.answerRequests();
-            }
+            client.answerRequests(answerRequests);
             acks.add(client.subscribe(expanded, qos, options));
         }
         if (selected.isEmpty()) {

@@ -90,7 +90,7 @@ final class MqttElements {
                     || value.equals(System.getProperty(name))) {
                 continue;
             }
-            changed.put(name, name.toLowerCase(Locale.ROOT).matches(".*(password|token|secret|passphrase|credential).*")
+            changed.put(name, name.toLowerCase(Locale.ROOT).matches(".*(password|token|secret|passphrase|credential|auth).*")
                     ? "***" : value);
         }
         return changed;

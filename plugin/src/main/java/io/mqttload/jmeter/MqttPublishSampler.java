@@ -81,8 +81,15 @@ public class MqttPublishSampler extends AbstractMqttSampler {
     private PublishOperation operation() {
         PayloadSource.Kind kind = PayloadSource.parseKind(payloadType);
         long size = kind == PayloadSource.Kind.RANDOM ? Fields.parseLong("payloadSize", payloadSize, 0, PayloadSource.MAX_PAYLOAD) : 0;
-        PayloadSource payload = PayloadSource.create(kind, payloadText, size, payloadFile,
-                Fields.parseBoolean("measureLatency", measureLatency));
+        boolean measured = Fields.parseBoolean("measureLatency", measureLatency);
+        PayloadSource payload = PayloadSource.create(kind, payloadText, size, payloadFile, measured);
+        if (PublishProperties.PayloadFormat.parse("payloadFormat", payloadFormat) == PublishProperties.PayloadFormat.UTF_8
+                && (measured || kind != PayloadSource.Kind.TEXT)) {
+            // A broker may check the claim and refuse the message (Payload format invalid, 0x99).
+            throw new InvalidSettingException("payloadFormat", payloadFormat, "declares UTF-8 text, but the payload "
+                    + (measured ? "starts with the 16-byte binary measurement header (measureLatency = true)"
+                            : "is " + kind + ", not TEXT"));
+        }
         return new PublishOperation(topic, Fields.parseQos("qos", qos),
                 Fields.parseBoolean("retain", retain), payload,
                 Fields.parseInt("messagesPerSample", messagesPerSample, 1, 10_000_000), parseSynchronous(),

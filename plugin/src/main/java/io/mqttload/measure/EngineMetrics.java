@@ -56,7 +56,14 @@ public final class EngineMetrics {
     public final LongAdder requestsPublished = new LongAdder();
     public final LongAdder repliesSent = new LongAdder();
     public final LongAdder repliesFailed = new LongAdder();
+    /** First replies to this engine's own requests: answers. */
     public final LongAdder repliesReceived = new LongAdder();
+    /** Further replies to a request already answered (several responders got it). */
+    public final LongAdder replyDuplicates = new LongAdder();
+    /** Replies to requests that are not the receiving client's own (a subscriber on others' response topics). */
+    public final LongAdder repliesForeign = new LongAdder();
+    /** Replies sent and not yet taken by the broker. */
+    public final LongAdder repliesPending = new LongAdder();
 
     /** Why the most recent established connection was lost, for the summary. */
     public final AtomicReference<String> lastConnectionLoss = new AtomicReference<>();
@@ -284,10 +291,10 @@ public final class EngineMetrics {
         return leaves;
     }
 
-    /** A responder's reply that the client or the broker refused. */
-    public void replyFailed(String reason) {
+    /** A reply of {@code sampler}'s responders (null: a client no Subscribe sampler made) that could not be sent. */
+    public void replyFailed(SamplerMetrics sampler, String reason) {
         repliesFailed.increment();
-        failures.add("reply", FailureTally.Kind.PUBLISH, reason, 1);
+        failures.add(sampler == null ? "" : sampler.label, FailureTally.Kind.REPLY, reason, 1);
     }
 
     /** A client that lost its connection to {@code from} reconnected to {@code to} (failover). */
@@ -315,7 +322,8 @@ public final class EngineMetrics {
 
     private final Map<String, LongAdder> errorCounters = Map.of("connectsFailed", connectsFailed, "subscribeFailed",
             subscribeFailed, "publishFailed", publishFailed, "connectionsLost", connectionsLost, "protocolViolations",
-            protocolViolations, "rendezvousFailures", rendezvousFailures, "invalidSettings", invalidSettings);
+            protocolViolations, "rendezvousFailures", rendezvousFailures, "invalidSettings", invalidSettings,
+            "repliesFailed", repliesFailed);
 
     /** Currently open connections. */
     public final LongAdder activeConnections = new LongAdder();

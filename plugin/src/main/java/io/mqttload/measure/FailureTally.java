@@ -33,7 +33,8 @@ public final class FailureTally {
         CONNECTION_LOST("connection lost"),
         PROTOCOL_VIOLATION("protocol violation"),
         RENDEZVOUS("rendezvous"),
-        INVALID_SETTING("invalid setting");
+        INVALID_SETTING("invalid setting"),
+        REPLY("reply");
 
         private final String text;
 
@@ -77,13 +78,14 @@ public final class FailureTally {
 
     /** The counts that are errors: the progress line, the timeline, the reports and the sweep add up these. */
     public static final List<String> ERROR_COUNTS = List.of("connectsFailed", "connectionsLost", "subscribeFailed",
-            "publishFailed", "protocolViolations", "rendezvousFailures", "invalidSettings");
+            "publishFailed", "protocolViolations", "rendezvousFailures", "invalidSettings", "repliesFailed");
 
     /** What each of {@link #ERROR_COUNTS} counts, as the live error events say it ("3 connects failed"). */
     private static final Map<String, String> ERROR_TEXTS = Map.of("connectsFailed", "connects failed",
             "connectionsLost", "connections lost", "subscribeFailed", "subscribes failed", "publishFailed",
             "publishes failed", "protocolViolations", "broker protocol violations", "rendezvousFailures",
-            "rendezvous failed", "invalidSettings", "samples with an invalid setting");
+            "rendezvous failed", "invalidSettings", "samples with an invalid setting", "repliesFailed",
+            "replies to requests failed");
 
     public static String errorText(String count) {
         return ERROR_TEXTS.get(count);

@@ -16,10 +16,24 @@ public final class LatencyRecorder {
     public static final int SIGNIFICANT_DIGITS = 3;
 
     private final Recorder recorder = new Recorder(HIGHEST_TRACKABLE_MICROS, SIGNIFICANT_DIGITS);
-    private final Histogram total = newHistogram();
+    /** The run's total; null for a recorder whose intervals its owner adds up elsewhere. */
+    private final Histogram total;
     private Histogram recycled;
     private final LongAdder clampedAdder = new LongAdder();
     private final LongAdder negativeAdder = new LongAdder();
+
+    public LatencyRecorder() {
+        this(true);
+    }
+
+    private LatencyRecorder(boolean keepsTotal) {
+        this.total = keepsTotal ? newHistogram() : null;
+    }
+
+    /** A recorder whose intervals are added up by its owner (a {@link LatencyTotal}): it keeps no total of its own. */
+    static LatencyRecorder intervalsOnly() {
+        return new LatencyRecorder(false);
+    }
 
     public static Histogram newHistogram() {
         return new Histogram(HIGHEST_TRACKABLE_MICROS, SIGNIFICANT_DIGITS);
@@ -47,7 +61,7 @@ public final class LatencyRecorder {
      */
     public synchronized Histogram takeInterval(boolean countInTotal) {
         Histogram interval = recorder.getIntervalHistogram(recycled);
-        if (countInTotal) {
+        if (countInTotal && total != null) {
             total.add(interval);
         }
         Histogram copy = interval.copy();
@@ -57,6 +71,9 @@ public final class LatencyRecorder {
 
     /** The run's histogram so far (as of the last {@link #takeInterval}); a copy. */
     public synchronized Histogram totalCopy() {
+        if (total == null) {
+            throw new IllegalStateException("this recorder's intervals are added up by its owner; it keeps no total");
+        }
         return total.copy();
     }
 

@@ -115,7 +115,7 @@ public final class NodeMetrics {
     /** The recorder of the messages one sampler's subscribers (null: a client no Subscribe sampler made) received. */
     static final class Leaf {
         final SamplerMetrics sampler;
-        final LatencyRecorder recorder = new LatencyRecorder();
+        final LatencyRecorder recorder = LatencyRecorder.intervalsOnly();
 
         Leaf(SamplerMetrics sampler) {
             this.sampler = sampler;

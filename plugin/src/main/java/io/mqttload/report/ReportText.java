@@ -49,7 +49,9 @@ public final class ReportText {
             }
         }
         r.samplerLatencyRows().forEach((label, s) -> s.appendTextRow(t, "  to " + label));
-        t.append(RunSummary.requestResponseLine(r::count));
+        if (!r.requestResponseLine().isEmpty()) {
+            t.append(r.requestResponseLine()).append('\n');
+        }
         if (r.lossBySampler.size() > 1 || r.lost() > 0) {
             r.lossBySampler.forEach((label, v) -> t.append(String.format(Locale.ROOT,
                     "delivery to %s: expected %d, received %d, lost %d%n", label.isEmpty() ? "(unnamed)" : label, v[0],
@@ -99,9 +101,8 @@ public final class ReportText {
             }
         }
         r.samplerLatencyRows().forEach((label, s) -> s.appendMarkdownRow(m, "pub-to-sub, " + label));
-        String requests = RunSummary.requestResponseLine(r::count);
-        if (!requests.isEmpty()) {
-            m.append('\n').append(requests);
+        if (!r.requestResponseLine().isEmpty()) {
+            m.append('\n').append(r.requestResponseLine()).append('\n');
         }
         m.append("\n| engine | pub msg/s | sub msg/s | connects | connect errors | publish errors | expected | received |"
                 + " lost | duplicates | reordered |\n");

@@ -158,6 +158,7 @@ public final class MergedReport {
         counts.put("receivedOfExpected", receivedOfExpected);
         counts.put("lost", lost());
         counts.put("deliveredUnacknowledged", d.deliveredUnacknowledged);
+        counts.put("deliveredDespiteNoLocal", d.deliveredDespiteNoLocal);
         counts.put("receivedFromUnknownStreams", d.receivedFromUnknownStreams);
         failures.addAll(mergeFailures(summaries));
         this.failureTolerancePercent = summaries.isEmpty() ? 0 : summaries.get(0).failureTolerancePercent;
@@ -299,6 +300,11 @@ public final class MergedReport {
         return counts.getOrDefault(name, 0L);
     }
 
+    /** The request/response line of the whole run ("" without requests or replies). */
+    public String requestResponseLine() {
+        return RunSummary.requestResponseLine(this::count).trim();
+    }
+
     /** The verdict over every engine (see {@link Judgement}); missing summaries or colliding stream ids make it incomplete. */
     public Verdict verdict() {
         return judgement.verdict;
@@ -324,7 +330,12 @@ public final class MergedReport {
         f.publishRate = publishRate;
         f.receiveRate = receiveRate;
         f.counts.putAll(counts);
-        f.latencyMicros.putAll(latency);
+        // Round trips only where there were requests, as in the engine summaries.
+        latency.forEach((kind, stats) -> {
+            if (!kind.equals("roundTrip") || stats.count > 0) {
+                f.latencyMicros.put(kind, stats);
+            }
+        });
         f.pubToSubBySampler.putAll(pubToSubBySampler);
         for (EngineRow e : engines) {
             ReportFigures.EngineLine line = new ReportFigures.EngineLine();

@@ -96,6 +96,7 @@ public final class RunSummary {
         counts.put("receivedOfExpected", delivery.receivedOfExpected);
         counts.put("lost", delivery.lost());
         counts.put("deliveredUnacknowledged", delivery.deliveredUnacknowledged);
+        counts.put("deliveredDespiteNoLocal", delivery.deliveredDespiteNoLocal);
         counts.put("receivedFromUnknownStreams", delivery.receivedFromUnknownStreams);
         counts.put("duplicates", m.duplicates.sum());
         counts.put("reordered", m.reordered.sum());
@@ -115,6 +116,8 @@ public final class RunSummary {
         counts.put("repliesSent", m.repliesSent.sum());
         counts.put("repliesFailed", m.repliesFailed.sum());
         counts.put("repliesReceived", m.repliesReceived.sum());
+        counts.put("replyDuplicates", m.replyDuplicates.sum());
+        counts.put("repliesForeign", m.repliesForeign.sum());
         counts.put("generatorSaturatedSeconds", m.generatorSaturatedSeconds.sum());
         counts.put("publishBehindScheduleSeconds", m.publishBehindScheduleSeconds.sum());
         counts.put("scheduledPublishRate", m.scheduledPublishRate.get());
@@ -197,9 +200,10 @@ public final class RunSummary {
             return "";
         }
         long received = count.applyAsLong("repliesReceived");
-        return String.format(Locale.ROOT, "request/response: %d request(s), %d repl(ies) sent, %d received, %d failed,"
-                + " %d request(s) unanswered%n", requests, sent, received, count.applyAsLong("repliesFailed"),
-                Math.max(0, requests - received));
+        return String.format(Locale.ROOT, "request/response: %d request(s), %d repl(ies) sent, %d answered, %d failed,"
+                + " %d request(s) unanswered, %d duplicate and %d foreign repl(ies)%n", requests, sent, received,
+                count.applyAsLong("repliesFailed"), Math.max(0, requests - received), count.applyAsLong("replyDuplicates"),
+                count.applyAsLong("repliesForeign"));
     }
 
     public String toTable() {

@@ -17,7 +17,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  */
 public final class SummaryJson {
     /** Raised whenever a field changes meaning or goes; new fields a reader ignores need no new version. */
-    public static final int FORMAT_VERSION = 2;
+    public static final int FORMAT_VERSION = 3;
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .serializationInclusion(JsonInclude.Include.NON_NULL)

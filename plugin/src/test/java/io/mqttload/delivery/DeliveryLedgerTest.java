@@ -92,6 +92,25 @@ class DeliveryLedgerTest {
     }
 
     @Test
+    void noLocal_ownMessagesDeliveredAnyway_areCountedAsTheBrokers_andASubscriptionWithoutNoLocalOwesThemAgain() {
+        DeliveryLedger ledger = new DeliveryLedger(1);
+        ReceiverScope self = ledger.clientScope("c1", "own/#", true);
+        PublishStream own = ledger.newStream("own/a", "c1");
+        for (int i = 1; i <= 3; i++) {
+            own.nextSequence();
+            own.sent();
+            own.acknowledged();
+            self.track(own.id(), i, metrics);
+        }
+
+        assertThat(ledger.delivery().expected).isZero();
+        assertThat(ledger.delivery().deliveredDespiteNoLocal).isEqualTo(3);
+        ledger.clientScope("c1", "own/#");
+        assertThat(ledger.delivery().expected).isEqualTo(3);
+        assertThat(ledger.delivery().deliveredDespiteNoLocal).isZero();
+    }
+
+    @Test
     void streamIds_carryTheEngineNumber_soEnginesNeverCollide() {
         PublishStream a = new DeliveryLedger(1).newStream("x");
         PublishStream b = new DeliveryLedger(2).newStream("x");

@@ -35,6 +35,22 @@ class JudgementTest {
     }
 
     @Test
+    void unansweredRequests_failBeyondTheTolerance_andDuplicateRepliesDoNotMakeUpForThem() {
+        counts.put("connectsOk", 2L);
+        counts.put("expected", 100L);
+        counts.put("receivedOfExpected", 100L);
+        counts.put("requestsPublished", 100L);
+        counts.put("repliesReceived", 97L);
+        counts.put("replyDuplicates", 40L);
+        counts.put("repliesSent", 137L);
+
+        assertThat(judge(0, List.of()).line()).startsWith("FAILED: 3 of 100 request(s) got no reply");
+        assertThat(judge(5, List.of()).verdict).as("3 % within a 5 % tolerance").isEqualTo(Verdict.NO_LOSS);
+        counts.put("deliveredDespiteNoLocal", 2L);
+        assertThat(judge(5, List.of()).line()).contains("the broker sent 2 message(s) to their own publisher's no-local");
+    }
+
+    @Test
     void protocolViolation_failsEvenWhenMessagesArrivedAndKeepsTheFigures() {
         counts.put("connectsOk", 50L);
         counts.put("connectionsLost", 50L);

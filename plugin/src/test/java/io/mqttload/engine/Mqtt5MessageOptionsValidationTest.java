@@ -33,6 +33,12 @@ class Mqtt5MessageOptionsValidationTest {
                 .hasMessage("payloadFormat = 'JSON': must be NONE (not sent), UNSPECIFIED or UTF_8");
         assertThatThrownBy(() -> new PublishOperation("t/1", 1, false, PAYLOAD, 1, true, 10, 20, 1000,
                 PublishProperties.NONE, "reply/#")).hasMessageStartingWith("responseTopic = 'reply/#'");
+        PayloadSource unmeasured = PayloadSource.create(PayloadSource.Kind.RANDOM, "", 64, "", false);
+        assertThatThrownBy(() -> new PublishOperation("t/1", 1, false, unmeasured, 1, true, 10, 20, 1000,
+                PublishProperties.NONE, "reply/1")).hasMessageStartingWith("responseTopic = 'reply/1': needs measureLatency");
+        assertThatThrownBy(() -> PublishProperties.of(-1, "", PublishProperties.PayloadFormat.NONE, "",
+                UserProperties.parse("userProperties", "mqttload-reply=1")))
+                .hasMessageStartingWith("userProperties = 'mqttload-reply=1': the name mqttload-reply marks");
         assertThat(PublishProperties.of(-1, "", PublishProperties.PayloadFormat.NONE, "", UserProperties.NONE).isEmpty())
                 .isTrue();
         assertThat(PublishProperties.of(0, "", PublishProperties.PayloadFormat.NONE, "", UserProperties.NONE)

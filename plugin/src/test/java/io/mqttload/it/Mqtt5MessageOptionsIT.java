@@ -88,7 +88,38 @@ class Mqtt5MessageOptionsIT {
             assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
             assertThat(summary.toTable()).contains("round trip (reply)")
                     .contains("request/response: " + REQUESTS + " request(s), " + REQUESTS + " repl(ies) sent, " + REQUESTS
-                            + " received, 0 failed, 0 request(s) unanswered");
+                            + " answered, 0 failed, 0 request(s) unanswered, 0 duplicate and 0 foreign repl(ies)");
+        }
+    }
+
+    @Test
+    void twoRespondersPerRequest_andAMonitor_answerOnlyOnce_restCountedAsDuplicateAndForeign() throws Exception {
+        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start()) {
+            HashTree plan = PlanBuilder.testPlan("two responders")
+                    .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                    .threadGroup("t", 1, 1)
+                    .add(connect("resp", 2, "{engine}-r2{client}"))
+                    .add(with(subscribe("resp", "req2/#", 1), "answerRequests", "true"))
+                    .add(connect("watch", 1, "{engine}-w2"))
+                    .add(subscribe("watch", "reply2/#", 1))
+                    .add(connect("req", 1, "{engine}-q2"))
+                    .add(subscribe("req", "reply2/{thread}", 1))
+                    .add(with(publish("req", "req2/{thread}", 1, 20, "SYNC"), "responseTopic", "reply2/{thread}"))
+                    .add(disconnect("resp"))
+                    .add(disconnect("req"))
+                    .add(disconnect("watch"))
+                    .build();
+
+            RunResult run = run(plan);
+            RunSummary summary = EngineRuntime.lastSummary();
+
+            assertThat(run.failures()).as(run.describe()).isEmpty();
+            assertThat(summary.count("repliesSent")).isEqualTo(40);
+            assertThat(summary.count("repliesReceived")).as("one answer per request").isEqualTo(20);
+            assertThat(summary.roundTrip.count).isEqualTo(20);
+            assertThat(summary.count("replyDuplicates")).isBetween(1L, 20L);
+            assertThat(summary.count("repliesForeign")).as("the monitor's copies").isBetween(1L, 40L);
+            assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
         }
     }
 

@@ -218,6 +218,7 @@ public final class InfluxMetrics implements IntervalListener {
         LineProtocol.field(line, "rendezvousFailures", metrics.rendezvousFailures.sum());
         LineProtocol.field(line, "invalidSettings", metrics.invalidSettings.sum());
         LineProtocol.field(line, "requestsPublished", metrics.requestsPublished.sum());
+        LineProtocol.field(line, "repliesSent", metrics.repliesSent.sum());
         LineProtocol.field(line, "repliesReceived", metrics.repliesReceived.sum());
         LineProtocol.field(line, "repliesFailed", metrics.repliesFailed.sum());
         LineProtocol.field(line, "errors", metrics.errors());

@@ -29,7 +29,11 @@ final class ConnectMapping {
         this.suite = suite;
     }
 
-    void convert(XmeterElement x, ElementRecord r, boolean efficient) {
+    /**
+     * Converts {@code x}; with {@code onceOnly} the MQTT Connect goes into a Once Only Controller, as XMeter keeps a
+     * thread's connection while the suite's Connect adds clients on every pass.
+     */
+    void convert(XmeterElement x, ElementRecord r, boolean efficient, boolean onceOnly) {
         String client = x.take("mqtt.client_name");
         boolean fuse = client != null && client.trim().equalsIgnoreCase("fusesource");
         SuiteElements.Bean conn = suite.connection("MQTT Connection (" + x.testname + ")", x.enabled);
@@ -37,10 +41,11 @@ final class ConnectMapping {
         String group = efficient ? EFFICIENT_GROUP : "default";
         connect.set("clientGroup", group);
         clientName(r, client, fuse);
-        broker(x, r, conn, fuse);
+        boolean v5 = broker(x, r, conn, fuse);
         transport(x, r, conn);
-        session(x, r, conn);
+        session(x, r, conn, v5);
         credentials(x, r, conn);
+        mqtt5(x, r, conn, v5);
         identity(x, r, connect, efficient);
         reconnect(x, r, connect, fuse);
         legacy(x, r);
@@ -49,15 +54,29 @@ final class ConnectMapping {
         if (efficient) {
             subscribe = efficientExtras(x, r, connect);
         }
-        x.slot.replace(connect.build());
-        x.slot.prependChild(conn.build());
-        r.became = "MQTT Connect " + ConversionReport.code(x.testname) + " (client group " + ConversionReport.code(group)
+        Jmx.Slot slot;
+        String once = x.testname + ": connect once";
+        if (onceOnly) {
+            slot = x.slot.wrap(suite.onceOnly(once, x.enabled), connect.build());
+        } else {
+            x.slot.replace(connect.build());
+            slot = x.slot;
+        }
+        slot.prependChild(conn.build());
+        r.became = (onceOnly ? "Once Only Controller " + ConversionReport.code(once) + " holding the " : "")
+                + "MQTT Connect " + ConversionReport.code(x.testname) + " (client group " + ConversionReport.code(group)
                 + ", " + (efficient ? "clientCount " + ConversionReport.code(connect.get("clientCount")) : "one client")
                 + ") with the MQTT Connection " + ConversionReport.code("MQTT Connection (" + x.testname + ")")
                 + " as its child";
         if (subscribe != null) {
-            x.slot.insertAfter(subscribe.build());
+            slot.insertAfter(subscribe.build());
             r.became += ", followed by the MQTT Subscribe " + ConversionReport.code(x.testname + ": subscribe");
+        }
+        if (onceOnly) {
+            r.notes.add("XMeter keeps a thread's connection from pass to pass (a second Connect fails with \"Connection "
+                    + "is already established\"), while the suite's MQTT Connect adds new clients, with the same ids, on "
+                    + "every pass: the converter put it in the Once Only Controller " + ConversionReport.code(once)
+                    + ", so it connects on the first pass of each thread.");
         }
         if (efficient) {
             r.notes.add("XMeter's Pub and Sub samplers do not use an Efficient Connect's connections, and its "
@@ -79,7 +98,8 @@ final class ConnectMapping {
         }
     }
 
-    private static void broker(XmeterElement x, ElementRecord r, SuiteElements.Bean conn, boolean fuse) {
+    /** Host, port and MQTT version; true when the version is MQTT 5. */
+    private static boolean broker(XmeterElement x, ElementRecord r, SuiteElements.Bean conn, boolean fuse) {
         String server = x.take("mqtt.server");
         conn.set("host", server == null ? "127.0.0.1" : server.trim());
         r.mapped("mqtt.server", server, "MQTT Connection host = " + ConversionReport.code(conn.get("host")));
@@ -87,6 +107,12 @@ final class ConnectMapping {
         conn.set("port", port == null ? "1883" : port.trim());
         r.mapped("mqtt.port", port, "MQTT Connection port = " + ConversionReport.code(conn.get("port")));
         String version = x.take("mqtt.version");
+        if (version != null && (version.trim().equals("5") || version.trim().equals("5.0"))) {
+            conn.set("mqttVersion", "MQTT_5");
+            r.mapped("mqtt.version", version, "mqttVersion = `MQTT_5` (MQTT 5 is in XMeter's unmerged pull requests "
+                    + "#140 and #151 and their forks only)");
+            return true;
+        }
         conn.set("mqttVersion", "MQTT_3_1_1");
         if (fuse && (version == null || version.trim().equals("3.1"))) {
             r.approximated("mqtt.version", version, "mqttVersion = `MQTT_3_1_1`: MQTT 3.1 is not available in the suite");
@@ -94,6 +120,7 @@ final class ConnectMapping {
             r.mapped("mqtt.version", version, "mqttVersion = `MQTT_3_1_1`: XMeter's default (HiveMQ) client speaks "
                     + "3.1.1 whatever this says; MQTT 3.1 is not available in the suite");
         }
+        return false;
     }
 
     private static void transport(XmeterElement x, ElementRecord r, SuiteElements.Bean conn) {
@@ -185,10 +212,10 @@ final class ConnectMapping {
     }
 
     private static String secret(String value) {
-        return value == null || value.isEmpty() || Values.isExpression(value) ? value : "******";
+        return Values.secret(value);
     }
 
-    private static void session(XmeterElement x, ElementRecord r, SuiteElements.Bean conn) {
+    private static void session(XmeterElement x, ElementRecord r, SuiteElements.Bean conn, boolean v5) {
         String timeout = x.take("mqtt.conn_timeout");
         if (timeout == null || Values.isInteger(timeout)) {
             long seconds = timeout == null ? 10 : Long.parseLong(timeout.trim());
@@ -205,6 +232,11 @@ final class ConnectMapping {
         String keepAlive = x.take("mqtt.conn_keep_alive");
         conn.set("keepAliveSeconds", keepAlive == null ? "300" : keepAlive.trim());
         r.mapped("mqtt.conn_keep_alive", keepAlive, "keepAliveSeconds = " + ConversionReport.code(conn.get("keepAliveSeconds")));
+        if (v5 && x.has("mqtt.conn_clean_start")) {
+            r.noEffect("mqtt.conn_clean_session", x.take("mqtt.conn_clean_session"), "with MQTT 5 the forks use "
+                    + "mqtt.conn_clean_start instead");
+            return;
+        }
         String clean = x.take("mqtt.conn_clean_session");
         String type = x.prop("mqtt.conn_clean_session") == null ? "" : " (" + x.prop("mqtt.conn_clean_session").type + ")";
         if (Values.isExpression(clean)) {
@@ -218,6 +250,84 @@ final class ConnectMapping {
             r.mapped("mqtt.conn_clean_session", clean, "cleanStart = `" + on + "`" + type
                     + (plain ? "" : ": XMeter reads anything but true as false"));
         }
+    }
+
+    /**
+     * The MQTT 5 connection properties of XMeter's unmerged pull request #151 (and its forks), each only when the
+     * plan has it: with another version than 5.0 they have no effect there.
+     */
+    private static void mqtt5(XmeterElement x, ElementRecord r, SuiteElements.Bean conn, boolean v5) {
+        String[] names = {"mqtt.auth_method", "mqtt.auth_data", "mqtt.conn_user_property",
+            "mqtt.conn_session_expiry_interval", "mqtt.conn_clean_start"};
+        if (!v5) {
+            for (String name : names) {
+                if (x.has(name)) {
+                    r.noEffect(name, x.take(name), "MQTT 5 only (XMeter's pull request #151), and mqtt.version is not 5.0");
+                }
+            }
+            return;
+        }
+        if (x.has("mqtt.auth_method")) {
+            String method = x.take("mqtt.auth_method");
+            conn.set("authMethod", method.trim());
+            r.mapped("mqtt.auth_method", method, Values.isBlank(method) ? "no authentication method"
+                    : "authMethod = " + ConversionReport.code(method.trim()));
+        }
+        if (x.has("mqtt.auth_data")) {
+            String data = x.take("mqtt.auth_data");
+            if (Values.isBlank(data)) {
+                r.mapped("mqtt.auth_data", data, "no authentication data");
+            } else {
+                conn.set("authData", data);
+                conn.set("authDataEncoding", "TEXT");
+                r.approximated("mqtt.auth_data", data, "authData with authDataEncoding = `TEXT` (the text's UTF-8 "
+                        + "bytes); if the data is base64, set authDataEncoding = BASE64 by hand");
+            }
+        }
+        if (x.has("mqtt.conn_user_property")) {
+            userProperties(x.take("mqtt.conn_user_property"), "mqtt.conn_user_property", "MQTT Connection", r, conn);
+        }
+        if (x.has("mqtt.conn_session_expiry_interval")) {
+            String expiry = x.take("mqtt.conn_session_expiry_interval");
+            String e = expiry.trim();
+            if (Values.isExpression(e) || Values.isInteger(e) && Long.parseLong(e) >= 0 && Long.parseLong(e) <= 4294967295L) {
+                conn.set("sessionExpirySeconds", e);
+                r.mapped("mqtt.conn_session_expiry_interval", expiry, "sessionExpirySeconds = " + ConversionReport.code(e));
+            } else if (e.isEmpty()) {
+                r.mapped("mqtt.conn_session_expiry_interval", expiry, "sessionExpirySeconds = `0`");
+            } else {
+                r.notConverted("mqtt.conn_session_expiry_interval", expiry, "not a number of seconds: set "
+                        + "sessionExpirySeconds on the MQTT Connection by hand");
+            }
+        }
+        if (x.has("mqtt.conn_clean_start")) {
+            String clean = x.take("mqtt.conn_clean_start");
+            String c = Values.isExpression(clean) ? clean.trim() : Boolean.toString(Values.isBlank(clean)
+                    || XmeterElement.isTrue(clean));
+            conn.set("cleanStart", c);
+            r.mapped("mqtt.conn_clean_start", clean, "cleanStart = " + ConversionReport.code(c));
+        }
+    }
+
+    /**
+     * User properties as pull request #151 writes them, a JSON object ({"name": "value", ...}), into the suite's
+     * {@code userProperties} of {@code bean}: one name=value per line.
+     */
+    static void userProperties(String json, String property, String element, ElementRecord r, SuiteElements.Bean bean) {
+        String trimmed = json == null ? "" : json.trim();
+        if (trimmed.isEmpty() || trimmed.matches("\\{\\s*}")) {
+            r.mapped(property, json, "no user properties");
+            return;
+        }
+        String lines = Values.jsonObjectLines(trimmed);
+        if (lines == null) {
+            r.notConverted(property, json, "not a JSON object of names and plain values: set userProperties on the "
+                    + element + " by hand, one name=value per line");
+            return;
+        }
+        bean.set("userProperties", lines);
+        r.mapped(property, json, "userProperties = " + ConversionReport.code(lines.replace("\n", "; "))
+                + " (one name=value per line)");
     }
 
     private static void credentials(XmeterElement x, ElementRecord r, SuiteElements.Bean conn) {

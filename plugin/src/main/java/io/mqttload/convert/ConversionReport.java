@@ -59,8 +59,9 @@ final class ConversionReport {
             this.testname = testname;
         }
 
+        /** Records an option; a secret's value (by the property's name: a password, ...) is kept masked. */
         void option(String property, String value, Status status, String mapping) {
-            options.add(new Option(property, value, status, mapping));
+            options.add(new Option(property, Values.shownValue(property, value), status, mapping));
         }
 
         void mapped(String property, String value, String mapping) {

@@ -39,6 +39,8 @@ final class Jmx {
     private static final List<String> VALUE_PROPS = List.of("stringProp", "boolProp", "intProp", "longProp", "floatProp",
             "doubleProp");
     private static final String STEP = "  ";
+    /** User data of a parsed document: the input's line separator, which {@link #write} keeps. */
+    private static final String LINE_SEPARATOR = "io.mqttload.convert.lineSeparator";
 
     private Jmx() {
     }
@@ -74,7 +76,12 @@ final class Jmx {
             }
         });
         try (InputStream in = Files.newInputStream(file)) {
-            return builder.parse(in, file.toUri().toString());
+            Document doc = builder.parse(in, file.toUri().toString());
+            // XML reads CRLF as LF; a plan saved on Windows is written back with CRLF.
+            if (startsWithCrlfLine(file)) {
+                doc.setUserData(LINE_SEPARATOR, "\r\n", null);
+            }
+            return doc;
         } catch (NoSuchFileException e) {
             throw new InvalidPlanException(file + ": no such file");
         } catch (SAXParseException e) {
@@ -101,7 +108,26 @@ final class Jmx {
                 xml.append('\n');
             }
         }
-        Files.writeString(file, xml, StandardCharsets.UTF_8);
+        String text = xml.toString();
+        if ("\r\n".equals(document.getUserData(LINE_SEPARATOR))) {
+            text = text.replace("\n", "\r\n");
+        }
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+    }
+
+    /** Whether the file's first line ends with CRLF. */
+    private static boolean startsWithCrlfLine(Path file) throws IOException {
+        byte[] head = new byte[4096];
+        int n;
+        try (InputStream in = Files.newInputStream(file)) {
+            n = in.readNBytes(head, 0, head.length);
+        }
+        for (int i = 0; i < n; i++) {
+            if (head[i] == '\n') {
+                return i > 0 && head[i - 1] == '\r';
+            }
+        }
+        return false;
     }
 
     private static void writeNode(Node n, StringBuilder xml) {

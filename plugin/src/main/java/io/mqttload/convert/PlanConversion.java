@@ -1,6 +1,7 @@
 package io.mqttload.convert;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +34,19 @@ final class PlanConversion {
     /** Connection properties that only pre-1.0 Pub and Sub samplers carried (each opened its own connection). */
     private static final Set<String> LEGACY_PUB_SUB = Set.of("mqtt.server", "mqtt.port", "mqtt.keep_time",
             "mqtt.conn_share", "mqtt.conn_timeout", "mqtt.protocol", "mqtt.client_id_prefix", "mqtt.conn_elapsed_time");
+
+    /** Properties of XMeter's unmerged pull requests that the converter does not map, and what to do instead. */
+    private static final Map<String, String> UNMAPPED_HINTS = Map.of(
+            "mqtt.ca_file_path", "not converted: put the broker's CA in a trust store and set trustStorePath and "
+                    + "trustStorePassword on the MQTT Connection by hand",
+            "mqtt.client_cert_file_path", "not converted: put the client certificate and key in a PKCS#12 store and set "
+                    + "keyStorePath and keyStorePassword on the MQTT Connection by hand",
+            "mqtt.client_key_file_path", "not converted: put the client certificate and key in a PKCS#12 store and set "
+                    + "keyStorePath and keyStorePassword on the MQTT Connection by hand",
+            "mqtt.ws_header", "the suite sends no extra WebSocket headers");
+
+    /** JMeter's controllers that run their children more than once (besides thread groups). */
+    private static final Set<String> LOOPS = Set.of("LoopController", "WhileController", "ForeachController", "RunTime");
 
     private PlanConversion() {
     }
@@ -91,10 +105,16 @@ final class PlanConversion {
             ElementRecord r = report.element(x);
             switch (x.className) {
                 case CONNECT:
-                    connect.convert(x, r, false);
-                    break;
                 case EFFICIENT_CONNECT:
-                    connect.convert(x, r, true);
+                    boolean efficient = x.className.equals(EFFICIENT_CONNECT);
+                    boolean once = connectsOnEveryPass(x, efficient ? EFFICIENT_DISCONNECT : DISCONNECT);
+                    connect.convert(x, r, efficient, once);
+                    if (once) {
+                        report.added.add("Once Only Controller " + ConversionReport.code(x.testname + ": connect once")
+                                + " around the MQTT Connect " + ConversionReport.code(x.testname) + " (" + x.path
+                                + "): XMeter keeps a thread's connection from pass to pass, the suite's MQTT Connect "
+                                + "would add clients with the same ids on every pass.");
+                    }
                     break;
                 case PUB:
                 case SUB:
@@ -127,15 +147,115 @@ final class PlanConversion {
                             + ConversionReport.code(x.testname));
                 }
                 for (Map.Entry<String, XmeterElement.Prop> p : x.untaken().entrySet()) {
+                    String hint = UNMAPPED_HINTS.get(p.getKey());
                     r.notConverted(p.getKey(), p.getValue().value, "unknown " + p.getValue().type + " of "
-                            + x.shortClass() + ": no XMeter release has it, and the suite has no counterpart");
+                            + x.shortClass() + ": no XMeter release has it" + (hint == null
+                            ? ", and the converter knows no counterpart in the suite" : "; " + hint));
                 }
             }
         }
         addRunReport(doc, planTree, suite, report);
-        Jmx.write(doc, out);
-        Files.writeString(report.reportFile, report.markdown(), StandardCharsets.UTF_8);
+        // The payload files after the plan, so that a conversion that fails leaves nothing behind.
+        List<Path> written = new ArrayList<>();
+        try {
+            Jmx.write(doc, out);
+            written.add(out);
+            written.addAll(publish.writeFiles());
+            Files.writeString(report.reportFile, report.markdown(), StandardCharsets.UTF_8);
+        } catch (IOException | UncheckedIOException e) {
+            PublishMapping.deleteQuietly(written);
+            throw e;
+        }
         return report;
+    }
+
+    /**
+     * Whether the converted Connect {@code x} needs a Once Only Controller: XMeter keeps a thread's connection from
+     * pass to pass (a second Connect fails), the suite's MQTT Connect adds clients on every pass. None is needed when
+     * the Connect is in a Once Only Controller already, when the loop around it is a thread group of one iteration, or
+     * when a DisConnect of its kind follows it within that loop (the thread connects and disconnects on every pass,
+     * which XMeter allows).
+     */
+    static boolean connectsOnEveryPass(XmeterElement x, String disconnectClass) {
+        Element current = x.slot.element();
+        boolean inLoop = true;
+        while (current.getParentNode() instanceof Element) {
+            Element tree = (Element) current.getParentNode();
+            if (inLoop && disconnectFollows(current, disconnectClass)) {
+                return false;
+            }
+            Element owner = Jmx.isHashTree(tree) ? previousElement(tree) : null;
+            if (owner == null) {
+                break;
+            }
+            String kind = owner.getAttribute("testclass").isEmpty() ? owner.getTagName() : owner.getAttribute("testclass");
+            if (kind.equals("OnceOnlyController")) {
+                return false;
+            }
+            if (inLoop && kind.endsWith("ThreadGroup") && "1".equals(loops(owner))) {
+                return false;
+            }
+            boolean onePass = kind.equals("LoopController") && "1".equals(property(owner, "LoopController.loops"));
+            if (kind.endsWith("ThreadGroup") || LOOPS.contains(kind) && !onePass) {
+                inLoop = false;
+            }
+            current = owner;
+        }
+        return true;
+    }
+
+    /** Whether an enabled {@code disconnectClass} element comes after {@code e} in its tree (at any depth). */
+    private static boolean disconnectFollows(Element e, String disconnectClass) {
+        for (Element next = Jmx.nextElement(e); next != null; next = Jmx.nextElement(next)) {
+            if (isEnabled(next, disconnectClass)) {
+                return true;
+            }
+            org.w3c.dom.NodeList inside = next.getElementsByTagName("*");
+            for (int i = 0; i < inside.getLength(); i++) {
+                if (isEnabled((Element) inside.item(i), disconnectClass)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean isEnabled(Element e, String className) {
+        return className.equals(xmeterClass(e)) && !"false".equalsIgnoreCase(e.getAttribute("enabled").trim());
+    }
+
+    /** The element before {@code node} among its siblings, or null. */
+    private static Element previousElement(Element node) {
+        for (org.w3c.dom.Node n = node.getPreviousSibling(); n != null; n = n.getPreviousSibling()) {
+            if (n instanceof Element) {
+                return (Element) n;
+            }
+        }
+        return null;
+    }
+
+    /** The text of {@code e}'s property {@code name}, trimmed, or null. */
+    private static String property(Element e, String name) {
+        for (Element p : Jmx.children(e)) {
+            if (name.equals(p.getAttribute("name"))) {
+                return p.getTextContent().trim();
+            }
+        }
+        return null;
+    }
+
+    /** The loop count of a thread group's main controller, trimmed, or null. */
+    private static String loops(Element threadGroup) {
+        for (Element p : Jmx.children(threadGroup)) {
+            if ("ThreadGroup.main_controller".equals(p.getAttribute("name"))) {
+                for (Element q : Jmx.children(p)) {
+                    if ("LoopController.loops".equals(q.getAttribute("name"))) {
+                        return q.getTextContent().trim();
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     /** The tree of the plan's TestPlan element: {@code jmeterTestPlan > hashTree > (TestPlan, hashTree)}. */
@@ -208,7 +328,7 @@ final class PlanConversion {
                 .append('.');
         for (Map.Entry<String, XmeterElement.Prop> p : x.all().entrySet()) {
             x.take(p.getKey());
-            comment.append('\n').append(p.getKey()).append(" = ").append(p.getValue().value);
+            comment.append('\n').append(p.getKey()).append(" = ").append(Values.shownValue(p.getKey(), p.getValue().value));
             r.notConverted(p.getKey(), p.getValue().value, "the element is not converted");
         }
         x.slot.replace(suite.placeholder("NOT CONVERTED: " + x.testname, comment.toString()));

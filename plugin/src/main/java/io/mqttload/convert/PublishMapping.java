@@ -4,7 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import org.w3c.dom.Element;
 
@@ -28,6 +32,8 @@ final class PublishMapping {
     private final Path outputDir;
     private final String stem;
     private int files;
+    /** The hex payloads' files, written by {@link #writeFiles} once the plan is: nothing is written before. */
+    private final Map<Path, byte[]> pending = new LinkedHashMap<>();
 
     PublishMapping(SuiteElements suite, Path outputDir, String stem) {
         this.suite = suite;
@@ -75,6 +81,7 @@ final class PublishMapping {
         }
 
         boolean usable = payload(x, r, report, pub, measured);
+        mqtt5(x, r, pub);
         r.became = "MQTT Publish " + ConversionReport.code(x.testname) + " (SYNC, one message per sample, "
                 + "client group `default`)" + (usable ? "" : ", **disabled**: its payload could not be converted");
         Element e = pub.build();
@@ -159,11 +166,7 @@ final class PublishMapping {
         }
         files++;
         Path file = outputDir.resolve(stem + ".payload-" + files + ".bin").toAbsolutePath().normalize();
-        try {
-            Files.write(file, content);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the payload file " + file, e);
-        }
+        pending.put(file, content);
         pub.set("payloadFile", file.toString());
         report.files.add(ConversionReport.code(file.toString()) + ": the payload of " + ConversionReport.code(r.testname)
                 + ", " + content.length + " bytes" + (measured ? " (" + HEADER + " for the header, then the " + bytes.length
@@ -173,6 +176,106 @@ final class PublishMapping {
                 + "; an absolute path, as the suite reads a relative one from JMeter's working directory: move the "
                 + "file with the plan and edit the path");
         return true;
+    }
+
+    /**
+     * Writes the hex payloads' files; when one cannot be written, deletes those written and throws.
+     *
+     * @return the files written
+     */
+    List<Path> writeFiles() throws IOException {
+        List<Path> written = new ArrayList<>();
+        for (Map.Entry<Path, byte[]> f : pending.entrySet()) {
+            try {
+                Files.write(f.getKey(), f.getValue());
+                written.add(f.getKey());
+            } catch (IOException e) {
+                deleteQuietly(written);
+                throw new IOException("cannot write the payload file " + f.getKey() + ": " + e.getMessage(), e);
+            }
+        }
+        return written;
+    }
+
+    /** Deletes {@code files}, as far as it can: a clean-up after a failed conversion. */
+    static void deleteQuietly(List<Path> files) {
+        for (Path f : files) {
+            try {
+                Files.deleteIfExists(f);
+            } catch (IOException | UncheckedIOException e) {
+                // Best effort: the conversion's own error is what the user is told.
+            }
+        }
+    }
+
+    /**
+     * The MQTT 5 publish properties of XMeter's unmerged pull request #151 (and its forks), each only when the plan
+     * has it. The suite sends them on MQTT 5 connections.
+     */
+    private static void mqtt5(XmeterElement x, ElementRecord r, SuiteElements.Bean pub) {
+        if (x.has("mqtt.message_expiry_interval")) {
+            String expiry = x.take("mqtt.message_expiry_interval");
+            String e = expiry.trim();
+            if (e.isEmpty()) {
+                r.mapped("mqtt.message_expiry_interval", expiry, "no message expiry");
+            } else if (e.equals("0")) {
+                r.approximated("mqtt.message_expiry_interval", expiry, "messageExpirySeconds left empty (no expiry): "
+                        + "0 is the forks' default; an expiry of 0 s would drop the message for every subscriber not "
+                        + "connected; set messageExpirySeconds = 0 on the MQTT Publish by hand if that was meant");
+            } else if (Values.isExpression(e) || Values.isInteger(e) && Long.parseLong(e) > 0
+                    && Long.parseLong(e) <= 4294967295L) {
+                pub.set("messageExpirySeconds", e);
+                r.mapped("mqtt.message_expiry_interval", expiry, "messageExpirySeconds = " + ConversionReport.code(e));
+            } else {
+                r.notConverted("mqtt.message_expiry_interval", expiry, "not a number of seconds (0 to 4294967295): set "
+                        + "messageExpirySeconds on the MQTT Publish by hand");
+            }
+        }
+        if (x.has("mqtt.content_type")) {
+            String type = x.take("mqtt.content_type");
+            pub.set("contentType", type.trim());
+            r.mapped("mqtt.content_type", type, type.trim().isEmpty() ? "no content type"
+                    : "contentType = " + ConversionReport.code(type.trim()));
+        }
+        if (x.has("mqtt.correlation_data")) {
+            String data = x.take("mqtt.correlation_data");
+            pub.set("correlationData", data);
+            r.mapped("mqtt.correlation_data", data, data.isEmpty() ? "no correlation data"
+                    : "correlationData (its text, sent with every message)");
+        }
+        if (x.has("mqtt.user_properties")) {
+            ConnectMapping.userProperties(x.take("mqtt.user_properties"), "mqtt.user_properties", "MQTT Publish", r, pub);
+        }
+        if (x.has("mqtt.response_topic")) {
+            String topic = x.take("mqtt.response_topic");
+            if (Values.isBlank(topic)) {
+                r.noEffect("mqtt.response_topic", topic, "empty: no response topic");
+            } else {
+                r.notConverted("mqtt.response_topic", topic, "set responseTopic on the MQTT Publish by hand if a "
+                        + "responder answers: in the suite a response topic makes every message a request owed a reply "
+                        + "(from an MQTT Subscribe with answerRequests), and a request without one fails the run");
+            }
+        }
+        if (x.has("mqtt.payload_format_indicator")) {
+            String format = x.take("mqtt.payload_format_indicator");
+            String f = format.trim().toLowerCase(Locale.ROOT);
+            String to = null;
+            if (f.equals("1") || f.equals("true") || f.equals("utf-8") || f.equals("utf_8")) {
+                to = "UTF_8";
+            } else if (f.equals("0") || f.equals("false") || f.equals("unspecified")) {
+                to = "UNSPECIFIED";
+            }
+            if (f.isEmpty()) {
+                r.noEffect("mqtt.payload_format_indicator", format, "empty: no payload format indicator");
+            } else if (to == null) {
+                r.notConverted("mqtt.payload_format_indicator", format, "not a payload format the converter knows (0 or "
+                        + "false: bytes, 1 or true: UTF-8): set payloadFormat (NONE, UNSPECIFIED or UTF_8) on the MQTT "
+                        + "Publish by hand");
+            } else {
+                pub.set("payloadFormat", to);
+                r.mapped("mqtt.payload_format_indicator", format, "payloadFormat = " + ConversionReport.code(to));
+            }
+        }
     }
 
     /** XMeter's hex payload: an even number of hex digits, nothing else (no spaces, no 0x); null otherwise. */

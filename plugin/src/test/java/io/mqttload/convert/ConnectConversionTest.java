@@ -291,4 +291,120 @@ class ConnectConversionTest {
         assertThat(c.all("io.mqttload.jmeter.MqttSubscribeSampler")).isEmpty();
         assertThat(c.reportText()).contains("`mqtt.sub_when_connected` | `(absent)` | no effect");
     }
+
+    @ParameterizedTest
+    @CsvSource({"5.0", "5", "' 5.0 '"})
+    void mqttVersion5_ofTheForks_isMqtt5(String version) {
+        Converted c = convert(str("mqtt.server", "h"), str("mqtt.version", version));
+
+        assertThat(c.exitCode).as(c.out + c.err).isZero();
+        assertThat(prop(connection(c), "mqttVersion")).isEqualTo("MQTT_5");
+        assertThat(c.reportText()).contains("| mapped | mqttVersion = `MQTT_5`");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"3.1", "3.1.1"})
+    void mqttVersion3_staysMqtt311(String version) {
+        Converted c = convert(str("mqtt.server", "h"), str("mqtt.version", version));
+
+        assertThat(prop(connection(c), "mqttVersion")).isEqualTo("MQTT_3_1_1");
+    }
+
+    @Test
+    void mqtt5ConnectionProperties_ofPullRequest151_areMapped_andTheAuthDataMasked() {
+        Converted c = convert(str("mqtt.server", "h"), str("mqtt.version", "5.0"), str("mqtt.user_name", "u"),
+                str("mqtt.password", "pw-secret"), str("mqtt.auth_method", "SCRAM-SHA-1"), str("mqtt.auth_data", "data-secret"),
+                str("mqtt.conn_user_property", "{\"region\": \"eu\", \"n\": 1}"),
+                str("mqtt.conn_session_expiry_interval", "3600"), str("mqtt.conn_clean_session", "true"),
+                str("mqtt.conn_clean_start", "false"));
+
+        assertThat(c.exitCode).as(c.out + c.err).isZero();
+        Element conn = connection(c);
+        assertThat(prop(conn, "authMethod")).isEqualTo("SCRAM-SHA-1");
+        assertThat(prop(conn, "authData")).isEqualTo("data-secret");
+        assertThat(prop(conn, "authDataEncoding")).isEqualTo("TEXT");
+        assertThat(prop(conn, "userProperties")).isEqualTo("region=eu\nn=1");
+        assertThat(prop(conn, "sessionExpirySeconds")).isEqualTo("3600");
+        assertThat(prop(conn, "cleanStart")).isEqualTo("false");
+        assertThat(c.reportText()).doesNotContain("data-secret").doesNotContain("pw-secret")
+                .contains("| `mqtt.auth_data` | `******` | approximated |")
+                .contains("| `mqtt.conn_clean_session` | `true` | no effect |")
+                .doesNotContain("no counterpart");
+        assertThat(c.out).doesNotContain("data-secret");
+    }
+
+    @Test
+    void mqtt5ConnectionProperties_withAnotherVersion_haveNoEffect() {
+        Converted c = convert(str("mqtt.server", "h"), str("mqtt.version", "3.1.1"),
+                str("mqtt.conn_session_expiry_interval", "60"), str("mqtt.auth_data", "data-secret"));
+
+        assertThat(c.exitCode).as(c.out + c.err).isZero();
+        assertThat(prop(connection(c), "sessionExpirySeconds")).isEqualTo("0");
+        assertThat(prop(connection(c), "authData")).isEmpty();
+        assertThat(c.reportText()).contains("| `mqtt.conn_session_expiry_interval` | `60` | no effect | MQTT 5 only")
+                .doesNotContain("data-secret");
+    }
+
+    @Test
+    void userPropertiesThatAreNoFlatJsonObject_areNotConverted_namingTheSuiteField() {
+        Converted c = convert(str("mqtt.server", "h"), str("mqtt.version", "5.0"),
+                str("mqtt.conn_user_property", "{\"a\": {\"b\": 1}}"));
+
+        assertThat(c.exitCode).isEqualTo(2);
+        assertThat(prop(connection(c), "userProperties")).isEmpty();
+        assertThat(c.out).contains("mqtt.conn_user_property").contains("set userProperties on the MQTT Connection by hand");
+    }
+
+    @Test
+    void connectInALoopingThreadGroup_goesIntoAOnceOnlyController() {
+        Converted c = Converted.convert(dir, plan(threadGroup("Group", 2, 10, connect("Connect", str("mqtt.server", "h")))));
+
+        assertThat(c.exitCode).as(c.out + c.err).isZero();
+        Element once = c.element("OnceOnlyController", "Connect: connect once");
+        assertThat(childrenOf(once)).extracting(Element::getTagName).containsExactly("io.mqttload.jmeter.MqttConnectSampler");
+        assertThat(prop(connection(c), "host")).isEqualTo("h");
+        assertThat(c.reportText()).contains("## Added by the converter").contains("`Connect: connect once`");
+    }
+
+    @Test
+    void connectInALoopController_goesIntoAOnceOnlyController_evenInAThreadGroupOfOnePass() {
+        Converted c = Converted.convert(dir, plan(threadGroup("Group", 1, 1,
+                XmeterPlans.loop("Loop", 5, connect("Connect", str("mqtt.server", "h"))))));
+
+        assertThat(childrenOf(c.element("OnceOnlyController", "Connect: connect once")))
+                .extracting(e -> e.getAttribute("testname")).containsExactly("Connect");
+    }
+
+    @Test
+    void connectWithADisconnectAfterItsLoop_goesIntoAOnceOnlyController() {
+        Converted c = Converted.convert(dir, plan(threadGroup("Group", 1, 1,
+                XmeterPlans.loop("Loop", 5, connect("Connect", str("mqtt.server", "h"))),
+                XmeterPlans.disconnect("Disconnect"))));
+
+        assertThat(c.all("OnceOnlyController")).extracting(e -> e.getAttribute("testname"))
+                .containsExactly("Connect: connect once");
+    }
+
+    @Test
+    void connectFollowedByItsDisconnect_orInAOnceOnlyController_orInAThreadGroupOfOnePass_isNotWrapped() {
+        String onceOnly = node("<OnceOnlyController guiclass=\"OnceOnlyControllerGui\" testclass=\"OnceOnlyController\""
+                + " testname=\"Mine\" enabled=\"true\"/>", connect("Connect 2", str("mqtt.server", "h")));
+        Converted c = Converted.convert(dir, plan(
+                threadGroup("Loops", 1, 10, connect("Connect 1", str("mqtt.server", "h")),
+                        XmeterPlans.disconnect("Disconnect 1")),
+                threadGroup("Once only", 1, 10, onceOnly),
+                threadGroup("One pass", 1, 1, connect("Connect 3", str("mqtt.server", "h"))),
+                threadGroup("Nested", 1, 10, XmeterPlans.loop("Inner", 1, XmeterPlans.node(
+                        "<GenericController guiclass=\"LogicControllerGui\" testclass=\"GenericController\" testname=\"Simple\""
+                        + " enabled=\"true\"/>", connect("Connect 4", str("mqtt.server", "h")))),
+                        XmeterPlans.node("<GenericController guiclass=\"LogicControllerGui\" testclass=\"GenericController\""
+                        + " testname=\"End\" enabled=\"true\"/>", XmeterPlans.disconnect("Disconnect 4"))),
+                threadGroup("Nested one pass", 1, 1, XmeterPlans.node("<GenericController guiclass=\"LogicControllerGui\""
+                        + " testclass=\"GenericController\" testname=\"Simple 5\" enabled=\"true\"/>",
+                        connect("Connect 5", str("mqtt.server", "h"))))));
+
+        assertThat(c.exitCode).as(c.out + c.err).isZero();
+        assertThat(c.all("OnceOnlyController")).extracting(e -> e.getAttribute("testname")).containsExactly("Mine");
+        assertThat(c.reportText()).doesNotContain("connect once");
+    }
 }

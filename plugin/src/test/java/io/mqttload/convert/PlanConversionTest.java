@@ -184,16 +184,16 @@ class PlanConversionTest {
     @Test
     void unknownOption_isListed_andTheExitCodeIsTwo() {
         Converted c = Converted.convert(dir, plan(threadGroup("G", 1, 1,
-                connect("Connect", str("mqtt.server", "h"), str("mqtt.conn_session_expiry_interval", "60")),
-                pub("Publish", "t", "1", false, "String", "1", "x", str("mqtt.message_expiry_interval", "5")))));
+                connect("Connect", str("mqtt.server", "h"), str("mqtt.conn_frobnicate", "60")),
+                pub("Publish", "t", "1", false, "String", "1", "x", str("mqtt.topic_alias", "5")))));
 
         assertThat(c.exitCode).isEqualTo(2);
         assertThat(c.out).contains("not converted: XMeter plan > G > Connect [net.xmeter.samplers.ConnectSampler]: "
-                + "mqtt.conn_session_expiry_interval = 60: unknown stringProp of samplers.ConnectSampler")
+                + "mqtt.conn_frobnicate = 60: unknown stringProp of samplers.ConnectSampler")
                 .contains("not converted: XMeter plan > G > Publish [net.xmeter.samplers.PubSampler]: "
-                        + "mqtt.message_expiry_interval = 5")
+                        + "mqtt.topic_alias = 5")
                 .contains("2 option(s) not converted");
-        assertThat(c.reportText()).contains("| `mqtt.conn_session_expiry_interval` | `60` | not converted |");
+        assertThat(c.reportText()).contains("| `mqtt.conn_frobnicate` | `60` | not converted |");
         // Converted nonetheless: the rest of the plan is usable.
         assertThat(c.suite("MqttPublishSampler", "Publish").getAttribute("enabled")).isEqualTo("true");
     }
@@ -307,5 +307,36 @@ class PlanConversionTest {
         SearchByClass<T> search = new SearchByClass<>(type);
         tree.traverse(search);
         return List.copyOf(search.getSearchResults());
+    }
+
+    @Test
+    void secrets_areMasked_inTheReport_theConsole_andThePlaceholdersComment() {
+        String unknown = node("<net.xmeter.configs.Vault guiclass=\"TestBeanGUI\" testclass=\"net.xmeter.configs.Vault\""
+                + " testname=\"Vault\" enabled=\"true\">\n" + str("db.Password", "hunter2") + "\n"
+                + str("apiToken", "tok-123") + "\n" + str("user", "alice") + "\n</net.xmeter.configs.Vault>");
+        Converted c = Converted.convert(dir, plan(unknown, threadGroup("G", 1, 1,
+                connect("Connect", str("mqtt.server", "h"), str("mqtt.client_secret", "s3cr3t"),
+                        str("mqtt.key_passphrase", "${pass}")))));
+
+        assertThat(c.exitCode).isEqualTo(2);
+        for (String text : List.of(c.out, c.reportText(), c.planText())) {
+            assertThat(text).doesNotContain("hunter2").doesNotContain("tok-123").doesNotContain("s3cr3t");
+        }
+        assertThat(c.out).contains("mqtt.client_secret = ******").contains("mqtt.key_passphrase = ${pass}");
+        assertThat(prop(c.element("GenericController", "NOT CONVERTED: Vault"), "TestPlan.comments"))
+                .contains("db.Password = ******").contains("apiToken = ******").contains("user = alice");
+    }
+
+    @Test
+    void aPlanWithCrlfLines_isWrittenWithCrlfLines() {
+        String input = plan(threadGroup("G", 1, 1, connect("Connect", str("mqtt.server", "h")))).replace("\n", "\r\n");
+
+        Converted c = Converted.convert(dir, input);
+
+        assertThat(c.exitCode).as(c.out + c.err).isZero();
+        String text = c.planText();
+        assertThat(text).contains("\r\n");
+        assertThat(text.replace("\r\n", "")).doesNotContain("\n");
+        assertThat(JMeterTestEngine.load(c.plan)).isNotNull();
     }
 }

@@ -152,4 +152,52 @@ class PublishConversionTest {
         assertThat(prop(p, "payloadText")).isEmpty();
         assertThat(c.reportText()).contains("`mqtt.message_type` = `Base64`: unknown type");
     }
+
+    @Test
+    void mqtt5PublishProperties_ofPullRequest151_areMapped() {
+        Converted c = convert(pub("Publish", "t", "1", false, "String", "1", "x",
+                "  <longProp name=\"mqtt.message_expiry_interval\">120</longProp>", str("mqtt.content_type", "application/json"),
+                str("mqtt.correlation_data", "corr-1"), str("mqtt.user_properties", "{\"k\":\"v\",\"k2\":\"\"}"),
+                str("mqtt.payload_format_indicator", "1"), str("mqtt.response_topic", "")));
+
+        assertThat(c.exitCode).as(c.out + c.err).isZero();
+        Element p = c.suite("MqttPublishSampler", "Publish");
+        assertThat(prop(p, "messageExpirySeconds")).isEqualTo("120");
+        assertThat(prop(p, "contentType")).isEqualTo("application/json");
+        assertThat(prop(p, "correlationData")).isEqualTo("corr-1");
+        assertThat(prop(p, "userProperties")).isEqualTo("k=v\nk2=");
+        assertThat(prop(p, "payloadFormat")).isEqualTo("UTF_8");
+        assertThat(prop(p, "responseTopic")).isEmpty();
+        assertThat(c.reportText()).doesNotContain("no counterpart");
+    }
+
+    @Test
+    void mqtt5PublishProperties_withoutAClearMapping_nameTheSuiteField() {
+        Converted c = convert(pub("Publish", "t", "1", false, "String", "1", "x",
+                str("mqtt.response_topic", "reply/t"), str("mqtt.payload_format_indicator", "binary"),
+                "  <longProp name=\"mqtt.message_expiry_interval\">0</longProp>"));
+
+        assertThat(c.exitCode).isEqualTo(2);
+        Element p = c.suite("MqttPublishSampler", "Publish");
+        assertThat(prop(p, "responseTopic")).isEmpty();
+        assertThat(prop(p, "payloadFormat")).isEqualTo("NONE");
+        assertThat(prop(p, "messageExpirySeconds")).isEmpty();
+        assertThat(c.out).contains("mqtt.response_topic = reply/t: set responseTopic on the MQTT Publish by hand")
+                .contains("mqtt.payload_format_indicator = binary: not a payload format")
+                .contains("set payloadFormat (NONE, UNSPECIFIED or UTF_8) on the MQTT Publish by hand");
+        assertThat(c.reportText()).contains("| `mqtt.message_expiry_interval` | `0` | approximated |");
+    }
+
+    @Test
+    void hexPayloadFile_isNotWritten_whenThePlanCannotBe() throws Exception {
+        Path out = dir.resolve("out.jmx");
+        Files.createDirectories(out);
+        Converted c = convert(pub("Publish", "t", "1", false, "Hex string", "1024", "00ff"));
+
+        assertThat(c.exitCode).isEqualTo(1);
+        assertThat(c.err).contains("cannot write the converted plan");
+        assertThat(dir.resolve("out.payload-1.bin")).doesNotExist();
+        assertThat(dir.resolve("out.conversion.md")).doesNotExist();
+        assertThat(out).isDirectory();
+    }
 }

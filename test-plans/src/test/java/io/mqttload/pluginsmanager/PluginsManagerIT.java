@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,6 +24,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,12 +53,22 @@ class PluginsManagerIT {
     private static final Duration INSTALL_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+    /** How long the installed jar must keep the repository jar's size when no mover is visible. */
+    private static final Duration STABLE = Duration.ofMillis(500);
     private static final int PAIRS = 2;
     private static final int SAMPLES = 20;
     private static final int MESSAGES_PER_SAMPLE = 5;
     private static final Pattern PLAN_CLASS = Pattern.compile("(?:guiclass|testclass)=\"(io\\.mqttload\\.[\\w.]+)\"");
 
     private int cliRuns;
+    /** The temporary folders of this test's commands: their movers are stopped when the test ends. */
+    private final List<Path> cliTmps = new ArrayList<>();
+
+    /** Stops whatever mover JVM of this test's commands is still running (by PID, only those naming their folder). */
+    @AfterEach
+    void stopMovers() {
+        cliTmps.forEach(PluginsManagerIT::killMovers);
+    }
 
     @Test
     void installWithTheCommandLine_statusShowsTheVersion_andAPlanRunsInThatHome(@TempDir Path dir) throws Exception {
@@ -95,6 +108,9 @@ class PluginsManagerIT {
         entry.path("versions").fieldNames().forEachRemaining(versions::add);
         assertThat(versions).containsExactly(version());
         JsonNode release = entry.path("versions").path(version());
+        // plugins-manager.changes and the description are filtered in unescaped: readTree above proves them plain text.
+        assertThat(release.path("changes").asText()).as("the release's changes").isNotBlank().doesNotContain("${");
+        assertThat(entry.path("description").asText()).isNotBlank().doesNotContain("${");
         assertThat(release.path("downloadUrl").asText())
                 .as("relative: the Plugins Manager's file mode resolves it beside the descriptor").isEqualTo(jarName());
         assertThat(release.has("libs")).as("the jar is shaded: no libs").isFalse();
@@ -181,6 +197,7 @@ class PluginsManagerIT {
     private Cli cli(Path home, Path dir, String... args) throws IOException, InterruptedException {
         String name = "pmgr-" + ++cliRuns;
         Path tmp = Files.createDirectories(dir.resolve(name + "-tmp"));
+        cliTmps.add(tmp);
         Path output = dir.resolve(name + ".out");
         Path cmdrunner = home.resolve("lib").resolve(Path.of(requiredProperty("cmdrunner.jar")).getFileName().toString());
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -191,7 +208,11 @@ class PluginsManagerIT {
         ProcessBuilder builder = new ProcessBuilder(command).directory(tmp.toFile()).redirectErrorStream(true)
                 .redirectOutput(output.toFile());
         // Through the environment rather than -D: the mover JVM inherits the environment only, and writes a log too.
-        builder.environment().put("JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=" + tmp);
+        // Appended to the options the environment may already have (an agent, a proxy, ...).
+        String toolOptions = "-Djava.io.tmpdir=" + tmp;
+        String inherited = builder.environment().get("JAVA_TOOL_OPTIONS");
+        builder.environment().put("JAVA_TOOL_OPTIONS", inherited == null || inherited.isBlank() ? toolOptions
+                : inherited + " " + toolOptions);
         Process process = builder.start();
         try {
             if (!process.waitFor(CLI_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -206,16 +227,55 @@ class PluginsManagerIT {
 
     /**
      * The manager applies changes from a JVM of its own that it starts as its command line exits and does not wait
-     * for: the jar is installed once that JVM has moved it and gone. One still running at the deadline is killed.
+     * for: the jar is installed once that JVM has moved it and gone, and has the repository jar's size (for a
+     * {@link ProcessHandle} whose command line the system does not show, the size has to stay for {@link #STABLE}).
+     * The command's movers still running afterwards, or at the deadline, are killed.
      */
     private static void awaitMoved(Path installed, Cli install) throws IOException {
+        long expected = Files.size(repository().resolve(jarName()));
+        long[] sizeSince = {-1};
         try {
             await("the Plugins Manager moves " + installed.getFileName() + " into lib/ext").atMost(INSTALL_TIMEOUT)
-                    .pollInterval(Duration.ofMillis(50)).until(() -> movers(install.tmp).isEmpty() && Files.exists(installed));
+                    .pollInterval(Duration.ofMillis(50)).until(() -> {
+                        if (!movers(install.tmp).isEmpty() || sizeOf(installed) != expected) {
+                            sizeSince[0] = -1;
+                            return false;
+                        }
+                        long now = System.nanoTime();
+                        if (sizeSince[0] < 0) {
+                            sizeSince[0] = now;
+                        }
+                        return now - sizeSince[0] >= STABLE.toNanos();
+                    });
         } catch (ConditionTimeoutException e) {
-            movers(install.tmp).forEach(ProcessHandle::destroyForcibly);
             throw new AssertionError(e.getMessage() + "; install output:\n" + install.output + "\nmover logs:\n"
                     + moverLogs(install.tmp), e);
+        } finally {
+            killMovers(install.tmp);
+        }
+    }
+
+    /** The file's size, or -1 when it is not there (yet). */
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** Kills the mover JVMs of one command, by PID, and waits a little for them to go. */
+    private static void killMovers(Path tmp) {
+        for (ProcessHandle mover : movers(tmp)) {
+            mover.destroyForcibly();
+            try {
+                mover.onExit().get(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException | TimeoutException e) {
+                // Gone or not, the test's outcome does not depend on it.
+            }
         }
     }
 

@@ -1,5 +1,8 @@
 package io.mqttload.jmeter;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
 import org.apache.jmeter.config.ConfigTestElement;
 import org.apache.jmeter.testbeans.TestBean;
 import org.slf4j.Logger;
@@ -57,6 +60,8 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
     private String authDataEncoding = "TEXT";
 
     private transient ConnectionSettings settings;
+    /** Elements (name and value) already warned about an expiry MQTT 3.1.1 cannot carry: once, not once per thread. */
+    private static final Set<String> WARNED_SESSION_EXPIRY = ConcurrentHashMap.newKeySet();
 
     /** The validated settings; builds them (and loads the TLS stores) on first use in this thread. */
     public ConnectionSettings settings() {
@@ -96,6 +101,13 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
                             || Fields.parseBoolean("nodeFailover", nodeFailover))
                     .connectOptions(connectOptions())
                     .build();
+            if (settings.protocolVersion() == ProtocolVersion.MQTT_3_1_1 && settings.sessionExpirySeconds() > 0
+                    && WARNED_SESSION_EXPIRY.add(getName() + "=" + settings.sessionExpirySeconds())) {
+                // Not refused: the seed plans switch versions with -Jmqtt.version and keep their MQTT 5 expiry.
+                log.warn("MQTT Connection '{}': sessionExpirySeconds = {} has no effect with MQTT 3.1.1; the broker keeps"
+                        + " the session of a client with cleanStart = false until it connects again with a clean one",
+                        getName(), settings.sessionExpirySeconds());
+            }
         }
         return settings;
     }

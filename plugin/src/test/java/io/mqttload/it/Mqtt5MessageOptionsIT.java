@@ -24,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import ch.qos.logback.classic.Level;
+
 import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
@@ -38,6 +40,7 @@ import io.mqttload.jmeter.MqttSubscribeSampler;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.LogCapture;
 import io.mqttload.testsupport.MosquittoBroker;
 import io.mqttload.testsupport.PlanBuilder;
 import io.mqttload.testsupport.RecordSubscriptions;
@@ -296,6 +299,24 @@ class Mqtt5MessageOptionsIT {
                 assertThat(s.getResponseMessage()).contains("messageExpirySeconds = '30'").contains("MQTT 3.1.1");
             });
             assertThat(EngineRuntime.lastSummary().verdict()).isEqualTo(Verdict.FAILED);
+        }
+    }
+
+    @Test
+    void sessionExpiry_onAnMqtt311Connection_isSaidOnceToHaveNoEffect() throws Exception {
+        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start(); LogCapture log = LogCapture.start()) {
+            HashTree plan = PlanBuilder.testPlan("3.1.1 expiry")
+                    .config(with(connection("127.0.0.1", broker.tcpPort(), "MQTT_3_1_1"), "sessionExpirySeconds", "3600"))
+                    .threadGroup("t", 3, 1)
+                    .add(connect("c", 1, "{engine}-x3-{thread}"))
+                    .add(disconnect("c"))
+                    .build();
+
+            RunResult run = run(plan);
+
+            assertThat(run.failures()).as(run.describe()).isEmpty();
+            assertThat(log.messagesAtLeast(Level.WARN)).filteredOn(m -> m.contains("sessionExpirySeconds = 3600 has no"
+                    + " effect with MQTT 3.1.1")).hasSize(1);
         }
     }
 

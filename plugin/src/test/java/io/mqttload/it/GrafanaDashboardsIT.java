@@ -138,11 +138,14 @@ class GrafanaDashboardsIT {
                 .config(monitor)
                 .threadGroup("pairs", pairs, 1)
                 .add(connect("sub", 1, "{engine}-gs-{thread}"))
-                .add(subscribe("sub", "grafana/{thread}", 1))
+                // The subscribers answer the publishers' requests: the request/response panels get data.
+                .add(with(subscribe("sub", "grafana/{thread}", 1), "answerRequests", "true"))
                 .add(connect("pub", 1, "{engine}-gp-{thread}"))
+                .add(subscribe("pub", "grafana-reply/{thread}", 1))
                 .add(publish("pub", "grafana/{thread}", 1, 1, "SYNC"), start)
                 // About three seconds of messages: several points per run at the 1 s metrics interval.
-                .add(loop(30), publish("pub", "grafana/{thread}", 1, 10, "ASYNC"), pace)
+                .add(loop(30), with(publish("pub", "grafana/{thread}", 1, 10, "ASYNC"), "responseTopic",
+                        "grafana-reply/{thread}"), pace)
                 .add(disconnect("pub"))
                 .add(disconnect("sub"))
                 .and()
@@ -157,6 +160,7 @@ class GrafanaDashboardsIT {
                 .satisfies(s -> assertThat(s.isSuccessful()).isFalse());
         assertThat(run.failures()).as(run.describe()).hasSize(1);
         assertThat(EngineRuntime.lastSummary().count("received")).as("messages of " + runId).isEqualTo(pairs * 301L);
+        assertThat(EngineRuntime.lastSummary().count("repliesReceived")).as("answers of " + runId).isEqualTo(pairs * 300L);
     }
 
     /** What Grafana sends: $timeFilter, $__interval and the variables replaced, multi-values as a regex. */

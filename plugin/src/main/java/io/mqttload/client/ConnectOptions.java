@@ -2,7 +2,6 @@ package io.mqttload.client;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
@@ -13,7 +12,6 @@ import com.hivemq.client.mqtt.datatypes.MqttUtf8String;
 import com.hivemq.client.mqtt.mqtt3.message.publish.Mqtt3Publish;
 import com.hivemq.client.mqtt.mqtt5.auth.Mqtt5EnhancedAuthMechanism;
 import com.hivemq.client.mqtt.mqtt5.datatypes.Mqtt5UserProperties;
-import com.hivemq.client.mqtt.mqtt5.datatypes.Mqtt5UserProperty;
 import com.hivemq.client.mqtt.mqtt5.message.connect.Mqtt5ConnectRestrictions;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5WillPublish;
 
@@ -97,14 +95,9 @@ public final class ConnectOptions {
         this.restrictions = limits.build();
 
         // The same format as the Publish sampler's user properties: one parser, one documented format.
-        List<String[]> pairs = UserProperties.parse("userProperties", b.userProperties).pairs();
-        List<Mqtt5UserProperty> properties = new ArrayList<>();
-        for (String[] pair : pairs) {
-            utf8String("userProperties", pair[0] + "=" + pair[1], pair[0]);
-            utf8String("userProperties", pair[0] + "=" + pair[1], pair[1]);
-            properties.add(Mqtt5UserProperty.of(pair[0], pair[1]));
-        }
-        this.userProperties = Mqtt5UserProperties.of(properties);
+        UserProperties user = UserProperties.parse("userProperties", b.userProperties);
+        List<String[]> pairs = user.pairs();
+        this.userProperties = user.mqtt5().build();
         if (!pairs.isEmpty()) {
             firstMqtt5 = first(firstMqtt5, "userProperties", pairs.get(0)[0] + "=" + pairs.get(0)[1]);
         }
@@ -119,7 +112,7 @@ public final class ConnectOptions {
             this.authMethod = null;
             this.authData = null;
         } else {
-            utf8String("authMethod", method, method);
+            Checks.mqttString("authMethod", method, shown(method));
             this.authMethod = MqttUtf8String.of(method);
             this.authData = data == null ? null : ByteBuffer.wrap(data).asReadOnlyBuffer();
             firstMqtt5 = first(firstMqtt5, "authMethod", method);
@@ -215,28 +208,7 @@ public final class ConnectOptions {
             throw new InvalidSettingException(field, topic,
                     "wildcards (+ and #) are allowed only in subscriptions, not in a topic a message is published to");
         }
-        utf8String(field, topic, topic);
-    }
-
-    /** MQTT's UTF-8 string (§1.5.4): at most 65535 bytes, no U+0000, no lone surrogate (it has no UTF-8 encoding). */
-    private static void utf8String(String field, String shownValue, String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\u0000') {
-                throw new InvalidSettingException(field, shown(shownValue), "MQTT strings must not contain U+0000");
-            }
-            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                throw new InvalidSettingException(field, shown(shownValue), "contains an unpaired UTF-16 surrogate at"
-                        + " index " + i + ", which UTF-8 cannot encode");
-            }
-        }
-        int bytes = text.getBytes(StandardCharsets.UTF_8).length;
-        if (bytes > MAX_TWO_BYTES) {
-            throw new InvalidSettingException(field, shown(shownValue), "is " + bytes + " bytes in UTF-8; an MQTT string"
-                    + " has at most " + MAX_TWO_BYTES);
-        }
+        Checks.mqttString(field, topic, shown(topic));
     }
 
     /** The data's bytes, or null when empty. The text is a secret like a password: never shown in a message. */
@@ -270,10 +242,8 @@ public final class ConnectOptions {
         return found != null ? found : new String[] {field, String.valueOf(value)};
     }
 
-    /** A long value cut for a message, with its length. */
     private static String shown(String value) {
-        return value.length() <= SHOWN_CHARACTERS ? value
-                : value.substring(0, SHOWN_CHARACTERS) + "... (" + value.length() + " characters)";
+        return Checks.shown(value);
     }
 
     private static String hidden(String secret) {

@@ -463,15 +463,8 @@ public final class LoadClient {
         if (request.getResponseTopic().isEmpty()) {
             return;
         }
-        byte[] body = new byte[payload == null ? 0 : payload.remaining()];
-        if (payload != null) {
-            payload.duplicate().get(body);
-        }
-        byte[] correlation = request.getCorrelationData().map(c -> {
-            byte[] b = new byte[c.remaining()];
-            c.duplicate().get(b);
-            return b;
-        }).orElse(null);
+        byte[] body = payload == null ? new byte[0] : copy(payload);
+        byte[] correlation = request.getCorrelationData().map(LoadClient::copy).orElse(null);
         SamplerMetrics sampler = receiveSampler;
         if (repliesInFlight.incrementAndGet() > MAX_REPLIES_IN_FLIGHT) {
             // The client queues publishes beyond the broker's receive maximum without bound: refuse instead.
@@ -496,6 +489,13 @@ public final class LoadClient {
             metrics.repliesPending.decrement();
             metrics.replyFailed(sampler, Errors.reason(e));
         }
+    }
+
+    /** The buffer's remaining bytes: the client's buffers are only valid during its callback. */
+    private static byte[] copy(ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        return bytes;
     }
 
     /** The recorder of a message from {@code publisherNode}: looked up only when it differs from the last one's. */

@@ -59,10 +59,7 @@ public final class PublishProperties {
         if (userProperties.isEmpty() && !reply) {
             this.mqtt5UserProperties = null;
         } else {
-            Mqtt5UserPropertiesBuilder user = Mqtt5UserProperties.builder();
-            for (String[] pair : userProperties.pairs()) {
-                user.add(pair[0], pair[1]);
-            }
+            Mqtt5UserPropertiesBuilder user = userProperties.mqtt5();
             if (reply) {
                 user.add(REPLY_PROPERTY, "1");
             }
@@ -85,12 +82,12 @@ public final class PublishProperties {
             Checks.between("messageExpirySeconds", messageExpirySeconds, 0, 4_294_967_295L);
         }
         String type = contentType == null || contentType.isEmpty() ? null : contentType;
-        if (type != null && type.indexOf('\u0000') >= 0) {
-            throw new InvalidSettingException("contentType", type, "MQTT strings must not contain the character U+0000");
+        if (type != null) {
+            Checks.mqttString("contentType", type, Checks.shown(type));
         }
         byte[] correlation = correlationData == null || correlationData.isEmpty() ? null
                 : correlationData.getBytes(StandardCharsets.UTF_8);
-        if (correlation != null && correlation.length > 65_535) {
+        if (correlation != null && correlation.length > Checks.MAX_MQTT_STRING_BYTES) {
             throw new InvalidSettingException("correlationData", correlationData.substring(0, 40) + "...",
                     "longer than the 65,535 bytes MQTT allows");
         }
@@ -116,8 +113,7 @@ public final class PublishProperties {
 
     /** Whether no property is set: what MQTT 3.1.1 can carry. */
     public boolean isEmpty() {
-        return this == NONE || messageExpirySeconds == -1 && contentType == null && payloadFormat == PayloadFormat.NONE
-                && responseTopic == null && correlationData == null && userProperties.isEmpty() && !reply;
+        return firstFieldSet() == null && !reply;
     }
 
     /** The first field set, for the error an MQTT 3.1.1 connection gives (null: none). */

@@ -39,10 +39,6 @@ public final class SubscribeOptions {
         this.retainHandling = retainHandling;
     }
 
-    public boolean isDefault() {
-        return !noLocal && !retainAsPublished && retainHandling == RetainHandling.SEND;
-    }
-
     /** The first option that differs from MQTT's default, for the error an MQTT 3.1.1 connection gives. */
     public String firstFieldSet() {
         if (noLocal) {

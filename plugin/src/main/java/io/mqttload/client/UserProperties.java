@@ -1,10 +1,13 @@
 package io.mqttload.client;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
+import com.hivemq.client.mqtt.mqtt5.datatypes.Mqtt5UserProperties;
+import com.hivemq.client.mqtt.mqtt5.datatypes.Mqtt5UserPropertiesBuilder;
+
+import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
 
 /**
@@ -13,8 +16,6 @@ import io.mqttload.common.InvalidSettingException;
  */
 public final class UserProperties {
     public static final UserProperties NONE = new UserProperties(List.of());
-    /** The most a UTF-8 string of an MQTT packet can hold. */
-    private static final int MAX_UTF8_BYTES = 65_535;
 
     private final List<String[]> pairs;
 
@@ -41,25 +42,24 @@ public final class UserProperties {
             if (name.isEmpty()) {
                 throw new InvalidSettingException(field, line, "a user property needs a name before '='");
             }
-            checkUtf8(field, name);
-            checkUtf8(field, value);
+            Checks.mqttString(field, name, Checks.shown(name + "=" + value));
+            Checks.mqttString(field, value, Checks.shown(name + "=" + value));
             pairs.add(new String[] {name, value});
         }
         return new UserProperties(Collections.unmodifiableList(pairs));
     }
 
-    private static void checkUtf8(String field, String s) {
-        if (s.indexOf('\u0000') >= 0) {
-            throw new InvalidSettingException(field, s, "MQTT strings must not contain the character U+0000");
-        }
-        if (s.getBytes(StandardCharsets.UTF_8).length > MAX_UTF8_BYTES) {
-            throw new InvalidSettingException(field, s.substring(0, 40) + "...", "longer than the 65,535 bytes"
-                    + " of an MQTT string");
-        }
-    }
-
     public boolean isEmpty() {
         return pairs.isEmpty();
+    }
+
+    /** A builder holding these properties, in plan order, for a CONNECT or a PUBLISH (which may add its own). */
+    Mqtt5UserPropertiesBuilder mqtt5() {
+        Mqtt5UserPropertiesBuilder builder = Mqtt5UserProperties.builder();
+        for (String[] pair : pairs) {
+            builder.add(pair[0], pair[1]);
+        }
+        return builder;
     }
 
     /** The (name, value) pairs in plan order. */

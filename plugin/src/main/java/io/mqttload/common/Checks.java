@@ -1,8 +1,45 @@
 package io.mqttload.common;
 
+import java.nio.charset.StandardCharsets;
+
 /** One way to validate user input, one style of message (see {@link InvalidSettingException}). */
 public final class Checks {
     private Checks() {
+    }
+
+    /** The most bytes an MQTT UTF-8 string (or binary data) may have: its length is two bytes. */
+    public static final int MAX_MQTT_STRING_BYTES = 65_535;
+    private static final int SHOWN_CHARACTERS = 40;
+
+    /**
+     * MQTT's UTF-8 string (§1.5.4): at most 65535 bytes, no U+0000, no lone surrogate (it has no UTF-8 encoding).
+     * {@code shownValue} is what an error names (see {@link #shown}, or a hidden form of a secret).
+     */
+    public static String mqttString(String field, String text, String shownValue) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\u0000') {
+                throw new InvalidSettingException(field, shownValue, "MQTT strings must not contain U+0000");
+            }
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new InvalidSettingException(field, shownValue, "contains an unpaired UTF-16 surrogate at"
+                        + " index " + i + ", which UTF-8 cannot encode");
+            }
+        }
+        int bytes = text.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_MQTT_STRING_BYTES) {
+            throw new InvalidSettingException(field, shownValue, "is " + bytes + " bytes in UTF-8; an MQTT string"
+                    + " has at most " + MAX_MQTT_STRING_BYTES);
+        }
+        return text;
+    }
+
+    /** A long value cut for an error message, with its length. */
+    public static String shown(String value) {
+        return value.length() <= SHOWN_CHARACTERS ? value
+                : value.substring(0, SHOWN_CHARACTERS) + "... (" + value.length() + " characters)";
     }
 
     public static int port(String field, int port) {

@@ -87,12 +87,9 @@ public final class PublishOperation {
     }
 
     /** Refuses MQTT 5 properties for a thread whose clients speak MQTT 3.1.1, naming the first one set. */
-    private void checkVersion(LoadClient client) {
-        if (client.isMqtt5()) {
-            return;
-        }
+    private void checkVersion(ClientGroup group) {
         String field = responseTopic != null ? "responseTopic" : properties.firstFieldSet();
-        if (field != null) {
+        if (field != null && !group.clients().stream().allMatch(LoadClient::isMqtt5)) {
             throw new InvalidSettingException(field, field.equals("responseTopic") ? responseTopic.source()
                     : properties.valueOf(field), "is an MQTT 5 property, but this thread's clients connected with"
                     + " MQTT 3.1.1 (mqttVersion of the MQTT Connection)");
@@ -109,9 +106,7 @@ public final class PublishOperation {
             return OperationResult.failed("NOT_CONNECTED",
                     "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Publish");
         }
-        for (LoadClient c : group.clients()) {
-            checkVersion(c);
-        }
+        checkVersion(group);
         EngineMetrics metrics = runtime.metrics();
         PlaceholderValues values = new PlaceholderValues(runtime.config(), threadGroup, thread);
         String earlierFailures = group.takeAsyncFailures();

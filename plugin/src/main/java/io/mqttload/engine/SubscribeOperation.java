@@ -72,13 +72,11 @@ public final class SubscribeOperation {
             return OperationResult.failed("NOT_CONNECTED",
                     "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Subscribe");
         }
-        if (!group.clients().stream().allMatch(LoadClient::isMqtt5)) {
-            String field = answerRequests ? "answerRequests" : options.firstFieldSet();
-            if (field != null) {
-                throw new InvalidSettingException(field, field.equals("retainHandling") ? options.retainHandling() : "true",
-                        "is an MQTT 5 option, but this thread's clients connected with MQTT 3.1.1 (mqttVersion of the"
-                                + " MQTT Connection)");
-            }
+        String field = answerRequests ? "answerRequests" : options.firstFieldSet();
+        if (field != null && !group.clients().stream().allMatch(LoadClient::isMqtt5)) {
+            throw new InvalidSettingException(field, field.equals("retainHandling") ? options.retainHandling() : "true",
+                    "is an MQTT 5 option, but this thread's clients connected with MQTT 3.1.1 (mqttVersion of the"
+                            + " MQTT Connection)");
         }
         PlaceholderValues values = new PlaceholderValues(runtime.config(), threadGroup, thread);
         List<LoadClient> selected = new ArrayList<>();

@@ -43,14 +43,14 @@ public final class ReportText {
         t.append(rule);
         LatencyStats.appendTextHeader(t);
         for (int i = 0; i < MergedReport.LATENCY_KINDS.size(); i++) {
-            LatencyStats kind = r.latency.get(MergedReport.LATENCY_KINDS.get(i));
-            if (kind.count > 0 || i < MergedReport.LATENCY_KINDS.size() - 1) {
-                kind.appendTextRow(t, MergedReport.LATENCY_TITLES.get(i));
+            if (r.showsLatency(MergedReport.LATENCY_KINDS.get(i))) {
+                r.latency.get(MergedReport.LATENCY_KINDS.get(i)).appendTextRow(t, MergedReport.LATENCY_TITLES.get(i));
             }
         }
         r.samplerLatencyRows().forEach((label, s) -> s.appendTextRow(t, "  to " + label));
-        if (!r.requestResponseLine().isEmpty()) {
-            t.append(r.requestResponseLine()).append('\n');
+        String requests = r.requestResponseLine();
+        if (!requests.isEmpty()) {
+            t.append(requests).append('\n');
         }
         if (r.lossBySampler.size() > 1 || r.lost() > 0) {
             r.lossBySampler.forEach((label, v) -> t.append(String.format(Locale.ROOT,
@@ -95,14 +95,14 @@ public final class ReportText {
         m.append("| latency (ms) | count | avg | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
         m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (int i = 0; i < MergedReport.LATENCY_KINDS.size(); i++) {
-            LatencyStats kind = r.latency.get(MergedReport.LATENCY_KINDS.get(i));
-            if (kind.count > 0 || i < MergedReport.LATENCY_KINDS.size() - 1) {
-                kind.appendMarkdownRow(m, MergedReport.LATENCY_TITLES.get(i));
+            if (r.showsLatency(MergedReport.LATENCY_KINDS.get(i))) {
+                r.latency.get(MergedReport.LATENCY_KINDS.get(i)).appendMarkdownRow(m, MergedReport.LATENCY_TITLES.get(i));
             }
         }
         r.samplerLatencyRows().forEach((label, s) -> s.appendMarkdownRow(m, "pub-to-sub, " + label));
-        if (!r.requestResponseLine().isEmpty()) {
-            m.append('\n').append(r.requestResponseLine()).append('\n');
+        String requests = r.requestResponseLine();
+        if (!requests.isEmpty()) {
+            m.append('\n').append(requests).append('\n');
         }
         m.append("\n| engine | pub msg/s | sub msg/s | connects | connect errors | publish errors | expected | received |"
                 + " lost | duplicates | reordered |\n");

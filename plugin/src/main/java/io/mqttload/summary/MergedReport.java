@@ -300,6 +300,11 @@ public final class MergedReport {
         return counts.getOrDefault(name, 0L);
     }
 
+    /** Whether a report shows this latency kind: round trips only where there were requests, as the engine summaries. */
+    public boolean showsLatency(String kind) {
+        return !kind.equals("roundTrip") || latency.get(kind).count > 0;
+    }
+
     /** The request/response line of the whole run ("" without requests or replies). */
     public String requestResponseLine() {
         return RunSummary.requestResponseLine(this::count).trim();
@@ -330,9 +335,8 @@ public final class MergedReport {
         f.publishRate = publishRate;
         f.receiveRate = receiveRate;
         f.counts.putAll(counts);
-        // Round trips only where there were requests, as in the engine summaries.
         latency.forEach((kind, stats) -> {
-            if (!kind.equals("roundTrip") || stats.count > 0) {
+            if (showsLatency(kind)) {
                 f.latencyMicros.put(kind, stats);
             }
         });

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The delivered-path benchmarks of docs/performance.md: pairs (synchronous QoS 1 as seed 001, asynchronous QoS 0
-# and 1), fan-in and fan-out, each a raw HiveMQ-client loop beside the suite's JMeter plan, alternated, the load
-# generator on core 0 and Mosquitto on core 1, each side in a JVM of its own. Needs Debian's mosquitto.
-# Usage: bench/delivered-path.sh [repetitions] [warm-up seconds] [measured seconds] [SHAPE ...]   (defaults 2 10 10,
-#        every shape; JVM_ARGS are added to each side's JVM, {run} in them replaced by shape-side-repetition, e.g.
+# and 1), fan-in and fan-out, each a raw HiveMQ-client loop beside the suite's JMeter plan, the load generator on
+# core 0 and Mosquitto on core 1, each side in a JVM of its own. Both sides run at once and are measured in turn,
+# the idle one stopped (SIGSTOP), alternating who goes first. Needs Debian's mosquitto.
+# Usage: bench/delivered-path.sh [rounds] [warm-up seconds] [window seconds] [SHAPE ...]   (defaults 6 60 5, every
+#        shape; JVM_ARGS are added to each side's JVM, {run} in them replaced by shape-side, e.g.
 #        JVM_ARGS="-XX:StartFlightRecording=filename=/tmp/{run}.jfr,settings=profile")
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,4 +16,4 @@ pinned=$(mktemp -d)
 printf '#!/bin/sh\nexec taskset -c 1 /usr/sbin/mosquitto "$@"\n' >"$pinned/mosquitto"
 chmod +x "$pinned/mosquitto"
 taskset -c 0 java -Xmx256m -Djmeter.home=plugin/target/jmeter-home -Dmqttload.mosquitto="$pinned/mosquitto" \
-  -cp "$cp" io.mqttload.bench.DeliveredPathBenchmark "${1:-2}" "${2:-10}" "${3:-10}" "${@:4}" 2>&1 | grep -v -E "^\s*$|DEBUG|INFO|WARN"
+  -cp "$cp" io.mqttload.bench.DeliveredPathBenchmark "${1:-6}" "${2:-60}" "${3:-5}" "${@:4}" 2>&1 | grep -v -E "^\s*$|DEBUG|INFO|WARN"

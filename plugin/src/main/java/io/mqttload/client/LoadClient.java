@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -17,12 +18,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
+import io.reactivex.schedulers.Schedulers;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.MqttClientBuilder;
-import com.hivemq.client.mqtt.MqttClientExecutorConfig;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.datatypes.MqttTopic;
 import com.hivemq.client.mqtt.exceptions.ConnectionClosedException;
@@ -53,6 +55,8 @@ import io.mqttload.measure.SamplerMetrics;
  */
 public final class LoadClient {
     private static final Logger log = LoggerFactory.getLogger(LoadClient.class);
+    /** Where the completions of waited-for publishes go: RxJava's computation threads, the client's default. */
+    private static final Executor WAKER = task -> Schedulers.computation().scheduleDirect(task);
     /** Most replies a responder may have that the broker has not taken yet. */
     static final int MAX_REPLIES_IN_FLIGHT = 1000;
     private final String clientId;
@@ -126,10 +130,10 @@ public final class LoadClient {
                 t.setDaemon(true);
                 return t;
             });
-            builder.executorConfig(MqttClientExecutorConfig.builder().nettyExecutor(ownEventLoop).nettyThreads(1).build());
+            builder.executorConfig(ClientConfigs.loadClients().extend().nettyExecutor(ownEventLoop).nettyThreads(1).build());
         } else {
             ownEventLoop = null;
-            builder.executorConfig(ClientConfigs.sharedEventLoop());
+            builder.executorConfig(ClientConfigs.loadClients());
         }
         this.session = MqttSession.of(builder, settings, this::onMessage);
     }
@@ -250,10 +254,13 @@ public final class LoadClient {
      * Publishes one message; the future completes when the broker took it: written (QoS 0), PUBACK
      * (QoS 1) or PUBCOMP (QoS 2). The HiveMQ client's future API completes QoS 2 at PUBREC, before
      * the flow is done, so QoS 2 goes through its reactive API, whose stream completes at PUBCOMP.
+     * The future completes on a computation thread, not on the event loop: it is for a thread that
+     * waits (synchronous publishing), and waking one waiter per message from the event loop let
+     * each waiter preempt it, which cost more than the hand-off (docs/performance.md).
      */
     public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain,
             PublishProperties properties) {
-        return session.publish(topic, payload, mqttQos(qos), retain, properties);
+        return session.publish(topic, payload, mqttQos(qos), retain, properties).thenApplyAsync(done -> done, WAKER);
     }
 
     /** The client library's QoS for 0, 1 or 2 (checked where the plan sets it). */

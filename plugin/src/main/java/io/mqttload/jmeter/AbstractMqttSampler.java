@@ -1,5 +1,8 @@
 package io.mqttload.jmeter;
 
+import java.util.Arrays;
+import java.util.List;
+
 import org.apache.jmeter.config.ConfigTestElement;
 import org.apache.jmeter.samplers.AbstractSampler;
 import org.apache.jmeter.samplers.Entry;
@@ -68,15 +71,13 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
     }
 
     /**
-     * Joins the current field values: an operation is rebuilt only when they change, so a field
-     * that uses a per-iteration variable takes effect, and a constant one costs nothing per sample.
+     * The current field values: an operation is rebuilt only when they change, so a field that uses a per-iteration
+     * variable takes effect, and a constant one costs nothing per sample. Compared value by value (a field JMeter
+     * sets from an unchanged property is the same object, so equal at the first check) rather than joined into a
+     * string, which cost a copy of every field, payload text included, on each sample.
      */
-    protected static String settingsKey(Object... values) {
-        StringBuilder key = new StringBuilder();
-        for (Object v : values) {
-            key.append(v).append('\u0000');
-        }
-        return key.toString();
+    protected static List<Object> settingsKey(Object... values) {
+        return Arrays.asList(values);
     }
 
     /** Runs the sampler's operation; invalid settings are thrown as {@link InvalidSettingException}. */

@@ -1,5 +1,7 @@
 package io.mqttload.jmeter;
 
+import java.util.List;
+
 import org.apache.jmeter.config.ConfigTestElement;
 import org.apache.jmeter.testbeans.TestBeanHelper;
 import org.apache.jmeter.testelement.TestElement;
@@ -33,7 +35,7 @@ public class MqttConnectSampler extends AbstractMqttSampler {
     /** The thread's clone of the nearest MQTT Connection in scope, for the sample being run. */
     private transient MqttConnectionConfig connection;
     private transient ConnectOperation operation;
-    private transient String operationKey;
+    private transient List<Object> operationKey;
 
     @Override
     public boolean applies(ConfigTestElement configElement) {
@@ -64,7 +66,7 @@ public class MqttConnectSampler extends AbstractMqttSampler {
             return OperationResult.failed("NO_CONNECTION_CONFIG",
                     "no MQTT Connection config element in scope of '" + getName() + "': add one to the test plan or thread group");
         }
-        String key = settingsKey(clientCount, clientIdTemplate, clientIdsWithin23, connectRate, reconnectAttempts,
+        List<Object> key = settingsKey(clientCount, clientIdTemplate, clientIdsWithin23, connectRate, reconnectAttempts,
                 reconnectDelayMs, reconnectMaxDelayMs, localAddresses, consumeDelayMs, brokerNode);
         if (!key.equals(operationKey)) {
             TestBeanHelper.prepare(connection);

@@ -1,5 +1,6 @@
 package io.mqttload.jmeter;
 
+import java.util.List;
 import java.util.Locale;
 
 import org.apache.jmeter.threads.JMeterContext;
@@ -42,13 +43,13 @@ public class MqttPublishSampler extends AbstractMqttSampler {
     private String userProperties = "";
 
     private transient PublishOperation operation;
-    private transient String operationKey;
+    private transient List<Object> operationKey;
     private transient boolean pacingRead;
     private transient PublishPacing.ThreadPace pace;
 
     @Override
     protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
-        String key = settingsKey(topic, qos, retain, payloadType, payloadText, payloadSize, payloadFile, measureLatency,
+        List<Object> key = settingsKey(topic, qos, retain, payloadType, payloadText, payloadSize, payloadFile, measureLatency,
                 messagesPerSample, mode, maxInFlight, maxInFlightPerClient, ackTimeoutMs, messageExpirySeconds, contentType,
                 payloadFormat, responseTopic, correlationData, userProperties);
         if (!key.equals(operationKey)) {

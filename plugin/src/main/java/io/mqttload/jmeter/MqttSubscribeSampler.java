@@ -1,5 +1,7 @@
 package io.mqttload.jmeter;
 
+import java.util.List;
+
 import org.apache.jmeter.threads.JMeterContext;
 
 import io.mqttload.client.SubscribeOptions;
@@ -25,11 +27,11 @@ public class MqttSubscribeSampler extends AbstractMqttSampler {
     private String answerRequests = "false";
 
     private transient SubscribeOperation operation;
-    private transient String operationKey;
+    private transient List<Object> operationKey;
 
     @Override
     protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
-        String key = settingsKey(topicFilters, qos, clients, subackTimeoutMs, noLocal, retainAsPublished, retainHandling,
+        List<Object> key = settingsKey(topicFilters, qos, clients, subackTimeoutMs, noLocal, retainAsPublished, retainHandling,
                 answerRequests);
         if (!key.equals(operationKey)) {
             operation = operation();

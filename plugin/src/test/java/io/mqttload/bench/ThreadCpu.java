@@ -12,35 +12,52 @@ import java.util.TreeMap;
 import io.mqttload.broker.ProcessStats;
 
 /**
- * CPU time of this process by kind of thread, from /proc/self/task: Java threads and the JVM's own (GC, JIT)
+ * CPU time of a process by kind of thread, from /proc/<pid>/task: Java threads and the JVM's own (GC, JIT)
  * alike, which a Java-level profiler does not weigh against each other. Used to say which threads the suite's
  * extra cost per message runs on.
  */
 final class ThreadCpu {
     static final String JIT = "JIT";
-    private static final Path TASKS = Path.of("/proc/self/task");
 
     private final Map<String, Long> ticksByKind;
+    /** Context switches (voluntary and not) by kind: how often each kind of thread was put to sleep and woken. */
+    private final Map<String, Long> switchesByKind;
 
-    private ThreadCpu(Map<String, Long> ticksByKind) {
+    private ThreadCpu(Map<String, Long> ticksByKind, Map<String, Long> switchesByKind) {
         this.ticksByKind = ticksByKind;
+        this.switchesByKind = switchesByKind;
     }
 
-    static ThreadCpu read() throws IOException {
+    /** The threads of process {@code pid}. */
+    static ThreadCpu read(long pid) throws IOException {
         Map<String, Long> ticks = new TreeMap<>();
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+        Map<String, Long> switches = new TreeMap<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : tasks) {
                 String stat;
+                String status;
                 try {
                     stat = new String(Files.readAllBytes(task.resolve("stat")), StandardCharsets.US_ASCII);
+                    status = new String(Files.readAllBytes(task.resolve("status")), StandardCharsets.US_ASCII);
                 } catch (IOException endedMeanwhile) {
                     continue;
                 }
-                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                ticks.merge(kind(name), ProcessStats.cpuTicks(stat), Long::sum);
+                String kind = kind(stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
+                ticks.merge(kind, ProcessStats.cpuTicks(stat), Long::sum);
+                switches.merge(kind, contextSwitches(status), Long::sum);
             }
         }
-        return new ThreadCpu(ticks);
+        return new ThreadCpu(ticks, switches);
+    }
+
+    private static long contextSwitches(String status) {
+        long n = 0;
+        for (String line : status.split("\n")) {
+            if (line.endsWith("_switches:") || line.contains("ctxt_switches:")) {
+                n += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        return n;
     }
 
     /** Threads grouped by what they do; /proc keeps the first 15 characters of a thread's name. */
@@ -74,7 +91,9 @@ final class ThreadCpu {
         StringBuilder s = new StringBuilder();
         for (Map.Entry<String, Long> e : ticksByKind.entrySet()) {
             long ticks = e.getValue() - before.ticksByKind.getOrDefault(e.getKey(), 0L);
-            s.append(String.format(Locale.ROOT, "%s %.1f  ", e.getKey(), ticks * 10_000.0 / Math.max(1, messages)));
+            long switches = switchesByKind.getOrDefault(e.getKey(), 0L) - before.switchesByKind.getOrDefault(e.getKey(), 0L);
+            s.append(String.format(Locale.ROOT, "%s %.1f (%.2f sw)  ", e.getKey(), ticks * 10_000.0 / Math.max(1, messages),
+                    switches / Math.max(1, messages)));
         }
         return s.toString().trim();
     }

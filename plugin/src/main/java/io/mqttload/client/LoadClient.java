@@ -40,6 +40,7 @@ import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.PublishStream;
 import io.mqttload.delivery.ReceiverScope;
 import io.mqttload.delivery.ReplyTracker;
+import io.mqttload.delivery.StreamTracker;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyRecorder;
@@ -93,6 +94,8 @@ public final class LoadClient {
     private volatile ReplyTracker replies;
     /** Where the last received message's latency went; one object, so that a reader never sees half an update. */
     private volatile LatencyTarget lastLatencyTarget;
+    /** The stream tracker the last received message went to, likewise. */
+    private volatile TrackTarget lastTrackTarget;
     /** Publish streams by topic; touched only by the JMeter thread owning this client. */
     private final Map<String, PublishStream> streamsByTopic = new HashMap<>();
     private String lastTopic;
@@ -408,8 +411,18 @@ public final class LoadClient {
         latencyRecorder(sampler, PayloadHeader.node(payload)).record(now - PayloadHeader.sendMicros(payload));
         ReceiverScope scope = scopeFor(topic);
         if (scope != null) {
-            scope.track(PayloadHeader.streamId(payload), PayloadHeader.sequence(payload), metrics);
+            scope.track(tracker(scope, PayloadHeader.streamId(payload)), PayloadHeader.sequence(payload), metrics);
         }
+    }
+
+    /** The scope's tracker of a stream: looked up only when scope or stream differ from the last message's. */
+    private StreamTracker tracker(ReceiverScope scope, int streamId) {
+        TrackTarget last = lastTrackTarget;
+        if (last == null || last.scope != scope || last.streamId != streamId) {
+            last = new TrackTarget(scope, streamId, scope.tracker(streamId));
+            lastTrackTarget = last;
+        }
+        return last.tracker;
     }
 
     private void reply(ByteBuffer payload, long now) {
@@ -563,6 +576,19 @@ public final class LoadClient {
             }
             return null;
         });
+    }
+
+    /** A receiver scope, a publish stream and the scope's tracker of it. */
+    private static final class TrackTarget {
+        final ReceiverScope scope;
+        final int streamId;
+        final StreamTracker tracker;
+
+        TrackTarget(ReceiverScope scope, int streamId, StreamTracker tracker) {
+            this.scope = scope;
+            this.streamId = streamId;
+            this.tracker = tracker;
+        }
     }
 
     /** A (sampler, node, publisher node) and its pub-to-sub recorder. */

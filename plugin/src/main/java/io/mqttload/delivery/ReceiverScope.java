@@ -79,10 +79,21 @@ public final class ReceiverScope {
 
     /** Tracks one measured message; called from the receiving client's Netty thread. */
     public void track(int streamId, int sequence, EngineMetrics metrics) {
+        track(tracker(streamId), sequence, metrics);
+    }
+
+    /**
+     * The tracker of publish stream {@code streamId} in this scope, created at its first message. It stays the
+     * stream's for the scope's life, so a receiving client may keep it for the stream's next messages: the map
+     * lookup was the largest part of the suite's own work per delivered message (docs/performance.md).
+     */
+    public StreamTracker tracker(int streamId) {
         StreamTracker tracker = streams.get(streamId);
-        if (tracker == null) {
-            tracker = streams.computeIfAbsent(streamId, id -> new StreamTracker());
-        }
+        return tracker != null ? tracker : streams.computeIfAbsent(streamId, id -> new StreamTracker());
+    }
+
+    /** Tracks one measured message of the stream whose tracker here is {@code tracker}. */
+    public void track(StreamTracker tracker, int sequence, EngineMetrics metrics) {
         StreamTracker.Outcome outcome;
         long gap = 0;
         // Members of a shared group receive on different event-loop threads.

@@ -6,9 +6,9 @@ import java.util.Arrays;
  * What one receiver scope got of one publish stream: the highest sequence number seen and the
  * still-missing ranges below it. A message below the highest either fills a gap (reordered) or is a
  * duplicate. Memory stays at a few words while messages arrive in order. Not thread-safe: callers
- * synchronise on the tracker.
+ * synchronise on the tracker. Public only as a handle a receiving client keeps ({@link ReceiverScope#tracker}).
  */
-final class StreamTracker {
+public final class StreamTracker {
     private long highest;
     /** Missing ranges as [from, to] pairs, sorted, disjoint; null while there is none. */
     private long[] missing;

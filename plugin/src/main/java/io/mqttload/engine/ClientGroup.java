@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.mqttload.client.Errors;
 import io.mqttload.client.LoadClient;
+import io.mqttload.common.InvalidSettingException;
 
 /**
  * The clients one JMeter thread owns under one group name. Only the owning thread adds clients or
@@ -43,6 +44,19 @@ public final class ClientGroup {
 
     public synchronized List<LoadClient> clients() {
         return Collections.unmodifiableList(new ArrayList<>(clients));
+    }
+
+    /**
+     * Refuses an MQTT 5 {@code kind} ("property", "option") set in {@code field} when a client of this group speaks
+     * MQTT 3.1.1: its packets cannot carry it.
+     */
+    public synchronized void requireMqtt5(String kind, String field, Object value) {
+        for (LoadClient c : clients) {
+            if (!c.isMqtt5()) {
+                throw new InvalidSettingException(field, value, "is an MQTT 5 " + kind + ", but this thread's clients"
+                        + " connected with MQTT 3.1.1 (mqttVersion of the MQTT Connection)");
+            }
+        }
     }
 
     public synchronized int size() {

@@ -89,10 +89,9 @@ public final class PublishOperation {
     /** Refuses MQTT 5 properties for a thread whose clients speak MQTT 3.1.1, naming the first one set. */
     private void checkVersion(ClientGroup group) {
         String field = responseTopic != null ? "responseTopic" : properties.firstFieldSet();
-        if (field != null && !group.clients().stream().allMatch(LoadClient::isMqtt5)) {
-            throw new InvalidSettingException(field, field.equals("responseTopic") ? responseTopic.source()
-                    : properties.valueOf(field), "is an MQTT 5 property, but this thread's clients connected with"
-                    + " MQTT 3.1.1 (mqttVersion of the MQTT Connection)");
+        if (field != null) {
+            group.requireMqtt5("property", field, field.equals("responseTopic") ? responseTopic.source()
+                    : properties.valueOf(field));
         }
     }
 

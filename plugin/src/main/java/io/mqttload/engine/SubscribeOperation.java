@@ -73,10 +73,8 @@ public final class SubscribeOperation {
                     "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Subscribe");
         }
         String field = answerRequests ? "answerRequests" : options.firstFieldSet();
-        if (field != null && !group.clients().stream().allMatch(LoadClient::isMqtt5)) {
-            throw new InvalidSettingException(field, field.equals("retainHandling") ? options.retainHandling() : "true",
-                    "is an MQTT 5 option, but this thread's clients connected with MQTT 3.1.1 (mqttVersion of the"
-                            + " MQTT Connection)");
+        if (field != null) {
+            group.requireMqtt5("option", field, field.equals("retainHandling") ? options.retainHandling() : "true");
         }
         PlaceholderValues values = new PlaceholderValues(runtime.config(), threadGroup, thread);
         List<LoadClient> selected = new ArrayList<>();

@@ -10,6 +10,8 @@ import static io.mqttload.testsupport.MqttElements.with;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,10 +21,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.ToDoubleFunction;
 
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -250,7 +255,7 @@ public final class DeliveredPathBenchmark {
                 median(withoutJit));
     }
 
-    private static double median(List<Figures[]> rounds, int side, java.util.function.ToDoubleFunction<Figures> value) {
+    private static double median(List<Figures[]> rounds, int side, ToDoubleFunction<Figures> value) {
         return median(rounds.stream().mapToDouble(p -> value.applyAsDouble(p[side])).sorted().toArray());
     }
 
@@ -268,13 +273,13 @@ public final class DeliveredPathBenchmark {
         private final String name;
         private final Process process;
         private final BufferedReader out;
-        private final java.io.Writer in;
+        private final Writer in;
 
         private Side(String name, Process process) {
             this.name = name;
             this.process = process;
             this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            this.in = new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         }
 
         static Side start(String name, Shape shape, Target target) throws IOException {
@@ -357,7 +362,7 @@ public final class DeliveredPathBenchmark {
                     throw new IllegalStateException(name + " side ended without '" + marker + "'");
                 }
                 return l;
-            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            } catch (TimeoutException | ExecutionException e) {
                 throw new IllegalStateException(name + " side did not say '" + marker + "' within "
                         + SIDE_ANSWER_SECONDS + " s", e);
             } catch (InterruptedException e) {

@@ -53,7 +53,7 @@ final class ThreadCpu {
     private static long contextSwitches(String status) {
         long n = 0;
         for (String line : status.split("\n")) {
-            if (line.endsWith("_switches:") || line.contains("ctxt_switches:")) {
+            if (line.contains("ctxt_switches:")) {
                 n += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
             }
         }

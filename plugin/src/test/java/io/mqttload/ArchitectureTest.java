@@ -12,7 +12,8 @@ import com.tngtech.archunit.core.importer.ImportOption;
 
 /**
  * The package tree is the architecture: no package cycles, each package uses only those below it (as its
- * package-info says), and JMeter types appear only in the elements.
+ * package-info says), JMeter types appear only in the elements and the MQTT client library (with its Netty and
+ * RxJava) only in the transport.
  */
 class ArchitectureTest {
     private static final JavaClasses PLUGIN = new ClassFileImporter()
@@ -31,12 +32,20 @@ class ArchitectureTest {
     }
 
     @Test
+    void mqttClientLibrary_appearsOnlyInTheTransport() {
+        noClasses().that().resideOutsideOfPackage("io.mqttload.client..")
+                .should().dependOnClassesThat().resideInAnyPackage("com.hivemq..", "io.netty..", "io.reactivex..")
+                .check(PLUGIN);
+    }
+
+    @Test
     void eachPackage_usesOnlyThePackagesBelowIt() {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("common").definedBy("io.mqttload.common..")
                 .layer("measure").definedBy("io.mqttload.measure..")
                 .layer("delivery").definedBy("io.mqttload.delivery..")
                 .layer("client").definedBy("io.mqttload.client..")
+                .layer("traffic").definedBy("io.mqttload.traffic..")
                 .layer("rendezvous").definedBy("io.mqttload.rendezvous..")
                 .layer("broker").definedBy("io.mqttload.broker..")
                 .layer("summary").definedBy("io.mqttload.summary..")
@@ -46,6 +55,9 @@ class ArchitectureTest {
                 .layer("live").definedBy("io.mqttload.live..")
                 .layer("sweep").definedBy("io.mqttload.sweep..")
                 .layer("jmeter").definedBy("io.mqttload.jmeter..")
+                .layer("convert").definedBy("io.mqttload.convert..")
+                .whereLayer("convert").mayNotBeAccessedByAnyLayer()
+                .whereLayer("convert").mayOnlyAccessLayers("common")
                 .whereLayer("jmeter").mayNotBeAccessedByAnyLayer()
                 .whereLayer("sweep").mayNotBeAccessedByAnyLayer()
                 .whereLayer("influx").mayOnlyBeAccessedByLayers("jmeter")
@@ -55,8 +67,11 @@ class ArchitectureTest {
                 .whereLayer("summary").mayOnlyBeAccessedByLayers("engine", "report", "influx", "sweep", "jmeter")
                 .whereLayer("broker").mayOnlyBeAccessedByLayers("summary", "engine", "influx", "jmeter")
                 .whereLayer("rendezvous").mayOnlyBeAccessedByLayers("summary", "engine", "jmeter")
-                .whereLayer("client").mayOnlyBeAccessedByLayers("rendezvous", "broker", "engine", "influx", "jmeter")
-                .whereLayer("client").mayOnlyAccessLayers("common", "measure", "delivery")
+                .whereLayer("traffic").mayOnlyBeAccessedByLayers("engine")
+                .whereLayer("traffic").mayOnlyAccessLayers("client", "delivery", "measure", "common")
+                .whereLayer("client").mayOnlyBeAccessedByLayers("traffic", "rendezvous", "broker", "engine", "influx",
+                        "jmeter")
+                .whereLayer("client").mayOnlyAccessLayers("common")
                 .whereLayer("delivery").mayOnlyAccessLayers("common", "measure")
                 .whereLayer("measure").mayOnlyAccessLayers("common")
                 .whereLayer("common").mayNotAccessAnyLayer()

@@ -9,19 +9,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt3.Mqtt3AsyncClient;
-import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
 
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import io.mqttload.client.ControlClient;
 import io.mqttload.common.PluginVersion;
 
 /**
@@ -109,14 +104,13 @@ public final class BrokerAgent implements Callable<Integer> {
         }
         String topic = TOPIC_PREFIX + name.replaceAll("[^A-Za-z0-9_.-]", "_");
         long intervalMillis = intervalSeconds * 1000;
-        Mqtt3AsyncClient client = Mqtt3Client.builder()
-                .identifier("agent-" + Integer.toHexString((name + pid).hashCode()))
-                .serverHost(mqttHost).serverPort(mqttPort)
-                .automaticReconnectWithDefaultConfig().buildAsync();
+        ControlClient client;
         try {
-            client.connect().get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            out.println("broker agent: cannot connect to " + mqttHost + ":" + mqttPort + ": " + e);
+            // Reconnects for as long as it runs: the broker it watches may restart.
+            client = ControlClient.connect("agent-" + Integer.toHexString((name + pid).hashCode()), mqttHost, mqttPort,
+                    30_000, () -> { }, null);
+        } catch (IllegalStateException e) {
+            out.println("broker agent: " + e.getMessage());
             return 1;
         }
         CountDownLatch stop = new CountDownLatch(1);
@@ -131,7 +125,7 @@ public final class BrokerAgent implements Callable<Integer> {
                 s = ProcessStats.read(pid);
             } catch (IOException e) {
                 out.println("broker agent: " + e.getMessage());
-                client.disconnect();
+                client.close(5_000);
                 return 1;
             }
             long nanos = System.nanoTime();
@@ -141,8 +135,7 @@ public final class BrokerAgent implements Callable<Integer> {
                         + " \"cpuPercentOfMachine\": %.3f, \"rssBytes\": %d, \"openFds\": %d, \"sockets\": %d,"
                         + " \"threads\": %d}", System.currentTimeMillis(), cpu, cpu / CORES, s.rssBytes, s.openFds,
                         s.sockets, s.threads);
-                client.publishWith().topic(topic).qos(MqttQos.AT_MOST_ONCE)
-                        .payload(json.getBytes(StandardCharsets.UTF_8)).send();
+                client.publish(topic, json.getBytes(StandardCharsets.UTF_8), 0, false);
                 sent++;
             }
             lastTicks = s.cpuTicks;
@@ -151,10 +144,9 @@ public final class BrokerAgent implements Callable<Integer> {
                 break;
             }
         }
-        try {
-            client.disconnect().get(5, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            out.println("broker agent: disconnect: " + e);
+        String disconnect = client.close(5_000);
+        if (disconnect != null) {
+            out.println("broker agent: disconnect: " + disconnect);
         }
         return 0;
     }

@@ -5,21 +5,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt3.Mqtt3AsyncClient;
-import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
-import com.hivemq.client.mqtt.mqtt3.message.publish.Mqtt3Publish;
 
-import io.mqttload.client.Errors;
-import io.mqttload.client.ClientConfigs;
+import io.mqttload.client.ControlClient;
 
 /**
  * The broker's own statistics from its {@code $SYS} topics (Mosquitto, EMQX), by one MQTT 3.1.1 client:
@@ -43,7 +34,7 @@ final class SysTopics implements AutoCloseable {
         KNOWN.put("$SYS/brokers/+/metrics/messages/sent", "messagesSent");
     }
 
-    private final Mqtt3AsyncClient client;
+    private final ControlClient client;
     private final Map<String, Double> latest = new ConcurrentHashMap<>();
     private final String agentTopic;
     /** Written by the client's one event-loop thread, read by the monitor. */
@@ -76,41 +67,31 @@ final class SysTopics implements AutoCloseable {
      */
     SysTopics(String host, int port, String clientId, long timeoutMillis, boolean subscribeSys, String agentTopic) {
         this.agentTopic = agentTopic;
-        client = Mqtt3Client.builder().identifier(clientId).serverHost(host).serverPort(port)
-                .executorConfig(ClientConfigs.sharedEventLoop()).buildAsync();
-        client.publishes(MqttGlobalPublishFilter.ALL, this::onMessage);
+        client = ControlClient.connect(clientId, host, port, timeoutMillis, null, this::onMessage);
         try {
-            client.connectWith().cleanSession(true).send().get(timeoutMillis, TimeUnit.MILLISECONDS);
             if (subscribeSys) {
-                client.subscribeWith().topicFilter("$SYS/#").qos(MqttQos.AT_MOST_ONCE).send()
-                        .get(timeoutMillis, TimeUnit.MILLISECONDS);
+                client.subscribe("$SYS/#", 0, timeoutMillis);
             }
             if (agentTopic != null) {
-                client.subscribeWith().topicFilter(agentTopic).qos(MqttQos.AT_MOST_ONCE).send()
-                        .get(timeoutMillis, TimeUnit.MILLISECONDS);
+                client.subscribe(agentTopic, 0, timeoutMillis);
             }
-        } catch (ExecutionException | TimeoutException e) {
+        } catch (IllegalStateException e) {
             close();
-            throw new IllegalStateException("cannot subscribe on " + host + ":" + port + ": "
-                    + Errors.describe(e), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            close();
-            throw new IllegalStateException("interrupted while subscribing to $SYS/#", e);
+            throw e;
         }
     }
 
-    private void onMessage(Mqtt3Publish p) {
-        if (agentTopic != null && agentTopic.equals(p.getTopic().toString())) {
+    private void onMessage(String topic, byte[] payload) {
+        if (agentTopic != null && agentTopic.equals(topic)) {
             try {
-                agent = new AgentReading(JSON.readTree(p.getPayloadAsBytes()));
+                agent = new AgentReading(JSON.readTree(payload));
             } catch (IOException e) {
                 // Not an agent's sample: someone else publishes on the topic; it is ignored.
             }
             return;
         }
         messages.lazySet(messages.get() + 1);
-        String text = new String(p.getPayloadAsBytes(), StandardCharsets.UTF_8).trim();
+        String text = new String(payload, StandardCharsets.UTF_8).trim();
         // Mosquitto appends units to some values ("12 seconds"); the number comes first.
         String number = text.split("\\s+", 2)[0];
         double value;
@@ -119,7 +100,7 @@ final class SysTopics implements AutoCloseable {
         } catch (NumberFormatException e) {
             return;
         }
-        String field = fieldFor(p.getTopic().toString());
+        String field = fieldFor(topic);
         if (field != null) {
             latest.put(field, value);
         }
@@ -165,12 +146,7 @@ final class SysTopics implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            client.disconnect().get(5, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            // Already gone, or the broker is: nothing is owed to it.
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        // A failure means the broker is gone already: nothing is owed to it.
+        client.close(5_000);
     }
 }

@@ -10,6 +10,7 @@ import com.hivemq.client.mqtt.MqttClientSslConfigBuilder;
 import com.hivemq.client.mqtt.MqttClientTransportConfig;
 import com.hivemq.client.mqtt.MqttClientTransportConfigBuilder;
 import com.hivemq.client.mqtt.MqttWebSocketConfig;
+import com.hivemq.client.mqtt.lifecycle.MqttClientDisconnectedContext;
 
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.reactivex.schedulers.Schedulers;
@@ -50,6 +51,12 @@ public final class ClientConfigs {
     /** The shared event loop for load clients, whose completions run on it without a thread hand-off. */
     public static MqttClientExecutorConfig loadClients() {
         return LOAD_CLIENTS;
+    }
+
+    /** Asks for the next reconnect attempt after the policy's delay for it. */
+    static void reconnectLater(MqttClientDisconnectedContext ctx, ReconnectPolicy policy) {
+        ctx.getReconnector().reconnect(true).delay(policy.delayMillis(ctx.getReconnector().getAttempts()),
+                TimeUnit.MILLISECONDS);
     }
 
     public static MqttClientTransportConfig transport(ConnectionSettings s, InetAddress localAddress) {

@@ -27,24 +27,31 @@ import com.hivemq.client.mqtt.mqtt3.message.subscribe.suback.Mqtt3SubAckReturnCo
 final class Mqtt3Session implements MqttSession {
     private final Mqtt3AsyncClient client;
 
-    Mqtt3Session(MqttClientBuilder builder, MessageHandler onMessage) {
+    Mqtt3Session(MqttClientBuilder builder, Consumer<InboundMessage> onMessage) {
         this.client = builder.useMqttVersion3().buildAsync();
-        client.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage.onMessage(p.getTopic(),
-                p.getPayload().orElse(null), null), ON_EVENT_LOOP);
+        ReceivedPublish view = new ReceivedPublish();
+        client.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage.accept(view.of(p)), ON_EVENT_LOOP);
     }
 
     @Override
     public CompletableFuture<Boolean> connect(ConnectionSettings settings) {
         var connect = client.connectWith().cleanSession(settings.cleanStart()).keepAlive(settings.keepAliveSeconds())
                 .willPublish(settings.connectOptions().will3());
-        if (!settings.username().isEmpty()) {
-            Mqtt3SimpleAuthBuilder.Complete auth = Mqtt3SimpleAuth.builder().username(settings.username());
-            if (!settings.password().isEmpty()) {
-                auth = auth.password(settings.password().getBytes(StandardCharsets.UTF_8));
-            }
-            connect = connect.simpleAuth(auth.build());
+        Mqtt3SimpleAuth auth = auth(settings);
+        if (auth != null) {
+            connect = connect.simpleAuth(auth);
         }
         return connect.send().thenApply(ack -> ack.isSessionPresent());
+    }
+
+    /** The settings' user name and password for MQTT 3.1.1, or null without a user name (3.1.1 has no password alone). */
+    static Mqtt3SimpleAuth auth(ConnectionSettings settings) {
+        if (settings.username().isEmpty()) {
+            return null;
+        }
+        Mqtt3SimpleAuthBuilder.Complete auth = Mqtt3SimpleAuth.builder().username(settings.username());
+        return (settings.password().isEmpty() ? auth
+                : auth.password(settings.password().getBytes(StandardCharsets.UTF_8))).build();
     }
 
     @Override

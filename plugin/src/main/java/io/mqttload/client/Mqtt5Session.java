@@ -32,10 +32,10 @@ import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCo
 final class Mqtt5Session implements MqttSession {
     private final Mqtt5AsyncClient client;
 
-    Mqtt5Session(MqttClientBuilder builder, MessageHandler onMessage) {
+    Mqtt5Session(MqttClientBuilder builder, Consumer<InboundMessage> onMessage) {
         this.client = builder.useMqttVersion5().buildAsync();
-        client.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage.onMessage(p.getTopic(),
-                p.getPayload().orElse(null), p), ON_EVENT_LOOP);
+        ReceivedPublish view = new ReceivedPublish();
+        client.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage.accept(view.of(p)), ON_EVENT_LOOP);
     }
 
     @Override

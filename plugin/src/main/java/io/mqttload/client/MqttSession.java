@@ -1,6 +1,5 @@
 package io.mqttload.client;
 
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -12,8 +11,6 @@ import io.reactivex.Flowable;
 import com.hivemq.client.mqtt.MqttClientBuilder;
 import com.hivemq.client.mqtt.MqttClientState;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.datatypes.MqttTopic;
-import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 
 /**
  * What differs between MQTT 3.1.1 and MQTT 5 in the HiveMQ client's API, behind one interface: a load client
@@ -30,15 +27,11 @@ interface MqttSession {
      */
     Executor ON_EVENT_LOOP = Runnable::run;
 
-    /** What a session hands every received message to, on the client's event loop. */
-    @FunctionalInterface
-    interface MessageHandler {
-        /** @param mqtt5 the MQTT 5 message, for its properties (a request's response topic, a reply's marker); else null */
-        void onMessage(MqttTopic topic, ByteBuffer payload, Mqtt5Publish mqtt5);
-    }
-
-    /** A session of the settings' protocol version; every received message goes to {@code onMessage}. */
-    static MqttSession of(MqttClientBuilder builder, ConnectionSettings settings, MessageHandler onMessage) {
+    /**
+     * A session of the settings' protocol version; every received message goes to {@code onMessage}, on the client's
+     * event loop, as the session's one reused view.
+     */
+    static MqttSession of(MqttClientBuilder builder, ConnectionSettings settings, Consumer<InboundMessage> onMessage) {
         return settings.protocolVersion() == ProtocolVersion.MQTT_5 ? new Mqtt5Session(builder, onMessage)
                 : new Mqtt3Session(builder, onMessage);
     }

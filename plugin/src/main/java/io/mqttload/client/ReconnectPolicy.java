@@ -17,8 +17,22 @@ public final class ReconnectPolicy {
         this.maxDelayMillis = Checks.between("reconnectMaxDelayMs", maxDelayMillis, initialDelayMillis, 3_600_000);
     }
 
+    private ReconnectPolicy(long initialDelayMillis, long maxDelayMillis) {
+        this.maxAttempts = Integer.MAX_VALUE;
+        this.initialDelayMillis = initialDelayMillis;
+        this.maxDelayMillis = maxDelayMillis;
+    }
+
     public static ReconnectPolicy none() {
         return new ReconnectPolicy(0, 0, 0);
+    }
+
+    /**
+     * Retries until the client is closed: for the engine's control clients (rendezvous, $SYS, agent), which must
+     * outlive a broker restart that the load's clients count as failures.
+     */
+    static ReconnectPolicy untilClosed(long initialDelayMillis, long maxDelayMillis) {
+        return new ReconnectPolicy(initialDelayMillis, maxDelayMillis);
     }
 
     public int maxAttempts() {

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.mqttload.client.Errors;
-import io.mqttload.client.LoadClient;
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.traffic.LoadClient;
 
 /**
  * The clients one JMeter thread owns under one group name. Only the owning thread adds clients or

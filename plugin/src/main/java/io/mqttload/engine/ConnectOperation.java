@@ -12,13 +12,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.mqttload.client.ConnectionSettings;
-import io.mqttload.client.LoadClient;
 import io.mqttload.client.NodeAssignment;
 import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.NameTemplate;
 import io.mqttload.measure.SamplerMetrics;
+import io.mqttload.traffic.LoadClient;
 
 /**
  * Opens {@code count} clients for one JMeter thread: ids from the template, paced by the engine's

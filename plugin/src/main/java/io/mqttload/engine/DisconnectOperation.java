@@ -8,11 +8,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.mqttload.client.Errors;
-import io.mqttload.client.LoadClient;
 import io.mqttload.common.Checks;
 import io.mqttload.common.Waits;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.ReceiverScope;
+import io.mqttload.traffic.LoadClient;
 
 /** Disconnects every client of a thread's group, bounded by a timeout, and empties the group. */
 public final class DisconnectOperation {

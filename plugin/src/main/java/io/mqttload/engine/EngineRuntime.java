@@ -23,7 +23,6 @@ import org.slf4j.LoggerFactory;
 import io.mqttload.broker.BrokerMonitor;
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.Errors;
-import io.mqttload.client.LoadClient;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.Interval;
@@ -31,6 +30,7 @@ import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.rendezvous.Rendezvous;
 import io.mqttload.summary.RunSummary;
+import io.mqttload.traffic.LoadClient;
 
 /**
  * Everything one engine holds for one run: its clients (by JMeter thread and group name), metrics,

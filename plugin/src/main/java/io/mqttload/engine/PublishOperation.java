@@ -8,7 +8,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.mqttload.client.Errors;
-import io.mqttload.client.LoadClient;
 import io.mqttload.client.PublishProperties;
 import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
@@ -21,6 +20,7 @@ import io.mqttload.measure.MicroClock;
 import io.mqttload.measure.NodeMetrics;
 import io.mqttload.measure.PayloadHeader;
 import io.mqttload.measure.SamplerMetrics;
+import io.mqttload.traffic.LoadClient;
 
 /**
  * Publishes the messages of one sample, spread round-robin over the thread's clients. Synchronous

@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.mqttload.client.Errors;
-import io.mqttload.client.LoadClient;
+import io.mqttload.traffic.LoadClient;
 
 /**
  * The clients of one run: each thread's named client groups, and every client ever made, also those a plan

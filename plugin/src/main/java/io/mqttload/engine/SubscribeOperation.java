@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.mqttload.client.Errors;
-import io.mqttload.client.LoadClient;
 import io.mqttload.client.SubscribeOptions;
 import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
@@ -18,6 +17,7 @@ import io.mqttload.common.SharedSubscription;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.SamplerMetrics;
+import io.mqttload.traffic.LoadClient;
 
 /**
  * Subscribes the selected clients of a thread to topic filters (wildcards and {@code $share/...}
@@ -96,9 +96,7 @@ public final class SubscribeOperation {
             }
             selected.add(client);
             requested.add(expanded);
-            client.receiveInto(sampler);
-            client.answerRequests(answerRequests);
-            acks.add(client.subscribe(expanded, qos, options));
+            acks.add(client.subscribe(expanded, qos, options, sampler, answerRequests));
         }
         if (selected.isEmpty()) {
             return OperationResult.failed("NO_CLIENT", "clients = '" + selection + "' selects none of this thread's "

@@ -1,6 +1,6 @@
 /**
  * One engine's run: its lifecycle, client groups, operations (connect, subscribe, publish, disconnect) and
- * timeline; uses the packages below it (summary, broker, rendezvous, client, delivery, measure, common), never
+ * timeline; uses the packages below it (summary, broker, rendezvous, traffic, client, delivery, measure, common), never
  * report, sweep or jmeter.
  */
 package io.mqttload.engine;

@@ -9,9 +9,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,19 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
-import com.hivemq.client.mqtt.mqtt3.Mqtt3AsyncClient;
-import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
-import com.hivemq.client.mqtt.mqtt3.Mqtt3ClientBuilder;
-import com.hivemq.client.mqtt.mqtt3.message.auth.Mqtt3SimpleAuth;
-import com.hivemq.client.mqtt.mqtt3.message.auth.Mqtt3SimpleAuthBuilder;
-import com.hivemq.client.mqtt.mqtt3.message.publish.Mqtt3Publish;
-
 import io.mqttload.client.ConnectionSettings;
-import io.mqttload.client.Errors;
-import io.mqttload.client.ClientConfigs;
+import io.mqttload.client.ControlClient;
 import io.mqttload.measure.MicroClock;
 
 /**
@@ -50,14 +37,12 @@ public final class Rendezvous implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Rendezvous.class);
     private static final String ROOT = "mqttload/rendezvous/";
 
-    private final Mqtt3AsyncClient client;
+    private final ControlClient client;
     private final String runTopic;
     private final String engineId;
     private final long operationTimeoutMillis;
     private final Map<String, Barrier> barriers = new ConcurrentHashMap<>();
     private final AtomicInteger nextArrival = new AtomicInteger();
-    private final AtomicBoolean connectedOnce = new AtomicBoolean();
-    private volatile boolean closing;
 
     /** One barrier passage on this engine, and what it saw. */
     public static final class Barrier {
@@ -170,50 +155,19 @@ public final class Rendezvous implements AutoCloseable {
         // Within 23 characters and distinct per engine and run; never one of the load's client ids.
         String id = "rdv-" + Integer.toHexString(engineNumber) + "-"
                 + Integer.toHexString((runId + "/" + engineId).hashCode());
-        // On the suite's daemon event loop: the library's own threads are not daemons, and a rendezvous client that
-        // could not connect kept a headless JMeter alive after its end of run.
         // Reconnects after a broker restart, then subscribes again and re-announces its waiting threads: a broker
         // without persistence forgets both, and a barrier that waits through a restart would otherwise never release.
-        Mqtt3ClientBuilder builder = Mqtt3Client.builder().identifier(id)
-                .transportConfig(ClientConfigs.transport(settings, null)).executorConfig(ClientConfigs.sharedEventLoop())
-                .addConnectedListener(ctx -> {
-                    if (!connectedOnce.compareAndSet(false, true)) {
-                        restore();
-                    }
-                })
-                // Only a connection that once worked is retried (the library's automatic reconnect would also hold
-                // a first connect to a closed port until its timeout, instead of failing it at once).
-                .addDisconnectedListener(ctx -> {
-                    if (connectedOnce.get() && !closing && ctx.getSource() != MqttDisconnectSource.USER) {
-                        int attempt = ctx.getReconnector().getAttempts();
-                        ctx.getReconnector().reconnect(true)
-                                .delay(Math.min(2_000L, 200L << Math.min(attempt, 4)), TimeUnit.MILLISECONDS);
-                    }
-                });
-        if (!settings.username().isEmpty()) {
-            Mqtt3SimpleAuthBuilder.Complete auth = Mqtt3SimpleAuth.builder().username(settings.username());
-            builder = builder.simpleAuth((settings.password().isEmpty() ? auth
-                    : auth.password(settings.password().getBytes(StandardCharsets.UTF_8))).build());
-        }
-        this.client = builder.buildAsync();
-        client.publishes(MqttGlobalPublishFilter.ALL, this::onMessage);
         try {
-            client.connectWith().cleanSession(true).keepAlive(60).send()
-                    .get(operationTimeoutMillis, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            client.disconnect();
-            throw new IllegalStateException("rendezvous client could not connect to " + settings.describe() + ": "
-                    + Errors.describe(e), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while connecting the rendezvous client", e);
+            this.client = ControlClient.connect(id, settings, operationTimeoutMillis, this::restore, this::onMessage);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("rendezvous client " + e.getMessage(), e);
         }
     }
 
     /** After a reconnect: the subscriptions of every barrier, and the announcements of those still waiting. */
     private void restore() {
         for (Barrier b : barriers.values()) {
-            client.subscribeWith().topicFilter(b.topic + "/#").qos(MqttQos.AT_LEAST_ONCE).send();
+            client.subscribe(b.topic + "/#", 1);
             if (b.isReleased()) {
                 continue;
             }
@@ -229,8 +183,7 @@ public final class Rendezvous implements AutoCloseable {
 
     /** One waiting thread's retained announcement. */
     private CompletableFuture<?> announce(String arrival) {
-        return client.publishWith().topic(arrival).qos(MqttQos.AT_LEAST_ONCE).retain(true)
-                .payload(engineId.getBytes(StandardCharsets.UTF_8)).send();
+        return client.publish(arrival, engineId.getBytes(StandardCharsets.UTF_8), 1, true);
     }
 
     /** A topic level made of the characters that are safe in every broker's topic names. */
@@ -238,11 +191,10 @@ public final class Rendezvous implements AutoCloseable {
         return text.replaceAll("[^A-Za-z0-9_.-]", "_");
     }
 
-    private void onMessage(Mqtt3Publish publish) {
-        if (publish.getPayloadAsBytes().length == 0) {
+    private void onMessage(String topic, byte[] payload) {
+        if (payload.length == 0) {
             return; // an announcement being cleared
         }
-        String topic = publish.getTopic().toString();
         for (Barrier b : barriers.values()) {
             if (topic.startsWith(b.topic + "/")) {
                 b.onArrival(topic);
@@ -266,10 +218,9 @@ public final class Rendezvous implements AutoCloseable {
         synchronized (barrier.ownArrivals) {
             barrier.ownArrivals.add(arrival);
         }
-        try {
-            announce(arrival).get(Math.max(1, remainingMillis(deadline)), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            log.warn("MQTT rendezvous {}: announcement not acknowledged: {}", barrier.describe(), Errors.describe(e));
+        String notAcknowledged = ControlClient.await(announce(arrival), Math.max(1, remainingMillis(deadline)));
+        if (notAcknowledged != null) {
+            log.warn("MQTT rendezvous {}: announcement not acknowledged: {}", barrier.describe(), notAcknowledged);
         }
         boolean released = barrier.released.await(Math.max(0, remainingMillis(deadline)), TimeUnit.MILLISECONDS);
         long woke = MicroClock.nowMicros();
@@ -302,16 +253,10 @@ public final class Rendezvous implements AutoCloseable {
             // Registered before subscribing: retained announcements arrive right after the SUBACK.
             barriers.put(key, b);
             try {
-                client.subscribeWith().topicFilter(b.topic + "/#").qos(MqttQos.AT_LEAST_ONCE).send()
-                        .get(Math.min(timeoutMillis, operationTimeoutMillis), TimeUnit.MILLISECONDS);
-            } catch (ExecutionException | TimeoutException e) {
+                client.subscribe(b.topic + "/#", 1, Math.min(timeoutMillis, operationTimeoutMillis));
+            } catch (IllegalStateException e) {
                 barriers.remove(key);
-                throw new IllegalStateException("rendezvous " + b.describe() + ": subscribing to " + b.topic
-                        + "/# failed: " + Errors.describe(e), e);
-            } catch (InterruptedException e) {
-                barriers.remove(key);
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while subscribing to the rendezvous topic", e);
+                throw new IllegalStateException("rendezvous " + b.describe() + ": " + e.getMessage(), e);
             }
             return b;
         }
@@ -328,7 +273,7 @@ public final class Rendezvous implements AutoCloseable {
             own = new ArrayList<>(barrier.ownArrivals);
         }
         for (String topic : own) {
-            sent.add(client.publishWith().topic(topic).qos(MqttQos.AT_LEAST_ONCE).retain(true).send());
+            sent.add(client.publish(topic, new byte[0], 1, true));
         }
         return sent;
     }
@@ -346,19 +291,15 @@ public final class Rendezvous implements AutoCloseable {
     /** Leaves no announcement on the broker, also of barriers that timed out; then disconnects (bounded). */
     @Override
     public void close() {
-        closing = true;
         List<CompletableFuture<?>> clearing = new ArrayList<>();
         for (Barrier b : barriers.values()) {
             clearing.addAll(clearOwnAnnouncements(b));
         }
-        try {
-            CompletableFuture.allOf(clearing.toArray(new CompletableFuture<?>[0]))
-                    .get(operationTimeoutMillis, TimeUnit.MILLISECONDS);
-            client.disconnect().get(operationTimeoutMillis, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            log.debug("MQTT rendezvous client did not disconnect cleanly: {}", Errors.describe(e));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        String failure = ControlClient.await(CompletableFuture.allOf(clearing.toArray(new CompletableFuture<?>[0])),
+                operationTimeoutMillis);
+        String disconnect = client.close(operationTimeoutMillis);
+        if (failure != null || disconnect != null) {
+            log.debug("MQTT rendezvous client did not disconnect cleanly: {}", failure != null ? failure : disconnect);
         }
     }
 }

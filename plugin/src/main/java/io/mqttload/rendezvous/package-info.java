@@ -1,2 +1,2 @@
-/** Barriers across every engine through the broker; uses client and measure. */
+/** Barriers across every engine through the broker, over a control client; uses client and measure. */
 package io.mqttload.rendezvous;

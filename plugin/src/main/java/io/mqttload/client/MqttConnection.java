@@ -1,0 +1,235 @@
+package io.mqttload.client;
+
+import java.net.InetAddress;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+import io.reactivex.schedulers.Schedulers;
+
+import com.hivemq.client.mqtt.MqttClient;
+import com.hivemq.client.mqtt.MqttClientBuilder;
+import com.hivemq.client.mqtt.datatypes.MqttQos;
+import com.hivemq.client.mqtt.exceptions.ConnectionClosedException;
+import com.hivemq.client.mqtt.lifecycle.MqttClientDisconnectedContext;
+import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
+
+/**
+ * One MQTT connection of the load, on the HiveMQ asynchronous client (3.1.1 or 5): it connects, publishes,
+ * subscribes, disconnects, reconnects a connection that once worked and fails over to the next broker node, and
+ * tells its {@link Listener} what happened and what arrived. It counts nothing itself; every method returns without
+ * blocking, and callers bound their waits.
+ */
+public final class MqttConnection {
+    /** Where the completions of waited-for publishes go: RxJava's computation threads, the client's default. */
+    private static final Executor WAKER = task -> Schedulers.computation().scheduleDirect(task);
+
+    /** What the connection tells its owner, on the client's event-loop thread; none of it may block. */
+    public interface Listener {
+        /** The connection is up: the first time, or again after a lost one ({@code reconnect}). */
+        void opened(boolean reconnect);
+
+        /** An open connection closed, whatever the reason (the user's DISCONNECT too). */
+        void closed();
+
+        /**
+         * A connection that was up was lost without the user asking.
+         *
+         * @param protocolViolation whether the client closed it because the broker broke the protocol
+         */
+        void lost(boolean protocolViolation, Throwable cause);
+
+        /** A failover reconnect moved the client from node {@code from} to node {@code to} of the settings' list. */
+        void movedNode(int from, int to);
+
+        /** A received message; the view is reused for the next one (see {@link InboundMessage}). */
+        void message(InboundMessage message);
+    }
+
+    private final String clientId;
+    private final ConnectionSettings settings;
+    private final InetAddress localAddress;
+    private final ReconnectPolicy reconnectPolicy;
+    private final Listener listener;
+    /** A slow consumer's own event-loop thread, shut down with the connection; null for every other client. */
+    private final ExecutorService ownEventLoop;
+    /** The protocol-version part: MQTT 3.1.1 or 5. */
+    private final MqttSession session;
+    private final AtomicBoolean connected = new AtomicBoolean();
+    private volatile boolean everConnected;
+    private volatile boolean closing;
+    /** The index of the broker node in the settings' list this client is connected to (or was, last). */
+    private volatile int node;
+    /** The node a failover reconnect aims at, or -1. */
+    private volatile int reconnectTarget = -1;
+
+    /**
+     * @param ownEventLoop whether this client gets an event-loop thread of its own (a slow consumer: its slowness then
+     *                     stalls only its own socket, as a slow reader's would)
+     */
+    public MqttConnection(String clientId, InetAddress localAddress, ConnectionSettings settings,
+            ReconnectPolicy reconnectPolicy, boolean ownEventLoop, Listener listener) {
+        this.clientId = clientId;
+        this.settings = settings;
+        this.localAddress = localAddress;
+        this.reconnectPolicy = reconnectPolicy;
+        this.listener = listener;
+        this.node = settings.node().index;
+        MqttClientBuilder builder = MqttClient.builder()
+                .identifier(clientId)
+                .transportConfig(ClientConfigs.transport(settings, localAddress))
+                .addConnectedListener(ctx -> onConnected())
+                .addDisconnectedListener(this::onDisconnected);
+        if (ownEventLoop) {
+            this.ownEventLoop = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "mqttload-slow-consumer-" + clientId);
+                t.setDaemon(true);
+                return t;
+            });
+            builder.executorConfig(ClientConfigs.loadClients().extend().nettyExecutor(this.ownEventLoop).nettyThreads(1)
+                    .build());
+        } else {
+            this.ownEventLoop = null;
+            builder.executorConfig(ClientConfigs.loadClients());
+        }
+        this.session = MqttSession.of(builder, settings, listener::message);
+    }
+
+    public String clientId() {
+        return clientId;
+    }
+
+    /** The index of this client's broker node in the settings' list: the one it is (or was last) connected to. */
+    public int nodeIndex() {
+        return node;
+    }
+
+    /** The broker nodes of the settings, this client's among them. */
+    public List<BrokerNode> nodes() {
+        return settings.nodes();
+    }
+
+    public boolean isConnected() {
+        return connected.get();
+    }
+
+    /** Whether the client is between a lost connection and a reconnect attempt (or in one). */
+    public boolean isReconnecting() {
+        return !connected.get() && everConnected && !closing && session.state().isConnectedOrReconnect();
+    }
+
+    /** Whether this client speaks MQTT 5 (MQTT 5 properties and subscription options need it). */
+    public boolean isMqtt5() {
+        return session.isMqtt5();
+    }
+
+    /** Connects; the future completes with whether the broker resumed a session. */
+    public CompletableFuture<Boolean> connect() {
+        return session.connect(settings);
+    }
+
+    /**
+     * Why a connect failed. A broker that speaks only MQTT 3.1.1 closes the connection on an MQTT 5 CONNECT without a
+     * CONNACK (RabbitMQ 3.x does): the client only sees the connection closed, so the reason says what it likely means.
+     */
+    public String connectFailure(Throwable error) {
+        String reason = Errors.reason(error);
+        if (session.isMqtt5() && Errors.unwrap(error) instanceof ConnectionClosedException) {
+            return reason + " (no CONNACK to an MQTT 5 CONNECT: the broker may speak only MQTT 3.1.1; try mqttVersion"
+                    + " = MQTT_3_1_1)";
+        }
+        return reason;
+    }
+
+    private void onConnected() {
+        int target = reconnectTarget;
+        reconnectTarget = -1;
+        if (target >= 0 && target != node) {
+            int from = node;
+            node = target;
+            listener.movedNode(from, target);
+        }
+        if (connected.compareAndSet(false, true)) {
+            listener.opened(everConnected);
+        }
+        everConnected = true;
+    }
+
+    private void onDisconnected(MqttClientDisconnectedContext ctx) {
+        boolean wasConnected = connected.compareAndSet(true, false);
+        if (wasConnected) {
+            listener.closed();
+        }
+        if (ctx.getSource() == MqttDisconnectSource.USER || closing) {
+            return;
+        }
+        if (wasConnected) {
+            listener.lost(Errors.isProtocolViolation(ctx.getSource(), ctx.getCause()), ctx.getCause());
+        }
+        // Only a connection that once worked is retried: a first connect that fails is reported at once.
+        if (everConnected && ctx.getReconnector().getAttempts() < reconnectPolicy.maxAttempts()) {
+            if (settings.failover()) {
+                // Each attempt tries the next node after the one tried last, the lost node coming round again.
+                int last = reconnectTarget < 0 ? node : reconnectTarget;
+                int next = (last + 1) % settings.nodes().size();
+                ctx.getReconnector().transportConfig(ClientConfigs.transport(settings.forNode(next), localAddress));
+                reconnectTarget = next;
+            }
+            ClientConfigs.reconnectLater(ctx, reconnectPolicy);
+        }
+    }
+
+    /**
+     * Publishes one message; the future completes when the broker took it: written (QoS 0), PUBACK (QoS 1) or PUBCOMP
+     * (QoS 2). The HiveMQ client's future API completes QoS 2 at PUBREC, before the flow is done, so QoS 2 goes through
+     * its reactive API, whose stream completes at PUBCOMP. The future completes on a computation thread, not on the
+     * event loop: it is for a thread that waits (synchronous publishing), and waking one waiter per message from the
+     * event loop let each waiter preempt it, which cost more than the hand-off (docs/performance.md).
+     */
+    public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain,
+            PublishProperties properties) {
+        return session.publish(topic, payload, mqttQos(qos), retain, properties).thenApplyAsync(done -> done, WAKER);
+    }
+
+    /**
+     * Publishes one message and calls {@code done} (with null, or the error) when the broker took it, like
+     * {@link #publish(String, byte[], int, boolean, PublishProperties)} but without an intermediate future, on the event
+     * loop: the asynchronous publish path and the responders run this once per message.
+     */
+    public void publish(String topic, byte[] payload, int qos, boolean retain, PublishProperties properties,
+            Consumer<Throwable> done) {
+        session.publish(topic, payload, mqttQos(qos), retain, properties, done);
+    }
+
+    /** The client library's QoS for 0, 1 or 2 (checked where the plan sets it). */
+    private static MqttQos mqttQos(int qos) {
+        MqttQos q = MqttQos.fromCode(qos);
+        if (q == null) {
+            throw new IllegalArgumentException("MQTT QoS must be 0, 1 or 2, not " + qos);
+        }
+        return q;
+    }
+
+    /**
+     * Subscribes to {@code filters} at {@code qos}. The future completes normally when the broker granted every
+     * filter, and exceptionally with {@link SubscribeRefusedException} naming each refused filter and its code
+     * otherwise.
+     */
+    public CompletableFuture<Void> subscribe(List<String> filters, int qos, SubscribeOptions options) {
+        return session.subscribe(filters, mqttQos(qos), options);
+    }
+
+    /** Sends DISCONNECT; the future completes, successfully only when it was sent, once the client is closed. */
+    public CompletableFuture<Void> disconnect() {
+        closing = true;
+        return session.disconnect().whenComplete((ok, error) -> {
+            if (ownEventLoop != null) {
+                ownEventLoop.shutdown();
+            }
+        });
+    }
+}

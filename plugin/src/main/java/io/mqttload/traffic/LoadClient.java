@@ -1,0 +1,251 @@
+package io.mqttload.traffic;
+
+import java.net.InetAddress;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.mqttload.client.BrokerNode;
+import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.Errors;
+import io.mqttload.client.InboundMessage;
+import io.mqttload.client.MqttConnection;
+import io.mqttload.client.PublishProperties;
+import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.client.SubscribeOptions;
+import io.mqttload.common.NameTemplate;
+import io.mqttload.delivery.DeliveryLedger;
+import io.mqttload.delivery.PublishStream;
+import io.mqttload.delivery.ReceiverScope;
+import io.mqttload.delivery.ReplyTracker;
+import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.MicroClock;
+import io.mqttload.measure.NodeMetrics;
+import io.mqttload.measure.SamplerMetrics;
+
+/**
+ * One MQTT client of the load as the engine drives it: its connection ({@link MqttConnection}) with the engine's
+ * counters wired to its lifecycle, its publish streams, and its receive path ({@link Receiver}) with request/response.
+ * All methods return without blocking; callers bound their waits.
+ */
+public final class LoadClient implements MqttConnection.Listener {
+    private static final Logger log = LoggerFactory.getLogger(LoadClient.class);
+    private final int index;
+    private final EngineMetrics metrics;
+    /** The Connect sampler that made this client: its connects and open connections. */
+    private final SamplerMetrics connectSampler;
+    private final MqttConnection connection;
+    /** The broker node this client is connected to (or was, last), and its counters; a failover changes it. */
+    private volatile NodeMetrics node;
+    private final PublishStreams streams;
+    private final Replies replies;
+    private final Responder responder;
+    private final Receiver receiver;
+
+    /**
+     * @param consumeDelayNanos processing time per received message (a slow consumer), or 0; such a client gets an
+     *                          event-loop thread of its own, so its slowness stalls only its own socket
+     */
+    public LoadClient(String clientId, int index, InetAddress localAddress, ConnectionSettings settings, EngineMetrics metrics,
+            SamplerMetrics connectSampler, DeliveryLedger ledger, ReconnectPolicy reconnectPolicy, long consumeDelayNanos) {
+        this.index = index;
+        this.metrics = metrics;
+        this.connectSampler = connectSampler;
+        this.node = nodeMetrics(settings.node());
+        this.streams = new PublishStreams(clientId, ledger);
+        this.replies = new Replies(metrics);
+        this.connection = new MqttConnection(clientId, localAddress, settings, reconnectPolicy, consumeDelayNanos > 0, this);
+        this.responder = new Responder((topic, payload, qos, properties, done) -> connection.publish(topic, payload, qos,
+                false, properties, done), metrics);
+        this.receiver = new Receiver(clientId, metrics, ledger, replies, responder, consumeDelayNanos);
+    }
+
+    private NodeMetrics nodeMetrics(BrokerNode brokerNode) {
+        return metrics.nodes.node(brokerNode.index, brokerNode.name);
+    }
+
+    public String clientId() {
+        return connection.clientId();
+    }
+
+    public int index() {
+        return index;
+    }
+
+    /** The broker node's counters: publishes are counted on the publisher's node. */
+    public NodeMetrics node() {
+        return node;
+    }
+
+    /** The index of this client's broker node in the connection's list, for the payload header. */
+    public int nodeIndex() {
+        return node.index;
+    }
+
+    public boolean isConnected() {
+        return connection.isConnected();
+    }
+
+    /** Whether the client is between a lost connection and a reconnect attempt (or in one). */
+    public boolean isReconnecting() {
+        return connection.isReconnecting();
+    }
+
+    /** Whether this client speaks MQTT 5 (MQTT 5 properties and subscription options need it). */
+    public boolean isMqtt5() {
+        return connection.isMqtt5();
+    }
+
+    /** Connects; the future completes with whether the broker resumed a session. */
+    public CompletableFuture<Boolean> connect() {
+        long start = MicroClock.nowMicros();
+        return connection.connect().whenComplete((present, error) -> {
+            if (error == null) {
+                metrics.connected(connectSampler, node, MicroClock.nowMicros() - start);
+            } else {
+                metrics.failed(FailureTally.Kind.CONNECT, connectSampler, connectFailure(error));
+            }
+        });
+    }
+
+    /** Why a connect failed, as the transport reads it (see {@link MqttConnection#connectFailure}). */
+    public String connectFailure(Throwable error) {
+        return connection.connectFailure(error);
+    }
+
+    @Override
+    public void opened(boolean reconnect) {
+        metrics.connections(connectSampler, node, 1);
+        if (reconnect) {
+            metrics.reconnects.increment();
+        }
+    }
+
+    @Override
+    public void closed() {
+        metrics.connections(connectSampler, node, -1);
+    }
+
+    @Override
+    public void movedNode(int from, int to) {
+        NodeMetrics target = nodeMetrics(connection.nodes().get(to));
+        metrics.failedOver(node, target);
+        node = target;
+    }
+
+    @Override
+    public void lost(boolean protocolViolation, Throwable cause) {
+        if (protocolViolation) {
+            // Counted as a lost connection too, but its reason is the violation, listed once.
+            metrics.connectionsLost.increment();
+            metrics.failed(FailureTally.Kind.PROTOCOL_VIOLATION, connectSampler, node,
+                    "the client closed the connection: " + cause.getMessage());
+        } else {
+            // With several nodes the reason names the node: which one went away shows in the verdict.
+            String reason = Errors.reason(cause);
+            metrics.failed(FailureTally.Kind.CONNECTION_LOST, connectSampler, node,
+                    connection.nodes().size() > 1 ? "node " + node.name + ": " + reason : reason);
+        }
+        String described = clientId() + ": " + Errors.describe(cause);
+        if (metrics.lastConnectionLoss.getAndSet(described) == null) {
+            log.warn("MQTT connection lost (first of the run; the summary counts all): {}", described);
+        }
+    }
+
+    @Override
+    public void message(InboundMessage message) {
+        receiver.receive(message, node);
+    }
+
+    /**
+     * Publishes one message; the future completes when the broker took it, on a computation thread, for a JMeter
+     * thread that waits (see {@link MqttConnection#publish(String, byte[], int, boolean, PublishProperties)}).
+     */
+    public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain,
+            PublishProperties properties) {
+        return connection.publish(topic, payload, qos, retain, properties);
+    }
+
+    /** Publishes one message and calls {@code done} (with null, or the error) on the event loop when the broker took it. */
+    public void publish(String topic, byte[] payload, int qos, boolean retain, PublishProperties properties,
+            Consumer<Throwable> done) {
+        connection.publish(topic, payload, qos, retain, properties, done);
+    }
+
+    /**
+     * This client's in-flight window. MQTT 3.1.1 has no Receive Maximum, and a broker may close a connection that
+     * exceeds its own limit (Mosquitto does beyond max_inflight_messages for QoS 2), so the suite bounds it per client
+     * as well as per thread. Called by the owning thread only.
+     */
+    public Semaphore inFlight(int limit) {
+        return streams.inFlight(limit);
+    }
+
+    /**
+     * The topic of a template whose placeholders do not change per message: expanded once per client instead of once
+     * per message. Called by the owning thread only.
+     */
+    public String topic(NameTemplate template, NameTemplate.Values values) {
+        return streams.topic(template, values);
+    }
+
+    /** The stream for messages of this client on {@code topic}; called by the owning JMeter thread only. */
+    public PublishStream stream(String topic) {
+        return streams.stream(topic);
+    }
+
+    /**
+     * Subscribes to {@code filters} at {@code qos}, what arrives from now on counting for {@code sampler} (and, with
+     * {@code answerRequests}, every request answered). The future completes normally when the broker granted every
+     * filter, and exceptionally with the refusal naming each refused filter and its code otherwise.
+     */
+    public CompletableFuture<Void> subscribe(List<String> filters, int qos, SubscribeOptions options,
+            SamplerMetrics sampler, boolean answerRequests) {
+        receiver.receiveFor(sampler, answerRequests);
+        List<Receiver.Subscription> added = receiver.register(filters, options.noLocal(), node);
+        return connection.subscribe(filters, qos, options).thenRun(() -> receiver.checkSentMeanwhile(added));
+    }
+
+    /** This client's requests and their replies; created by the owning JMeter thread at its first request. */
+    public ReplyTracker replies() {
+        return replies.tracker();
+    }
+
+    /** Requests of this client the broker took that have no reply yet (0 for a client that sent none). */
+    public long repliesOwed() {
+        return replies.owed();
+    }
+
+    /** Replies this client (a responder) sent that the broker has not yet taken. */
+    public int repliesInFlight() {
+        return responder.inFlight();
+    }
+
+    public long receivedCount() {
+        return receiver.receivedCount();
+    }
+
+    public boolean hasSubscriptions() {
+        return receiver.hasSubscriptions();
+    }
+
+    /** The receiver scopes of this client's subscriptions. */
+    public List<ReceiverScope> scopes() {
+        return receiver.scopes();
+    }
+
+    /** Sends DISCONNECT; the future completes when it was sent or the client was not connected. */
+    public CompletableFuture<Void> disconnect() {
+        return connection.disconnect().handle((ok, error) -> {
+            if (error == null) {
+                metrics.disconnects.increment();
+            }
+            return null;
+        });
+    }
+}

@@ -1,0 +1,75 @@
+package io.mqttload.traffic;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import io.mqttload.client.Errors;
+import io.mqttload.client.InboundMessage;
+import io.mqttload.client.PublishProperties;
+import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.SamplerMetrics;
+
+/**
+ * A client's answers to requests (MQTT 5 messages with a response topic): the request's payload, so that its
+ * measurement header and send time travel back for the round trip, to its response topic, with its correlation data,
+ * at its QoS, sent asynchronously from the event loop with a bounded number in flight.
+ */
+final class Responder {
+    /** Most replies a responder may have that the broker has not taken yet: the client would queue more without bound. */
+    static final int MAX_REPLIES_IN_FLIGHT = 1000;
+
+    /** How a reply leaves: the client's asynchronous publish, calling back with null or the error. */
+    @FunctionalInterface
+    interface ReplySender {
+        void send(String topic, byte[] payload, int qos, PublishProperties properties, Consumer<Throwable> done);
+    }
+
+    private final ReplySender sender;
+    private final EngineMetrics metrics;
+    private final AtomicInteger inFlight = new AtomicInteger();
+
+    Responder(ReplySender sender, EngineMetrics metrics) {
+        this.sender = sender;
+        this.metrics = metrics;
+    }
+
+    /** Answers {@code request} if it is one; a failed reply counts for {@code sampler}'s responders (null: none). */
+    void answer(InboundMessage request, SamplerMetrics sampler) {
+        String responseTopic = request.responseTopic();
+        if (responseTopic == null) {
+            return;
+        }
+        ByteBuffer payload = request.payload();
+        byte[] body = new byte[payload == null ? 0 : payload.remaining()];
+        if (payload != null) {
+            payload.duplicate().get(body);
+        }
+        if (inFlight.incrementAndGet() > MAX_REPLIES_IN_FLIGHT) {
+            inFlight.decrementAndGet();
+            metrics.replyFailed(sampler, "responder has " + MAX_REPLIES_IN_FLIGHT + " replies the broker has not taken");
+            return;
+        }
+        metrics.repliesPending.increment();
+        try {
+            sender.send(responseTopic, body, request.qos(), PublishProperties.reply(request.correlationData()), error -> {
+                inFlight.decrementAndGet();
+                metrics.repliesPending.decrement();
+                if (error == null) {
+                    metrics.repliesSent.increment();
+                } else {
+                    metrics.replyFailed(sampler, Errors.reason(error));
+                }
+            });
+        } catch (RuntimeException e) {
+            inFlight.decrementAndGet();
+            metrics.repliesPending.decrement();
+            metrics.replyFailed(sampler, Errors.reason(e));
+        }
+    }
+
+    /** Replies sent that the broker has not yet taken. */
+    int inFlight() {
+        return inFlight.get();
+    }
+}

@@ -10,7 +10,6 @@ import java.util.function.BiConsumer;
 
 import com.hivemq.client.mqtt.MqttClientTransportConfig;
 import com.hivemq.client.mqtt.MqttGlobalPublishFilter;
-import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3AsyncClient;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
@@ -91,7 +90,7 @@ public final class ControlClient {
 
     /** Subscribes; the future completes when the broker granted the subscription. */
     public CompletableFuture<Void> subscribe(String filter, int qos) {
-        return client.subscribeWith().topicFilter(filter).qos(MqttQos.fromCode(qos)).send().thenApply(ack -> null);
+        return client.subscribeWith().topicFilter(filter).qos(MqttConnection.mqttQos(qos)).send().thenApply(ack -> null);
     }
 
     /**
@@ -108,7 +107,7 @@ public final class ControlClient {
 
     /** Publishes; the future completes when the broker took the message (written at QoS 0, PUBACK at QoS 1). */
     public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain) {
-        return client.publishWith().topic(topic).qos(MqttQos.fromCode(qos)).retain(retain).payload(payload).send()
+        return client.publishWith().topic(topic).qos(MqttConnection.mqttQos(qos)).retain(retain).payload(payload).send()
                 .thenApply(published -> null);
     }
 

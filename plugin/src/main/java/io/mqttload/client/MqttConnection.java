@@ -206,7 +206,7 @@ public final class MqttConnection {
     }
 
     /** The client library's QoS for 0, 1 or 2 (checked where the plan sets it). */
-    private static MqttQos mqttQos(int qos) {
+    static MqttQos mqttQos(int qos) {
         MqttQos q = MqttQos.fromCode(qos);
         if (q == null) {
             throw new IllegalArgumentException("MQTT QoS must be 0, 1 or 2, not " + qos);

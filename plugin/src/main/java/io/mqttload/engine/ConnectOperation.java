@@ -109,15 +109,15 @@ public final class ConnectOperation {
      * @param thread      the JMeter thread's number within its thread group (1-based)
      * @param threadGroup the engine-wide number of its thread group
      */
-    public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread,
+    public OperationResult run(RunContext run, ClientGroup group, int threadGroup, int thread,
             SamplerMetrics sampler) {
-        runtime.rememberConnection(settings);
-        RateLimiter limiter = connectRate > 0 ? runtime.rateLimiter(connectRate) : null;
+        run.rememberConnection(settings);
+        RateLimiter limiter = connectRate > 0 ? run.rateLimiter(connectRate) : null;
         List<LoadClient> started = new ArrayList<>(count);
         List<CompletableFuture<Boolean>> acks = new ArrayList<>(count);
         Set<String> ids = new HashSet<>();
         int firstIndex = group.size();
-        PlaceholderValues values = new PlaceholderValues(runtime.config(), threadGroup, thread);
+        PlaceholderValues values = new PlaceholderValues(run.config(), threadGroup, thread);
         for (int i = 0; i < count; i++) {
             values.client = firstIndex + i;
             String id = idTemplate.expand(values);
@@ -138,15 +138,15 @@ public final class ConnectOperation {
             int node;
             try {
                 node = fixedNode >= 0 ? fixedNode : settings.assignment().choose(settings.nodes(), settings.nodeSeed(),
-                        runtime.config().engineNumber(), runtime.nextClientOrdinal(), threadGroup, thread, values.client,
+                        run.config().engineNumber(), run.nextClientOrdinal(), threadGroup, thread, values.client,
                         nodeTemplate == null ? "" : nodeTemplate.expand(values), "nodeTemplate");
             } catch (InvalidSettingException e) {
                 return OperationResult.failed("INVALID_SETTING", e.getMessage());
             }
-            LoadClient client = new LoadClient(id, values.client, local, settings.forNode(node), runtime.metrics(),
-                    sampler, runtime.ledger(), reconnectPolicy, consumeDelayNanos);
+            LoadClient client = new LoadClient(id, values.client, local, settings.forNode(node), run.metrics(),
+                    sampler, run.ledger(), reconnectPolicy, consumeDelayNanos);
             group.add(client);
-            runtime.register(client);
+            run.register(client);
             started.add(client);
             acks.add(client.connect());
         }

@@ -25,14 +25,14 @@ public final class DisconnectOperation {
         this.drainTimeoutMillis = Checks.between("drainTimeoutMs", drainTimeoutMillis, 0, 3_600_000);
     }
 
-    public OperationResult run(EngineRuntime runtime, ClientGroup group) {
-        runtime.disconnecting();
+    public OperationResult run(RunContext run, ClientGroup group) {
+        run.disconnecting();
         if (group == null || group.size() == 0) {
             return OperationResult.ok("no client to disconnect", 0);
         }
         List<LoadClient> clients = group.clients();
         String unacknowledged = awaitInFlight(group);
-        String drained = drain(runtime, clients);
+        String drained = drain(run, clients);
         List<CompletableFuture<Void>> done = new ArrayList<>();
         for (LoadClient c : clients) {
             done.add(c.disconnect());
@@ -72,7 +72,7 @@ public final class DisconnectOperation {
      * Waits until the group's subscribers got every message owed to them so far, so a plan's
      * disconnect does not cut off messages still on their way. Returns a note for the sample.
      */
-    private String drain(EngineRuntime runtime, List<LoadClient> clients) {
+    private String drain(RunContext run, List<LoadClient> clients) {
         List<ReceiverScope> scopes = new ArrayList<>();
         for (LoadClient c : clients) {
             for (ReceiverScope s : c.scopes()) {
@@ -85,7 +85,7 @@ public final class DisconnectOperation {
             return "";
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(drainTimeoutMillis);
-        DeliveryLedger ledger = runtime.ledger();
+        DeliveryLedger ledger = run.ledger();
         // Replies too: a requester of this group must still be there to get its own, a responder to send its own.
         Waits.until(() -> (scopes.isEmpty() || ledger.delivery(scopes).lost() == 0) && repliesOutstanding(clients) == 0,
                 deadline, 20);

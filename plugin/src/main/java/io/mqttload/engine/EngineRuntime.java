@@ -13,8 +13,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
@@ -30,36 +28,26 @@ import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.rendezvous.Rendezvous;
 import io.mqttload.summary.RunSummary;
-import io.mqttload.traffic.LoadClient;
 
 /**
- * Everything one engine holds for one run: its clients (by JMeter thread and group name), metrics,
- * delivery ledger, rate limiters and the metrics ticker. Created when the test starts and torn down
- * when it ends, whatever stopped the threads, so that two runs in one JVM share nothing.
+ * Everything one engine holds for one run: the operations' {@link RunContext} (configuration, metrics, delivery
+ * ledger, clients), the rendezvous clients, broker monitors, interval listeners and the metrics ticker, and the end of
+ * the run (drain, close, summary). Made when the test starts and shut down when it ends, whatever stopped the
+ * threads, so that two runs in one JVM share nothing; which one is running is the JMeter side's to hold.
  */
 public final class EngineRuntime {
     private static final Logger log = LoggerFactory.getLogger(EngineRuntime.class);
-    private static final Object LIFECYCLE = new Object();
-    private static volatile EngineRuntime current;
-    private static final AtomicReference<RunSummary> LAST = new AtomicReference<>();
-    /** Runs started in this JVM, and the number of the run whose summary LAST holds. */
-    private static final AtomicLong RUNS = new AtomicLong();
-    private static volatile long lastRunNumber;
 
     private final RunConfig config;
-    private final long runNumber = RUNS.incrementAndGet();
     private final EngineMetrics metrics = new EngineMetrics();
     private final Timeline timeline = new Timeline(metrics);
     private final DeliveryLedger ledger;
-    private final RunClients clients = new RunClients();
+    private final RunContext context;
+    private final RunClients clients;
     private final ConcurrentHashMap<String, Integer> threadGroupNumbers = new ConcurrentHashMap<>();
     private final AtomicInteger nextThreadGroupNumber = new AtomicInteger();
-    private final ConcurrentHashMap<Double, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, SamplerMetrics> samplers = new ConcurrentHashMap<>();
     /** Rendezvous clients by broker: one per engine for each broker barriers go through. */
     private final ConcurrentHashMap<String, Rendezvous> rendezvous = new ConcurrentHashMap<>();
-    /** The broker of the first MQTT Connect on this engine: where barriers go unless a timer names another. */
-    private volatile ConnectionSettings firstConnection;
     private final Set<String> reportedOnce = ConcurrentHashMap.newKeySet();
     private volatile boolean stopRequested;
     private volatile Map<String, String> engineFacts = Map.of();
@@ -82,15 +70,16 @@ public final class EngineRuntime {
     private final GeneratorLoad generatorLoad = new GeneratorLoad();
     private final PublishSchedule publishSchedule = new PublishSchedule();
     private volatile boolean disconnectStarted;
-    /** Clients this engine has made, in connect order: the round-robin over broker nodes counts them. */
-    private final AtomicLong clientOrdinal = new AtomicLong();
 
-    private EngineRuntime(RunConfig config, PrintStream console) {
+    /** Starts a run: its metrics ticker runs from now until {@link #shutdown()}. */
+    public EngineRuntime(RunConfig config, PrintStream console) {
         this.config = config;
         this.console = console;
         this.progress = new ProgressReport(metrics, config.engineId());
         this.ledger = new DeliveryLedger(config.engineNumber());
         ledger.sharedGroupsSpanEngines(config.engines() > 1);
+        this.context = new RunContext(config, metrics, ledger, this::disconnecting);
+        this.clients = context.clients();
         this.warmupOver = config.warmupMillis() == 0;
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "mqttload-metrics-" + config.engineId());
@@ -98,57 +87,17 @@ public final class EngineRuntime {
             return t;
         });
         ticker.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
+        log.info("MQTT run {} started on engine {} (engine number {}), scenario {}", config.runId(), config.engineId(),
+                config.engineNumber(), config.scenario());
     }
 
-    /** Starts the engine's runtime for a new run; a no-op if this run's runtime is already up. */
-    public static EngineRuntime start(RunConfig config, PrintStream console) {
-        synchronized (LIFECYCLE) {
-            if (current == null) {
-                current = new EngineRuntime(config, console);
-                log.info("MQTT run {} started on engine {} (engine number {}), scenario {}", config.runId(),
-                        config.engineId(), config.engineNumber(), config.scenario());
-            }
-            return current;
-        }
-    }
-
-    /** The running engine runtime; fails with a clear message when no test is running. */
-    public static EngineRuntime current() {
-        EngineRuntime r = current;
-        if (r == null) {
-            throw new IllegalStateException("the MQTT runtime is not running: MQTT elements work only inside a running test");
-        }
-        return r;
-    }
-
-    public static boolean isRunning() {
-        return current != null;
-    }
-
-    /**
-     * Ends the run: waits (bounded) for in-flight publishes and for expected messages, closes every
-     * client, writes and prints the summary, and releases every thread and buffer. Returns the
-     * summary, or null when no run was active.
-     */
-    public static RunSummary stop() {
-        EngineRuntime r;
-        synchronized (LIFECYCLE) {
-            r = current;
-            current = null;
-        }
-        return r == null ? null : r.shutdown();
+    /** What the operations of this run work with. */
+    public RunContext context() {
+        return context;
     }
 
     public RunConfig config() {
         return config;
-    }
-
-    public EngineMetrics metrics() {
-        return metrics;
-    }
-
-    public DeliveryLedger ledger() {
-        return ledger;
     }
 
     public void addIntervalListener(IntervalListener listener) {
@@ -167,20 +116,6 @@ public final class EngineRuntime {
         }
     }
 
-    /** The group named {@code name} of the thread identified by {@code threadKey}, created on first use. */
-    public ClientGroup group(Object threadKey, String name) {
-        return clients.group(threadKey, name);
-    }
-
-    /** The group if it exists, else null (a publish before any connect). */
-    public ClientGroup existingGroup(Object threadKey, String name) {
-        return clients.existingGroup(threadKey, name);
-    }
-
-    void register(LoadClient client) {
-        clients.register(client);
-    }
-
     /** A number for a thread group, unique on this engine, in the order thread groups first used MQTT. */
     public int threadGroupNumber(String threadGroupName) {
         return threadGroupNumbers.computeIfAbsent(threadGroupName, k -> nextThreadGroupNumber.incrementAndGet());
@@ -191,7 +126,7 @@ public final class EngineRuntime {
      * window count from here, so however long connecting took, it is neither warm-up nor measured.
      */
     public void productionStarted(String why) {
-        synchronized (LIFECYCLE) {
+        synchronized (this) {
             if (productionStartMillis >= 0) {
                 return;
             }
@@ -225,7 +160,7 @@ public final class EngineRuntime {
      * The first MQTT Disconnect of the run begins: the steady phase is over for the broker too. A sample taken now
      * closes the broker's measured window, so the CPU of thousands of clients disconnecting is not its steady load.
      */
-    public void disconnecting() {
+    private void disconnecting() {
         disconnectStarted = true;
         brokers.disconnecting();
     }
@@ -265,37 +200,10 @@ public final class EngineRuntime {
         return reportedOnce.add(key);
     }
 
-    /** Notes the broker a Connect sampler used; the first one becomes the default for barriers. */
-    public void rememberConnection(ConnectionSettings settings) {
-        if (firstConnection == null) {
-            firstConnection = settings;
-        }
-    }
-
-    /** The broker of this engine's first MQTT Connect, or null before any. */
-    public ConnectionSettings firstConnection() {
-        return firstConnection;
-    }
-
     /** This engine's rendezvous client for the broker of {@code settings}, connected on first use (bounded). */
     public Rendezvous rendezvous(ConnectionSettings settings) {
         return rendezvous.computeIfAbsent(settings.describe(), k -> new Rendezvous(settings, config.runId(),
                 config.engineId(), config.engineNumber()));
-    }
-
-    /** The metrics of the sampler labelled {@code label}, created on first use. */
-    public SamplerMetrics samplerMetrics(String label) {
-        return samplers.computeIfAbsent(label, SamplerMetrics::new);
-    }
-
-    /** The engine-wide limiter for a connection rate; every thread asking for the same rate shares it. */
-    public RateLimiter rateLimiter(double perSecond) {
-        return rateLimiters.computeIfAbsent(perSecond, RateLimiter::new);
-    }
-
-    /** The next client's place among this engine's clients (0-based). */
-    public long nextClientOrdinal() {
-        return clientOrdinal.getAndIncrement();
     }
 
     /** What the figures of this moment are: "warm-up", "steady", or "ending" (disconnecting and draining). */
@@ -355,10 +263,14 @@ public final class EngineRuntime {
     }
 
     private Interval takeInterval(boolean countInTotal) {
-        return Intervals.take(metrics, samplers.values(), countInTotal);
+        return Intervals.take(metrics, context.samplers(), countInTotal);
     }
 
-    private RunSummary shutdown() {
+    /**
+     * Ends the run: waits (bounded) for in-flight publishes and for expected messages, closes every client, writes
+     * and prints the summary, and releases every thread and buffer. Called once.
+     */
+    public RunSummary shutdown() {
         // Rates cover the production window, up to the end of the last Publish sample: the barrier, disconnects and
         // the waits for acknowledgements and messages below do not count.
         long now = elapsedMillis();
@@ -404,7 +316,7 @@ public final class EngineRuntime {
         summary.rendezvous(barriers);
         summary.broker(brokerStats);
         Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
-        for (SamplerMetrics s : samplers.values()) {
+        for (SamplerMetrics s : context.samplers()) {
             Histogram total = s.pubToSubLatency.totalCopy();
             if (total.getTotalCount() > 0) {
                 pubToSubBySampler.put(s.label, new LatencyStats(total));
@@ -418,44 +330,6 @@ public final class EngineRuntime {
         }
         SummaryFiles.write(summary, config.resultsDir(), console);
         clients.clear();
-        synchronized (LIFECYCLE) {
-            LAST.set(summary);
-            lastRunNumber = runNumber;
-        }
         return summary;
     }
-
-
-    /**
-     * How many runs had started in this JVM: an element remembers it at test start, not counting a run
-     * already going, to tell its own run's summary from an earlier one (see {@link #lastSummaryOfRunsAfter}).
-     */
-    public static long runsBefore() {
-        synchronized (LIFECYCLE) {
-            return RUNS.get() - (current == null ? 0 : 1);
-        }
-    }
-
-    /**
-     * Ends the running run and returns its summary; when another element ended it already (a second Run End,
-     * or Run End before the report's test end), the summary of that run, if it started after {@code runsBefore}.
-     */
-    public static RunSummary stopOrLastSummary(long runsBefore) {
-        RunSummary summary = stop();
-        return summary != null ? summary : lastSummaryOfRunsAfter(runsBefore);
-    }
-
-    /** The last run's summary if that run started after {@code runsBefore} runs, else null. */
-    private static RunSummary lastSummaryOfRunsAfter(long runsBefore) {
-        synchronized (LIFECYCLE) {
-            return lastRunNumber > runsBefore ? LAST.get() : null;
-        }
-    }
-
-    /** The summary of the last run that ended in this JVM, for tests and embedding tools. */
-    public static RunSummary lastSummary() {
-        return LAST.get();
-    }
-
-
 }

@@ -99,15 +99,15 @@ public final class PublishOperation {
         return messagesPerSample;
     }
 
-    public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread,
+    public OperationResult run(RunContext run, ClientGroup group, int threadGroup, int thread,
             SamplerMetrics sampler) {
         if (group == null || group.size() == 0) {
             return OperationResult.failed("NOT_CONNECTED",
                     "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Publish");
         }
         checkVersion(group);
-        EngineMetrics metrics = runtime.metrics();
-        PlaceholderValues values = new PlaceholderValues(runtime.config(), threadGroup, thread);
+        EngineMetrics metrics = run.metrics();
+        PlaceholderValues values = new PlaceholderValues(run.config(), threadGroup, thread);
         String earlierFailures = group.takeAsyncFailures();
         Semaphore window = synchronous ? null : group.inFlight(maxInFlight);
         Counts counts = new Counts(metrics, sampler);

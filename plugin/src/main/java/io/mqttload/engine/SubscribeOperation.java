@@ -66,7 +66,7 @@ public final class SubscribeOperation {
         }
     }
 
-    public OperationResult run(EngineRuntime runtime, ClientGroup group, int threadGroup, int thread,
+    public OperationResult run(RunContext run, ClientGroup group, int threadGroup, int thread,
             SamplerMetrics sampler) {
         if (group == null || group.size() == 0) {
             return OperationResult.failed("NOT_CONNECTED",
@@ -76,7 +76,7 @@ public final class SubscribeOperation {
         if (field != null) {
             group.requireMqtt5("option", field, field.equals("retainHandling") ? options.retainHandling() : "true");
         }
-        PlaceholderValues values = new PlaceholderValues(runtime.config(), threadGroup, thread);
+        PlaceholderValues values = new PlaceholderValues(run.config(), threadGroup, thread);
         List<LoadClient> selected = new ArrayList<>();
         List<CompletableFuture<Void>> acks = new ArrayList<>();
         List<List<String>> requested = new ArrayList<>();
@@ -86,7 +86,7 @@ public final class SubscribeOperation {
             }
             values.client = client.index();
             if (!client.isConnected()) {
-                runtime.metrics().failed(FailureTally.Kind.SUBSCRIBE, sampler, PublishOperation.NOT_CONNECTED);
+                run.metrics().failed(FailureTally.Kind.SUBSCRIBE, sampler, PublishOperation.NOT_CONNECTED);
                 return OperationResult.failed("NOT_CONNECTED", "client " + client.clientId()
                         + " is not connected (its MQTT Connect failed or the connection was lost); nothing subscribed");
             }
@@ -105,7 +105,7 @@ public final class SubscribeOperation {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         int ok = 0;
         String firstError = null;
-        EngineMetrics metrics = runtime.metrics();
+        EngineMetrics metrics = run.metrics();
         for (int i = 0; i < acks.size(); i++) {
             try {
                 acks.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);

@@ -20,6 +20,7 @@ import io.mqttload.client.Errors;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.engine.ClientGroup;
 import io.mqttload.engine.EngineRuntime;
+import io.mqttload.engine.RunContext;
 import io.mqttload.engine.OperationResult;
 import io.mqttload.measure.FailureTally;
 
@@ -42,12 +43,16 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
         result.setDataType(SampleResult.TEXT);
         result.sampleStart();
         OperationResult outcome;
-        String startupError = MqttElements.startupError();
+        // One read of the run for the whole sample: it may end meanwhile, and this sample then fails on its clients.
+        EngineRuntime runtime = EngineLifecycle.running().orElse(null);
         try {
-            if (!EngineRuntime.isRunning() && startupError != null) {
-                outcome = OperationResult.failed("INVALID_SETTING", startupError);
+            if (runtime == null) {
+                String startupError = MqttElements.startupError();
+                outcome = OperationResult.failed(startupError != null ? "INVALID_SETTING" : "ERROR",
+                        startupError != null ? startupError
+                                : "the MQTT runtime is not running: MQTT elements work only inside a running test");
             } else {
-                outcome = perform(EngineRuntime.current(), getThreadContext());
+                outcome = perform(runtime, getThreadContext());
             }
         } catch (InvalidSettingException e) {
             outcome = OperationResult.failed("INVALID_SETTING", e.getMessage());
@@ -56,10 +61,10 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
             outcome = OperationResult.failed("ERROR", Errors.describe(e));
         }
         result.sampleEnd();
-        if (!outcome.ok && "INVALID_SETTING".equals(outcome.code) && EngineRuntime.isRunning()) {
+        if (!outcome.ok && "INVALID_SETTING".equals(outcome.code) && runtime != null) {
             // The run's verdict must say the plan could not run as written, not that there was nothing to check.
-            EngineRuntime runtime = EngineRuntime.current();
-            runtime.metrics().failed(FailureTally.Kind.INVALID_SETTING, runtime.samplerMetrics(getName()), outcome.message);
+            RunContext run = runtime.context();
+            run.metrics().failed(FailureTally.Kind.INVALID_SETTING, run.samplerMetrics(getName()), outcome.message);
         }
         result.setSuccessful(outcome.ok);
         result.setResponseCode(outcome.code);
@@ -87,11 +92,11 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
     protected abstract void validate();
 
     protected ClientGroup group(EngineRuntime runtime, JMeterContext context) {
-        return runtime.group(MqttElements.threadKey(context), groupName());
+        return runtime.context().group(MqttElements.threadKey(context), groupName());
     }
 
     protected ClientGroup existingGroup(EngineRuntime runtime, JMeterContext context) {
-        return runtime.existingGroup(MqttElements.threadKey(context), groupName());
+        return runtime.context().existingGroup(MqttElements.threadKey(context), groupName());
     }
 
     private String groupName() {

@@ -42,7 +42,7 @@ final class LiveRunModel {
     private List<LiveFigures.Point> lastHistory = List.of();
 
     View refresh() {
-        EngineRuntime runtime = EngineRuntime.isRunning() ? currentOrNull() : null;
+        EngineRuntime runtime = EngineLifecycle.running().orElse(null);
         if (runtime != null) {
             if (feed == null || !feed.follows(runtime)) {
                 feed = LiveFeed.attach(runtime);
@@ -80,14 +80,5 @@ final class LiveRunModel {
         text.append("The merged report appears here when every engine has ended.\n");
         lastHistory = LiveFigures.combinedHistory(RemoteLiveFigures.figures(answers));
         return new View("Distributed run: " + engines, text.toString(), lastHistory, null);
-    }
-
-    /** The run may end between the check and the read. */
-    private static EngineRuntime currentOrNull() {
-        try {
-            return EngineRuntime.current();
-        } catch (IllegalStateException endedMeanwhile) {
-            return null;
-        }
     }
 }

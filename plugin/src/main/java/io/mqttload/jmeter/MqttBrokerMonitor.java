@@ -44,10 +44,10 @@ public class MqttBrokerMonitor extends ConfigTestElement implements TestBean, Mq
     public void testStarted() {
         MqttElements.startRuntime();
         TestBeanHelper.prepare(this);
-        if (!EngineRuntime.isRunning()) {
+        EngineRuntime runtime = EngineLifecycle.running().orElse(null);
+        if (runtime == null) {
             return;
         }
-        EngineRuntime runtime = EngineRuntime.current();
         try {
             String filter = engineFilter == null ? "" : engineFilter.trim();
             if (!filter.isEmpty() && !matches(filter, runtime.config().engineId())) {

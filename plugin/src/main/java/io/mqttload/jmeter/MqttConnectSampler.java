@@ -74,9 +74,9 @@ public class MqttConnectSampler extends AbstractMqttSampler {
             operation = operation(connection.settings()).onNode(brokerNode);
             operationKey = key;
         }
-        return operation.run(runtime, group(runtime, context), MqttElements.threadGroupNumber(runtime, context),
+        return operation.run(runtime.context(), group(runtime, context), MqttElements.threadGroupNumber(runtime, context),
                 threadNumber(context),
-                runtime.samplerMetrics(getName()));
+                runtime.context().samplerMetrics(getName()));
     }
 
     private ConnectOperation operation(ConnectionSettings settings) {

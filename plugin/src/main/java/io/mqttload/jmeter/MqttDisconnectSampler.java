@@ -19,7 +19,7 @@ public class MqttDisconnectSampler extends AbstractMqttSampler {
 
     @Override
     protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
-        return operation().run(runtime, existingGroup(runtime, context));
+        return operation().run(runtime.context(), existingGroup(runtime, context));
     }
 
     private DisconnectOperation operation() {

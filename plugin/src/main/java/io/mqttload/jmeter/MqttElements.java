@@ -34,7 +34,7 @@ final class MqttElements {
 
     /** Starts this engine's MQTT runtime once per test; every MQTT element calls it at test start. */
     static void startRuntime() {
-        if (EngineRuntime.isRunning()) {
+        if (EngineLifecycle.running().isPresent()) {
             return;
         }
         String script = FileServer.getFileServer().getScriptName();
@@ -42,7 +42,7 @@ final class MqttElements {
         try {
             ExitStatus.reset();
             ExitStatus.validate();
-            EngineRuntime runtime = EngineRuntime.start(RunConfig.from(JMeterUtils::getProperty, scenario), System.out);
+            EngineRuntime runtime = EngineLifecycle.start(RunConfig.from(JMeterUtils::getProperty, scenario), System.out);
             runtime.describe(engineFacts(), changedProperties());
             startupError = null;
         } catch (InvalidSettingException e) {
@@ -103,7 +103,7 @@ final class MqttElements {
 
     /** Ends the run once: closes every client and writes the summary. */
     static void stopRuntime() {
-        RunSummary summary = EngineRuntime.stop();
+        RunSummary summary = EngineLifecycle.stop();
         if (summary != null) {
             ExitStatus.record(summary.verdict());
         }

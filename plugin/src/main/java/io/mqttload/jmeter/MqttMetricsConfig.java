@@ -34,15 +34,15 @@ public class MqttMetricsConfig extends ConfigTestElement implements TestBean, Mq
     public void testStarted() {
         MqttElements.startRuntime();
         TestBeanHelper.prepare(this);
-        if (influxUrl == null || influxUrl.trim().isEmpty() || !EngineRuntime.isRunning()) {
+        EngineRuntime runtime = EngineLifecycle.running().orElse(null);
+        if (influxUrl == null || influxUrl.trim().isEmpty() || runtime == null) {
             return;
         }
         try {
             InfluxWriter writer = writer(influxUrl, influxDatabase, retentionPolicy, authentication, username, password,
                     token, Fields.parseInt("bufferedPoints", bufferedPoints, 100, 10_000_000));
-            EngineRuntime runtime = EngineRuntime.current();
             try {
-                runtime.addIntervalListener(new InfluxMetrics(writer, runtime.metrics(), runtime.config(),
+                runtime.addIntervalListener(new InfluxMetrics(writer, runtime.context().metrics(), runtime.config(),
                         Fields.parseInt("intervalSeconds", intervalSeconds, 1, 3600)));
             } catch (IllegalArgumentException e) {
                 writer.close(0);

@@ -56,7 +56,7 @@ public class MqttPublishSampler extends AbstractMqttSampler {
             operation = operation();
             operationKey = key;
         }
-        SamplerMetrics metrics = runtime.samplerMetrics(getName());
+        SamplerMetrics metrics = runtime.context().samplerMetrics(getName());
         if (!pacingRead) {
             // Once per thread: this element is the thread's own copy, and which timers pace it does not change.
             pacingRead = true;
@@ -69,7 +69,7 @@ public class MqttPublishSampler extends AbstractMqttSampler {
             pace.sampleStarted();
         }
         try {
-            return operation.run(runtime, existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
+            return operation.run(runtime.context(), existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
                     threadNumber(context), metrics);
         } finally {
             if (pace != null) {

@@ -52,7 +52,8 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
     public long delay() {
         generation++;
         JMeterContext context = JMeterContextService.getContext();
-        if (EngineRuntime.isRunning() && EngineRuntime.current().isStopRequested()) {
+        EngineRuntime runtime = EngineLifecycle.running().orElse(null);
+        if (runtime != null && runtime.isStopRequested()) {
             // A barrier's timeout is stopping the test: this thread ends after its current sample, without
             // waiting again, rather than whenever JMeter's stop reaches it.
             if (context.getThread() != null) {
@@ -61,11 +62,10 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
             return 0;
         }
         String name = barrierName == null || barrierName.trim().isEmpty() ? getName() : barrierName.trim();
-        if (!EngineRuntime.isRunning()) {
-            fail(context, name, "the MQTT runtime is not running: " + MqttElements.startupError());
+        if (runtime == null) {
+            fail(context, null, name, "the MQTT runtime is not running: " + MqttElements.startupError());
             return 0;
         }
-        EngineRuntime runtime = EngineRuntime.current();
         Rendezvous.Passage passage;
         try {
             int size = groupSize(context);
@@ -75,13 +75,13 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
             if (!passage.released) {
                 if (passage.brokeIt) {
                     Rendezvous.Barrier b = passage.barrier;
-                    runtime.metrics().rendezvousTimeouts.increment();
+                    runtime.context().metrics().rendezvousTimeouts.increment();
                     String reason = String.format(Locale.ROOT, "%s timed out after %d ms: %d of %d threads arrived"
                             + " (engines seen: %s)", b.describe(), timeout, b.arrived(), b.groupSize, b.enginesSeen());
-                    runtime.metrics().rendezvousFailed(getName(), reason);
+                    runtime.context().metrics().rendezvousFailed(getName(), reason);
                     String text = "MQTT rendezvous " + reason + "; " + action.describe();
                     report(runtime, text);
-                    action.apply(context);
+                    action.apply(context, runtime);
                 }
                 return 0;
             }
@@ -92,9 +92,9 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
                         Rendezvous.waitedMillis(passage.barrier)));
             }
         } catch (InvalidSettingException e) {
-            fail(context, name, "invalid setting: " + e.getMessage());
+            fail(context, runtime, name, "invalid setting: " + e.getMessage());
         } catch (IllegalStateException e) {
-            fail(context, name, e.getMessage());
+            fail(context, runtime, name, e.getMessage());
         } catch (InterruptedException e) {
             // The test is being stopped: let the thread see it.
             Thread.currentThread().interrupt();
@@ -103,19 +103,18 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
     }
 
     /** A barrier that cannot work (no broker, bad setting) must not be passed silently: the test stops. */
-    private void fail(JMeterContext context, String name, String why) {
+    private void fail(JMeterContext context, EngineRuntime runtime, String name, String why) {
         String text = "MQTT rendezvous '" + name + "' cannot work: " + why + "; stopping the test";
-        if (EngineRuntime.isRunning()) {
-            EngineRuntime runtime = EngineRuntime.current();
+        if (runtime != null) {
             if (runtime.firstTime(text)) {
-                runtime.metrics().rendezvousFailed(getName(), "cannot work: " + why);
+                runtime.context().metrics().rendezvousFailed(getName(), "cannot work: " + why);
                 report(runtime, text);
             }
         } else {
             log.error(text);
             System.out.println(text);
         }
-        Action.STOP_TEST.apply(context);
+        Action.STOP_TEST.apply(context, runtime);
     }
 
     private static void report(EngineRuntime runtime, String text) {
@@ -141,7 +140,7 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
             return ConnectionSettings.builder().host(host).port(Fields.parseInt("brokerPort", brokerPort, 1, 65535))
                     .build();
         }
-        ConnectionSettings first = runtime.firstConnection();
+        ConnectionSettings first = runtime.context().firstConnection();
         if (first == null) {
             throw new IllegalStateException("no broker for the barrier: run an MQTT Connect on this engine before"
                     + " the timer, or set brokerHost and brokerPort");
@@ -174,13 +173,14 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
             return description;
         }
 
-        void apply(JMeterContext context) {
+        /** @param runtime the run this thread is in, or null when none is running */
+        void apply(JMeterContext context, EngineRuntime runtime) {
             StandardJMeterEngine engine = context.getEngine();
             if (this == CONTINUE || engine == null) {
                 return;
             }
-            if (EngineRuntime.isRunning()) {
-                EngineRuntime.current().requestStop();
+            if (runtime != null) {
+                runtime.requestStop();
             }
             if (context.getThread() != null) {
                 context.getThread().stop();

@@ -8,7 +8,6 @@ import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testbeans.TestBean;
 
 import io.mqttload.delivery.Judgement;
-import io.mqttload.engine.EngineRuntime;
 import io.mqttload.summary.RunSummary;
 
 /**
@@ -26,7 +25,7 @@ public class MqttRunEndSampler extends AbstractSampler implements TestBean, Mqtt
 
     @Override
     public void testStarted() {
-        runsBefore = EngineRuntime.runsBefore();
+        runsBefore = EngineLifecycle.runsBefore();
         MqttElements.startRuntime();
     }
 
@@ -37,7 +36,7 @@ public class MqttRunEndSampler extends AbstractSampler implements TestBean, Mqtt
         result.setDataType(SampleResult.TEXT);
         result.sampleStart();
         // A second Run End (another tearDown thread) gets the same summary again; the report keeps one per engine.
-        RunSummary summary = EngineRuntime.stopOrLastSummary(runsBefore);
+        RunSummary summary = EngineLifecycle.stopOrLastSummary(runsBefore);
         result.sampleEnd();
         if (summary == null) {
             String why = MqttElements.startupError();

@@ -30,7 +30,6 @@ import org.slf4j.LoggerFactory;
 
 
 import io.mqttload.common.InvalidSettingException;
-import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.RunConfig;
 import io.mqttload.report.HtmlReport;
 import io.mqttload.report.ReportText;
@@ -112,7 +111,7 @@ public class MqttRunReport extends AbstractTestElement
     @Override
     public synchronized void testStarted() {
         collector = new Collector();
-        runsBefore = EngineRuntime.runsBefore();
+        runsBefore = EngineLifecycle.runsBefore();
     }
 
     /** On the controller: one call per remote engine, each on that engine's copy of this listener. */
@@ -228,7 +227,7 @@ public class MqttRunReport extends AbstractTestElement
     /** Run alone: the local engine's run, ended here if no Run End sampler ended it already. */
     @Override
     public void testEnded() {
-        RunSummary local = EngineRuntime.stopOrLastSummary(runsBefore);
+        RunSummary local = EngineLifecycle.stopOrLastSummary(runsBefore);
         Collector c = collector();
         synchronized (c) {
             if (local != null && c.enginesStarted.isEmpty()) {

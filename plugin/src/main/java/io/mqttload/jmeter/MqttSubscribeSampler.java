@@ -37,9 +37,9 @@ public class MqttSubscribeSampler extends AbstractMqttSampler {
             operation = operation();
             operationKey = key;
         }
-        return operation.run(runtime, existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
+        return operation.run(runtime.context(), existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
                 threadNumber(context),
-                runtime.samplerMetrics(getName()));
+                runtime.context().samplerMetrics(getName()));
     }
 
     private SubscribeOperation operation() {

@@ -2,7 +2,6 @@ package io.mqttload.jmeter;
 
 import org.apache.jmeter.testelement.TestStateListener;
 
-import io.mqttload.engine.EngineRuntime;
 
 /**
  * Every MQTT element starts the engine's MQTT runtime at test start and ends it at test end; the
@@ -13,9 +12,7 @@ interface MqttTestStateListener extends TestStateListener {
     @Override
     default void testStarted(String host) {
         testStarted();
-        if (EngineRuntime.isRunning()) {
-            EngineLiveSource.startFor(EngineRuntime.current());
-        }
+        EngineLifecycle.running().ifPresent(EngineLiveSource::startFor);
     }
 
     /** A local run: ends the engine's run, then sees to the exit status of a headless JMeter. */

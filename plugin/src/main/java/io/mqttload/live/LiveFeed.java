@@ -40,8 +40,8 @@ public final class LiveFeed implements IntervalListener {
     /** Counts from the moment of attaching: a feed attached mid-run starts its rates there, not at the run's start. */
     private LiveFeed(EngineRuntime runtime) {
         this.runtime = runtime;
-        this.publishedAtLastTick = runtime.metrics().published.sum();
-        this.receivedAtLastTick = runtime.metrics().received.sum();
+        this.publishedAtLastTick = runtime.context().metrics().published.sum();
+        this.receivedAtLastTick = runtime.context().metrics().received.sum();
     }
 
     /** A feed on {@code runtime}'s intervals from now on. */
@@ -62,7 +62,7 @@ public final class LiveFeed implements IntervalListener {
 
     @Override
     public void onInterval(Interval interval) {
-        EngineMetrics m = runtime.metrics();
+        EngineMetrics m = runtime.context().metrics();
         double seconds = Math.max(0.001, (interval.endMillis - lastTickMillis) / 1000.0);
         lastTickMillis = interval.endMillis;
         LiveFigures f = new LiveFigures();
@@ -89,7 +89,7 @@ public final class LiveFeed implements IntervalListener {
         f.errors = m.errors();
         List<FailureTally.Row> rows = m.failures.rows();
         f.topErrors = new ArrayList<>(rows.subList(0, Math.min(LiveFigures.TOP_ERRORS, rows.size())));
-        DeliveryLedger.Delivery delivery = runtime.ledger().delivery();
+        DeliveryLedger.Delivery delivery = runtime.context().ledger().delivery();
         f.expected = delivery.expected;
         f.receivedOfExpected = delivery.receivedOfExpected;
         for (Interval.OfSampler s : interval.bySampler) {

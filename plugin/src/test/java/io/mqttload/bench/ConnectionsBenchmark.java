@@ -19,6 +19,7 @@ import io.mqttload.engine.ConnectOperation;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
 import io.mqttload.engine.RunConfig;
+import io.mqttload.engine.RunContext;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.MosquittoBroker;
@@ -42,7 +43,8 @@ public final class ConnectionsBenchmark {
             props.put(RunConfig.RESULTS_DIR, results.toString());
             props.put(RunConfig.PROGRESS_SECONDS, "0");
             props.put(RunConfig.CLOSE_TIMEOUT_MS, "60000");
-            EngineRuntime runtime = EngineRuntime.start(RunConfig.from(props::get, "connections"), System.out);
+            EngineRuntime runtime = new EngineRuntime(RunConfig.from(props::get, "connections"), System.out);
+            RunContext run = runtime.context();
             ConnectionSettings settings = ConnectionSettings.builder().host("127.0.0.1").port(broker.tcpPort())
                     .keepAliveSeconds(300).connectTimeoutMs(60_000).build();
             long heapBefore = usedHeapAfterGc();
@@ -55,8 +57,8 @@ public final class ConnectionsBenchmark {
                 int thread = t + 1;
                 int count = total / threads + (t < total % threads ? 1 : 0);
                 done.add(pool.submit(() -> new ConnectOperation(settings, count, "b{thread}-{client}", true, rate,
-                        ReconnectPolicy.none(), "").run(runtime, runtime.group(Thread.currentThread(), "c"), 1, thread,
-                        runtime.samplerMetrics("connect"))));
+                        ReconnectPolicy.none(), "").run(run, run.group(Thread.currentThread(), "c"), 1, thread,
+                        run.samplerMetrics("connect"))));
             }
             int failedSamples = 0;
             for (Future<OperationResult> f : done) {
@@ -67,13 +69,13 @@ public final class ConnectionsBenchmark {
                 }
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            long active = runtime.metrics().activeConnections.sum();
+            long active = run.metrics().activeConnections.sum();
             long heapAfter = usedHeapAfterGc();
             int threadsAfter = ManagementFactory.getThreadMXBean().getThreadCount();
             String rss = Files.readAllLines(Path.of("/proc/self/status")).stream()
                     .filter(l -> l.startsWith("VmRSS")).findFirst().orElse("VmRSS: ?").replaceAll("\\s+", " ");
             pool.shutdown();
-            RunSummary summary = EngineRuntime.stop();
+            RunSummary summary = runtime.shutdown();
             LatencyStats c = summary.connect;
 
             System.out.printf(Locale.ROOT, "%nconnections benchmark: %d clients from %d threads, rate limit %.0f/s%n",

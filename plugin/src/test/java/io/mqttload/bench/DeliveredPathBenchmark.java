@@ -41,7 +41,7 @@ import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 
 import io.mqttload.broker.ProcessStats;
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.MicroClock;
 import io.mqttload.measure.PayloadHeader;
@@ -549,13 +549,13 @@ public final class DeliveredPathBenchmark {
 
             @Override
             public long delivered() {
-                return EngineRuntime.isRunning() ? EngineRuntime.current().metrics().received.sum() : 0;
+                return EngineLifecycle.running().map(r -> r.context().metrics().received.sum()).orElse(0L);
             }
 
             @Override
             public Histogram latencySinceLastSample() {
                 // The engine adds its recorders into the total once a second: a window's figures lag by up to 1 s.
-                Histogram now = EngineRuntime.current().metrics().pubToSubLatency.totalCopy();
+                Histogram now = EngineLifecycle.running().orElseThrow().context().metrics().pubToSubLatency.totalCopy();
                 Histogram since = now.copy();
                 since.subtract(total);
                 total = now;

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.jmeter.MqttMetricsConfig;
@@ -126,7 +126,7 @@ class BrokerClusterIT {
         RunResult result = JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir",
                 results.toString(), "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "5000",
                 "mqttload.closeTimeoutMs", "3000", "mqttload.runId", "cluster-it"));
-        RunSummary summary = EngineRuntime.lastSummary();
+        RunSummary summary = EngineLifecycle.lastSummary();
         assertThat(summary).as(result.describe()).isNotNull();
 
         // Round robin: the three subscribers on three nodes, then the three publishers; each publisher sent a third.
@@ -169,7 +169,7 @@ class BrokerClusterIT {
 
         assertThat(result.failures()).as(result.describe()).singleElement().satisfies(f -> assertThat(
                 f.getResponseMessage()).contains("nodeTemplate").contains("'node-0'").contains("names no node"));
-        RunSummary summary = EngineRuntime.lastSummary();
+        RunSummary summary = EngineLifecycle.lastSummary();
         assertThat(summary.verdict()).as("a plan that could not run is no NOTHING_TO_CHECK").isEqualTo(Verdict.FAILED);
         assertThat(summary.verdictLine()).contains("1 sample(s) refused an invalid setting").contains("nodeTemplate");
     }
@@ -206,11 +206,11 @@ class BrokerClusterIT {
                             "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "3000",
                             "mqttload.closeTimeoutMs", "3000")));
             await("publishing under way").atMost(Duration.ofSeconds(20))
-                    .until(() -> EngineRuntime.isRunning() && EngineRuntime.current().metrics().acknowledged.sum() > 60);
+                    .until(() -> EngineLifecycle.running().map(r -> r.context().metrics().acknowledged.sum() > 60).orElse(false));
             left.stop();
             RunResult result = run.get(90, TimeUnit.SECONDS);
             Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
 
             assertThat(elapsed).as("the run ends by its duration, plus bounded drain and close")
                     .isLessThan(Duration.ofSeconds(30));
@@ -251,7 +251,7 @@ class BrokerClusterIT {
                 "mqttload.progressSeconds", "0", "mqttload.runId", "distributed-it"));
 
         RunResult result = JMeterTestEngine.run(JMeterTestEngine.load(jmx), Duration.ofSeconds(90), properties);
-        RunSummary summary = EngineRuntime.lastSummary();
+        RunSummary summary = EngineLifecycle.lastSummary();
 
         assertThat(result.failures()).as(result.describe()).isEmpty();
         Map<String, NodeFigures> byName = new HashMap<>();

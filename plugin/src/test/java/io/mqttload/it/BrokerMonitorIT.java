@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import ch.qos.logback.classic.Level;
 
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttBrokerMonitor;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.jmeter.MqttRunReport;
@@ -88,7 +88,7 @@ class BrokerMonitorIT {
 
             RunResult run = run(plan);
 
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.count("received")).isEqualTo(400_000);
             assertThat(summary.broker).hasSize(1);
@@ -165,7 +165,7 @@ class BrokerMonitorIT {
                 RunResult run = run(plan);
 
                 assertThat(run.failures()).as(run.describe()).isEmpty();
-                RunSummary summary = EngineRuntime.lastSummary();
+                RunSummary summary = EngineLifecycle.lastSummary();
                 assertThat(summary.broker).as("agent log: " + Files.readString(results.resolve("agent.log")))
                         .singleElement().satisfies(b -> {
                             assertThat(b.broker).isEqualTo("remote-node");
@@ -203,8 +203,8 @@ class BrokerMonitorIT {
             }
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            assertThat(EngineRuntime.lastSummary().count("acknowledged")).isEqualTo(10);
-            assertThat(EngineRuntime.lastSummary().broker).isEmpty();
+            assertThat(EngineLifecycle.lastSummary().count("acknowledged")).isEqualTo(10);
+            assertThat(EngineLifecycle.lastSummary().broker).isEmpty();
             assertThat(warnings).filteredOn(w -> w.contains("no local process named 'no-such-broker-process'"))
                     .hasSize(1);
             assertThat(warnings).filteredOn(w -> w.contains("publishes no $SYS statistics")).hasSize(1);

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.summary.RunSummary;
@@ -82,16 +82,16 @@ class BrokerOutageIT {
                             "mqttload.drainTimeoutMs", Long.toString(DRAIN_TIMEOUT.toMillis()),
                             "mqttload.closeTimeoutMs", Long.toString(CLOSE_TIMEOUT.toMillis()))));
             await("publishing under way").atMost(Duration.ofSeconds(20))
-                    .until(() -> EngineRuntime.isRunning() && EngineRuntime.current().metrics().acknowledged.sum() > 50);
+                    .until(() -> EngineLifecycle.running().map(r -> r.context().metrics().acknowledged.sum() > 50).orElse(false));
             broker.stop();
             await("connections noticed lost").atMost(Duration.ofSeconds(10))
-                    .until(() -> EngineRuntime.current().metrics().connectionsLost.sum() >= 3);
-            long ackedAtRestart = EngineRuntime.current().metrics().acknowledged.sum();
-            long receivedAtRestart = EngineRuntime.current().metrics().received.sum();
+                    .until(() -> EngineLifecycle.running().orElseThrow().context().metrics().connectionsLost.sum() >= 3);
+            long ackedAtRestart = EngineLifecycle.running().orElseThrow().context().metrics().acknowledged.sum();
+            long receivedAtRestart = EngineLifecycle.running().orElseThrow().context().metrics().received.sum();
             broker.start();
             RunResult result = run.get(90, TimeUnit.SECONDS);
             Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
 
             assertThat(elapsed).as("the run ends by its duration, plus bounded drain and close")
                     .isLessThan(ON_TIME);

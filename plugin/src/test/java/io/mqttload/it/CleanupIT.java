@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -48,9 +48,9 @@ class CleanupIT {
             RunSummary[] summaries = new RunSummary[2];
             for (int i = 0; i < 2; i++) {
                 RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(60), props);
-                summaries[i] = EngineRuntime.lastSummary();
+                summaries[i] = EngineLifecycle.lastSummary();
                 assertThat(run.count()).isPositive();
-                assertThat(EngineRuntime.isRunning()).isFalse();
+                assertThat(EngineLifecycle.running()).isEmpty();
                 assertThat(summaries[i].count("openAtEnd")).as("connections still open after the run").isZero();
                 // Nothing of the MQTT clients may keep the JVM alive: a headless JMeter must exit after its run.
                 // (The load clients' event loop itself may run on: after a run with durable sessions the client

@@ -35,7 +35,7 @@ import com.hivemq.extension.sdk.api.parameter.ExtensionStopOutput;
 import com.hivemq.extension.sdk.api.services.Services;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.report.influx.ReportPoints;
@@ -74,7 +74,7 @@ class FailureVerdictIT {
                 .build();
 
         JMeterTestEngine.run(plan, Duration.ofSeconds(60), properties());
-        RunSummary summary = EngineRuntime.lastSummary();
+        RunSummary summary = EngineLifecycle.lastSummary();
         MergedReport report = MqttRunReport.lastReport();
 
         assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.FAILED);
@@ -116,7 +116,7 @@ class FailureVerdictIT {
                     .build();
 
             RunResult result = JMeterTestEngine.run(plan, Duration.ofSeconds(60), properties());
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
 
             assertThat(summary.verdict()).as(result.describe() + summary.toTable()).isEqualTo(Verdict.FAILED);
             assertThat(summary.verdictLine()).contains("2 of 2 subscriptions failed (most often: 2 x SUBACK refused:"
@@ -183,10 +183,10 @@ class FailureVerdictIT {
             // The publisher's messages go out while the subscription is still being set up: the broker owes them
             // to no one, yet the ledger, which saw the SUBSCRIBE asked for before them, would owe them.
             await("ten messages acknowledged").atMost(Duration.ofSeconds(20))
-                    .until(() -> EngineRuntime.isRunning() && EngineRuntime.current().metrics().acknowledged.sum() == 10);
+                    .until(() -> EngineLifecycle.running().map(r -> r.context().metrics().acknowledged.sum() == 10).orElse(false));
             SlowSubscriptions.GRANT.countDown();
             RunResult result = running.get(60, TimeUnit.SECONDS);
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
 
             assertThat(summary.delivery.expected).as(result.describe() + summary.toTable()).isEqualTo(10);
             assertThat(summary.delivery.lateSubscriptions).isEqualTo(1);

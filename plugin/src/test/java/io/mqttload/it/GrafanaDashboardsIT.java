@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttBrokerMonitor;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.jmeter.MqttRendezvousTimer;
@@ -159,8 +159,8 @@ class GrafanaDashboardsIT {
         assertThat(run.byLabel("connect nobody")).as(run.describe()).singleElement()
                 .satisfies(s -> assertThat(s.isSuccessful()).isFalse());
         assertThat(run.failures()).as(run.describe()).hasSize(1);
-        assertThat(EngineRuntime.lastSummary().count("received")).as("messages of " + runId).isEqualTo(pairs * 301L);
-        assertThat(EngineRuntime.lastSummary().count("repliesReceived")).as("answers of " + runId).isEqualTo(pairs * 300L);
+        assertThat(EngineLifecycle.lastSummary().count("received")).as("messages of " + runId).isEqualTo(pairs * 301L);
+        assertThat(EngineLifecycle.lastSummary().count("repliesReceived")).as("answers of " + runId).isEqualTo(pairs * 300L);
     }
 
     /** What Grafana sends: $timeFilter, $__interval and the variables replaced, multi-values as a regex. */

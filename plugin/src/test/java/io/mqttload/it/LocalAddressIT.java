@@ -21,6 +21,7 @@ import io.mqttload.engine.ConnectOperation;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
 import io.mqttload.engine.RunConfig;
+import io.mqttload.engine.RunContext;
 import io.mqttload.testsupport.MosquittoBroker;
 
 /**
@@ -31,21 +32,25 @@ class LocalAddressIT {
     @TempDir
     Path results;
 
+    private EngineRuntime runtime;
+
     @AfterEach
     void stopRuntime() {
-        EngineRuntime.stop();
+        if (runtime != null) {
+            runtime.shutdown();
+        }
     }
 
     @Test
     void clients_connectFromTheConfiguredSourceAddresses_roundRobin() throws IOException {
         MosquittoBroker.assumeInstalled();
         try (MosquittoBroker broker = MosquittoBroker.builder().start()) {
-            EngineRuntime runtime = start();
-            ClientGroup group = runtime.group(Thread.currentThread(), "default");
+            RunContext run = start();
+            ClientGroup group = run.group(Thread.currentThread(), "default");
             ConnectionSettings settings = ConnectionSettings.builder().host("127.0.0.1").port(broker.tcpPort()).build();
 
             OperationResult result = new ConnectOperation(settings, 10, "src-{client}", true, 0, ReconnectPolicy.none(),
-                    "127.0.0.2, 127.0.0.3").run(runtime, group, 1, 1, runtime.samplerMetrics("connect"));
+                    "127.0.0.2, 127.0.0.3").run(run, group, 1, 1, run.samplerMetrics("connect"));
 
             assertThat(result.ok).as(result.message).isTrue();
             Map<String, Integer> sources = sourcesOfConnectionsTo(broker.tcpPort());
@@ -57,12 +62,12 @@ class LocalAddressIT {
     void aSourceAddressNotOnThisHost_failsTheSampleWithTheReason() {
         MosquittoBroker.assumeInstalled();
         try (MosquittoBroker broker = MosquittoBroker.builder().start()) {
-            EngineRuntime runtime = start();
+            RunContext run = start();
             ConnectionSettings settings = ConnectionSettings.builder().host("127.0.0.1").port(broker.tcpPort()).build();
 
             OperationResult result = new ConnectOperation(settings, 1, "src-{client}", true, 0, ReconnectPolicy.none(),
-                    "192.0.2.1").run(runtime, runtime.group(Thread.currentThread(), "default"), 1, 1,
-                    runtime.samplerMetrics("connect"));
+                    "192.0.2.1").run(run, run.group(Thread.currentThread(), "default"), 1, 1,
+                    run.samplerMetrics("connect"));
 
             assertThat(result.ok).isFalse();
             assertThat(result.code).isEqualTo("CONNECT_FAILED");
@@ -70,11 +75,12 @@ class LocalAddressIT {
         }
     }
 
-    private EngineRuntime start() {
+    private RunContext start() {
         Map<String, String> props = new HashMap<>();
         props.put(RunConfig.RESULTS_DIR, results.toString());
         props.put(RunConfig.PROGRESS_SECONDS, "0");
-        return EngineRuntime.start(RunConfig.from(props::get, "local-address"), System.out);
+        runtime = new EngineRuntime(RunConfig.from(props::get, "local-address"), System.out);
+        return runtime.context();
     }
 
     /**

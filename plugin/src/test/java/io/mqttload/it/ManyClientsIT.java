@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;
@@ -52,7 +52,7 @@ class ManyClientsIT {
 
             RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(120),
                     Map.of("mqttload.resultsDir", results.toString(), "mqttload.progressSeconds", "0"));
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.count("connectsOk")).isEqualTo(CLIENTS + 1);

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.LatencyStats;
@@ -75,7 +75,7 @@ class MetricsToInfluxIT {
 
             RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir",
                     results.toString(), "mqttload.progressSeconds", "0", "mqttload.runId", "influx-it"));
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.count("received")).isEqualTo(3 * 30 * 20);
 
@@ -152,7 +152,7 @@ class MetricsToInfluxIT {
 
             RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir",
                     results.toString(), "mqttload.progressSeconds", "0", "mqttload.runId", "influx-rr"));
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.roundTrip.count).isEqualTo(200);
 
@@ -203,13 +203,13 @@ class MetricsToInfluxIT {
 
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(25));
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            assertThat(EngineRuntime.lastSummary().count("acknowledged")).isPositive();
+            assertThat(EngineLifecycle.lastSummary().count("acknowledged")).isPositive();
             String out = console.toString(StandardCharsets.UTF_8);
             Matcher report = Pattern.compile("MQTT metrics: 0 points written to InfluxDB, (\\d+) dropped; last error: ")
                     .matcher(out);
             assertThat(report.find()).as(out).isTrue();
             assertThat(Long.parseLong(report.group(1))).isPositive()
-                    .isEqualTo(EngineRuntime.lastSummary().count("metricPointsDropped"));
+                    .isEqualTo(EngineLifecycle.lastSummary().count("metricPointsDropped"));
         }
     }
 
@@ -242,7 +242,7 @@ class MetricsToInfluxIT {
             influx.close();
             influxStopped = true;
             RunResult run = running.get(60, TimeUnit.SECONDS);
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
 
             // The duration, the writer's bounded close (10 s) and slack for JMeter: InfluxDB never holds the run.
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));

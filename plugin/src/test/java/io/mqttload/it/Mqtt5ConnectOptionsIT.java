@@ -40,7 +40,7 @@ import com.hivemq.client.mqtt.mqtt5.Mqtt5Client;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.summary.RunSummary;
@@ -123,7 +123,7 @@ class Mqtt5ConnectOptionsIT {
         assertThat(will.message.getQos()).isEqualTo(MqttQos.AT_LEAST_ONCE);
         assertThat(will.message.isRetain()).isFalse();
         assertThat(will.afterCut).as("no will delay").isLessThan(PROMPTLY);
-        RunSummary summary = EngineRuntime.lastSummary();
+        RunSummary summary = EngineLifecycle.lastSummary();
         assertThat(summary.count("connectionsLost")).as("the suite saw the cut too").isEqualTo(1);
     }
 
@@ -192,8 +192,8 @@ class Mqtt5ConnectOptionsIT {
                     .build();
             CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> run(plan));
             await("the client connected and published").atMost(Duration.ofSeconds(20))
-                    .until(() -> run.isDone() || (EngineRuntime.isRunning()
-                            && EngineRuntime.current().metrics().acknowledged.sum() > 0));
+                    .until(() -> run.isDone() || EngineLifecycle.running()
+                            .map(r -> r.context().metrics().acknowledged.sum() > 0).orElse(false));
             assertThat(run).as("the run must still be going").isNotDone();
             assertThat(wills).as("no will while the client is connected").isEmpty();
             long cut = System.nanoTime();
@@ -277,7 +277,7 @@ class Mqtt5ConnectOptionsIT {
                 .add(publish("pub", "rm/1", 1, 50, "ASYNC"))
                 .build();
         RunResult result = run(plan);
-        RunSummary summary = EngineRuntime.lastSummary();
+        RunSummary summary = EngineLifecycle.lastSummary();
 
         assertThat(result.failures()).as(result.describe()).isEmpty();
         assertThat(summary.count("acknowledged")).isEqualTo(50);
@@ -312,7 +312,7 @@ class Mqtt5ConnectOptionsIT {
                 .add(with(publish("pub", "mps/small", 1, 10, "SYNC"), "payloadSize", "100"))
                 .build();
         RunResult result = run(plan);
-        RunSummary summary = EngineRuntime.lastSummary();
+        RunSummary summary = EngineLifecycle.lastSummary();
 
         assertThat(result.failures()).as(result.describe()).isEmpty();
         assertThat(summary.delivery.bySampler.get("subscribe big")).as(summary.toTable()).containsExactly(20, 20);
@@ -329,7 +329,7 @@ class Mqtt5ConnectOptionsIT {
                 AUTH_METHOD), "authData", AUTH_DATA);
         RunResult result = run(PlanBuilder.testPlan("auth").config(config).threadGroup("t", 1, 1)
                 .add(connect("c", 1, "{engine}-auth-m")).build());
-        RunSummary summary = EngineRuntime.lastSummary();
+        RunSummary summary = EngineLifecycle.lastSummary();
 
         SampleResult refused = result.byLabel("connect c").get(0);
         assertThat(refused.isSuccessful()).isFalse();
@@ -354,7 +354,7 @@ class Mqtt5ConnectOptionsIT {
 
         if (refusal.isEmpty()) {
             assertThat(result.failures()).as(result.describe()).isEmpty();
-            assertThat(EngineRuntime.lastSummary().count("connectsOk")).isEqualTo(1);
+            assertThat(EngineLifecycle.lastSummary().count("connectsOk")).isEqualTo(1);
         } else {
             assertThat(result.failures()).as(result.describe()).singleElement()
                     .satisfies(f -> assertThat(f.getResponseMessage()).contains(refusal));
@@ -393,7 +393,7 @@ class Mqtt5ConnectOptionsIT {
             assertThat(f.getResponseCode()).isEqualTo("INVALID_SETTING");
             assertThat(f.getResponseMessage()).startsWith(message);
         });
-        assertThat(EngineRuntime.lastSummary().verdict()).isEqualTo(Verdict.FAILED);
+        assertThat(EngineLifecycle.lastSummary().verdict()).isEqualTo(Verdict.FAILED);
     }
 
     @Test

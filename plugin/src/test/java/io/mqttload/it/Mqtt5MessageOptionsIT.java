@@ -34,7 +34,7 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5PayloadFormatIndicator;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttPublishSampler;
 import io.mqttload.jmeter.MqttSubscribeSampler;
 import io.mqttload.summary.RunSummary;
@@ -77,7 +77,7 @@ class Mqtt5MessageOptionsIT {
                     .build();
 
             RunResult run = run(plan);
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.count("requestsPublished")).isEqualTo(REQUESTS);
@@ -114,7 +114,7 @@ class Mqtt5MessageOptionsIT {
                     .build();
 
             RunResult run = run(plan);
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.count("repliesSent")).isEqualTo(40);
@@ -139,7 +139,7 @@ class Mqtt5MessageOptionsIT {
                     .build();
 
             run(plan);
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
 
             assertThat(summary.count("requestsPublished")).isEqualTo(5);
             assertThat(summary.count("repliesReceived")).isZero();
@@ -209,7 +209,7 @@ class Mqtt5MessageOptionsIT {
                     .build();
 
             RunResult run = run(plan);
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.count("received")).as("only the other client gets them").isEqualTo(20);
@@ -237,7 +237,7 @@ class Mqtt5MessageOptionsIT {
                     .build();
 
             run(plan);
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
 
             assertThat(summary.delivery.bySampler.get("subscribe send")[1]).isEqualTo(1);
             assertThat(summary.delivery.bySampler.get("subscribe never")[1]).isZero();
@@ -298,7 +298,7 @@ class Mqtt5MessageOptionsIT {
                 assertThat(s.isSuccessful()).isFalse();
                 assertThat(s.getResponseMessage()).contains("messageExpirySeconds = '30'").contains("MQTT 3.1.1");
             });
-            assertThat(EngineRuntime.lastSummary().verdict()).isEqualTo(Verdict.FAILED);
+            assertThat(EngineLifecycle.lastSummary().verdict()).isEqualTo(Verdict.FAILED);
         }
     }
 

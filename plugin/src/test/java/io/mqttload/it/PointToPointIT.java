@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -91,7 +91,7 @@ class PointToPointIT {
 
         RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(120),
                 Map.of("mqttload.resultsDir", results.toString(), "mqttload.progressSeconds", "0"));
-        RunSummary summary = EngineRuntime.lastSummary();
+        RunSummary summary = EngineLifecycle.lastSummary();
 
         long total = (long) PAIRS * SAMPLES * PER_SAMPLE;
         assertThat(run.failures()).as(run.describe()).isEmpty();

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -85,6 +85,6 @@ class PublishScheduleIT {
                 .build();
         JMeterTestEngine.run(plan, Duration.ofSeconds(60), Map.of("mqttload.resultsDir", results.toString(),
                 "mqttload.progressSeconds", "0", "mqttload.warmupSeconds", "1"));
-        return EngineRuntime.lastSummary();
+        return EngineLifecycle.lastSummary();
     }
 }

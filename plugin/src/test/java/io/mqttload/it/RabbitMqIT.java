@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -64,7 +64,7 @@ class RabbitMqIT {
         RunResult result = JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir",
                 results.toString(), "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "3000",
                 "mqttload.closeTimeoutMs", "3000"));
-        RunSummary summary = EngineRuntime.lastSummary();
+        RunSummary summary = EngineLifecycle.lastSummary();
         assertThat(summary).as(result.describe()).isNotNull();
         return summary;
     }

@@ -25,7 +25,7 @@ import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3BlockingClient;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
 
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttRendezvousTimer;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.summary.BarrierRow;
@@ -111,7 +111,7 @@ class RendezvousIT {
         assertThat(barrier.releasedEverywhere()).isTrue();
         assertThat(barrier.spreadMillis()).isBetween(0.0, 500.0);
         // The two seconds of arrivals are neither warm-up nor measured: production starts at the release.
-        assertThat(EngineRuntime.lastSummary().measuredSeconds).isLessThan(1.5);
+        assertThat(EngineLifecycle.lastSummary().measuredSeconds).isLessThan(1.5);
     }
 
     @Test
@@ -169,7 +169,7 @@ class RendezvousIT {
             errors = log.messagesAtLeast(ch.qos.logback.classic.Level.ERROR);
         }
 
-        RunSummary summary = EngineRuntime.lastSummary();
+        RunSummary summary = EngineLifecycle.lastSummary();
         assertThat(run.elapsed()).as("the wait is bounded by the timeout").isLessThan(Duration.ofSeconds(20));
         assertThat(run.byLabel("publish pub")).as("CONTINUE: the threads go on").hasSize(2);
         assertThat(summary.count("rendezvousTimeouts")).isEqualTo(1);
@@ -195,7 +195,7 @@ class RendezvousIT {
         // two publishes per thread, against 50 each had the test run on unsynchronised.
         assertThat(run.byLabel("publish pub").size()).as("stopped at the first barrier, not after 100 publishes")
                 .isLessThanOrEqualTo(4);
-        assertThat(EngineRuntime.lastSummary().count("rendezvousTimeouts")).isEqualTo(1);
+        assertThat(EngineLifecycle.lastSummary().count("rendezvousTimeouts")).isEqualTo(1);
     }
 
     @Test
@@ -220,7 +220,7 @@ class RendezvousIT {
         run(plan, "rv-this-run");
 
         // Counted with the other run's three, two threads would have filled a barrier of four.
-        assertThat(EngineRuntime.lastSummary().count("rendezvousTimeouts")).isEqualTo(1);
+        assertThat(EngineLifecycle.lastSummary().count("rendezvousTimeouts")).isEqualTo(1);
         assertThat(MqttRunReport.lastReport().rendezvous.get(0).threads).isEqualTo(2);
     }
 }

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttPublishSampler;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
@@ -69,7 +69,7 @@ class RetainedFilePayloadIT {
 
             RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(60),
                     Map.of("mqttload.resultsDir", dir.toString(), "mqttload.progressSeconds", "0"));
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(run.byLabel("publish pub").get(0).getSentBytes()).isEqualTo(FILE_SIZE);

@@ -29,7 +29,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.MergedReport;
@@ -89,7 +89,7 @@ class RunReportIT {
 
         RunResult run = run(plan, "report-it");
 
-        RunSummary summary = EngineRuntime.lastSummary();
+        RunSummary summary = EngineLifecycle.lastSummary();
         MergedReport report = MqttRunReport.lastReport();
         assertThat(run.failures()).as(run.describe()).isEmpty();
         long messages = (long) THREADS * SAMPLES * PER_SAMPLE;

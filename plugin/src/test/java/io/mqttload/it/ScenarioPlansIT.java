@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import ch.qos.logback.classic.Level;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.report.ReportText;
 import io.mqttload.summary.MergedReport;
@@ -79,7 +79,7 @@ class ScenarioPlansIT {
     /** Runs the plan and checks what every message plan must show: the exact count, nothing lost, nothing failed. */
     private RunSummary runWithoutLoss(String plan, long expectedDeliveries, long expectedPublished) {
         RunResult run = run(plan, Map.of());
-        RunSummary summary = EngineRuntime.lastSummary();
+        RunSummary summary = EngineLifecycle.lastSummary();
         MergedReport report = MqttRunReport.lastReport();
         assertThat(run.failures()).as(plan + ": " + run.describe()).isEmpty();
         assertThat(summary.count("published")).as(plan + " published").isEqualTo(expectedPublished);
@@ -135,7 +135,7 @@ class ScenarioPlansIT {
                     "payloadSize", "8192", "messagesPerSample", "10", "intervalMs", "10", "samples", "1000",
                     "subscribersPerPartition", "4", "mqttload.drainTimeoutMs", "5000"));
         }
-        RunSummary summary = EngineRuntime.lastSummary();
+        RunSummary summary = EngineLifecycle.lastSummary();
         MergedReport report = MqttRunReport.lastReport();
         // Only the end-of-run check fails, and for the loss: every connect, subscribe and publish succeeded.
         assertThat(run.failures()).as(run.describe()).singleElement()
@@ -210,7 +210,7 @@ class ScenarioPlansIT {
 
     private void assertConnectionsOnly(String plan, long connections) {
         RunResult run = run(plan, Map.of());
-        RunSummary summary = EngineRuntime.lastSummary();
+        RunSummary summary = EngineLifecycle.lastSummary();
         assertBrokerMeasured(plan, MqttRunReport.lastReport());
         assertThat(run.failures()).as(plan + ": " + run.describe()).isEmpty();
         assertThat(summary.count("connectsOk")).isEqualTo(connections);

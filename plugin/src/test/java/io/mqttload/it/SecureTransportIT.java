@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
@@ -76,7 +76,7 @@ class SecureTransportIT {
     }
 
     private static void assertAllDelivered(RunResult run) {
-        RunSummary summary = EngineRuntime.lastSummary();
+        RunSummary summary = EngineLifecycle.lastSummary();
         assertThat(run.failures()).as(run.describe()).isEmpty();
         assertThat(summary.delivery.expected).isEqualTo(MESSAGES);
         assertThat(summary.count("received")).isEqualTo(MESSAGES);

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -61,7 +61,7 @@ class SharedSubscriptionIT {
 
             RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(90),
                     Map.of("mqttload.resultsDir", results.toString(), "mqttload.progressSeconds", "0"));
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
 
             long total = (long) PUBLISHERS * SAMPLES;
             assertThat(run.failures()).as(run.describe()).isEmpty();

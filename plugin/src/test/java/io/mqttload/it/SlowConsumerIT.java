@@ -17,7 +17,7 @@ import org.apache.jorphan.collections.HashTree;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.report.ReportText;
 import io.mqttload.summary.MergedReport;
@@ -57,7 +57,7 @@ class SlowConsumerIT {
                     results.toString(), "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "15000"));
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
             assertThat(summary.count("acknowledged")).isEqualTo(messages);
             long[] fast = summary.delivery.bySampler.get("subscribe fast");
             long[] slow = summary.delivery.bySampler.get("subscribe slow");

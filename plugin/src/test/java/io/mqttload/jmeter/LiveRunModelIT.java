@@ -23,7 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.engine.EngineRuntime;
 import io.mqttload.report.ReportText;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
@@ -78,7 +77,7 @@ class LiveRunModelIT {
                     .isGreaterThan(during.history.get(0).elapsedSeconds);
 
             run.get(60, TimeUnit.SECONDS);
-            RunSummary summary = EngineRuntime.lastSummary();
+            RunSummary summary = EngineLifecycle.lastSummary();
             // Latency covers the messages the measured counts cover, none of the warm-up's last second (100 messages
             // here); counter and histogram are read a few microseconds apart at the boundary, so a burst of 5 may
             // fall between them.

@@ -1,0 +1,103 @@
+package io.mqttload.engine;
+
+import java.util.Collection;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.mqttload.client.ConnectionSettings;
+import io.mqttload.delivery.DeliveryLedger;
+import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.SamplerMetrics;
+import io.mqttload.traffic.LoadClient;
+
+/**
+ * What the operations of one run work with: its configuration, counters, delivery ledger and clients, and nothing of
+ * the engine's lifecycle (ticker, drain, summary). One per run, made by its {@link EngineRuntime}.
+ */
+public final class RunContext {
+    private final RunConfig config;
+    private final EngineMetrics metrics;
+    private final DeliveryLedger ledger;
+    private final RunClients clients = new RunClients();
+    private final ConcurrentHashMap<String, SamplerMetrics> samplers = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Double, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
+    /** Clients this engine has made, in connect order: the round-robin over broker nodes counts them. */
+    private final AtomicLong clientOrdinal = new AtomicLong();
+    /** The broker of the first MQTT Connect on this engine: where barriers go unless a timer names another. */
+    private volatile ConnectionSettings firstConnection;
+    private final Runnable onDisconnecting;
+
+    /** @param onDisconnecting what the engine does when the first MQTT Disconnect of the run begins */
+    RunContext(RunConfig config, EngineMetrics metrics, DeliveryLedger ledger, Runnable onDisconnecting) {
+        this.config = config;
+        this.metrics = metrics;
+        this.ledger = ledger;
+        this.onDisconnecting = onDisconnecting;
+    }
+
+    public RunConfig config() {
+        return config;
+    }
+
+    public EngineMetrics metrics() {
+        return metrics;
+    }
+
+    public DeliveryLedger ledger() {
+        return ledger;
+    }
+
+    /** The group named {@code name} of the thread identified by {@code threadKey}, created on first use. */
+    public ClientGroup group(Object threadKey, String name) {
+        return clients.group(threadKey, name);
+    }
+
+    /** The group if it exists, else null (a publish before any connect). */
+    public ClientGroup existingGroup(Object threadKey, String name) {
+        return clients.existingGroup(threadKey, name);
+    }
+
+    /** The metrics of the sampler labelled {@code label}, created on first use. */
+    public SamplerMetrics samplerMetrics(String label) {
+        return samplers.computeIfAbsent(label, SamplerMetrics::new);
+    }
+
+    /** The broker of this engine's first MQTT Connect, or null before any. */
+    public ConnectionSettings firstConnection() {
+        return firstConnection;
+    }
+
+    Collection<SamplerMetrics> samplers() {
+        return samplers.values();
+    }
+
+    RunClients clients() {
+        return clients;
+    }
+
+    void register(LoadClient client) {
+        clients.register(client);
+    }
+
+    /** Notes the broker a Connect sampler used; the first one becomes the default for barriers. */
+    void rememberConnection(ConnectionSettings settings) {
+        if (firstConnection == null) {
+            firstConnection = settings;
+        }
+    }
+
+    /** The engine-wide limiter for a connection rate; every thread asking for the same rate shares it. */
+    RateLimiter rateLimiter(double perSecond) {
+        return rateLimiters.computeIfAbsent(perSecond, RateLimiter::new);
+    }
+
+    /** The next client's place among this engine's clients (0-based). */
+    long nextClientOrdinal() {
+        return clientOrdinal.getAndIncrement();
+    }
+
+    /** The first MQTT Disconnect of the run begins: see {@link EngineRuntime}. */
+    void disconnecting() {
+        onDisconnecting.run();
+    }
+}

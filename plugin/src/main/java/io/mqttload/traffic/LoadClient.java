@@ -33,7 +33,7 @@ import io.mqttload.measure.SamplerMetrics;
  * counters wired to its lifecycle, its publish streams, and its receive path ({@link Receiver}) with request/response.
  * All methods return without blocking; callers bound their waits.
  */
-public final class LoadClient implements MqttConnection.Listener {
+public final class LoadClient {
     private static final Logger log = LoggerFactory.getLogger(LoadClient.class);
     private final int index;
     private final EngineMetrics metrics;
@@ -59,7 +59,8 @@ public final class LoadClient implements MqttConnection.Listener {
         this.node = nodeMetrics(settings.node());
         this.streams = new PublishStreams(clientId, ledger);
         this.replies = new Replies(metrics);
-        this.connection = new MqttConnection(clientId, localAddress, settings, reconnectPolicy, consumeDelayNanos > 0, this);
+        this.connection = new MqttConnection(clientId, localAddress, settings, reconnectPolicy, consumeDelayNanos > 0,
+                new ConnectionEvents());
         this.responder = new Responder((topic, payload, qos, properties, done) -> connection.publish(topic, payload, qos,
                 false, properties, done), metrics);
         this.receiver = new Receiver(clientId, metrics, ledger, replies, responder, consumeDelayNanos);
@@ -116,50 +117,6 @@ public final class LoadClient implements MqttConnection.Listener {
     /** Why a connect failed, as the transport reads it (see {@link MqttConnection#connectFailure}). */
     public String connectFailure(Throwable error) {
         return connection.connectFailure(error);
-    }
-
-    @Override
-    public void opened(boolean reconnect) {
-        metrics.connections(connectSampler, node, 1);
-        if (reconnect) {
-            metrics.reconnects.increment();
-        }
-    }
-
-    @Override
-    public void closed() {
-        metrics.connections(connectSampler, node, -1);
-    }
-
-    @Override
-    public void movedNode(int from, int to) {
-        NodeMetrics target = nodeMetrics(connection.nodes().get(to));
-        metrics.failedOver(node, target);
-        node = target;
-    }
-
-    @Override
-    public void lost(boolean protocolViolation, Throwable cause) {
-        if (protocolViolation) {
-            // Counted as a lost connection too, but its reason is the violation, listed once.
-            metrics.connectionsLost.increment();
-            metrics.failed(FailureTally.Kind.PROTOCOL_VIOLATION, connectSampler, node,
-                    "the client closed the connection: " + cause.getMessage());
-        } else {
-            // With several nodes the reason names the node: which one went away shows in the verdict.
-            String reason = Errors.reason(cause);
-            metrics.failed(FailureTally.Kind.CONNECTION_LOST, connectSampler, node,
-                    connection.nodes().size() > 1 ? "node " + node.name + ": " + reason : reason);
-        }
-        String described = clientId() + ": " + Errors.describe(cause);
-        if (metrics.lastConnectionLoss.getAndSet(described) == null) {
-            log.warn("MQTT connection lost (first of the run; the summary counts all): {}", described);
-        }
-    }
-
-    @Override
-    public void message(InboundMessage message) {
-        receiver.receive(message, node);
     }
 
     /**
@@ -247,5 +204,52 @@ public final class LoadClient implements MqttConnection.Listener {
             }
             return null;
         });
+    }
+
+    /** The connection's events, counted where they happened: on the event loop, without blocking. */
+    private final class ConnectionEvents implements MqttConnection.Listener {
+        @Override
+        public void opened(boolean reconnect) {
+            metrics.connections(connectSampler, node, 1);
+            if (reconnect) {
+                metrics.reconnects.increment();
+            }
+        }
+
+        @Override
+        public void closed() {
+            metrics.connections(connectSampler, node, -1);
+        }
+
+        @Override
+        public void movedNode(int from, int to) {
+            NodeMetrics target = nodeMetrics(connection.nodes().get(to));
+            metrics.failedOver(node, target);
+            node = target;
+        }
+
+        @Override
+        public void lost(boolean protocolViolation, Throwable cause) {
+            if (protocolViolation) {
+                // Counted as a lost connection too, but its reason is the violation, listed once.
+                metrics.connectionsLost.increment();
+                metrics.failed(FailureTally.Kind.PROTOCOL_VIOLATION, connectSampler, node,
+                        "the client closed the connection: " + cause.getMessage());
+            } else {
+                // With several nodes the reason names the node: which one went away shows in the verdict.
+                String reason = Errors.reason(cause);
+                metrics.failed(FailureTally.Kind.CONNECTION_LOST, connectSampler, node,
+                        connection.nodes().size() > 1 ? "node " + node.name + ": " + reason : reason);
+            }
+            String described = clientId() + ": " + Errors.describe(cause);
+            if (metrics.lastConnectionLoss.getAndSet(described) == null) {
+                log.warn("MQTT connection lost (first of the run; the summary counts all): {}", described);
+            }
+        }
+
+        @Override
+        public void message(InboundMessage message) {
+            receiver.receive(message, node);
+        }
     }
 }

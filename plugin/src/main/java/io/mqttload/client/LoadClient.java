@@ -41,6 +41,7 @@ import io.mqttload.delivery.PublishStream;
 import io.mqttload.delivery.ReceiverScope;
 import io.mqttload.delivery.ReplyTracker;
 import io.mqttload.delivery.StreamTracker;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyRecorder;
@@ -206,7 +207,7 @@ public final class LoadClient {
             metrics.connections(connectSampler, node, 1);
         }
         if (everConnected) {
-            metrics.reconnects.increment();
+            metrics.count(Count.RECONNECTS);
         }
         everConnected = true;
     }
@@ -222,7 +223,6 @@ public final class LoadClient {
         if (wasConnected) {
             if (Errors.isProtocolViolation(ctx.getSource(), ctx.getCause())) {
                 // Counted as a lost connection too, but its reason is the violation, listed once.
-                metrics.connectionsLost.increment();
                 metrics.failed(FailureTally.Kind.PROTOCOL_VIOLATION, connectSampler, node,
                         "the client closed the connection: " + ctx.getCause().getMessage());
             } else {
@@ -405,7 +405,7 @@ public final class LoadClient {
             answer(mqtt5, payload);
         }
         if (payload == null || !PayloadHeader.isPlausible(payload, now)) {
-            metrics.receivedUnmeasured.increment();
+            metrics.count(Count.RECEIVED_UNMEASURED);
             return;
         }
         latencyRecorder(sampler, PayloadHeader.node(payload)).record(now - PayloadHeader.sendMicros(payload));
@@ -428,19 +428,19 @@ public final class LoadClient {
     private void reply(ByteBuffer payload, long now) {
         ReplyTracker tracker = replies;
         if (tracker == null || payload == null || !PayloadHeader.isPlausible(payload, now)) {
-            metrics.repliesForeign.increment();
+            metrics.count(Count.REPLIES_FOREIGN);
             return;
         }
         switch (tracker.accept(PayloadHeader.streamId(payload), PayloadHeader.sequence(payload))) {
             case FIRST:
-                metrics.repliesReceived.increment();
+                metrics.count(Count.REPLIES_RECEIVED);
                 metrics.roundTripLatency.record(now - PayloadHeader.sendMicros(payload));
                 break;
             case DUPLICATE:
-                metrics.replyDuplicates.increment();
+                metrics.count(Count.REPLY_DUPLICATES);
                 break;
             default:
-                metrics.repliesForeign.increment();
+                metrics.count(Count.REPLIES_FOREIGN);
                 break;
         }
     }
@@ -492,22 +492,16 @@ public final class LoadClient {
             metrics.replyFailed(sampler, "responder has " + MAX_REPLIES_IN_FLIGHT + " replies the broker has not taken");
             return;
         }
-        metrics.repliesPending.increment();
+        metrics.count(Count.REPLIES_PENDING);
         try {
             session.publish(request.getResponseTopic().get().toString(), body, request.getQos(), false,
                     PublishProperties.reply(correlation), error -> {
                         repliesInFlight.decrementAndGet();
-                        metrics.repliesPending.decrement();
-                        if (error == null) {
-                            metrics.repliesSent.increment();
-                        } else {
-                            metrics.replyFailed(sampler, Errors.reason(error));
-                        }
+                        metrics.replySettled(sampler, error == null ? null : Errors.reason(error));
                     });
         } catch (RuntimeException e) {
             repliesInFlight.decrementAndGet();
-            metrics.repliesPending.decrement();
-            metrics.replyFailed(sampler, Errors.reason(e));
+            metrics.replySettled(sampler, Errors.reason(e));
         }
     }
 
@@ -569,7 +563,7 @@ public final class LoadClient {
         CompletableFuture<Void> f = session.disconnect();
         return f.handle((ok, error) -> {
             if (error == null) {
-                metrics.disconnects.increment();
+                metrics.count(Count.DISCONNECTS);
             }
             if (ownEventLoop != null) {
                 ownEventLoop.shutdown();

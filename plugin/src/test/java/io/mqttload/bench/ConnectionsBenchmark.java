@@ -19,6 +19,7 @@ import io.mqttload.engine.ConnectOperation;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
 import io.mqttload.engine.RunConfig;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.MosquittoBroker;
@@ -67,7 +68,7 @@ public final class ConnectionsBenchmark {
                 }
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            long active = runtime.metrics().activeConnections.sum();
+            long active = runtime.metrics().sum(Count.ACTIVE_CONNECTIONS);
             long heapAfter = usedHeapAfterGc();
             int threadsAfter = ManagementFactory.getThreadMXBean().getThreadCount();
             String rss = Files.readAllLines(Path.of("/proc/self/status")).stream()

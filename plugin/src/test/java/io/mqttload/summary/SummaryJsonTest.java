@@ -12,6 +12,7 @@ import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.PublishStream;
 import io.mqttload.delivery.ReceiverScope;
 import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.SamplerMetrics;
@@ -35,11 +36,11 @@ class SummaryJsonTest {
                 stream.failed(seq);
             } else {
                 stream.acknowledged();
-                metrics.acknowledged.increment();
+                metrics.count(Count.ACKNOWLEDGED);
             }
             if (seq % 10 != 3) {
                 scope.track(stream.id(), seq, metrics);
-                metrics.received.increment();
+                metrics.count(Count.RECEIVED);
                 metrics.pubToSub(null, metrics.nodes.node(0, "node-1"), -1, 1_000 + seq * 37);
             }
         }
@@ -69,7 +70,7 @@ class SummaryJsonTest {
             assertThat(r.count).isEqualTo(1);
         });
         MergedReport merged = MergedReport.of(List.of(read), List.of());
-        assertThat(List.of(merged.expected, merged.receivedOfExpected, merged.count("deliveredUnacknowledged")))
+        assertThat(List.of(merged.expected, merged.receivedOfExpected, merged.count(Count.DELIVERED_UNACKNOWLEDGED)))
                 .containsExactly(summary.delivery.expected, summary.delivery.receivedOfExpected,
                         summary.delivery.deliveredUnacknowledged);
         assertThat(merged.lost()).isEqualTo(summary.delivery.lost()).isPositive();
@@ -87,7 +88,7 @@ class SummaryJsonTest {
         assertThat(SummaryJson.write(read)).isEqualTo(json);
         assertThat(read.verdict).isEqualTo(Verdict.INCOMPLETE);
         assertThat(read.missingEngines).containsExactly("engine 2 of 2");
-        assertThat(read.count("lost")).isEqualTo(report.lost());
+        assertThat(read.count(Count.LOST)).isEqualTo(report.lost());
     }
 
     @Test

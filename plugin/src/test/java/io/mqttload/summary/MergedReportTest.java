@@ -251,6 +251,60 @@ class MergedReportTest {
     }
 
     @Test
+    void merge_eachCountAsItsDeclarationSays_andTheLedgerCountsFromTheMergedLedgers() {
+        EngineSummary a = engineWithEveryCount("a", 1, 10);
+        EngineSummary b = engineWithEveryCount("b", 2, 1);
+
+        MergedReport report = MergedReport.of(List.of(a, b), List.of());
+
+        for (Count c : Count.SUMMARY) {
+            long x = a.count(c);
+            long y = b.count(c);
+            long merged;
+            switch (c.merge()) {
+                case MIN:
+                    merged = Math.min(x, y);
+                    break;
+                case MAX:
+                    merged = Math.max(x, y);
+                    break;
+                case FROM_LEDGERS:
+                    // Both ledgers are empty: whatever the engines said, nothing was owed or delivered.
+                    merged = 0;
+                    break;
+                default:
+                    merged = x + y;
+                    break;
+            }
+            assertThat(report.count(c)).as(c.key() + " " + c.merge()).isEqualTo(merged);
+        }
+        for (Count c : NodeFigures.COUNTS) {
+            assertThat(report.nodes.get("node-1").count(c)).as(c.key()).isEqualTo(a.nodes.get(0).count(c) + b.nodes.get(0).count(c));
+        }
+    }
+
+    /** An engine whose every count (and its node's) has a value of its own, the lowest for {@code scale} 1. */
+    private static EngineSummary engineWithEveryCount(String id, int number, long scale) {
+        EngineSummary s = new EngineSummary();
+        s.runId = "run-1";
+        s.engineId = id;
+        s.engineNumber = number;
+        NodeFigures node = new NodeFigures();
+        node.name = "node-1";
+        for (Count c : Count.values()) {
+            long value = scale * (c.ordinal() + 1) + (scale == 1 ? 100 : 0);
+            if (c.inSummary()) {
+                s.counts.put(c.key(), value);
+            }
+            if (NodeFigures.COUNTS.contains(c)) {
+                node.readCount(c.key(), value);
+            }
+        }
+        s.nodes.add(node);
+        return s;
+    }
+
+    @Test
     void merge_engineSummaryMissing_isIncompleteNotNoLoss() {
         Engine a = new Engine("a", 1);
         PublishStream s = a.publish("t/1", 5);

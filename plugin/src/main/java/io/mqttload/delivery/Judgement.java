@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.ToLongFunction;
 
+import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 
 /**
@@ -20,85 +21,85 @@ public final class Judgement {
     private final String line;
 
     /**
-     * @param count            a count of the run by name (see {@code RunSummary.counts}); 0 when absent
+     * @param count            a count of the run (see {@code RunSummary.counts}); 0 when absent
      * @param failures         failure rows, most frequent first, to name the main reason of each kind
      * @param incomplete       why figures are missing (engines without a summary, colliding engine numbers)
      * @param receivedNothing  receivers owed messages that got none
      * @param tolerancePercent failures up to this share of attempts do not fail the run (0: any failure does)
      * @param wholeRun         true for the merged report over every engine, false for one engine's own figures
      */
-    public Judgement(ToLongFunction<String> count, List<FailureTally.Row> failures, List<String> incomplete,
+    public Judgement(ToLongFunction<Count> count, List<FailureTally.Row> failures, List<String> incomplete,
             List<String> receivedNothing, double tolerancePercent, boolean wholeRun) {
         List<String> why = new ArrayList<>(incomplete);
         // A plan that could not run as written comes first: nothing after it measured what was asked.
-        long invalid = count.applyAsLong("invalidSettings");
+        long invalid = count.applyAsLong(Count.INVALID_SETTINGS);
         if (invalid > 0) {
             why.add(invalid + " sample(s) refused an invalid setting" + main(failures, FailureTally.Kind.INVALID_SETTING));
         }
         // A broken protocol first: it is usually why the other operations failed.
-        long violations = count.applyAsLong("protocolViolations");
+        long violations = count.applyAsLong(Count.PROTOCOL_VIOLATIONS);
         if (violations > 0) {
             why.add("the broker broke the MQTT protocol " + violations + " time(s)"
                     + main(failures, FailureTally.Kind.PROTOCOL_VIOLATION));
         }
-        long despiteNoLocal = count.applyAsLong("deliveredDespiteNoLocal");
+        long despiteNoLocal = count.applyAsLong(Count.DELIVERED_DESPITE_NO_LOCAL);
         if (despiteNoLocal > 0) {
             why.add("the broker sent " + despiteNoLocal + " message(s) to their own publisher's no-local subscription");
         }
-        long connectsOk = count.applyAsLong("connectsOk");
-        long connectsFailed = count.applyAsLong("connectsFailed");
+        long connectsOk = count.applyAsLong(Count.CONNECTS_OK);
+        long connectsFailed = count.applyAsLong(Count.CONNECTS_FAILED);
         if (connectsOk == 0 && connectsFailed > 0) {
             why.add("no connection succeeded: " + connectsFailed + " connect(s) failed" + main(failures, FailureTally.Kind.CONNECT));
         } else if (over(connectsFailed, connectsOk + connectsFailed, tolerancePercent)) {
             why.add(connectsFailed + " of " + (connectsOk + connectsFailed) + " connects failed"
                     + main(failures, FailureTally.Kind.CONNECT));
         }
-        long subscribeFailed = count.applyAsLong("subscribeFailed");
-        long subscribeAttempts = subscribeFailed + count.applyAsLong("subscribeOk");
+        long subscribeFailed = count.applyAsLong(Count.SUBSCRIBE_FAILED);
+        long subscribeAttempts = subscribeFailed + count.applyAsLong(Count.SUBSCRIBE_OK);
         if (over(subscribeFailed, subscribeAttempts, tolerancePercent)) {
             why.add(subscribeFailed + " of " + subscribeAttempts + " subscriptions failed"
                     + main(failures, FailureTally.Kind.SUBSCRIBE));
         }
-        long publishFailed = count.applyAsLong("publishFailed");
-        long publishAttempts = count.applyAsLong("published") + count.applyAsLong("publishNotSent");
+        long publishFailed = count.applyAsLong(Count.PUBLISH_FAILED);
+        long publishAttempts = count.applyAsLong(Count.PUBLISHED) + count.applyAsLong(Count.PUBLISH_NOT_SENT);
         if (over(publishFailed, publishAttempts, tolerancePercent)) {
             why.add(publishFailed + " of " + publishAttempts + " publishes failed" + main(failures, FailureTally.Kind.PUBLISH));
         }
-        long lostConnections = count.applyAsLong("connectionsLost");
+        long lostConnections = count.applyAsLong(Count.CONNECTIONS_LOST);
         if (over(lostConnections, connectsOk, tolerancePercent)) {
-            long failovers = count.applyAsLong("failovers");
+            long failovers = count.applyAsLong(Count.FAILOVERS);
             why.add(lostConnections + " established connection(s) lost"
                     + main(failures, FailureTally.Kind.CONNECTION_LOST)
                     + (failovers > 0 ? ", " + failovers + " client(s) failed over to another broker node" : ""));
         }
-        long rendezvous = count.applyAsLong("rendezvousFailures");
+        long rendezvous = count.applyAsLong(Count.RENDEZVOUS_FAILURES);
         if (rendezvous > 0) {
             why.add(rendezvous + " rendezvous failed" + main(failures, FailureTally.Kind.RENDEZVOUS));
         }
-        long repliesFailed = count.applyAsLong("repliesFailed");
-        if (over(repliesFailed, repliesFailed + count.applyAsLong("repliesSent"), tolerancePercent)) {
+        long repliesFailed = count.applyAsLong(Count.REPLIES_FAILED);
+        if (over(repliesFailed, repliesFailed + count.applyAsLong(Count.REPLIES_SENT), tolerancePercent)) {
             why.add(repliesFailed + " repl(ies) to requests failed" + main(failures, FailureTally.Kind.REPLY));
         }
         // Request/response owes each request one reply, to the engine that sent it: one answered is all it asks.
-        long requests = count.applyAsLong("requestsPublished");
-        long unanswered = requests - count.applyAsLong("repliesReceived");
+        long requests = count.applyAsLong(Count.REQUESTS_PUBLISHED);
+        long unanswered = requests - count.applyAsLong(Count.REPLIES_RECEIVED);
         if (over(unanswered, requests, tolerancePercent)) {
             why.add(unanswered + " of " + requests + " request(s) got no reply");
         }
-        long expected = count.applyAsLong("expected");
-        long lost = count.applyAsLong("lost");
-        long received = count.applyAsLong("received");
+        long expected = count.applyAsLong(Count.EXPECTED);
+        long lost = count.applyAsLong(Count.LOST);
+        long received = count.applyAsLong(Count.RECEIVED);
         if (!incomplete.isEmpty()) {
             verdict = Verdict.INCOMPLETE;
         } else if (why.size() > 0) {
             verdict = Verdict.FAILED;
         } else if (expected == 0) {
-            verdict = received == 0 && count.applyAsLong("deliveredUnacknowledged") == 0 ? Verdict.NOTHING_TO_CHECK
+            verdict = received == 0 && count.applyAsLong(Count.DELIVERED_UNACKNOWLEDGED) == 0 ? Verdict.NOTHING_TO_CHECK
                     : Verdict.NOT_CHECKED;
         } else if (lost == 0) {
             verdict = Verdict.NO_LOSS;
         } else {
-            verdict = count.applyAsLong("lateSubscriptions") > 0 ? Verdict.LOSS_UNCERTAIN : Verdict.LOSS;
+            verdict = count.applyAsLong(Count.LATE_SUBSCRIPTIONS) > 0 ? Verdict.LOSS_UNCERTAIN : Verdict.LOSS;
         }
         this.reasons = List.copyOf(why);
         this.line = line(count, receivedNothing, wholeRun);
@@ -119,27 +120,27 @@ public final class Judgement {
         return "";
     }
 
-    private String line(ToLongFunction<String> count, List<String> receivedNothing, boolean wholeRun) {
-        long expected = count.applyAsLong("expected");
-        long lost = count.applyAsLong("lost");
-        long unacknowledged = count.applyAsLong("deliveredUnacknowledged");
+    private String line(ToLongFunction<Count> count, List<String> receivedNothing, boolean wholeRun) {
+        long expected = count.applyAsLong(Count.EXPECTED);
+        long lost = count.applyAsLong(Count.LOST);
+        long unacknowledged = count.applyAsLong(Count.DELIVERED_UNACKNOWLEDGED);
         StringBuilder b = new StringBuilder(verdict.title()).append(": ");
         switch (verdict) {
             case INCOMPLETE:
             case FAILED:
                 b.append(String.join("; ", reasons));
                 b.append(String.format(Locale.ROOT, " | delivery: expected %d, received %d, lost %d", expected,
-                        count.applyAsLong("receivedOfExpected"), lost));
+                        count.applyAsLong(Count.RECEIVED_OF_EXPECTED), lost));
                 break;
             case LOSS:
             case LOSS_UNCERTAIN:
                 b.append(String.format(Locale.ROOT, "%d of %d expected deliveries missing (%.4f%%)", lost, expected,
                         100.0 * lost / expected));
                 if (!wholeRun) {
-                    b.append("; ").append(count.applyAsLong("missingInGaps")).append(" sequence numbers still in gaps");
+                    b.append("; ").append(count.applyAsLong(Count.MISSING_IN_GAPS)).append(" sequence numbers still in gaps");
                 }
                 if (verdict == Verdict.LOSS_UNCERTAIN) {
-                    b.append("; ").append(count.applyAsLong("lateSubscriptions")).append(" subscription(s) were made"
+                    b.append("; ").append(count.applyAsLong(Count.LATE_SUBSCRIPTIONS)).append(" subscription(s) were made"
                             + " after matching messages had been published, so part of this may be messages sent"
                             + " before they existed");
                 }
@@ -162,19 +163,19 @@ public final class Judgement {
             b.append("; ").append(unacknowledged).append(" message(s) delivered that the broker never acknowledged"
                     + " to their publisher (sent, not acknowledged, delivered)");
         }
-        long saturated = count.applyAsLong("generatorSaturatedSeconds");
+        long saturated = count.applyAsLong(Count.GENERATOR_SATURATED_SECONDS);
         if (saturated > 0) {
             b.append("; generator saturated ").append(saturated).append(wholeRun ? " engine-second(s)" : " s")
                     .append(" of the measured window (CPU at 90 % of every core or more): figures are limited by the"
                             + " load generator, not the broker");
         }
-        long behind = count.applyAsLong("publishBehindScheduleSeconds");
+        long behind = count.applyAsLong(Count.PUBLISH_BEHIND_SCHEDULE_SECONDS);
         if (behind > 0) {
             b.append("; publishing behind schedule ").append(behind).append(wholeRun ? " engine-second(s)" : " s")
                     .append(" (under 90 % of the rate the plan's throughput timers ask for): the broker saw less load"
                             + " than the plan asks");
         }
-        long shared = count.applyAsLong("sharedScopesAcrossEngines");
+        long shared = count.applyAsLong(Count.SHARED_SCOPES_ACROSS_ENGINES);
         if (!wholeRun && shared > 0) {
             b.append("; ").append(shared).append(" shared subscription group(s) may have members on other engines:"
                     + " judged over all engines by the MQTT Run Report");

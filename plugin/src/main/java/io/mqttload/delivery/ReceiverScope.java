@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 
 /**
@@ -105,14 +106,13 @@ public final class ReceiverScope {
         }
         switch (outcome) {
             case GAP:
-                metrics.gaps.add(gap);
+                metrics.count(Count.GAPS, null, null, gap);
                 break;
             case REORDERED:
-                metrics.reordered.increment();
-                metrics.gapsFilled.increment();
+                metrics.reordered();
                 break;
             case DUPLICATE:
-                metrics.duplicates.increment();
+                metrics.count(Count.DUPLICATES);
                 break;
             default:
                 break;

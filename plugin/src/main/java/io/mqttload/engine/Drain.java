@@ -7,6 +7,7 @@ import org.slf4j.LoggerFactory;
 
 import io.mqttload.common.Waits;
 import io.mqttload.delivery.DeliveryLedger;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 
 /**
@@ -29,7 +30,7 @@ final class Drain {
         }
         long drainDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.drainTimeoutMillis());
         // Requests owe a reply too: it comes back to the requesting engine after the request reached a responder.
-        Waits.until(() -> ledger.delivery().lost() == 0 && metrics.repliesPending.sum() == 0
+        Waits.until(() -> ledger.delivery().lost() == 0 && metrics.sum(Count.REPLIES_PENDING) == 0
                 && clients.repliesOwed() == 0, drainDeadline, 20);
         // Messages from other engines, and shared groups this ledger cannot judge, are not counted down: wait for quiet.
         if (ledger.receivesFromOtherEngines() || ledger.delivery().sharedScopesAcrossEngines > 0) {
@@ -43,9 +44,9 @@ final class Drain {
      */
     private static void awaitQuiet(EngineMetrics metrics, long quietMillis, long deadlineNanos) {
         long quietNanos = TimeUnit.MILLISECONDS.toNanos(quietMillis);
-        long[] last = {metrics.received.sum(), System.nanoTime()};
+        long[] last = {metrics.sum(Count.RECEIVED), System.nanoTime()};
         boolean quiet = Waits.until(() -> {
-            long now = metrics.received.sum();
+            long now = metrics.sum(Count.RECEIVED);
             if (now != last[0]) {
                 last[0] = now;
                 last[1] = System.nanoTime();

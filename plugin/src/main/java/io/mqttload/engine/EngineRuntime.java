@@ -22,6 +22,7 @@ import io.mqttload.broker.BrokerMonitor;
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.Errors;
 import io.mqttload.delivery.DeliveryLedger;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.Interval;
 import io.mqttload.measure.LatencyStats;
@@ -131,8 +132,8 @@ public final class EngineRuntime {
                 return;
             }
             productionStartMillis = elapsedMillis();
-            warmupEndPublished = metrics.acknowledged.sum();
-            warmupEndReceived = metrics.received.sum();
+            warmupEndPublished = metrics.sum(Count.ACKNOWLEDGED);
+            warmupEndReceived = metrics.sum(Count.RECEIVED);
             warmupOver = config.warmupMillis() == 0;
             measuredFromMillis = warmupOver ? productionStartMillis : -1;
         }
@@ -230,8 +231,8 @@ public final class EngineRuntime {
             if (!warmupOver && elapsed - productionStart() >= config.warmupMillis()) {
                 // Counts and histograms cut at one instant: the interval closed now is the warm-up's last second and
                 // stays out of the run's histograms, as its messages stay out of the measured counts taken here.
-                warmupEndPublished = metrics.acknowledged.sum();
-                warmupEndReceived = metrics.received.sum();
+                warmupEndPublished = metrics.sum(Count.ACKNOWLEDGED);
+                warmupEndReceived = metrics.sum(Count.RECEIVED);
                 interval = takeInterval(false);
                 // Up to a tick after the nominal end: the rates divide the counts taken now by the time from now.
                 measuredFromMillis = elapsed;
@@ -243,7 +244,7 @@ public final class EngineRuntime {
             }
             // Only the steady phase (production begun, before the first Disconnect): connecting thousands of clients
             // saturates a generator and is not what the figures measure.
-            boolean steady = warmupOver && !disconnectStarted && (productionStartMillis >= 0 || metrics.published.sum() > 0);
+            boolean steady = warmupOver && !disconnectStarted && (productionStartMillis >= 0 || metrics.sum(Count.PUBLISHED) > 0);
             generatorLoad.tick(metrics, steady, text -> event("saturation", text));
             publishSchedule.tick(metrics, steady, text -> event("schedule", text));
             String errors = progress.newErrors();
@@ -311,7 +312,7 @@ public final class EngineRuntime {
         RunSummary summary = new RunSummary(config.runId(), config.engineId(), config.engineNumber(), config.scenario(),
                 startedAtMillis, ended,
                 config.warmupMillis(), measured, metrics, ledger.delivery(),
-                metrics.acknowledged.sum() - warmupEndPublished, metrics.received.sum() - warmupEndReceived, perClient,
+                metrics.sum(Count.ACKNOWLEDGED) - warmupEndPublished, metrics.sum(Count.RECEIVED) - warmupEndReceived, perClient,
                 ledger.book(), config.failureTolerancePercent());
         summary.rendezvous(barriers);
         summary.broker(brokerStats);

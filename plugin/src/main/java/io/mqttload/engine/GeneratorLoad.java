@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.util.Locale;
 import java.util.function.Consumer;
 
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 
 /**
@@ -34,8 +35,8 @@ final class GeneratorLoad {
      */
     void tick(EngineMetrics metrics, boolean steady, Consumer<String> event) {
         if (saturatedSinceLast() && steady) {
-            metrics.generatorSaturatedSeconds.increment();
-            if (metrics.generatorSaturatedSeconds.sum() == 1) {
+            metrics.count(Count.GENERATOR_SATURATED_SECONDS);
+            if (metrics.sum(Count.GENERATOR_SATURATED_SECONDS) == 1) {
                 event.accept(String.format(Locale.ROOT, "load generator at %.0f %% of %d cores: figures may be limited"
                         + " by the generator, not the broker", lastShare * 100, cores));
             }

@@ -3,6 +3,7 @@ package io.mqttload.engine;
 import java.util.List;
 import java.util.Locale;
 
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.Interval;
@@ -14,8 +15,8 @@ import io.mqttload.measure.Interval;
 final class ProgressReport {
     private final EngineMetrics metrics;
     private final String engineId;
-    /** Failure counters at the previous tick, in the order of {@link FailureTally#ERROR_COUNTS}. */
-    private final long[] errorsAtLastTick = new long[FailureTally.ERROR_COUNTS.size()];
+    /** Error counts at the previous tick, in the order of {@link Count#ERRORS}. */
+    private final long[] errorsAtLastTick = new long[Count.ERRORS.size()];
 
     ProgressReport(EngineMetrics metrics, String engineId) {
         this.metrics = metrics;
@@ -26,11 +27,11 @@ final class ProgressReport {
     String newErrors() {
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < errorsAtLastTick.length; i++) {
-            String name = FailureTally.ERROR_COUNTS.get(i);
-            long now = metrics.errorCount(name);
+            Count error = Count.ERRORS.get(i);
+            long now = metrics.sum(error);
             long delta = now - errorsAtLastTick[i];
             if (delta > 0) {
-                text.append(text.length() == 0 ? "" : ", ").append(delta).append(' ').append(FailureTally.errorText(name));
+                text.append(text.length() == 0 ? "" : ", ").append(delta).append(' ').append(error.errorText());
             }
             errorsAtLastTick[i] = now;
         }
@@ -46,8 +47,8 @@ final class ProgressReport {
         long p99 = interval.pubToSub.getTotalCount() == 0 ? 0 : interval.pubToSub.getValueAtPercentile(99);
         String line = String.format(Locale.ROOT,
                 "[mqtt %s] %4ds %s connections %d, published %d (+%d/s), received %d (+%d/s), p99 %.3f ms, errors %d",
-                engineId, elapsedMillis / 1000, steady ? "steady " : "warm-up", metrics.activeConnections.sum(),
-                metrics.published.sum(), interval.publishCount(), metrics.received.sum(),
+                engineId, elapsedMillis / 1000, steady ? "steady " : "warm-up", metrics.sum(Count.ACTIVE_CONNECTIONS),
+                metrics.sum(Count.PUBLISHED), interval.publishCount(), metrics.sum(Count.RECEIVED),
                 interval.pubToSub.getTotalCount(), p99 / 1000.0, metrics.errors());
         List<FailureTally.Row> rows = metrics.failures.rows();
         if (rows.isEmpty()) {

@@ -14,6 +14,7 @@ import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.NameTemplate;
 import io.mqttload.delivery.PublishStream;
 import io.mqttload.delivery.ReplyTracker;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.MicroClock;
@@ -171,8 +172,7 @@ public final class PublishOperation {
             }
             if (!client.isConnected()) {
                 // An attempt without a connection: failed, not published, and no sequence number spent on it.
-                metrics.publishNotSent.increment();
-                metrics.failed(FailureTally.Kind.PUBLISH, sampler, NOT_CONNECTED);
+                metrics.publishNotSent(sampler, NOT_CONNECTED);
                 failed++;
                 if (firstError == null) {
                     firstError = client.clientId() + " on '" + topicName + "': " + NOT_CONNECTED;
@@ -215,9 +215,8 @@ public final class PublishOperation {
                     window.release();
                     clientWindow.release();
                 }
-                metrics.publishNotSent.increment();
                 stream.failed(sequence);
-                metrics.failed(FailureTally.Kind.PUBLISH, sampler, Errors.reason(e));
+                metrics.publishNotSent(sampler, Errors.reason(e));
                 return OperationResult.failed("PUBLISH_FAILED", "publish to '" + topicName + "' rejected: "
                         + Errors.describe(e), counts.bytes);
             }
@@ -289,7 +288,7 @@ public final class PublishOperation {
             stream.acknowledged();
             if (request != null) {
                 // Taken by the broker: from now on a reply is owed.
-                metrics.requestsPublished.increment();
+                metrics.count(Count.REQUESTS_PUBLISHED);
                 request.requestAcknowledged();
             }
         } else {

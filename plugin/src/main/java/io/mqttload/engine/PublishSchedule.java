@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.SamplerMetrics;
 
@@ -64,11 +65,11 @@ public final class PublishSchedule {
             }
         }
         if (steady) {
-            metrics.scheduledPublishRate.accumulateAndGet(Math.round(scheduled), Math::max);
+            metrics.peak(Count.SCHEDULED_PUBLISH_RATE, Math.round(scheduled));
         }
         if (behind != null) {
-            metrics.publishBehindScheduleSeconds.increment();
-            if (metrics.publishBehindScheduleSeconds.sum() == 1) {
+            metrics.count(Count.PUBLISH_BEHIND_SCHEDULE_SECONDS);
+            if (metrics.sum(Count.PUBLISH_BEHIND_SCHEDULE_SECONDS) == 1) {
                 event.accept(behind);
             }
         }
@@ -80,7 +81,7 @@ public final class PublishSchedule {
                 target.window.clear();
                 return null;
             }
-            long published = sampler.published.sum();
+            long published = sampler.sum(Count.PUBLISHED);
             target.window.addLast(new long[] {now, published});
             if (target.window.size() > WINDOW_SECONDS + 1) {
                 target.window.removeFirst();

@@ -3,6 +3,7 @@ package io.mqttload.engine;
 import org.HdrHistogram.Histogram;
 
 import io.mqttload.broker.BrokerSample;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.TimelineFigures;
@@ -27,15 +28,15 @@ final class Timeline {
 
     /** Called by the ticker after each interval; {@code pubToSub} is that interval's histogram. */
     synchronized void add(long timeMillis, Histogram pubToSub) {
-        long acknowledged = metrics.acknowledged.sum();
-        long received = metrics.received.sum();
-        long connects = metrics.connectsOk.sum();
+        long acknowledged = metrics.sum(Count.ACKNOWLEDGED);
+        long received = metrics.sum(Count.RECEIVED);
+        long connects = metrics.sum(Count.CONNECTS_OK);
         long errors = metrics.errors();
         TimelineFigures.Point p = new TimelineFigures.Point();
         p.timeMillis = timeMillis;
         p.acknowledged = acknowledged - lastAcknowledged;
         p.received = received - lastReceived;
-        p.connections = metrics.activeConnections.sum();
+        p.connections = metrics.sum(Count.ACTIVE_CONNECTIONS);
         p.connects = connects - lastConnects;
         p.errors = errors - lastErrors;
         p.pubToSubHdr = pubToSub.getTotalCount() == 0 ? "" : LatencyStats.encode(pubToSub);

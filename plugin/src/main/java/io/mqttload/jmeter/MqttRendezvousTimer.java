@@ -75,10 +75,9 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
             if (!passage.released) {
                 if (passage.brokeIt) {
                     Rendezvous.Barrier b = passage.barrier;
-                    runtime.context().metrics().rendezvousTimeouts.increment();
                     String reason = String.format(Locale.ROOT, "%s timed out after %d ms: %d of %d threads arrived"
                             + " (engines seen: %s)", b.describe(), timeout, b.arrived(), b.groupSize, b.enginesSeen());
-                    runtime.context().metrics().rendezvousFailed(getName(), reason);
+                    runtime.context().metrics().rendezvousTimedOut(getName(), reason);
                     String text = "MQTT rendezvous " + reason + "; " + action.describe();
                     report(runtime, text);
                     action.apply(context, runtime);

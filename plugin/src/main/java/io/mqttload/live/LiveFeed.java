@@ -11,6 +11,7 @@ import org.HdrHistogram.Histogram;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.IntervalListener;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.Interval;
@@ -40,8 +41,8 @@ public final class LiveFeed implements IntervalListener {
     /** Counts from the moment of attaching: a feed attached mid-run starts its rates there, not at the run's start. */
     private LiveFeed(EngineRuntime runtime) {
         this.runtime = runtime;
-        this.publishedAtLastTick = runtime.context().metrics().published.sum();
-        this.receivedAtLastTick = runtime.context().metrics().received.sum();
+        this.publishedAtLastTick = runtime.context().metrics().sum(Count.PUBLISHED);
+        this.receivedAtLastTick = runtime.context().metrics().sum(Count.RECEIVED);
     }
 
     /** A feed on {@code runtime}'s intervals from now on. */
@@ -69,12 +70,12 @@ public final class LiveFeed implements IntervalListener {
         f.engineId = runtime.config().engineId();
         f.elapsedSeconds = runtime.elapsedMillis() / 1000.0;
         f.phase = runtime.phase();
-        f.activeConnections = m.activeConnections.sum();
-        f.connectsOk = m.connectsOk.sum();
-        f.connectsFailed = m.connectsFailed.sum();
-        f.connectionsLost = m.connectionsLost.sum();
-        f.published = m.published.sum();
-        f.received = m.received.sum();
+        f.activeConnections = m.sum(Count.ACTIVE_CONNECTIONS);
+        f.connectsOk = m.sum(Count.CONNECTS_OK);
+        f.connectsFailed = m.sum(Count.CONNECTS_FAILED);
+        f.connectionsLost = m.sum(Count.CONNECTIONS_LOST);
+        f.published = m.sum(Count.PUBLISHED);
+        f.received = m.sum(Count.RECEIVED);
         f.publishRate = firstInterval ? 0 : (f.published - publishedAtLastTick) / seconds;
         f.receiveRate = firstInterval ? 0 : (f.received - receivedAtLastTick) / seconds;
         publishedAtLastTick = f.published;
@@ -115,15 +116,15 @@ public final class LiveFeed implements IntervalListener {
         SamplerMetrics sm = s.sampler;
         LiveFigures.SamplerRow row = new LiveFigures.SamplerRow();
         row.label = sm.label;
-        row.published = sm.published.sum();
-        row.received = sm.received.sum();
+        row.published = sm.sum(Count.PUBLISHED);
+        row.received = sm.sum(Count.RECEIVED);
         long[] before = samplerCountsAtLastTick.get(sm);
         // A sampler first seen now has no earlier count here: its rate starts at the next tick.
         row.publishRate = before == null ? 0 : (row.published - before[0]) / seconds;
         row.receiveRate = before == null ? 0 : (row.received - before[1]) / seconds;
         samplerCountsAtLastTick.put(sm, new long[] {row.published, row.received});
         row.pubToSubP99Millis = p99Millis(s.pubToSub);
-        row.errors = sm.connectsFailed.sum() + sm.subscribeFailed.sum() + sm.publishFailed.sum();
+        row.errors = sm.errors();
         return row;
     }
 

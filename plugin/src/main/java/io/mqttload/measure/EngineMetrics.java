@@ -5,15 +5,13 @@ import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 
 import org.HdrHistogram.Histogram;
 
 /**
- * The engine's counters and latency distributions. Written from JMeter threads and Netty threads
- * at message rate, so every field is a contention-free adder or recorder.
+ * The engine's counts and latency distributions. Written from JMeter threads and Netty threads at message rate, so
+ * every count is a contention-free adder (see {@link Count}) and every distribution a recorder.
  */
 public final class EngineMetrics {
     /** Pub-to-sub latency: the sum of every node's, taken at each tick ({@link #takePubToSubInterval}). */
@@ -22,72 +20,44 @@ public final class EngineMetrics {
     public final LatencyRecorder connectLatency = new LatencyRecorder();
     /** Request/response (MQTT 5): from a request's send to its reply's arrival at the requester. */
     public final LatencyRecorder roundTripLatency = new LatencyRecorder();
-
-    public final LongAdder connectsOk = new LongAdder();
-    public final LongAdder connectsFailed = new LongAdder();
-    public final LongAdder reconnects = new LongAdder();
-    public final LongAdder connectionsLost = new LongAdder();
-    public final LongAdder disconnects = new LongAdder();
-
-    /** Messages handed to a connected client (QoS 0: written; QoS 1/2: sent, ack pending). */
-    public final LongAdder published = new LongAdder();
-    /** Publishes that never left the client (no connection, rejected by the client): failed, not published. */
-    public final LongAdder publishNotSent = new LongAdder();
-    /** QoS 0 messages written, or QoS 1/2 messages acknowledged by the broker (PUBACK / PUBCOMP). */
-    public final LongAdder acknowledged = new LongAdder();
-    public final LongAdder publishFailed = new LongAdder();
-    public final LongAdder publishedBytes = new LongAdder();
-
-    public final LongAdder subscribeOk = new LongAdder();
-    public final LongAdder subscribeFailed = new LongAdder();
-
-    public final LongAdder received = new LongAdder();
-    public final LongAdder receivedBytes = new LongAdder();
-    /** Received payloads without a readable measurement header (foreign publisher, or measurement off). */
-    public final LongAdder receivedUnmeasured = new LongAdder();
-    public final LongAdder duplicates = new LongAdder();
-    public final LongAdder reordered = new LongAdder();
-    /** Messages counted as missing when a later sequence number arrived first (gaps). */
-    public final LongAdder gaps = new LongAdder();
-    /** Gap messages that arrived late after all (reordering, not loss). */
-    public final LongAdder gapsFilled = new LongAdder();
-
-    /** Request/response (MQTT 5): requests published (messages with a response topic), and replies. */
-    public final LongAdder requestsPublished = new LongAdder();
-    public final LongAdder repliesSent = new LongAdder();
-    public final LongAdder repliesFailed = new LongAdder();
-    /** First replies to this engine's own requests: answers. */
-    public final LongAdder repliesReceived = new LongAdder();
-    /** Further replies to a request already answered (several responders got it). */
-    public final LongAdder replyDuplicates = new LongAdder();
-    /** Replies to requests that are not the receiving client's own (a subscriber on others' response topics). */
-    public final LongAdder repliesForeign = new LongAdder();
-    /** Replies sent and not yet taken by the broker. */
-    public final LongAdder repliesPending = new LongAdder();
-
     /** Why the most recent established connection was lost, for the summary. */
     public final AtomicReference<String> lastConnectionLoss = new AtomicReference<>();
-
-    /** Rendezvous barriers that timed out on this engine (one per barrier passage, not per thread). */
-    public final LongAdder rendezvousTimeouts = new LongAdder();
-    /** Barriers that timed out or could not work at all (no broker for the rendezvous client). */
-    public final LongAdder rendezvousFailures = new LongAdder();
-    /** Connections the client closed because the broker broke the protocol (a PUBACK to a QoS 2 PUBLISH, say). */
-    public final LongAdder protocolViolations = new LongAdder();
-    /** Seconds of the measured window in which the engine's process used at least 90 % of every core. */
-    public final LongAdder generatorSaturatedSeconds = new LongAdder();
-    /** Seconds of the steady phase in which a paced Publish sampler stayed under 90 % of its schedule. */
-    public final LongAdder publishBehindScheduleSeconds = new LongAdder();
-    /** The highest publish rate (msg/s) the plan's throughput timers scheduled in a steady second; 0: unpaced. */
-    public final AtomicLong scheduledPublishRate = new AtomicLong();
-    /** Clients moved to another broker node after losing their connection. */
-    public final LongAdder failovers = new LongAdder();
-    /** Samples that could not run because a field's value is wrong: the plan, not the broker, failed. */
-    public final LongAdder invalidSettings = new LongAdder();
     /** Why things failed: by sampler, kind and reason. */
     public final FailureTally failures = new FailureTally();
     /** Per broker node of the connection's list (one node unless the plan lists a cluster's). */
     public final NodeMetrics.Table nodes = new NodeMetrics.Table();
+    /** The engine's counts, updated by the events below and read with {@link #sum(Count)}. */
+    private final Counters counters = new Counters(Count.Level.ENGINE);
+
+    /**
+     * Adds {@code n} to count {@code c} on every level that keeps it: the engine, {@code sampler} and {@code node}
+     * (either may be null). The one call of an event that is one count; the methods below are the events that
+     * are more.
+     */
+    public void count(Count c, SamplerMetrics sampler, NodeMetrics node, long n) {
+        counters.add(c, n);
+        if (sampler != null) {
+            sampler.counters.add(c, n);
+        }
+        if (node != null) {
+            node.counters.add(c, n);
+        }
+    }
+
+    /** One more of an engine count (a reconnect, a duplicate, a second of saturation). */
+    public void count(Count c) {
+        counters.add(c, 1);
+    }
+
+    /** Raises a peak ({@link Count.Source#PEAK}) to {@code value} when it is higher. */
+    public void peak(Count c, long value) {
+        counters.peak(c, value);
+    }
+
+    /** The engine's count so far; one the engine does not keep as it runs (see {@link Count#counted()}) is refused. */
+    public long sum(Count c) {
+        return counters.sum(c);
+    }
 
     /**
      * Counts one failure everywhere it shows: the engine's counter, the sampler's (when there is one) and the
@@ -97,94 +67,66 @@ public final class EngineMetrics {
         failed(kind, sampler, null, reason);
     }
 
-    /** As {@link #failed(FailureTally.Kind, SamplerMetrics, String)}, also on the client's broker node. */
+    /**
+     * As {@link #failed(FailureTally.Kind, SamplerMetrics, String)}, also on the client's broker node. The client
+     * closes the connection on a protocol violation: a lost connection too, whose reason is the violation.
+     */
     public void failed(FailureTally.Kind kind, SamplerMetrics sampler, NodeMetrics node, String reason) {
-        if (node != null && (kind == FailureTally.Kind.CONNECTION_LOST || kind == FailureTally.Kind.PROTOCOL_VIOLATION)) {
-            node.connectionsLost.increment();
-            node.firstLossMillis.compareAndSet(-1, System.currentTimeMillis());
+        if (kind == FailureTally.Kind.PROTOCOL_VIOLATION) {
+            count(Count.CONNECTIONS_LOST, null, node, 1);
         }
-        switch (kind) {
-            case CONNECT:
-                connectsFailed.increment();
-                if (sampler != null) {
-                    sampler.connectsFailed.increment();
-                }
-                break;
-            case SUBSCRIBE:
-                subscribeFailed.increment();
-                if (sampler != null) {
-                    sampler.subscribeFailed.increment();
-                }
-                break;
-            case PUBLISH:
-                publishFailed.increment();
-                if (sampler != null) {
-                    sampler.publishFailed.increment();
-                }
-                break;
-            case CONNECTION_LOST:
-                connectionsLost.increment();
-                break;
-            case PROTOCOL_VIOLATION:
-                protocolViolations.increment();
-                break;
-            case INVALID_SETTING:
-                invalidSettings.increment();
-                break;
-            default:
-                rendezvousFailures.increment();
-                break;
+        count(Count.of(kind), sampler, node, 1);
+        if (node != null && (kind == FailureTally.Kind.CONNECTION_LOST || kind == FailureTally.Kind.PROTOCOL_VIOLATION)) {
+            node.firstLossMillis.compareAndSet(-1, System.currentTimeMillis());
         }
         failures.add(sampler == null ? "" : sampler.label, kind, reason, 1);
     }
 
-    // Successes, each counted by one call on the engine and on its sampler, as failures are by failed().
+    // Successes, each counted by one call on the engine, its sampler and its node, as failures are by failed().
 
     public void connected(SamplerMetrics sampler, NodeMetrics node, long micros) {
         connectLatency.record(micros);
-        connectsOk.increment();
         sampler.connectLatency.record(micros);
-        sampler.connectsOk.increment();
-        node.connectsOk.increment();
+        count(Count.CONNECTS_OK, sampler, node, 1);
     }
 
     /** A connection opened (+1) or closed (-1). */
     public void connections(SamplerMetrics sampler, NodeMetrics node, int change) {
-        activeConnections.add(change);
-        sampler.activeConnections.add(change);
-        node.activeConnections.add(change);
+        count(Count.ACTIVE_CONNECTIONS, sampler, node, change);
     }
 
     public void subscribed(SamplerMetrics sampler) {
-        subscribeOk.increment();
-        sampler.subscribeOk.increment();
+        count(Count.SUBSCRIBE_OK, sampler, null, 1);
     }
 
     /** Messages handed to connected clients by one sample. */
     public void published(SamplerMetrics sampler, NodeMetrics node, int messages, long bytes) {
-        published.add(messages);
-        publishedBytes.add(bytes);
-        sampler.published.add(messages);
-        node.published.add(messages);
+        count(Count.PUBLISHED, sampler, node, messages);
+        count(Count.PUBLISHED_BYTES, sampler, node, bytes);
+    }
+
+    /** A publish that never left the client (no connection, rejected by it): failed, not published. */
+    public void publishNotSent(SamplerMetrics sampler, String reason) {
+        count(Count.PUBLISH_NOT_SENT);
+        failed(FailureTally.Kind.PUBLISH, sampler, reason);
     }
 
     public void acknowledged(SamplerMetrics sampler, NodeMetrics node, long micros) {
         publishLatency.record(micros);
-        acknowledged.increment();
         sampler.publishLatency.record(micros);
-        sampler.acknowledged.increment();
-        node.acknowledged.increment();
+        count(Count.ACKNOWLEDGED, sampler, node, 1);
     }
 
     /** A message arrived for {@code sampler}'s subscribers (null: a client no Subscribe sampler made). */
     public void received(SamplerMetrics sampler, NodeMetrics node, int bytes) {
-        received.increment();
-        receivedBytes.add(bytes);
-        node.received.increment();
-        if (sampler != null) {
-            sampler.received.increment();
-            sampler.receivedBytes.add(bytes);
-        }
+        count(Count.RECEIVED, sampler, node, 1);
+        count(Count.RECEIVED_BYTES, sampler, node, bytes);
+    }
+
+    /** A message arrived after a later one of its stream: reordered, and it fills a gap counted before. */
+    public void reordered() {
+        count(Count.REORDERED);
+        count(Count.GAPS_FILLED);
     }
 
     /** Latency of a message from a publisher on {@code publisherNode} (-1: not known) to a subscriber on {@code node}. */
@@ -293,38 +235,43 @@ public final class EngineMetrics {
 
     /** A reply of {@code sampler}'s responders (null: a client no Subscribe sampler made) that could not be sent. */
     public void replyFailed(SamplerMetrics sampler, String reason) {
-        repliesFailed.increment();
-        failures.add(sampler == null ? "" : sampler.label, FailureTally.Kind.REPLY, reason, 1);
+        failed(FailureTally.Kind.REPLY, sampler, reason);
+    }
+
+    /**
+     * A reply handed to the client (counted in {@link Count#REPLIES_PENDING}) that the broker took ({@code failure}
+     * null) or that failed for {@code failure}.
+     */
+    public void replySettled(SamplerMetrics sampler, String failure) {
+        count(Count.REPLIES_PENDING, null, null, -1);
+        if (failure == null) {
+            count(Count.REPLIES_SENT);
+        } else {
+            replyFailed(sampler, failure);
+        }
     }
 
     /** A client that lost its connection to {@code from} reconnected to {@code to} (failover). */
     public void failedOver(NodeMetrics from, NodeMetrics to) {
-        failovers.increment();
-        from.movedAway.increment();
-        to.movedIn.increment();
+        count(Count.FAILOVERS);
+        count(Count.MOVED_AWAY, null, from, 1);
+        count(Count.MOVED_IN, null, to, 1);
     }
 
     /** A barrier that timed out or could not work, named after its timer. */
     public void rendezvousFailed(String timer, String reason) {
-        rendezvousFailures.increment();
+        count(Count.RENDEZVOUS_FAILURES);
         failures.add(timer, FailureTally.Kind.RENDEZVOUS, reason, 1);
     }
 
-    /** The run's errors so far ({@link FailureTally#ERROR_COUNTS}), for the progress line and the timeline. */
+    /** A barrier passage that timed out: a failed rendezvous too. */
+    public void rendezvousTimedOut(String timer, String reason) {
+        count(Count.RENDEZVOUS_TIMEOUTS);
+        rendezvousFailed(timer, reason);
+    }
+
+    /** The run's errors so far ({@link Count#ERRORS}), for the progress line and the timeline. */
     public long errors() {
-        return FailureTally.errors(this::errorCount);
+        return counters.errors();
     }
-
-    /** One of {@link FailureTally#ERROR_COUNTS} so far. */
-    public long errorCount(String name) {
-        return errorCounters.get(name).sum();
-    }
-
-    private final Map<String, LongAdder> errorCounters = Map.of("connectsFailed", connectsFailed, "subscribeFailed",
-            subscribeFailed, "publishFailed", publishFailed, "connectionsLost", connectionsLost, "protocolViolations",
-            protocolViolations, "rendezvousFailures", rendezvousFailures, "invalidSettings", invalidSettings,
-            "repliesFailed", repliesFailed);
-
-    /** Currently open connections. */
-    public final LongAdder activeConnections = new LongAdder();
 }

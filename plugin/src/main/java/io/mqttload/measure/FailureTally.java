@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.ToLongFunction;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -25,7 +24,7 @@ public final class FailureTally {
     static final int MAX_ROWS = 200;
     static final String OTHER = "other reasons (more than " + MAX_ROWS + " distinct ones)";
 
-    /** What failed. */
+    /** What failed; each kind has its error count ({@link Count#of(Kind)}). */
     public enum Kind {
         CONNECT("connect"),
         SUBSCRIBE("subscribe"),
@@ -74,30 +73,6 @@ public final class FailureTally {
             this.reason = reason;
             this.count = count;
         }
-    }
-
-    /** The counts that are errors: the progress line, the timeline, the reports and the sweep add up these. */
-    public static final List<String> ERROR_COUNTS = List.of("connectsFailed", "connectionsLost", "subscribeFailed",
-            "publishFailed", "protocolViolations", "rendezvousFailures", "invalidSettings", "repliesFailed");
-
-    /** What each of {@link #ERROR_COUNTS} counts, as the live error events say it ("3 connects failed"). */
-    private static final Map<String, String> ERROR_TEXTS = Map.of("connectsFailed", "connects failed",
-            "connectionsLost", "connections lost", "subscribeFailed", "subscribes failed", "publishFailed",
-            "publishes failed", "protocolViolations", "broker protocol violations", "rendezvousFailures",
-            "rendezvous failed", "invalidSettings", "samples with an invalid setting", "repliesFailed",
-            "replies to requests failed");
-
-    public static String errorText(String count) {
-        return ERROR_TEXTS.get(count);
-    }
-
-    /** The run's errors: the sum of {@link #ERROR_COUNTS}. */
-    public static long errors(ToLongFunction<String> count) {
-        long n = 0;
-        for (String name : ERROR_COUNTS) {
-            n += count.applyAsLong(name);
-        }
-        return n;
     }
 
     private final ConcurrentHashMap<Key, LongAdder> counts = new ConcurrentHashMap<>();

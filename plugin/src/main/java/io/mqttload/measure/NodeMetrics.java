@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the clients of one broker node did: a cluster's nodes compared side by side, and pub-to-sub latency per
@@ -17,15 +16,8 @@ public final class NodeMetrics {
 
     public final int index;
     public final String name;
-    public final LongAdder connectsOk = new LongAdder();
-    public final LongAdder connectionsLost = new LongAdder();
-    public final LongAdder activeConnections = new LongAdder();
-    public final LongAdder published = new LongAdder();
-    public final LongAdder acknowledged = new LongAdder();
-    public final LongAdder received = new LongAdder();
-    /** Clients that left this node for another after losing their connection (failover), and that came to it. */
-    public final LongAdder movedAway = new LongAdder();
-    public final LongAdder movedIn = new LongAdder();
+    /** The counts a node keeps ({@link Count.Level#NODE}), updated through {@link EngineMetrics}. */
+    final Counters counters = new Counters(Count.Level.NODE);
     /** When a connection to this node was first lost (ms since the epoch), or -1: when the node went away. */
     public final AtomicLong firstLossMillis = new AtomicLong(-1);
     /** Of the messages this node's subscribers received: latency (the sum of its {@link FromNode}s). */
@@ -36,6 +28,11 @@ public final class NodeMetrics {
     NodeMetrics(int index, String name) {
         this.index = index;
         this.name = name;
+    }
+
+    /** The node's count so far; a count nodes do not keep is refused. */
+    public long sum(Count c) {
+        return counters.sum(c);
     }
 
     /** The messages from publishers on node {@code publisherNode} (-1: not known) to subscribers on this node. */

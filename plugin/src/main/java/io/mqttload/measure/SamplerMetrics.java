@@ -1,7 +1,5 @@
 package io.mqttload.measure;
 
-import java.util.concurrent.atomic.LongAdder;
-
 /**
  * What one sampler (by its label) did, beside the engine's totals: so that live metrics can tell a
  * latency probe from the flood it measures, or one publisher group from another. Connections and
@@ -13,18 +11,20 @@ public final class SamplerMetrics {
     public final LatencyTotal pubToSubLatency = new LatencyTotal();
     public final LatencyRecorder publishLatency = new LatencyRecorder();
     public final LatencyRecorder connectLatency = new LatencyRecorder();
-    public final LongAdder connectsOk = new LongAdder();
-    public final LongAdder connectsFailed = new LongAdder();
-    public final LongAdder activeConnections = new LongAdder();
-    public final LongAdder subscribeOk = new LongAdder();
-    public final LongAdder subscribeFailed = new LongAdder();
-    public final LongAdder published = new LongAdder();
-    public final LongAdder acknowledged = new LongAdder();
-    public final LongAdder publishFailed = new LongAdder();
-    public final LongAdder received = new LongAdder();
-    public final LongAdder receivedBytes = new LongAdder();
+    /** The counts a sampler keeps ({@link Count.Level#SAMPLER}), updated through {@link EngineMetrics}. */
+    final Counters counters = new Counters(Count.Level.SAMPLER);
 
     public SamplerMetrics(String label) {
         this.label = label;
+    }
+
+    /** The sampler's count so far; a count samplers do not keep is refused. */
+    public long sum(Count c) {
+        return counters.sum(c);
+    }
+
+    /** The sampler's failed connects, subscribes and publishes so far. */
+    public long errors() {
+        return counters.errors();
     }
 }

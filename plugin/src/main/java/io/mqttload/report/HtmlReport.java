@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.BrokerRow;
 import io.mqttload.summary.MergedReport;
@@ -47,6 +48,8 @@ public final class HtmlReport {
             model.put("brokerTotals", brokerTotal);
         }
         model.put("charts", charts(r));
+        model.put("Count", Templates.constants(Count.class));
+        model.put("allCounts", AllCounts.rows(r));
         model.put("writtenAt", TIME.format(Instant.now()));
         return Templates.render("run-report.ftlh", model);
     }

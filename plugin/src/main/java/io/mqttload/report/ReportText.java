@@ -2,6 +2,7 @@ package io.mqttload.report;
 
 import java.util.Locale;
 
+import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.BarrierRow;
@@ -30,16 +31,16 @@ public final class ReportText {
                 "sub msg/s", "connects", "errors", "expected", "received", "lost", "dups", "p99 ms"));
         for (EngineRow e : r.engines) {
             t.append(String.format(Locale.ROOT, "%-14s %11.1f %11.1f %8d %7d %11d %11d %8d %6d %10.3f%n",
-                    e.engineId, e.publishRate, e.receiveRate, e.count("connectsOk"), FailureTally.errors(e::count),
-                    e.count("expected"), e.count("receivedOfExpected"), e.count("lost"), e.count("duplicates"),
+                    e.engineId, e.publishRate, e.receiveRate, e.count(Count.CONNECTS_OK), Count.errors(e::count),
+                    e.count(Count.EXPECTED), e.count(Count.RECEIVED_OF_EXPECTED), e.count(Count.LOST), e.count(Count.DUPLICATES),
                     e.pubToSubP99 / 1000.0));
         }
         for (String m : r.missingEngines) {
             t.append(String.format(Locale.ROOT, "%-14s (no summary received)%n", m));
         }
         t.append(String.format(Locale.ROOT, "%-14s %11.1f %11.1f %8d %7d %11d %11d %8d %6d %10.3f%n", "ALL",
-                r.publishRate, r.receiveRate, r.count("connectsOk"), FailureTally.errors(r::count), r.expected, r.receivedOfExpected,
-                r.lost(), r.count("duplicates"), r.latency.get("pubToSub").percentile(99) / 1000.0));
+                r.publishRate, r.receiveRate, r.count(Count.CONNECTS_OK), Count.errors(r::count), r.expected, r.receivedOfExpected,
+                r.lost(), r.count(Count.DUPLICATES), r.latency.get("pubToSub").percentile(99) / 1000.0));
         t.append(rule);
         LatencyStats.appendTextHeader(t);
         for (int i = 0; i < MergedReport.LATENCY_KINDS.size(); i++) {
@@ -65,9 +66,9 @@ public final class ReportText {
         for (BarrierRow b : r.rendezvous) {
             t.append("rendezvous ").append(b.describe()).append('\n');
         }
-        if (r.count("deliveredUnacknowledged") > 0) {
+        if (r.count(Count.DELIVERED_UNACKNOWLEDGED) > 0) {
             t.append(String.format(Locale.ROOT, "delivered, never acknowledged to the publisher: %d%n",
-                    r.count("deliveredUnacknowledged")));
+                    r.count(Count.DELIVERED_UNACKNOWLEDGED)));
         }
         NodeFigures.appendTable(t, r.nodes.values(), rule);
         RunSummary.appendFailures(t, r.failures, rule);
@@ -109,16 +110,16 @@ public final class ReportText {
         m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (EngineRow e : r.engines) {
             m.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %d | %d | %d | %d | %d | %d | %d | %d |%n",
-                    e.engineId, e.publishRate, e.receiveRate, e.count("connectsOk"), e.count("connectsFailed"),
-                    e.count("publishFailed"), e.count("expected"), e.count("receivedOfExpected"), e.count("lost"),
-                    e.count("duplicates"), e.count("reordered")));
+                    e.engineId, e.publishRate, e.receiveRate, e.count(Count.CONNECTS_OK), e.count(Count.CONNECTS_FAILED),
+                    e.count(Count.PUBLISH_FAILED), e.count(Count.EXPECTED), e.count(Count.RECEIVED_OF_EXPECTED), e.count(Count.LOST),
+                    e.count(Count.DUPLICATES), e.count(Count.REORDERED)));
         }
         for (String missing : r.missingEngines) {
             m.append("| ").append(missing).append(" | no summary | | | | | | | | | |\n");
         }
         m.append(String.format(Locale.ROOT, "| **all** | %.1f | %.1f | %d | %d | %d | %d | %d | %d | %d | %d |%n",
-                r.publishRate, r.receiveRate, r.count("connectsOk"), r.count("connectsFailed"), r.count("publishFailed"),
-                r.expected, r.receivedOfExpected, r.lost(), r.count("duplicates"), r.count("reordered")));
+                r.publishRate, r.receiveRate, r.count(Count.CONNECTS_OK), r.count(Count.CONNECTS_FAILED), r.count(Count.PUBLISH_FAILED),
+                r.expected, r.receivedOfExpected, r.lost(), r.count(Count.DUPLICATES), r.count(Count.REORDERED)));
         if (r.lossBySampler.size() > 1 || r.lost() > 0) {
             m.append("\n| subscribers (sampler) | expected | received | lost |\n| --- | ---: | ---: | ---: |\n");
             r.lossBySampler.forEach((label, v) -> m.append(String.format(Locale.ROOT, "| %s | %d | %d | %d |%n",
@@ -147,7 +148,8 @@ public final class ReportText {
             m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
             for (NodeFigures n : r.nodes.values()) {
                 m.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %.3f | %.3f |%n", n.name,
-                        n.connectsOk, n.connectionsLost, n.published, n.acknowledged, n.received, n.expected,
+                        n.count(Count.CONNECTS_OK), n.count(Count.CONNECTIONS_LOST), n.count(Count.PUBLISHED),
+                        n.count(Count.ACKNOWLEDGED), n.count(Count.RECEIVED), n.expected,
                         n.receivedOfExpected, n.lost(), n.pubToSub.percentile(50.0) / 1000.0,
                         n.pubToSub.percentile(99.0) / 1000.0));
             }
@@ -168,11 +170,12 @@ public final class ReportText {
         }
         m.append("\nEngine rows check the engine's own publishers against its own subscribers; the **all** row checks"
                 + " every publisher against every subscriber of the run.");
-        if (r.count("sharedScopesAcrossEngines") > 0) {
+        if (r.count(Count.SHARED_SCOPES_ACROSS_ENGINES) > 0) {
             m.append(" Shared subscription groups that may have members on several engines are judged in the **all**"
                     + " row only.");
         }
         m.append('\n');
+        AllCounts.appendMarkdown(m, r);
         return m.toString();
     }
 }

@@ -5,10 +5,13 @@ import java.io.StringWriter;
 import java.util.Locale;
 import java.util.Map;
 
+import freemarker.ext.beans.BeansWrapper;
 import freemarker.template.Configuration;
 import freemarker.template.DefaultObjectWrapperBuilder;
 import freemarker.template.TemplateException;
 import freemarker.template.TemplateExceptionHandler;
+import freemarker.template.TemplateHashModel;
+import freemarker.template.TemplateModelException;
 
 /**
  * The HTML pages' templates (FreeMarker, which JMeter's own dashboard uses and ships in {@code lib/}): {@code .ftlh}
@@ -37,6 +40,15 @@ public final class Templates {
         wrapper.setExposeFields(true);
         c.setObjectWrapper(wrapper.build());
         return c;
+    }
+
+    /** The constants of an enum, for a template to name one ({@code Count.CONNECTS_OK}): a misspelt one fails the page. */
+    static TemplateHashModel constants(Class<? extends Enum<?>> type) {
+        try {
+            return (TemplateHashModel) ((BeansWrapper) CONFIG.getObjectWrapper()).getEnumModels().get(type.getName());
+        } catch (TemplateModelException e) {
+            throw new IllegalStateException("the constants of " + type.getName() + " cannot be given to a template", e);
+        }
     }
 
     /** The page {@code name} (a file in the templates directory) with {@code model}. */

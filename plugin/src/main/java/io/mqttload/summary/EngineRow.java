@@ -1,9 +1,10 @@
 package io.mqttload.summary;
 
-import java.util.LinkedHashMap;
+import java.util.EnumMap;
 import java.util.Map;
 
 import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
 
 /** One engine's line in the report. */
@@ -12,7 +13,8 @@ public final class EngineRow {
     public final int engineNumber;
     public final double publishRate;
     public final double receiveRate;
-    public final Map<String, Long> counts;
+    /** The counts the engine's summary carries. */
+    public final Map<Count, Long> counts = new EnumMap<>(Count.class);
     public final long pubToSubP99;
     public final Verdict verdict;
 
@@ -21,13 +23,20 @@ public final class EngineRow {
         engineNumber = s.engineNumber;
         publishRate = s.publishRate;
         receiveRate = s.receiveRate;
-        counts = new LinkedHashMap<>(s.counts);
+        for (Count c : Count.SUMMARY) {
+            Long v = s.counts.get(c.key());
+            if (v != null) {
+                counts.put(c, v);
+            }
+        }
         LatencyStats pubToSub = s.latencyMicros.get("pubToSub");
         pubToSubP99 = pubToSub == null ? 0 : pubToSub.percentile(99.0);
         verdict = s.verdict;
     }
 
-    public long count(String name) {
-        return counts.getOrDefault(name, 0L);
+    /** The count, 0 when the engine's summary does not carry it. */
+    public long count(Count c) {
+        Long v = counts.get(c);
+        return v == null ? 0 : v;
     }
 }

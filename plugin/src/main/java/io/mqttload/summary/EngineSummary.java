@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import io.mqttload.broker.BrokerMonitor;
 import io.mqttload.delivery.DeliveryCheck;
 import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyStats;
 
@@ -30,6 +31,7 @@ public final class EngineSummary {
     public double measuredSeconds;
     public double publishRate;
     public double receiveRate;
+    /** Each count of {@link Count#SUMMARY} by its key: a summary saved by an earlier version may lack newer ones. */
     public Map<String, Long> counts = new LinkedHashMap<>();
     /** pubToSub, publish and connect ({@link MergedReport#LATENCY_KINDS}). */
     public Map<String, LatencyStats> latencyMicros = new LinkedHashMap<>();
@@ -51,7 +53,8 @@ public final class EngineSummary {
     public TimelineFigures timeline = new TimelineFigures();
     public DeliveryCheck.Ledger ledger = new DeliveryCheck.Ledger(List.of(), List.of());
 
-    public long count(String name) {
-        return counts.getOrDefault(name, 0L);
+    /** The count, 0 when the summary does not carry it. */
+    public long count(Count c) {
+        return counts.getOrDefault(c.key(), 0L);
     }
 }

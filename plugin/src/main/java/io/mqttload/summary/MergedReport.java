@@ -3,6 +3,7 @@ package io.mqttload.summary;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -12,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.BinaryOperator;
 
 import org.HdrHistogram.Histogram;
 
@@ -20,6 +20,7 @@ import io.mqttload.broker.BrokerMonitor;
 import io.mqttload.delivery.DeliveryCheck;
 import io.mqttload.delivery.Judgement;
 import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyStats;
 
@@ -40,7 +41,8 @@ public final class MergedReport {
     public final List<EngineRow> engines = new ArrayList<>();
     /** Engines that took part (they started the test) but whose summary never arrived. */
     public final Set<String> missingEngines;
-    public final Map<String, Long> counts = new LinkedHashMap<>();
+    /** The engines' counts, each merged as {@link Count#merge()} says; those no engine carried are absent. */
+    public final Map<Count, Long> counts = new EnumMap<>(Count.class);
     public final Map<String, LatencyStats> latency = new LinkedHashMap<>();
     public final double publishRate;
     public final double receiveRate;
@@ -92,7 +94,6 @@ public final class MergedReport {
         double sub = 0;
         double measured = 0;
         long warmup = 0;
-        long late = 0;
         Histogram[] merged = new Histogram[LATENCY_KINDS.size()];
         for (EngineSummary s : summaries) {
             EngineRow row = new EngineRow(s);
@@ -109,7 +110,7 @@ public final class MergedReport {
             sub += row.receiveRate;
             measured = Math.max(measured, s.measuredSeconds);
             warmup = Math.max(warmup, s.warmupMillis);
-            row.counts.forEach((k, v) -> counts.merge(k, v, combine(k)));
+            row.counts.forEach((c, v) -> counts.merge(c, v, c.merge()::combine));
             for (int i = 0; i < LATENCY_KINDS.size(); i++) {
                 LatencyStats stats = s.latencyMicros.get(LATENCY_KINDS.get(i));
                 if (stats == null) {
@@ -145,21 +146,19 @@ public final class MergedReport {
             latency.put(LATENCY_KINDS.get(i), new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
         }
         DeliveryCheck.Result d = mergeLedgers(summaries);
-        for (EngineSummary s : summaries) {
-            late += s.count("lateSubscriptions");
-        }
         this.expected = d.expected;
         this.receivedOfExpected = d.receivedOfExpected;
         this.lossBySampler.putAll(d.bySampler);
         this.nodes.putAll(NodeFigures.merge(summaries, d.byNode));
         this.receivedNothing.addAll(d.receivedNothing);
-        this.lateSubscriptions = late;
-        counts.put("expected", expected);
-        counts.put("receivedOfExpected", receivedOfExpected);
-        counts.put("lost", lost());
-        counts.put("deliveredUnacknowledged", d.deliveredUnacknowledged);
-        counts.put("deliveredDespiteNoLocal", d.deliveredDespiteNoLocal);
-        counts.put("receivedFromUnknownStreams", d.receivedFromUnknownStreams);
+        this.lateSubscriptions = count(Count.LATE_SUBSCRIPTIONS);
+        // The counts of Merge.FROM_LEDGERS: what the merged ledgers found replaces the engines' sums.
+        counts.put(Count.EXPECTED, expected);
+        counts.put(Count.RECEIVED_OF_EXPECTED, receivedOfExpected);
+        counts.put(Count.LOST, lost());
+        counts.put(Count.DELIVERED_UNACKNOWLEDGED, d.deliveredUnacknowledged);
+        counts.put(Count.DELIVERED_DESPITE_NO_LOCAL, d.deliveredDespiteNoLocal);
+        counts.put(Count.RECEIVED_FROM_UNKNOWN_STREAMS, d.receivedFromUnknownStreams);
         failures.addAll(mergeFailures(summaries));
         this.failureTolerancePercent = summaries.isEmpty() ? 0 : summaries.get(0).failureTolerancePercent;
         List<String> incomplete = new ArrayList<>(problems);
@@ -239,17 +238,6 @@ public final class MergedReport {
                 .thenComparing(b -> b.name).thenComparingInt(b -> b.generation));
     }
 
-    /** How engine counts combine: extremes stay extremes, everything else adds up. */
-    private static BinaryOperator<Long> combine(String name) {
-        if (name.endsWith("Min")) {
-            return Math::min;
-        }
-        if (name.endsWith("Max")) {
-            return Math::max;
-        }
-        return Long::sum;
-    }
-
     /**
      * Merges engine summaries given as JSON text ({@link SummaryJson}); {@code missing} names engines whose summary
      * did not arrive.
@@ -296,8 +284,10 @@ public final class MergedReport {
         return expected - receivedOfExpected;
     }
 
-    public long count(String name) {
-        return counts.getOrDefault(name, 0L);
+    /** The merged count, 0 when no engine carried it. */
+    public long count(Count c) {
+        Long v = counts.get(c);
+        return v == null ? 0 : v;
     }
 
     /** Whether a report shows this latency kind: round trips only where there were requests, as the engine summaries. */
@@ -334,7 +324,7 @@ public final class MergedReport {
         f.warmupMillis = warmupMillis;
         f.publishRate = publishRate;
         f.receiveRate = receiveRate;
-        f.counts.putAll(counts);
+        counts.forEach((c, v) -> f.counts.put(c.key(), v));
         latency.forEach((kind, stats) -> {
             if (showsLatency(kind)) {
                 f.latencyMicros.put(kind, stats);

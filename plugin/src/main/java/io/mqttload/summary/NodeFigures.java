@@ -5,7 +5,9 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -13,6 +15,10 @@ import java.util.TreeMap;
 
 import org.HdrHistogram.Histogram;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+
+import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.NodeMetrics;
 
@@ -24,15 +30,12 @@ public final class NodeFigures {
     private static final DateTimeFormatter LOSS_TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS 'UTC'", Locale.ROOT)
             .withZone(ZoneOffset.UTC);
 
+    /** What a node's figures carry of its counts: the counters a node keeps ({@link Count.Level#NODE}). */
+    public static final List<Count> COUNTS = nodeCounts();
+
     public String name;
-    public long connectsOk;
-    public long connectionsLost;
-    public long published;
-    public long acknowledged;
-    public long received;
-    /** Clients that failed over away from this node after losing it, and to it from others. */
-    public long movedAway;
-    public long movedIn;
+    /** The node's {@link #COUNTS}; in the JSON as fields of their own, by their keys. */
+    private final Map<Count, Long> counts = new EnumMap<>(Count.class);
     /** When a connection to this node was first lost (ms since the epoch), or -1. */
     public long firstLossMillis = -1;
     /** Deliveries owed to subscribers on this node, and of those, received (from the ledgers, exact). */
@@ -46,6 +49,39 @@ public final class NodeFigures {
         return expected - receivedOfExpected;
     }
 
+    /** One of {@link #COUNTS}; 0 when the node has none of it. */
+    public long count(Count c) {
+        Long v = counts.get(c);
+        return v == null ? 0 : v;
+    }
+
+    @JsonAnyGetter
+    public Map<String, Long> countsByKey() {
+        Map<String, Long> byKey = new LinkedHashMap<>();
+        counts.forEach((c, v) -> byKey.put(c.key(), v));
+        return byKey;
+    }
+
+    /** Reads a count back from the JSON; any other field is refused, as the mapper refuses unknown fields. */
+    @JsonAnySetter
+    public void readCount(String key, long value) {
+        Count c = Count.of(key);
+        if (!COUNTS.contains(c)) {
+            throw new IllegalArgumentException("'" + key + "' is not a count of a broker node");
+        }
+        counts.put(c, value);
+    }
+
+    private static List<Count> nodeCounts() {
+        List<Count> counts = new ArrayList<>();
+        for (Count c : Count.counted(Count.Level.NODE)) {
+            if (c.source() == Count.Source.COUNTER) {
+                counts.add(c);
+            }
+        }
+        return List.copyOf(counts);
+    }
+
     /** The nodes side by side under a report's table, and latency per node pair; nothing for a single broker. */
     public static void appendTable(StringBuilder t, Collection<NodeFigures> nodes, String rule) {
         if (nodes.size() < 2) {
@@ -57,15 +93,17 @@ public final class NodeFigures {
                 "p99 ms"));
         for (NodeFigures n : nodes) {
             t.append(String.format(Locale.ROOT, "%-18s %8d %6d %10d %10d %10d %10d %10d %7d %8.3f %8.3f%n", n.name,
-                    n.connectsOk, n.connectionsLost, n.published, n.acknowledged, n.received, n.expected,
+                    n.count(Count.CONNECTS_OK), n.count(Count.CONNECTIONS_LOST), n.count(Count.PUBLISHED),
+                    n.count(Count.ACKNOWLEDGED), n.count(Count.RECEIVED), n.expected,
                     n.receivedOfExpected, n.lost(), n.pubToSub.percentile(50.0) / 1000.0,
                     n.pubToSub.percentile(99.0) / 1000.0));
         }
         for (NodeFigures n : nodes) {
-            if (n.firstLossMillis >= 0 || n.movedAway > 0 || n.movedIn > 0) {
+            if (n.firstLossMillis >= 0 || n.count(Count.MOVED_AWAY) > 0 || n.count(Count.MOVED_IN) > 0) {
                 t.append(String.format(Locale.ROOT, "node %s: first connection lost at %s, %d client(s) moved away, %d"
                         + " moved in%n", n.name, n.firstLossMillis < 0 ? "-" : LOSS_TIME.format(
-                                Instant.ofEpochMilli(n.firstLossMillis)), n.movedAway, n.movedIn));
+                                Instant.ofEpochMilli(n.firstLossMillis)), n.count(Count.MOVED_AWAY),
+                        n.count(Count.MOVED_IN)));
             }
         }
         for (NodeFigures n : nodes) {
@@ -84,13 +122,9 @@ public final class NodeFigures {
         for (NodeMetrics n : nodes) {
             NodeFigures f = new NodeFigures();
             f.name = n.name;
-            f.connectsOk = n.connectsOk.sum();
-            f.connectionsLost = n.connectionsLost.sum();
-            f.published = n.published.sum();
-            f.acknowledged = n.acknowledged.sum();
-            f.received = n.received.sum();
-            f.movedAway = n.movedAway.sum();
-            f.movedIn = n.movedIn.sum();
+            for (Count c : COUNTS) {
+                f.counts.put(c, n.sum(c));
+            }
             f.firstLossMillis = n.firstLossMillis.get();
             long[] d = deliveryByNode.get(n.name);
             f.expected = d == null ? 0 : d[0];
@@ -119,13 +153,7 @@ public final class NodeFigures {
                     f.pubToSub = new LatencyStats(new Histogram(3));
                     return f;
                 });
-                m.connectsOk += n.connectsOk;
-                m.connectionsLost += n.connectionsLost;
-                m.published += n.published;
-                m.acknowledged += n.acknowledged;
-                m.received += n.received;
-                m.movedAway += n.movedAway;
-                m.movedIn += n.movedIn;
+                n.counts.forEach((c, v) -> m.counts.merge(c, v, c.merge()::combine));
                 if (n.firstLossMillis >= 0 && (m.firstLossMillis < 0 || n.firstLossMillis < m.firstLossMillis)) {
                     m.firstLossMillis = n.firstLossMillis;
                 }

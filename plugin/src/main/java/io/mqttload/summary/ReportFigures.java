@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyStats;
 
@@ -23,6 +24,7 @@ public final class ReportFigures {
     public long warmupMillis;
     public double publishRate;
     public double receiveRate;
+    /** The merged counts by their keys ({@link Count#key()}). */
     public Map<String, Long> counts = new LinkedHashMap<>();
     public Map<String, LatencyStats> latencyMicros = new LinkedHashMap<>();
     public Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
@@ -40,8 +42,9 @@ public final class ReportFigures {
     public double failureTolerancePercent;
     public List<FailureTally.Row> failures = new ArrayList<>();
 
-    public long count(String name) {
-        return counts.getOrDefault(name, 0L);
+    /** The count, 0 when the report does not carry it. */
+    public long count(Count c) {
+        return counts.getOrDefault(c.key(), 0L);
     }
 
     /** One engine's line. */

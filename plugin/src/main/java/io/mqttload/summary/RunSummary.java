@@ -2,6 +2,7 @@ package io.mqttload.summary;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +15,7 @@ import io.mqttload.delivery.DeliveryCheck;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.Judgement;
 import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyStats;
@@ -34,7 +36,8 @@ public final class RunSummary {
     public final double measuredSeconds;
     public final long warmupMillis;
 
-    public final Map<String, Long> counts = new LinkedHashMap<>();
+    /** Every count of {@link Count#SUMMARY}; the InfluxDB writer's own ({@link Count.Source#METRICS_WRITER}) only when it ran. */
+    public final Map<Count, Long> counts = new EnumMap<>(Count.class);
     public final LatencyStats pubToSub;
     public final LatencyStats publish;
     public final LatencyStats connect;
@@ -77,52 +80,27 @@ public final class RunSummary {
         this.measuredPublished = measuredPublished;
         this.measuredReceived = measuredReceived;
         this.lastConnectionLoss = m.lastConnectionLoss.get();
-        counts.put("connectsOk", m.connectsOk.sum());
-        counts.put("connectsFailed", m.connectsFailed.sum());
-        counts.put("connectionsLost", m.connectionsLost.sum());
-        counts.put("reconnects", m.reconnects.sum());
-        counts.put("failovers", m.failovers.sum());
-        counts.put("subscribeOk", m.subscribeOk.sum());
-        counts.put("subscribeFailed", m.subscribeFailed.sum());
-        counts.put("published", m.published.sum());
-        counts.put("acknowledged", m.acknowledged.sum());
-        counts.put("publishFailed", m.publishFailed.sum());
-        counts.put("publishNotSent", m.publishNotSent.sum());
-        counts.put("publishedBytes", m.publishedBytes.sum());
-        counts.put("received", m.received.sum());
-        counts.put("receivedBytes", m.receivedBytes.sum());
-        counts.put("receivedUnmeasured", m.receivedUnmeasured.sum());
-        counts.put("expected", delivery.expected);
-        counts.put("receivedOfExpected", delivery.receivedOfExpected);
-        counts.put("lost", delivery.lost());
-        counts.put("deliveredUnacknowledged", delivery.deliveredUnacknowledged);
-        counts.put("deliveredDespiteNoLocal", delivery.deliveredDespiteNoLocal);
-        counts.put("receivedFromUnknownStreams", delivery.receivedFromUnknownStreams);
-        counts.put("duplicates", m.duplicates.sum());
-        counts.put("reordered", m.reordered.sum());
-        counts.put("missingInGaps", delivery.missingInGaps);
-        counts.put("lateSubscriptions", delivery.lateSubscriptions);
-        counts.put("sharedScopesAcrossEngines", (long) delivery.sharedScopesAcrossEngines);
-        counts.put("subscribingClients", receivedPerSubscriber[0]);
-        counts.put("receivedPerClientMin", receivedPerSubscriber[1]);
-        counts.put("receivedPerClientMax", receivedPerSubscriber[2]);
-        counts.put("latencyNegative", m.pubToSubNegativeCount());
-        counts.put("latencyClamped", m.pubToSubClampedCount());
-        counts.put("rendezvousTimeouts", m.rendezvousTimeouts.sum());
-        counts.put("rendezvousFailures", m.rendezvousFailures.sum());
-        counts.put("protocolViolations", m.protocolViolations.sum());
-        counts.put("invalidSettings", m.invalidSettings.sum());
-        counts.put("requestsPublished", m.requestsPublished.sum());
-        counts.put("repliesSent", m.repliesSent.sum());
-        counts.put("repliesFailed", m.repliesFailed.sum());
-        counts.put("repliesReceived", m.repliesReceived.sum());
-        counts.put("replyDuplicates", m.replyDuplicates.sum());
-        counts.put("repliesForeign", m.repliesForeign.sum());
-        counts.put("generatorSaturatedSeconds", m.generatorSaturatedSeconds.sum());
-        counts.put("publishBehindScheduleSeconds", m.publishBehindScheduleSeconds.sum());
-        counts.put("scheduledPublishRate", m.scheduledPublishRate.get());
+        for (Count c : Count.SUMMARY) {
+            if (c.counted()) {
+                counts.put(c, m.sum(c));
+            }
+        }
+        counts.put(Count.EXPECTED, delivery.expected);
+        counts.put(Count.RECEIVED_OF_EXPECTED, delivery.receivedOfExpected);
+        counts.put(Count.LOST, delivery.lost());
+        counts.put(Count.DELIVERED_UNACKNOWLEDGED, delivery.deliveredUnacknowledged);
+        counts.put(Count.DELIVERED_DESPITE_NO_LOCAL, delivery.deliveredDespiteNoLocal);
+        counts.put(Count.RECEIVED_FROM_UNKNOWN_STREAMS, delivery.receivedFromUnknownStreams);
+        counts.put(Count.MISSING_IN_GAPS, delivery.missingInGaps);
+        counts.put(Count.LATE_SUBSCRIPTIONS, delivery.lateSubscriptions);
+        counts.put(Count.SHARED_SCOPES_ACROSS_ENGINES, (long) delivery.sharedScopesAcrossEngines);
+        counts.put(Count.SUBSCRIBING_CLIENTS, receivedPerSubscriber[0]);
+        counts.put(Count.RECEIVED_PER_CLIENT_MIN, receivedPerSubscriber[1]);
+        counts.put(Count.RECEIVED_PER_CLIENT_MAX, receivedPerSubscriber[2]);
+        counts.put(Count.LATENCY_NEGATIVE, m.pubToSubNegativeCount());
+        counts.put(Count.LATENCY_CLAMPED, m.pubToSubClampedCount());
         // After the run end closed every client: anything here is a client the broker still holds open.
-        counts.put("openAtEnd", m.activeConnections.sum());
+        counts.put(Count.OPEN_AT_END, m.sum(Count.ACTIVE_CONNECTIONS));
         this.failures = m.failures.rows();
         this.failureTolerancePercent = failureTolerancePercent;
         this.nodes = NodeFigures.of(m.nodes.all(), delivery.byNode);
@@ -162,8 +140,8 @@ public final class RunSummary {
         pubToSubBySampler.putAll(bySampler);
     }
 
-    public long count(String name) {
-        Long v = counts.get(name);
+    public long count(Count c) {
+        Long v = counts.get(c);
         return v == null ? 0 : v;
     }
 
@@ -193,17 +171,17 @@ public final class RunSummary {
     }
 
     /** The request/response line ("" without requests or replies), for the engine summary and the report alike. */
-    public static String requestResponseLine(ToLongFunction<String> count) {
-        long requests = count.applyAsLong("requestsPublished");
-        long sent = count.applyAsLong("repliesSent");
+    public static String requestResponseLine(ToLongFunction<Count> count) {
+        long requests = count.applyAsLong(Count.REQUESTS_PUBLISHED);
+        long sent = count.applyAsLong(Count.REPLIES_SENT);
         if (requests == 0 && sent == 0) {
             return "";
         }
-        long received = count.applyAsLong("repliesReceived");
+        long received = count.applyAsLong(Count.REPLIES_RECEIVED);
         return String.format(Locale.ROOT, "request/response: %d request(s), %d repl(ies) sent, %d answered, %d failed,"
                 + " %d request(s) unanswered, %d duplicate and %d foreign repl(ies)%n", requests, sent, received,
-                count.applyAsLong("repliesFailed"), Math.max(0, requests - received), count.applyAsLong("replyDuplicates"),
-                count.applyAsLong("repliesForeign"));
+                count.applyAsLong(Count.REPLIES_FAILED), Math.max(0, requests - received),
+                count.applyAsLong(Count.REPLY_DUPLICATES), count.applyAsLong(Count.REPLIES_FOREIGN));
     }
 
     public String toTable() {
@@ -216,36 +194,36 @@ public final class RunSummary {
         t.append(rule);
         t.append(String.format(Locale.ROOT, "%-28s %s%n", "actual rate pub:sub (msg/s)",
                 String.format(Locale.ROOT, "%.1f : %.1f", publishRate(), receiveRate())));
-        if (count("scheduledPublishRate") > 0) {
+        if (count(Count.SCHEDULED_PUBLISH_RATE) > 0) {
             t.append(String.format(Locale.ROOT, "%-28s %d (throughput timers), behind it %d s%n", "scheduled pub (msg/s)",
-                    count("scheduledPublishRate"), count("publishBehindScheduleSeconds")));
+                    count(Count.SCHEDULED_PUBLISH_RATE), count(Count.PUBLISH_BEHIND_SCHEDULE_SECONDS)));
         }
         t.append(String.format(Locale.ROOT, "%-28s ok %d  failed %d  lost %d  reconnects %d%n", "connections",
-                count("connectsOk"), count("connectsFailed"), count("connectionsLost"), count("reconnects")));
+                count(Count.CONNECTS_OK), count(Count.CONNECTS_FAILED), count(Count.CONNECTIONS_LOST), count(Count.RECONNECTS)));
         if (lastConnectionLoss != null) {
             t.append(String.format(Locale.ROOT, "%-28s %s%n", "last connection loss", lastConnectionLoss));
         }
         t.append(String.format(Locale.ROOT, "%-28s %d  acknowledged %d  failed %d (not sent %d)%n", "published",
-                count("published"), count("acknowledged"), count("publishFailed"), count("publishNotSent")));
-        t.append(String.format(Locale.ROOT, "%-28s %d  (%d bytes, %d without header)%n", "received", count("received"),
-                count("receivedBytes"), count("receivedUnmeasured")));
-        if (count("subscribingClients") > 0) {
+                count(Count.PUBLISHED), count(Count.ACKNOWLEDGED), count(Count.PUBLISH_FAILED), count(Count.PUBLISH_NOT_SENT)));
+        t.append(String.format(Locale.ROOT, "%-28s %d  (%d bytes, %d without header)%n", "received", count(Count.RECEIVED),
+                count(Count.RECEIVED_BYTES), count(Count.RECEIVED_UNMEASURED)));
+        if (count(Count.SUBSCRIBING_CLIENTS) > 0) {
             t.append(String.format(Locale.ROOT, "%-28s %d clients, min %d, max %d%n", "received per subscriber",
-                    count("subscribingClients"), count("receivedPerClientMin"), count("receivedPerClientMax")));
+                    count(Count.SUBSCRIBING_CLIENTS), count(Count.RECEIVED_PER_CLIENT_MIN), count(Count.RECEIVED_PER_CLIENT_MAX)));
         }
-        if (counts.containsKey("metricPointsWritten")) {
+        if (counts.containsKey(Count.METRIC_POINTS_WRITTEN)) {
             t.append(String.format(Locale.ROOT, "%-28s written %d  dropped %d%n", "metric points (InfluxDB)",
-                    count("metricPointsWritten"), count("metricPointsDropped")));
+                    count(Count.METRIC_POINTS_WRITTEN), count(Count.METRIC_POINTS_DROPPED)));
         }
         t.append(String.format(Locale.ROOT, "%-28s %d : %d%n", "expected : received", delivery.expected,
                 delivery.receivedOfExpected));
         t.append(String.format(Locale.ROOT, "%-28s lost %d  duplicates %d  reordered %d%n", "delivery", delivery.lost(),
-                count("duplicates"), count("reordered")));
+                count(Count.DUPLICATES), count(Count.REORDERED)));
         if (delivery.deliveredUnacknowledged > 0) {
             t.append(String.format(Locale.ROOT, "%-28s %d%n", "delivered, never acked", delivery.deliveredUnacknowledged));
         }
-        if (count("protocolViolations") > 0) {
-            t.append(String.format(Locale.ROOT, "%-28s %d%n", "broker protocol violations", count("protocolViolations")));
+        if (count(Count.PROTOCOL_VIOLATIONS) > 0) {
+            t.append(String.format(Locale.ROOT, "%-28s %d%n", "broker protocol violations", count(Count.PROTOCOL_VIOLATIONS)));
         }
         if (delivery.bySampler.size() > 1 || delivery.lost() > 0) {
             delivery.bySampler.forEach((label, v) -> t.append(String.format(Locale.ROOT,
@@ -308,7 +286,7 @@ public final class RunSummary {
         f.measuredSeconds = measuredSeconds;
         f.publishRate = publishRate();
         f.receiveRate = receiveRate();
-        f.counts.putAll(counts);
+        counts.forEach((c, v) -> f.counts.put(c.key(), v));
         f.latencyMicros.put("pubToSub", pubToSub);
         f.latencyMicros.put("publish", publish);
         f.latencyMicros.put("connect", connect);

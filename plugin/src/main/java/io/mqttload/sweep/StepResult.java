@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.ReportFigures;
 import io.mqttload.summary.SummaryJson;
@@ -97,14 +97,14 @@ final class StepResult {
         reportJson = sweepDir.relativize(json).toString().replace('\\', '/');
         Path html = json.resolveSibling(String.valueOf(json.getFileName()).replaceAll("\\.json$", ".html"));
         reportHtml = Files.isRegularFile(html) ? sweepDir.relativize(html).toString().replace('\\', '/') : null;
-        clients = r.count("connectsOk");
+        clients = r.count(Count.CONNECTS_OK);
         publishRate = r.publishRate;
         receiveRate = r.receiveRate;
-        expected = r.count("expected");
-        received = r.count("receivedOfExpected");
-        lost = r.count("lost");
-        duplicates = r.count("duplicates");
-        errors = FailureTally.errors(r::count);
+        expected = r.count(Count.EXPECTED);
+        received = r.count(Count.RECEIVED_OF_EXPECTED);
+        lost = r.count(Count.LOST);
+        duplicates = r.count(Count.DUPLICATES);
+        errors = Count.errors(r::count);
         LatencyStats p = r.latencyMicros.get("pubToSub");
         if (p != null) {
             double[] micros = {p.mean, p.percentile(50.0), p.percentile(90.0), p.percentile(99.0), p.percentile(99.9),

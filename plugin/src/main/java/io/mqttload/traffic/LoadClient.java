@@ -22,6 +22,7 @@ import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.PublishStream;
 import io.mqttload.delivery.ReceiverScope;
 import io.mqttload.delivery.ReplyTracker;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.MicroClock;
@@ -200,7 +201,7 @@ public final class LoadClient {
     public CompletableFuture<Void> disconnect() {
         return connection.disconnect().handle((ok, error) -> {
             if (error == null) {
-                metrics.disconnects.increment();
+                metrics.count(Count.DISCONNECTS);
             }
             return null;
         });
@@ -212,7 +213,7 @@ public final class LoadClient {
         public void opened(boolean reconnect) {
             metrics.connections(connectSampler, node, 1);
             if (reconnect) {
-                metrics.reconnects.increment();
+                metrics.count(Count.RECONNECTS);
             }
         }
 
@@ -232,7 +233,6 @@ public final class LoadClient {
         public void lost(boolean protocolViolation, Throwable cause) {
             if (protocolViolation) {
                 // Counted as a lost connection too, but its reason is the violation, listed once.
-                metrics.connectionsLost.increment();
                 metrics.failed(FailureTally.Kind.PROTOCOL_VIOLATION, connectSampler, node,
                         "the client closed the connection: " + cause.getMessage());
             } else {

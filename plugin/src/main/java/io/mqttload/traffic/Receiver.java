@@ -12,6 +12,7 @@ import io.mqttload.common.TopicMatcher;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.ReceiverScope;
 import io.mqttload.delivery.StreamTracker;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.MicroClock;
@@ -83,7 +84,7 @@ final class Receiver {
             responder.answer(message, receivingSampler);
         }
         if (payload == null || !PayloadHeader.isPlausible(payload, now)) {
-            metrics.receivedUnmeasured.increment();
+            metrics.count(Count.RECEIVED_UNMEASURED);
             return;
         }
         latencyRecorder(receivingSampler, node, PayloadHeader.node(payload)).record(now - PayloadHeader.sendMicros(payload));

@@ -3,6 +3,7 @@ package io.mqttload.traffic;
 import java.nio.ByteBuffer;
 
 import io.mqttload.delivery.ReplyTracker;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.PayloadHeader;
 
@@ -39,19 +40,19 @@ final class Replies {
     void accept(ByteBuffer payload, long nowMicros) {
         ReplyTracker t = tracker;
         if (t == null || payload == null || !PayloadHeader.isPlausible(payload, nowMicros)) {
-            metrics.repliesForeign.increment();
+            metrics.count(Count.REPLIES_FOREIGN);
             return;
         }
         switch (t.accept(PayloadHeader.streamId(payload), PayloadHeader.sequence(payload))) {
             case FIRST:
-                metrics.repliesReceived.increment();
+                metrics.count(Count.REPLIES_RECEIVED);
                 metrics.roundTripLatency.record(nowMicros - PayloadHeader.sendMicros(payload));
                 break;
             case DUPLICATE:
-                metrics.replyDuplicates.increment();
+                metrics.count(Count.REPLY_DUPLICATES);
                 break;
             default:
-                metrics.repliesForeign.increment();
+                metrics.count(Count.REPLIES_FOREIGN);
                 break;
         }
     }

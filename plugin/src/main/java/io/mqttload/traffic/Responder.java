@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 import io.mqttload.client.Errors;
 import io.mqttload.client.InboundMessage;
 import io.mqttload.client.PublishProperties;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.SamplerMetrics;
 
@@ -50,21 +51,15 @@ final class Responder {
             metrics.replyFailed(sampler, "responder has " + MAX_REPLIES_IN_FLIGHT + " replies the broker has not taken");
             return;
         }
-        metrics.repliesPending.increment();
+        metrics.count(Count.REPLIES_PENDING);
         try {
             sender.send(responseTopic, body, request.qos(), PublishProperties.reply(request.correlationData()), error -> {
                 inFlight.decrementAndGet();
-                metrics.repliesPending.decrement();
-                if (error == null) {
-                    metrics.repliesSent.increment();
-                } else {
-                    metrics.replyFailed(sampler, Errors.reason(error));
-                }
+                metrics.replySettled(sampler, error == null ? null : Errors.reason(error));
             });
         } catch (RuntimeException e) {
             inFlight.decrementAndGet();
-            metrics.repliesPending.decrement();
-            metrics.replyFailed(sampler, Errors.reason(e));
+            metrics.replySettled(sampler, Errors.reason(e));
         }
     }
 

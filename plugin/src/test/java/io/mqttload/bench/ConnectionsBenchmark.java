@@ -20,6 +20,7 @@ import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
 import io.mqttload.engine.RunConfig;
 import io.mqttload.engine.RunContext;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.MosquittoBroker;
@@ -69,7 +70,7 @@ public final class ConnectionsBenchmark {
                 }
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            long active = run.metrics().activeConnections.sum();
+            long active = run.metrics().sum(Count.ACTIVE_CONNECTIONS);
             long heapAfter = usedHeapAfterGc();
             int threadsAfter = ManagementFactory.getThreadMXBean().getThreadCount();
             String rss = Files.readAllLines(Path.of("/proc/self/status")).stream()

@@ -42,6 +42,7 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 
 import io.mqttload.broker.ProcessStats;
 import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.MicroClock;
 import io.mqttload.measure.PayloadHeader;
@@ -549,7 +550,7 @@ public final class DeliveredPathBenchmark {
 
             @Override
             public long delivered() {
-                return EngineLifecycle.running().map(r -> r.context().metrics().received.sum()).orElse(0L);
+                return EngineLifecycle.running().map(r -> r.context().metrics().sum(Count.RECEIVED)).orElse(0L);
             }
 
             @Override

@@ -2,27 +2,28 @@ package io.mqttload.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.HashMap;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 
 /** The verdict rule: failures decide before loss, the loss figures stay beside the verdict, and nothing hides a fault. */
 class JudgementTest {
-    private final Map<String, Long> counts = new HashMap<>();
+    private final Map<Count, Long> counts = new EnumMap<>(Count.class);
 
     private Judgement judge(double tolerance, List<FailureTally.Row> rows) {
-        return new Judgement(name -> counts.getOrDefault(name, 0L), rows, List.of(), List.of(), tolerance, false);
+        return new Judgement(c -> counts.getOrDefault(c, 0L), rows, List.of(), List.of(), tolerance, false);
     }
 
     @Test
     void noConnection_isFailedWithTheReasonNotNothingToCheck() {
-        counts.put("connectsFailed", 20L);
-        counts.put("publishFailed", 4400L);
-        counts.put("publishNotSent", 4400L);
+        counts.put(Count.CONNECTS_FAILED, 20L);
+        counts.put(Count.PUBLISH_FAILED, 4400L);
+        counts.put(Count.PUBLISH_NOT_SENT, 4400L);
         List<FailureTally.Row> rows = List.of(new FailureTally.Row("connect", FailureTally.Kind.CONNECT,
                 "connection refused: Connection refused", 20));
 
@@ -36,27 +37,27 @@ class JudgementTest {
 
     @Test
     void unansweredRequests_failBeyondTheTolerance_andDuplicateRepliesDoNotMakeUpForThem() {
-        counts.put("connectsOk", 2L);
-        counts.put("expected", 100L);
-        counts.put("receivedOfExpected", 100L);
-        counts.put("requestsPublished", 100L);
-        counts.put("repliesReceived", 97L);
-        counts.put("replyDuplicates", 40L);
-        counts.put("repliesSent", 137L);
+        counts.put(Count.CONNECTS_OK, 2L);
+        counts.put(Count.EXPECTED, 100L);
+        counts.put(Count.RECEIVED_OF_EXPECTED, 100L);
+        counts.put(Count.REQUESTS_PUBLISHED, 100L);
+        counts.put(Count.REPLIES_RECEIVED, 97L);
+        counts.put(Count.REPLY_DUPLICATES, 40L);
+        counts.put(Count.REPLIES_SENT, 137L);
 
         assertThat(judge(0, List.of()).line()).startsWith("FAILED: 3 of 100 request(s) got no reply");
         assertThat(judge(5, List.of()).verdict).as("3 % within a 5 % tolerance").isEqualTo(Verdict.NO_LOSS);
-        counts.put("deliveredDespiteNoLocal", 2L);
+        counts.put(Count.DELIVERED_DESPITE_NO_LOCAL, 2L);
         assertThat(judge(5, List.of()).line()).contains("the broker sent 2 message(s) to their own publisher's no-local");
     }
 
     @Test
     void protocolViolation_failsEvenWhenMessagesArrivedAndKeepsTheFigures() {
-        counts.put("connectsOk", 50L);
-        counts.put("connectionsLost", 50L);
-        counts.put("protocolViolations", 50L);
-        counts.put("received", 506L);
-        counts.put("deliveredUnacknowledged", 506L);
+        counts.put(Count.CONNECTS_OK, 50L);
+        counts.put(Count.CONNECTIONS_LOST, 50L);
+        counts.put(Count.PROTOCOL_VIOLATIONS, 50L);
+        counts.put(Count.RECEIVED, 506L);
+        counts.put(Count.DELIVERED_UNACKNOWLEDGED, 506L);
 
         Judgement j = judge(100, List.of());
 
@@ -67,10 +68,10 @@ class JudgementTest {
 
     @Test
     void failuresWithinTolerance_leaveTheVerdictToLoss() {
-        counts.put("connectsOk", 1000L);
-        counts.put("connectsFailed", 5L);
-        counts.put("expected", 100L);
-        counts.put("receivedOfExpected", 100L);
+        counts.put(Count.CONNECTS_OK, 1000L);
+        counts.put(Count.CONNECTS_FAILED, 5L);
+        counts.put(Count.EXPECTED, 100L);
+        counts.put(Count.RECEIVED_OF_EXPECTED, 100L);
 
         assertThat(judge(1, List.of()).verdict).isEqualTo(Verdict.NO_LOSS);
         assertThat(judge(0, List.of()).verdict).isEqualTo(Verdict.FAILED);
@@ -78,10 +79,10 @@ class JudgementTest {
 
     @Test
     void lossWithoutFailures_isLossWithItsFigures() {
-        counts.put("connectsOk", 2L);
-        counts.put("expected", 1000L);
-        counts.put("receivedOfExpected", 990L);
-        counts.put("lost", 10L);
+        counts.put(Count.CONNECTS_OK, 2L);
+        counts.put(Count.EXPECTED, 1000L);
+        counts.put(Count.RECEIVED_OF_EXPECTED, 990L);
+        counts.put(Count.LOST, 10L);
 
         Judgement j = judge(0, List.of());
 
@@ -91,12 +92,12 @@ class JudgementTest {
 
     @Test
     void missingEngine_isIncompleteAndStillNamesFailuresAndFigures() {
-        counts.put("connectsOk", 2L);
-        counts.put("rendezvousFailures", 1L);
-        counts.put("expected", 10L);
-        counts.put("receivedOfExpected", 10L);
+        counts.put(Count.CONNECTS_OK, 2L);
+        counts.put(Count.RENDEZVOUS_FAILURES, 1L);
+        counts.put(Count.EXPECTED, 10L);
+        counts.put(Count.RECEIVED_OF_EXPECTED, 10L);
 
-        Judgement j = new Judgement(name -> counts.getOrDefault(name, 0L), List.of(),
+        Judgement j = new Judgement(c -> counts.getOrDefault(c, 0L), List.of(),
                 List.of("no summary from engine(s) [127.0.0.1:1100]"), List.of(), 0, true);
 
         assertThat(j.verdict).isEqualTo(Verdict.INCOMPLETE);
@@ -106,20 +107,20 @@ class JudgementTest {
 
     @Test
     void connectionsOnly_isNothingToCheckAndOnlyNoLossPasses() {
-        counts.put("connectsOk", 19_000L);
+        counts.put(Count.CONNECTS_OK, 19_000L);
         assertThat(judge(0, List.of()).verdict).isEqualTo(Verdict.NOTHING_TO_CHECK);
         assertThat(Verdict.NOTHING_TO_CHECK.passed()).isFalse();
         assertThat(Verdict.NO_LOSS.passed()).isTrue();
-        assertThat(FailureTally.errors(name -> counts.getOrDefault(name, 0L))).isZero();
+        assertThat(Count.errors(c -> counts.getOrDefault(c, 0L))).isZero();
     }
 
     @Test
     void saturatedGenerator_keepsTheVerdictAndSaysTheFiguresAreTheGenerators() {
-        counts.put("connectsOk", 10L);
-        counts.put("published", 1000L);
-        counts.put("expected", 1000L);
-        counts.put("receivedOfExpected", 1000L);
-        counts.put("generatorSaturatedSeconds", 7L);
+        counts.put(Count.CONNECTS_OK, 10L);
+        counts.put(Count.PUBLISHED, 1000L);
+        counts.put(Count.EXPECTED, 1000L);
+        counts.put(Count.RECEIVED_OF_EXPECTED, 1000L);
+        counts.put(Count.GENERATOR_SATURATED_SECONDS, 7L);
 
         Judgement j = judge(0, List.of());
 
@@ -131,7 +132,7 @@ class JudgementTest {
 
     @Test
     void invalidSetting_failsTheRunBeforeAnythingElse() {
-        counts.put("invalidSettings", 2L);
+        counts.put(Count.INVALID_SETTINGS, 2L);
         List<FailureTally.Row> rows = List.of(new FailureTally.Row("connect", FailureTally.Kind.INVALID_SETTING,
                 "nodeTemplate = 'x': names no node", 2));
 

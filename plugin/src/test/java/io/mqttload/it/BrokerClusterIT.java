@@ -34,6 +34,7 @@ import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.measure.Count;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.NodeFigures;
 import io.mqttload.summary.RunSummary;
@@ -132,11 +133,11 @@ class BrokerClusterIT {
         // Round robin: the three subscribers on three nodes, then the three publishers; each publisher sent a third.
         assertThat(summary.nodes).extracting(n -> n.name).containsExactlyInAnyOrder("root", "a", "b");
         for (NodeFigures n : summary.nodes) {
-            assertThat(n.connectsOk).as(n.name + " connects").isEqualTo(2);
-            assertThat(n.published).as(n.name + " published").isEqualTo(PER_SAMPLE / 3);
-            assertThat(n.acknowledged).as(n.name + " acknowledged").isEqualTo(PER_SAMPLE / 3);
+            assertThat(n.count(Count.CONNECTS_OK)).as(n.name + " connects").isEqualTo(2);
+            assertThat(n.count(Count.PUBLISHED)).as(n.name + " published").isEqualTo(PER_SAMPLE / 3);
+            assertThat(n.count(Count.ACKNOWLEDGED)).as(n.name + " acknowledged").isEqualTo(PER_SAMPLE / 3);
             // Every message reaches every node's subscriber: a third published there, two thirds over the bridges.
-            assertThat(n.received).as(n.name + " received").isEqualTo(PER_SAMPLE);
+            assertThat(n.count(Count.RECEIVED)).as(n.name + " received").isEqualTo(PER_SAMPLE);
             assertThat(n.expected).as(n.name + " expected").isEqualTo(PER_SAMPLE);
             assertThat(n.receivedOfExpected).as(n.name + " received of expected").isEqualTo(PER_SAMPLE);
             assertThat(n.pubToSubFrom).as(n.name + ": latency from every node").containsOnlyKeys("root", "a", "b");
@@ -144,7 +145,7 @@ class BrokerClusterIT {
         }
         assertThat(summary.delivery.expected).isEqualTo(3 * PER_SAMPLE);
         assertThat(summary.delivery.lost()).isZero();
-        assertThat(summary.count("duplicates")).as("no message looped through the bridges").isZero();
+        assertThat(summary.count(Count.DUPLICATES)).as("no message looped through the bridges").isZero();
         assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.NO_LOSS);
         assertThat(summary.toTable()).contains("broker node").contains("pub-to-sub a -> b:");
 
@@ -206,7 +207,7 @@ class BrokerClusterIT {
                             "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "3000",
                             "mqttload.closeTimeoutMs", "3000")));
             await("publishing under way").atMost(Duration.ofSeconds(20))
-                    .until(() -> EngineLifecycle.running().map(r -> r.context().metrics().acknowledged.sum() > 60).orElse(false));
+                    .until(() -> EngineLifecycle.running().map(r -> r.context().metrics().sum(Count.ACKNOWLEDGED) > 60).orElse(false));
             left.stop();
             RunResult result = run.get(90, TimeUnit.SECONDS);
             Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
@@ -216,19 +217,19 @@ class BrokerClusterIT {
                     .isLessThan(Duration.ofSeconds(30));
             NodeFigures lost = summary.nodes.stream().filter(n -> n.name.equals("left")).findFirst().orElseThrow();
             // Round robin put one subscriber and one publisher on each node: both left "left" for "right".
-            assertThat(lost.connectionsLost).as(summary.toTable()).isEqualTo(2);
-            assertThat(lost.movedAway).isEqualTo(2);
+            assertThat(lost.count(Count.CONNECTIONS_LOST)).as(summary.toTable()).isEqualTo(2);
+            assertThat(lost.count(Count.MOVED_AWAY)).isEqualTo(2);
             assertThat(lost.firstLossMillis).isPositive();
-            assertThat(summary.nodes.stream().filter(n -> n.name.equals("right")).findFirst().orElseThrow().movedIn)
+            assertThat(summary.nodes.stream().filter(n -> n.name.equals("right")).findFirst().orElseThrow().count(Count.MOVED_IN))
                     .isEqualTo(2);
-            assertThat(summary.count("failovers")).isEqualTo(2);
+            assertThat(summary.count(Count.FAILOVERS)).isEqualTo(2);
             assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.FAILED);
             assertThat(summary.verdictLine()).contains("2 established connection(s) lost")
                     .contains("node left:").contains("2 client(s) failed over to another broker node")
                     .contains("delivery: expected " + summary.delivery.expected);
             // Publishing went on through the other nodes after the failover, and the moved subscriber received.
-            assertThat(summary.nodes.stream().filter(n -> n.name.equals("right")).findFirst().orElseThrow().published)
-                    .isGreaterThan(lost.published);
+            assertThat(summary.nodes.stream().filter(n -> n.name.equals("right")).findFirst().orElseThrow().count(Count.PUBLISHED))
+                    .isGreaterThan(lost.count(Count.PUBLISHED));
             assertThat(result.count()).isPositive();
         }
     }
@@ -257,11 +258,11 @@ class BrokerClusterIT {
         Map<String, NodeFigures> byName = new HashMap<>();
         summary.nodes.forEach(n -> byName.put(n.name, n));
         // Thread 1 (odd) on c1, thread 2 on c0; both control centres on the root.
-        assertThat(byName.get("c1").connectsOk).isEqualTo(40);
-        assertThat(byName.get("c0").connectsOk).isEqualTo(40);
-        assertThat(byName.get("root").connectsOk).isEqualTo(2);
-        assertThat(byName.get("root").published).isZero();
-        assertThat(byName.get("root").received).isEqualTo(2 * 10 * 40);
+        assertThat(byName.get("c1").count(Count.CONNECTS_OK)).isEqualTo(40);
+        assertThat(byName.get("c0").count(Count.CONNECTS_OK)).isEqualTo(40);
+        assertThat(byName.get("root").count(Count.CONNECTS_OK)).isEqualTo(2);
+        assertThat(byName.get("root").count(Count.PUBLISHED)).isZero();
+        assertThat(byName.get("root").count(Count.RECEIVED)).isEqualTo(2 * 10 * 40);
         assertThat(byName.get("root").pubToSubFrom).containsOnlyKeys("c0", "c1");
         assertThat(summary.delivery.expected).isEqualTo(2 * 10 * 40);
         assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.NO_LOSS);

@@ -28,6 +28,7 @@ import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttBrokerMonitor;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.measure.Count;
 import io.mqttload.report.ReportText;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
@@ -90,7 +91,7 @@ class BrokerMonitorIT {
 
             RunSummary summary = EngineLifecycle.lastSummary();
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            assertThat(summary.count("received")).isEqualTo(400_000);
+            assertThat(summary.count(Count.RECEIVED)).isEqualTo(400_000);
             assertThat(summary.broker).hasSize(1);
             var stats = summary.broker.get(0);
             assertThat(stats.broker).isEqualTo("mosquitto-it");
@@ -203,7 +204,7 @@ class BrokerMonitorIT {
             }
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            assertThat(EngineLifecycle.lastSummary().count("acknowledged")).isEqualTo(10);
+            assertThat(EngineLifecycle.lastSummary().count(Count.ACKNOWLEDGED)).isEqualTo(10);
             assertThat(EngineLifecycle.lastSummary().broker).isEmpty();
             assertThat(warnings).filteredOn(w -> w.contains("no local process named 'no-such-broker-process'"))
                     .hasSize(1);

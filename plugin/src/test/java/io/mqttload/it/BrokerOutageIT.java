@@ -25,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttConnectSampler;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -82,12 +83,12 @@ class BrokerOutageIT {
                             "mqttload.drainTimeoutMs", Long.toString(DRAIN_TIMEOUT.toMillis()),
                             "mqttload.closeTimeoutMs", Long.toString(CLOSE_TIMEOUT.toMillis()))));
             await("publishing under way").atMost(Duration.ofSeconds(20))
-                    .until(() -> EngineLifecycle.running().map(r -> r.context().metrics().acknowledged.sum() > 50).orElse(false));
+                    .until(() -> EngineLifecycle.running().map(r -> r.context().metrics().sum(Count.ACKNOWLEDGED) > 50).orElse(false));
             broker.stop();
             await("connections noticed lost").atMost(Duration.ofSeconds(10))
-                    .until(() -> EngineLifecycle.running().orElseThrow().context().metrics().connectionsLost.sum() >= 3);
-            long ackedAtRestart = EngineLifecycle.running().orElseThrow().context().metrics().acknowledged.sum();
-            long receivedAtRestart = EngineLifecycle.running().orElseThrow().context().metrics().received.sum();
+                    .until(() -> EngineLifecycle.running().orElseThrow().context().metrics().sum(Count.CONNECTIONS_LOST) >= 3);
+            long ackedAtRestart = EngineLifecycle.running().orElseThrow().context().metrics().sum(Count.ACKNOWLEDGED);
+            long receivedAtRestart = EngineLifecycle.running().orElseThrow().context().metrics().sum(Count.RECEIVED);
             broker.start();
             RunResult result = run.get(90, TimeUnit.SECONDS);
             Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
@@ -105,7 +106,7 @@ class BrokerOutageIT {
             }
             assertThat(result.failures()).as("publishes while the broker is away say why: " + result.describe())
                     .anySatisfy(f -> assertThat(f.getResponseMessage()).containsAnyOf("not connected", "no PUBACK"));
-            assertThat(summary.count("connectionsLost")).isGreaterThanOrEqualTo(3);
+            assertThat(summary.count(Count.CONNECTIONS_LOST)).isGreaterThanOrEqualTo(3);
             // The run could not do what it asked: FAILED, with the losses and their reason, and the figures kept.
             assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.FAILED);
             assertThat(summary.verdictLine()).contains("established connection(s) lost")
@@ -114,17 +115,17 @@ class BrokerOutageIT {
             assertThat(summary.delivery.expected).isPositive();
             assertThat(results.resolve("summary-" + summary.runId + "-" + summary.engineId + ".json")).exists();
             if (reconnectAttempts > 0) {
-                assertThat(summary.count("reconnects")).as("both publishers and the subscriber came back")
+                assertThat(summary.count(Count.RECONNECTS)).as("both publishers and the subscriber came back")
                         .isGreaterThanOrEqualTo(3);
-                assertThat(summary.count("acknowledged")).as("publishing resumed after the restart")
+                assertThat(summary.count(Count.ACKNOWLEDGED)).as("publishing resumed after the restart")
                         .isGreaterThan(ackedAtRestart + 20);
                 // Mosquitto came back without sessions (no persistence): the subscriber must have subscribed again.
-                assertThat(summary.count("received")).as("delivery resumed after the restart")
+                assertThat(summary.count(Count.RECEIVED)).as("delivery resumed after the restart")
                         .isGreaterThan(receivedAtRestart + 20);
             } else {
-                assertThat(summary.count("reconnects")).isZero();
-                assertThat(summary.count("acknowledged")).isEqualTo(ackedAtRestart);
-                assertThat(summary.count("received")).isEqualTo(receivedAtRestart);
+                assertThat(summary.count(Count.RECONNECTS)).isZero();
+                assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(ackedAtRestart);
+                assertThat(summary.count(Count.RECEIVED)).isEqualTo(receivedAtRestart);
             }
         }
     }

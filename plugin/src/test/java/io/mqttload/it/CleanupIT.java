@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.measure.Count;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -51,7 +52,7 @@ class CleanupIT {
                 summaries[i] = EngineLifecycle.lastSummary();
                 assertThat(run.count()).isPositive();
                 assertThat(EngineLifecycle.running()).isEmpty();
-                assertThat(summaries[i].count("openAtEnd")).as("connections still open after the run").isZero();
+                assertThat(summaries[i].count(Count.OPEN_AT_END)).as("connections still open after the run").isZero();
                 // Nothing of the MQTT clients may keep the JVM alive: a headless JMeter must exit after its run.
                 // (The load clients' event loop itself may run on: after a run with durable sessions the client
                 // library keeps it for the session expiry, on daemon threads.)
@@ -64,8 +65,8 @@ class CleanupIT {
             assertThat(summaries[1].runId).isNotNull();
             for (RunSummary s : summaries) {
                 // Each run counts only its own clients and messages: nothing carried over.
-                assertThat(s.count("connectsOk")).isEqualTo(3 * 6);
-                assertThat(s.count("received")).isEqualTo(s.count("acknowledged")).isPositive();
+                assertThat(s.count(Count.CONNECTS_OK)).isEqualTo(3 * 6);
+                assertThat(s.count(Count.RECEIVED)).isEqualTo(s.count(Count.ACKNOWLEDGED)).isPositive();
                 assertThat(s.verdict()).isEqualTo(Verdict.NO_LOSS);
             }
         }

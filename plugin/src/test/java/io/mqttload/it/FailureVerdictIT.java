@@ -37,6 +37,7 @@ import com.hivemq.extension.sdk.api.services.Services;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.report.influx.ReportPoints;
 import io.mqttload.summary.MergedReport;
@@ -80,11 +81,11 @@ class FailureVerdictIT {
         assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.FAILED);
         assertThat(summary.verdictLine()).startsWith("FAILED: no connection succeeded: 6 connect(s) failed")
                 .contains("connection refused");
-        assertThat(summary.count("connectsFailed")).isEqualTo(6);
-        assertThat(summary.count("published")).as("nothing left a client without a connection").isZero();
+        assertThat(summary.count(Count.CONNECTS_FAILED)).isEqualTo(6);
+        assertThat(summary.count(Count.PUBLISHED)).as("nothing left a client without a connection").isZero();
         // 2 threads x 5 loops x 10 messages, every one attempted without a connection.
-        assertThat(summary.count("publishFailed")).isEqualTo(100);
-        assertThat(summary.count("publishNotSent")).isEqualTo(summary.count("publishFailed"));
+        assertThat(summary.count(Count.PUBLISH_FAILED)).isEqualTo(100);
+        assertThat(summary.count(Count.PUBLISH_NOT_SENT)).isEqualTo(summary.count(Count.PUBLISH_FAILED));
         assertThat(summary.failures).extracting(r -> r.kind).contains(FailureTally.Kind.CONNECT,
                 FailureTally.Kind.PUBLISH);
         FailureTally.Row connects = summary.failures.stream().filter(r -> r.kind == FailureTally.Kind.CONNECT)
@@ -183,7 +184,7 @@ class FailureVerdictIT {
             // The publisher's messages go out while the subscription is still being set up: the broker owes them
             // to no one, yet the ledger, which saw the SUBSCRIBE asked for before them, would owe them.
             await("ten messages acknowledged").atMost(Duration.ofSeconds(20))
-                    .until(() -> EngineLifecycle.running().map(r -> r.context().metrics().acknowledged.sum() == 10).orElse(false));
+                    .until(() -> EngineLifecycle.running().map(r -> r.context().metrics().sum(Count.ACKNOWLEDGED) == 10).orElse(false));
             SlowSubscriptions.GRANT.countDown();
             RunResult result = running.get(60, TimeUnit.SECONDS);
             RunSummary summary = EngineLifecycle.lastSummary();

@@ -35,6 +35,7 @@ import io.mqttload.jmeter.MqttBrokerMonitor;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.jmeter.MqttRendezvousTimer;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.measure.Count;
 import io.mqttload.testsupport.FreePorts;
 import io.mqttload.testsupport.GrafanaDashboards.Query;
 import io.mqttload.testsupport.GrafanaDashboards;
@@ -159,8 +160,8 @@ class GrafanaDashboardsIT {
         assertThat(run.byLabel("connect nobody")).as(run.describe()).singleElement()
                 .satisfies(s -> assertThat(s.isSuccessful()).isFalse());
         assertThat(run.failures()).as(run.describe()).hasSize(1);
-        assertThat(EngineLifecycle.lastSummary().count("received")).as("messages of " + runId).isEqualTo(pairs * 301L);
-        assertThat(EngineLifecycle.lastSummary().count("repliesReceived")).as("answers of " + runId).isEqualTo(pairs * 300L);
+        assertThat(EngineLifecycle.lastSummary().count(Count.RECEIVED)).as("messages of " + runId).isEqualTo(pairs * 301L);
+        assertThat(EngineLifecycle.lastSummary().count(Count.REPLIES_RECEIVED)).as("answers of " + runId).isEqualTo(pairs * 300L);
     }
 
     /** What Grafana sends: $timeFilter, $__interval and the variables replaced, multi-values as a regex. */

@@ -4,26 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
-
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -32,6 +20,7 @@ import io.mqttload.common.InvalidSettingException;
 import io.mqttload.report.influx.InfluxWriter;
 import io.mqttload.testsupport.InfluxDbServer;
 import io.mqttload.testsupport.LogCapture;
+import io.mqttload.testsupport.RecordingHttpServer;
 
 /**
  * Authentication and retention policy of the InfluxDB writer against a real InfluxDB 1.6 with HTTP
@@ -103,7 +92,7 @@ class InfluxAuthIT {
 
     @Test
     void token_isSentAsTokenHeaderToWriteWithDatabaseRetentionPolicyAndMillisecondPrecision() throws Exception {
-        try (RecordingServer server = RecordingServer.start(204)) {
+        try (RecordingHttpServer server = RecordingHttpServer.start(204)) {
             InfluxWriter writer = new InfluxWriter(server.url(), "mqtt metrics", "short", InfluxWriter.Auth.TOKEN,
                     TOKEN, 1000);
             List<String> lines = lines("token", 3);
@@ -117,14 +106,13 @@ class InfluxAuthIT {
                 assertThat(r.authorization).isEqualTo("Token " + TOKEN);
                 assertThat(r.query).isEqualTo(Map.of("db", "mqtt metrics", "rp", "short", "precision", "ms"));
             });
-            assertThat(server.requests.stream().map(r -> r.body).collect(Collectors.joining()))
-                    .isEqualTo(String.join("", lines));
+            assertThat(server.bodies()).isEqualTo(String.join("", lines));
         }
     }
 
     @Test
     void unauthorizedToken_isSentOnceNotRetried_andTheTokenIsNeitherLoggedNorInTheLastError() {
-        try (RecordingServer server = RecordingServer.start(401); LogCapture log = LogCapture.start()) {
+        try (RecordingHttpServer server = RecordingHttpServer.start(401); LogCapture log = LogCapture.start()) {
             InfluxWriter writer = new InfluxWriter(server.url(), "mqtt", "", InfluxWriter.Auth.TOKEN, TOKEN, 1000);
 
             writeAll(writer, lines("token", 1));
@@ -140,7 +128,7 @@ class InfluxAuthIT {
 
     @Test
     void tooManyRequests_isRetriedAndThenWritten() {
-        try (RecordingServer server = RecordingServer.start(429, 204)) {
+        try (RecordingHttpServer server = RecordingHttpServer.start(429, 204)) {
             InfluxWriter writer = new InfluxWriter(server.url(), "mqtt", "", InfluxWriter.Auth.NONE, "", 1000);
 
             writeAll(writer, lines("limited", 1));
@@ -194,82 +182,6 @@ class InfluxAuthIT {
         }
         for (String secret : secrets) {
             assertThat(texts).as("log messages and last error").noneMatch(t -> t != null && t.contains(secret));
-        }
-    }
-
-    /** One request as the server saw it. */
-    private static final class Recorded {
-        final String method;
-        final String path;
-        final Map<String, String> query;
-        final String authorization;
-        final String body;
-
-        Recorded(HttpExchange exchange, String body) {
-            this.method = exchange.getRequestMethod();
-            this.path = exchange.getRequestURI().getPath();
-            String raw = exchange.getRequestURI().getRawQuery();
-            this.query = raw == null ? Map.of() : Stream.of(raw.split("&")).map(p -> p.split("=", 2))
-                    .collect(Collectors.toMap(p -> decode(p[0]), p -> p.length > 1 ? decode(p[1]) : ""));
-            this.authorization = exchange.getRequestHeaders().getFirst("Authorization");
-            this.body = body;
-        }
-
-        private static String decode(String s) {
-            return URLDecoder.decode(s, StandardCharsets.UTF_8);
-        }
-    }
-
-    /**
-     * Answers the n-th request with the n-th of the given statuses (the last one from then on) and
-     * records every request.
-     */
-    private static final class RecordingServer implements AutoCloseable {
-        final List<Recorded> requests = new CopyOnWriteArrayList<>();
-        private final HttpServer server;
-        private final int[] statuses;
-        private final AtomicInteger count = new AtomicInteger();
-
-        private RecordingServer(int... statuses) throws IOException {
-            this.statuses = statuses;
-            this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-            server.createContext("/", this::answer);
-            server.start();
-        }
-
-        static RecordingServer start(int... statuses) {
-            try {
-                return new RecordingServer(statuses);
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot start the recording HTTP server", e);
-            }
-        }
-
-        String url() {
-            return "http://127.0.0.1:" + server.getAddress().getPort();
-        }
-
-        private void answer(HttpExchange exchange) throws IOException {
-            try (InputStream in = exchange.getRequestBody()) {
-                requests.add(new Recorded(exchange, new String(in.readAllBytes(), StandardCharsets.UTF_8)));
-                int status = statuses[Math.min(count.getAndIncrement(), statuses.length - 1)];
-                if (status == 204) {
-                    exchange.sendResponseHeaders(204, -1);
-                    return;
-                }
-                byte[] body = ("{\"error\":\"status " + status + "\"}").getBytes(StandardCharsets.UTF_8);
-                exchange.sendResponseHeaders(status, body.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(body);
-                }
-            } finally {
-                exchange.close();
-            }
-        }
-
-        @Override
-        public void close() {
-            server.stop(0);
         }
     }
 }

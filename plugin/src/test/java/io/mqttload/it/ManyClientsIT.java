@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.measure.Count;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;
@@ -55,11 +56,11 @@ class ManyClientsIT {
             RunSummary summary = EngineLifecycle.lastSummary();
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            assertThat(summary.count("connectsOk")).isEqualTo(CLIENTS + 1);
+            assertThat(summary.count(Count.CONNECTS_OK)).isEqualTo(CLIENTS + 1);
             assertThat(summary.connect.count).isEqualTo(CLIENTS + 1);
             assertThat(summary.delivery.publishStreams).as("each client published on two topics")
                     .isEqualTo(CLIENTS * 2);
-            assertThat(summary.count("received")).isEqualTo(CLIENTS * 2);
+            assertThat(summary.count(Count.RECEIVED)).isEqualTo(CLIENTS * 2);
             assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
         }
     }

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttMetricsConfig;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.RunSummary;
@@ -77,12 +78,12 @@ class MetricsToInfluxIT {
                     results.toString(), "mqttload.progressSeconds", "0", "mqttload.runId", "influx-it"));
             RunSummary summary = EngineLifecycle.lastSummary();
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            assertThat(summary.count("received")).isEqualTo(3 * 30 * 20);
+            assertThat(summary.count(Count.RECEIVED)).isEqualTo(3 * 30 * 20);
 
             String counts = influx.query("mqttload",
                     "SELECT last(\"received\"), last(\"acknowledged\"), last(\"connectsOk\") FROM mqtt_counts WHERE \"run\" = 'influx-it'");
-            assertThat(counts).contains("," + summary.count("received") + "," + summary.count("acknowledged") + ","
-                    + summary.count("connectsOk") + "]");
+            assertThat(counts).contains("," + summary.count(Count.RECEIVED) + "," + summary.count(Count.ACKNOWLEDGED) + ","
+                    + summary.count(Count.CONNECTS_OK) + "]");
 
             Histogram merged = decodeAll(influx.query("mqttload",
                     "SELECT \"hdr\" FROM mqtt_latency WHERE \"run\" = 'influx-it' AND \"kind\" = 'pubToSub'"));
@@ -108,8 +109,8 @@ class MetricsToInfluxIT {
             String bySampler = influx.query("mqttload", "SELECT last(\"acknowledged\"), last(\"received\"),"
                     + " last(\"connectsOk\") FROM mqtt_sampler WHERE \"run\" = 'influx-it' GROUP BY \"sampler\"");
             assertThat(bySampler).contains("\"sampler\":\"publish pub\"},\"columns\":[\"time\",\"last\",\"last_1\",\"last_2\"],"
-                    + "\"values\":[[").contains("," + summary.count("acknowledged") + ",0,0]")
-                    .contains(",0," + summary.count("received") + ",0]").contains(",0,0,3]");
+                    + "\"values\":[[").contains("," + summary.count(Count.ACKNOWLEDGED) + ",0,0]")
+                    .contains(",0," + summary.count(Count.RECEIVED) + ",0]").contains(",0,0,3]");
             Histogram subscriberLatency = decodeAll(influx.query("mqttload",
                     "SELECT \"hdr\" FROM mqtt_sampler_latency WHERE \"run\" = 'influx-it' AND \"kind\" = 'pubToSub'"
                             + " AND \"sampler\" = 'subscribe sub'"));
@@ -124,8 +125,8 @@ class MetricsToInfluxIT {
                     + " FROM mqtt_counts WHERE \"run\" = 'influx-it'");
             assertThat(loss).contains(",0," + summary.delivery.expected + "," + summary.delivery.receivedOfExpected + "]");
             // Every point the engine made reached InfluxDB, and the summary says so.
-            assertThat(summary.count("metricPointsDropped")).isZero();
-            assertThat(summary.count("metricPointsWritten")).isPositive();
+            assertThat(summary.count(Count.METRIC_POINTS_DROPPED)).isZero();
+            assertThat(summary.count(Count.METRIC_POINTS_WRITTEN)).isPositive();
         }
     }
 
@@ -203,13 +204,13 @@ class MetricsToInfluxIT {
 
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(25));
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            assertThat(EngineLifecycle.lastSummary().count("acknowledged")).isPositive();
+            assertThat(EngineLifecycle.lastSummary().count(Count.ACKNOWLEDGED)).isPositive();
             String out = console.toString(StandardCharsets.UTF_8);
             Matcher report = Pattern.compile("MQTT metrics: 0 points written to InfluxDB, (\\d+) dropped; last error: ")
                     .matcher(out);
             assertThat(report.find()).as(out).isTrue();
             assertThat(Long.parseLong(report.group(1))).isPositive()
-                    .isEqualTo(EngineLifecycle.lastSummary().count("metricPointsDropped"));
+                    .isEqualTo(EngineLifecycle.lastSummary().count(Count.METRIC_POINTS_DROPPED));
         }
     }
 
@@ -248,8 +249,8 @@ class MetricsToInfluxIT {
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.verdict()).as("metrics are not the test: " + summary.toTable()).isEqualTo(Verdict.NO_LOSS);
-            assertThat(summary.count("metricPointsWritten")).isPositive();
-            assertThat(summary.count("metricPointsDropped")).isPositive();
+            assertThat(summary.count(Count.METRIC_POINTS_WRITTEN)).isPositive();
+            assertThat(summary.count(Count.METRIC_POINTS_DROPPED)).isPositive();
         } finally {
             if (!influxStopped) {
                 influx.close();

@@ -43,6 +43,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.jmeter.MqttConnectionConfig;
+import io.mqttload.measure.Count;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -124,7 +125,7 @@ class Mqtt5ConnectOptionsIT {
         assertThat(will.message.isRetain()).isFalse();
         assertThat(will.afterCut).as("no will delay").isLessThan(PROMPTLY);
         RunSummary summary = EngineLifecycle.lastSummary();
-        assertThat(summary.count("connectionsLost")).as("the suite saw the cut too").isEqualTo(1);
+        assertThat(summary.count(Count.CONNECTIONS_LOST)).as("the suite saw the cut too").isEqualTo(1);
     }
 
     /**
@@ -192,8 +193,7 @@ class Mqtt5ConnectOptionsIT {
                     .build();
             CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> run(plan));
             await("the client connected and published").atMost(Duration.ofSeconds(20))
-                    .until(() -> run.isDone() || EngineLifecycle.running()
-                            .map(r -> r.context().metrics().acknowledged.sum() > 0).orElse(false));
+                    .until(() -> run.isDone() || (EngineLifecycle.running().map(r -> r.context().metrics().sum(Count.ACKNOWLEDGED) > 0).orElse(false)));
             assertThat(run).as("the run must still be going").isNotDone();
             assertThat(wills).as("no will while the client is connected").isEmpty();
             long cut = System.nanoTime();
@@ -280,10 +280,10 @@ class Mqtt5ConnectOptionsIT {
         RunSummary summary = EngineLifecycle.lastSummary();
 
         assertThat(result.failures()).as(result.describe()).isEmpty();
-        assertThat(summary.count("acknowledged")).isEqualTo(50);
+        assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(50);
         if (loses) {
             assertThat(summary.delivery.lost()).as(summary.toTable()).isGreaterThanOrEqualTo(25);
-            assertThat(summary.count("received")).as("1 in flight, 5 queued, and what the consumer acknowledged"
+            assertThat(summary.count(Count.RECEIVED)).as("1 in flight, 5 queued, and what the consumer acknowledged"
                     + " meanwhile").isBetween(6L, 25L);
         } else {
             assertThat(summary.delivery.lost()).as(summary.toTable()).isZero();
@@ -354,7 +354,7 @@ class Mqtt5ConnectOptionsIT {
 
         if (refusal.isEmpty()) {
             assertThat(result.failures()).as(result.describe()).isEmpty();
-            assertThat(EngineLifecycle.lastSummary().count("connectsOk")).isEqualTo(1);
+            assertThat(EngineLifecycle.lastSummary().count(Count.CONNECTS_OK)).isEqualTo(1);
         } else {
             assertThat(result.failures()).as(result.describe()).singleElement()
                     .satisfies(f -> assertThat(f.getResponseMessage()).contains(refusal));

@@ -37,6 +37,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttPublishSampler;
 import io.mqttload.jmeter.MqttSubscribeSampler;
+import io.mqttload.measure.Count;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -80,14 +81,14 @@ class Mqtt5MessageOptionsIT {
             RunSummary summary = EngineLifecycle.lastSummary();
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            assertThat(summary.count("requestsPublished")).isEqualTo(REQUESTS);
-            assertThat(summary.count("repliesSent")).isEqualTo(REQUESTS);
-            assertThat(summary.count("repliesReceived")).isEqualTo(REQUESTS);
+            assertThat(summary.count(Count.REQUESTS_PUBLISHED)).isEqualTo(REQUESTS);
+            assertThat(summary.count(Count.REPLIES_SENT)).isEqualTo(REQUESTS);
+            assertThat(summary.count(Count.REPLIES_RECEIVED)).isEqualTo(REQUESTS);
             assertThat(summary.roundTrip.count).isEqualTo(REQUESTS);
             assertThat(summary.roundTrip.min).as("a round trip is at least the request's own way").isPositive();
             // Replies stay outside the delivery ledger: the requests alone are owed to the responders.
             assertThat(summary.delivery.expected).isEqualTo(REQUESTS);
-            assertThat(summary.count("received")).isEqualTo(REQUESTS);
+            assertThat(summary.count(Count.RECEIVED)).isEqualTo(REQUESTS);
             assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
             assertThat(summary.toTable()).contains("round trip (reply)")
                     .contains("request/response: " + REQUESTS + " request(s), " + REQUESTS + " repl(ies) sent, " + REQUESTS
@@ -117,11 +118,11 @@ class Mqtt5MessageOptionsIT {
             RunSummary summary = EngineLifecycle.lastSummary();
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            assertThat(summary.count("repliesSent")).isEqualTo(40);
-            assertThat(summary.count("repliesReceived")).as("one answer per request").isEqualTo(20);
+            assertThat(summary.count(Count.REPLIES_SENT)).isEqualTo(40);
+            assertThat(summary.count(Count.REPLIES_RECEIVED)).as("one answer per request").isEqualTo(20);
             assertThat(summary.roundTrip.count).isEqualTo(20);
-            assertThat(summary.count("replyDuplicates")).isBetween(1L, 20L);
-            assertThat(summary.count("repliesForeign")).as("the monitor's copies").isBetween(1L, 40L);
+            assertThat(summary.count(Count.REPLY_DUPLICATES)).isBetween(1L, 20L);
+            assertThat(summary.count(Count.REPLIES_FOREIGN)).as("the monitor's copies").isBetween(1L, 40L);
             assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
         }
     }
@@ -141,8 +142,8 @@ class Mqtt5MessageOptionsIT {
             run(plan);
             RunSummary summary = EngineLifecycle.lastSummary();
 
-            assertThat(summary.count("requestsPublished")).isEqualTo(5);
-            assertThat(summary.count("repliesReceived")).isZero();
+            assertThat(summary.count(Count.REQUESTS_PUBLISHED)).isEqualTo(5);
+            assertThat(summary.count(Count.REPLIES_RECEIVED)).isZero();
             assertThat(summary.verdict()).isEqualTo(Verdict.FAILED);
             assertThat(summary.verdictLine()).contains("5 of 5 request(s) got no reply");
         }
@@ -212,7 +213,7 @@ class Mqtt5MessageOptionsIT {
             RunSummary summary = EngineLifecycle.lastSummary();
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            assertThat(summary.count("received")).as("only the other client gets them").isEqualTo(20);
+            assertThat(summary.count(Count.RECEIVED)).as("only the other client gets them").isEqualTo(20);
             assertThat(summary.delivery.expected).isEqualTo(20);
             assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
         }
@@ -241,7 +242,7 @@ class Mqtt5MessageOptionsIT {
 
             assertThat(summary.delivery.bySampler.get("subscribe send")[1]).isEqualTo(1);
             assertThat(summary.delivery.bySampler.get("subscribe never")[1]).isZero();
-            assertThat(summary.count("received")).isEqualTo(1);
+            assertThat(summary.count(Count.RECEIVED)).isEqualTo(1);
         }
     }
 

@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.measure.Count;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -96,16 +97,16 @@ class PointToPointIT {
         long total = (long) PAIRS * SAMPLES * PER_SAMPLE;
         assertThat(run.failures()).as(run.describe()).isEmpty();
         assertThat(run.byLabel("publish pub")).hasSize(PAIRS * SAMPLES);
-        assertThat(summary.count("published")).isEqualTo(total);
-        assertThat(summary.count("acknowledged")).isEqualTo(total);
+        assertThat(summary.count(Count.PUBLISHED)).isEqualTo(total);
+        assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(total);
         assertThat(summary.delivery.expected).isEqualTo(total);
-        assertThat(summary.count("received")).isEqualTo(total);
+        assertThat(summary.count(Count.RECEIVED)).isEqualTo(total);
         assertThat(summary.delivery.lost()).isZero();
-        assertThat(summary.count("duplicates")).isZero();
+        assertThat(summary.count(Count.DUPLICATES)).isZero();
         assertThat(summary.pubToSub.count).isEqualTo(total);
         assertThat(summary.publish.count).isEqualTo(total);
         assertThat(summary.connect.count).isEqualTo(2L * PAIRS);
-        assertThat(summary.count("receivedPerClientMin")).isEqualTo((long) SAMPLES * PER_SAMPLE);
+        assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MIN)).isEqualTo((long) SAMPLES * PER_SAMPLE);
         assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
         assertThat(results.resolve("summary-" + summary.runId + "-" + summary.engineId + ".json")).exists();
     }

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.measure.Count;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -49,9 +50,9 @@ class PublishScheduleIT {
         // 100,000 synchronous QoS 1 publishes per second per thread: no machine acknowledges that many one by one.
         RunSummary summary = run("schedule-out-of-reach", pacedAt(6_000_000, 0));
 
-        assertThat(summary.count("scheduledPublishRate")).as(summary.toTable()).isEqualTo(THREADS * 100_000L);
-        assertThat(summary.count("publishBehindScheduleSeconds")).as(summary.toTable()).isPositive();
-        assertThat(summary.verdictLine()).contains("publishing behind schedule " + summary.count("publishBehindScheduleSeconds")
+        assertThat(summary.count(Count.SCHEDULED_PUBLISH_RATE)).as(summary.toTable()).isEqualTo(THREADS * 100_000L);
+        assertThat(summary.count(Count.PUBLISH_BEHIND_SCHEDULE_SECONDS)).as(summary.toTable()).isPositive();
+        assertThat(summary.verdictLine()).contains("publishing behind schedule " + summary.count(Count.PUBLISH_BEHIND_SCHEDULE_SECONDS)
                 + " s").contains("the broker saw less load than the plan asks");
     }
 
@@ -61,9 +62,9 @@ class PublishScheduleIT {
         for (ConstantThroughputTimer pace : new ConstantThroughputTimer[] {pacedAt(600, 0), pacedAt(1200, 1)}) {
             RunSummary summary = run("schedule-within-reach", pace);
 
-            assertThat(summary.count("published")).as(summary.toTable()).isGreaterThan(THREADS * 50L);
-            assertThat(summary.count("scheduledPublishRate")).as(summary.toTable()).isEqualTo(20);
-            assertThat(summary.count("publishBehindScheduleSeconds")).as(summary.toTable()).isZero();
+            assertThat(summary.count(Count.PUBLISHED)).as(summary.toTable()).isGreaterThan(THREADS * 50L);
+            assertThat(summary.count(Count.SCHEDULED_PUBLISH_RATE)).as(summary.toTable()).isEqualTo(20);
+            assertThat(summary.count(Count.PUBLISH_BEHIND_SCHEDULE_SECONDS)).as(summary.toTable()).isZero();
             assertThat(summary.verdictLine()).doesNotContain("behind schedule");
         }
     }

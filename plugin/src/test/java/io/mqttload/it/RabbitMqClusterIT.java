@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.measure.Count;
 import io.mqttload.summary.NodeFigures;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -78,9 +79,9 @@ class RabbitMqClusterIT {
         assertThat(result.failures()).as(result.describe()).isEmpty();
         assertThat(summary.nodes).extracting(n -> n.name).containsExactlyInAnyOrder("r1", "r2");
         for (NodeFigures n : summary.nodes) {
-            assertThat(n.connectsOk).as(n.name).isEqualTo(2);
-            assertThat(n.published).as(n.name).isEqualTo(PER_SAMPLE / 2);
-            assertThat(n.received).as(n.name + ": half from its own node, half through the cluster").isEqualTo(PER_SAMPLE);
+            assertThat(n.count(Count.CONNECTS_OK)).as(n.name).isEqualTo(2);
+            assertThat(n.count(Count.PUBLISHED)).as(n.name).isEqualTo(PER_SAMPLE / 2);
+            assertThat(n.count(Count.RECEIVED)).as(n.name + ": half from its own node, half through the cluster").isEqualTo(PER_SAMPLE);
             assertThat(n.expected).as(n.name).isEqualTo(PER_SAMPLE);
             assertThat(n.pubToSubFrom).as(n.name).containsOnlyKeys("r1", "r2");
             n.pubToSubFrom.values().forEach(s -> assertThat(s.count).isEqualTo(PER_SAMPLE / 2));

@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -76,7 +77,7 @@ class RabbitMqIT {
 
         assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.NO_LOSS);
         // 2 publishers x 50 messages (round-robin), each owed to both subscribers of r<qos>/#.
-        assertThat(summary.count("acknowledged")).isEqualTo(100);
+        assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(100);
         assertThat(summary.delivery.expected).isEqualTo(200);
         assertThat(summary.delivery.receivedOfExpected).isEqualTo(200);
         assertThat(summary.failures).isEmpty();
@@ -87,11 +88,11 @@ class RabbitMqIT {
         RunSummary summary = run("rabbit-v5", "MQTT_5", "v5/#", "v5/{client}", 1);
 
         assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.FAILED);
-        assertThat(summary.count("connectsOk")).isZero();
-        assertThat(summary.count("connectsFailed")).isEqualTo(4);
+        assertThat(summary.count(Count.CONNECTS_OK)).isZero();
+        assertThat(summary.count(Count.CONNECTS_FAILED)).isEqualTo(4);
         assertThat(summary.verdictLine()).startsWith("FAILED: no connection succeeded: 4 connect(s) failed")
                 .contains("the broker may speak only MQTT 3.1.1");
-        assertThat(summary.count("published")).isZero();
+        assertThat(summary.count(Count.PUBLISHED)).isZero();
     }
 
     @Test
@@ -107,15 +108,15 @@ class RabbitMqIT {
             assertThat(r.sampler).isEqualTo("connect pub");
         });
         // What left the clients is booked as published; none of it was acknowledged, all of it is failed.
-        long sent = summary.count("published");
+        long sent = summary.count(Count.PUBLISHED);
         assertThat(sent).as(summary.toTable()).isPositive();
-        assertThat(summary.count("acknowledged")).isZero();
-        assertThat(summary.count("publishFailed")).isEqualTo(100);
-        assertThat(summary.count("publishFailed") - summary.count("publishNotSent")).isEqualTo(sent);
+        assertThat(summary.count(Count.ACKNOWLEDGED)).isZero();
+        assertThat(summary.count(Count.PUBLISH_FAILED)).isEqualTo(100);
+        assertThat(summary.count(Count.PUBLISH_FAILED) - summary.count(Count.PUBLISH_NOT_SENT)).isEqualTo(sent);
         // The broker delivered what it took: this run's messages, delivered without acknowledgement, not foreign ones.
         assertThat(summary.delivery.expected).isZero();
         assertThat(summary.delivery.deliveredUnacknowledged).isPositive()
-                .isEqualTo(summary.count("received") - summary.count("duplicates"));
+                .isEqualTo(summary.count(Count.RECEIVED) - summary.count(Count.DUPLICATES));
         assertThat(summary.delivery.receivedFromUnknownStreams).isZero();
         assertThat(summary.verdictLine()).contains(summary.delivery.deliveredUnacknowledged
                 + " message(s) delivered that the broker never acknowledged");
@@ -126,7 +127,7 @@ class RabbitMqIT {
         RunSummary summary = run("rabbit-share", "MQTT_3_1_1", "$share/perf/sh/#", "sh/{client}", 1);
 
         assertThat(summary.verdict()).as(summary.toTable()).isIn(Verdict.LOSS, Verdict.FAILED);
-        assertThat(summary.count("acknowledged")).isEqualTo(100);
+        assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(100);
         assertThat(summary.verdictLine()).contains("shared group perf/sh/# received none of 100 messages owed to it");
     }
 }

@@ -28,6 +28,7 @@ import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttRendezvousTimer;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.measure.Count;
 import io.mqttload.summary.BarrierRow;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
@@ -172,7 +173,7 @@ class RendezvousIT {
         RunSummary summary = EngineLifecycle.lastSummary();
         assertThat(run.elapsed()).as("the wait is bounded by the timeout").isLessThan(Duration.ofSeconds(20));
         assertThat(run.byLabel("publish pub")).as("CONTINUE: the threads go on").hasSize(2);
-        assertThat(summary.count("rendezvousTimeouts")).isEqualTo(1);
+        assertThat(summary.count(Count.RENDEZVOUS_TIMEOUTS)).isEqualTo(1);
         assertThat(errors).as("reported once, with barrier, counts and action")
                 .filteredOn(e -> e.contains("rendezvous")).singleElement().asString()
                 .contains("'start' #1").contains("timed out after 1500 ms").contains("2 of 5 threads arrived")
@@ -195,7 +196,7 @@ class RendezvousIT {
         // two publishes per thread, against 50 each had the test run on unsynchronised.
         assertThat(run.byLabel("publish pub").size()).as("stopped at the first barrier, not after 100 publishes")
                 .isLessThanOrEqualTo(4);
-        assertThat(EngineLifecycle.lastSummary().count("rendezvousTimeouts")).isEqualTo(1);
+        assertThat(EngineLifecycle.lastSummary().count(Count.RENDEZVOUS_TIMEOUTS)).isEqualTo(1);
     }
 
     @Test
@@ -220,7 +221,7 @@ class RendezvousIT {
         run(plan, "rv-this-run");
 
         // Counted with the other run's three, two threads would have filled a barrier of four.
-        assertThat(EngineLifecycle.lastSummary().count("rendezvousTimeouts")).isEqualTo(1);
+        assertThat(EngineLifecycle.lastSummary().count(Count.RENDEZVOUS_TIMEOUTS)).isEqualTo(1);
         assertThat(MqttRunReport.lastReport().rendezvous.get(0).threads).isEqualTo(2);
     }
 }

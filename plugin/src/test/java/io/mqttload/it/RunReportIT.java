@@ -31,6 +31,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
@@ -93,7 +94,7 @@ class RunReportIT {
         MergedReport report = MqttRunReport.lastReport();
         assertThat(run.failures()).as(run.describe()).isEmpty();
         long messages = (long) THREADS * SAMPLES * PER_SAMPLE;
-        assertThat(summary.count("received")).isEqualTo(messages);
+        assertThat(summary.count(Count.RECEIVED)).isEqualTo(messages);
 
         List<SampleResult> ends = run.samples().stream().filter(s -> s.getSampleLabel().equals("MQTT run end"))
                 .collect(Collectors.toList());
@@ -107,8 +108,9 @@ class RunReportIT {
         assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
         assertThat(report.expected).isEqualTo(messages).isEqualTo(summary.delivery.expected);
         assertThat(report.receivedOfExpected).isEqualTo(messages);
-        for (String name : List.of("connectsOk", "published", "acknowledged", "received", "duplicates", "publishFailed")) {
-            assertThat(report.count(name)).as(name).isEqualTo(summary.count(name));
+        for (Count c : List.of(Count.CONNECTS_OK, Count.PUBLISHED, Count.ACKNOWLEDGED, Count.RECEIVED, Count.DUPLICATES,
+                Count.PUBLISH_FAILED)) {
+            assertThat(report.count(c)).as(c.key()).isEqualTo(summary.count(c));
         }
         // Rates travel in the summary's JSON with three decimals.
         assertThat(report.publishRate).isCloseTo(summary.publishRate(), within(0.001));
@@ -149,7 +151,7 @@ class RunReportIT {
 
             MergedReport report = MqttRunReport.lastReport();
             assertThat(influx.query("mqttload", "SELECT \"received\", \"lost\", \"verdict\" FROM mqtt_report"
-                    + " WHERE \"run\" = 'report-influx'")).contains("," + report.count("received") + ",0,\"NO_LOSS\"]");
+                    + " WHERE \"run\" = 'report-influx'")).contains("," + report.count(Count.RECEIVED) + ",0,\"NO_LOSS\"]");
             LatencyStats p = report.latency.get("pubToSub");
             assertThat(influx.query("mqttload", "SELECT \"count\", \"p99\", \"max\" FROM mqtt_report_latency"
                     + " WHERE \"run\" = 'report-influx' AND \"kind\" = 'pubToSub'"))
@@ -165,7 +167,7 @@ class RunReportIT {
         assertThat(run.failures()).as(run.describe()).isEmpty();
         assertThat(report.runId).isEqualTo("report-no-end");
         assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
-        assertThat(report.count("received")).isEqualTo((long) THREADS * SAMPLES * PER_SAMPLE);
+        assertThat(report.count(Count.RECEIVED)).isEqualTo((long) THREADS * SAMPLES * PER_SAMPLE);
         assertThat(results.resolve("report-report-no-end.md")).exists();
     }
 }

@@ -18,6 +18,7 @@ import ch.qos.logback.classic.Level;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.measure.Count;
 import io.mqttload.report.ReportText;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
@@ -82,12 +83,12 @@ class ScenarioPlansIT {
         RunSummary summary = EngineLifecycle.lastSummary();
         MergedReport report = MqttRunReport.lastReport();
         assertThat(run.failures()).as(plan + ": " + run.describe()).isEmpty();
-        assertThat(summary.count("published")).as(plan + " published").isEqualTo(expectedPublished);
-        assertThat(summary.count("publishFailed")).as(plan + " publish failures").isZero();
-        assertThat(summary.count("connectsFailed")).as(plan + " connect failures").isZero();
+        assertThat(summary.count(Count.PUBLISHED)).as(plan + " published").isEqualTo(expectedPublished);
+        assertThat(summary.count(Count.PUBLISH_FAILED)).as(plan + " publish failures").isZero();
+        assertThat(summary.count(Count.CONNECTS_FAILED)).as(plan + " connect failures").isZero();
         assertThat(summary.delivery.expected).as(plan + " expected deliveries").isEqualTo(expectedDeliveries);
         assertThat(summary.delivery.receivedOfExpected).as(plan + " received").isEqualTo(expectedDeliveries);
-        assertThat(summary.count("duplicates")).as(plan + " duplicates").isZero();
+        assertThat(summary.count(Count.DUPLICATES)).as(plan + " duplicates").isZero();
         assertThat(summary.verdict()).as(plan).isEqualTo(Verdict.NO_LOSS);
         assertThat(report.verdict()).as(plan + " report").isEqualTo(Verdict.NO_LOSS);
         assertThat(report.expected).isEqualTo(expectedDeliveries);
@@ -98,7 +99,7 @@ class ScenarioPlansIT {
     @Test
     void scalagentMultiPublisher_2Partitions50SamplesOf10_1000MessagesToTheCommandCentres() {
         RunSummary summary = runWithoutLoss("scalagent-multi-publisher", 2 * 50 * 10, 2 * 50 * 10);
-        assertThat(summary.count("connectsOk")).isEqualTo(2 * (100 + 1));
+        assertThat(summary.count(Count.CONNECTS_OK)).isEqualTo(2 * (100 + 1));
     }
 
     @Test
@@ -110,9 +111,9 @@ class ScenarioPlansIT {
     void joramMqMultiSubscriber_eachCommandReachesExactlyOneDevice() {
         RunSummary summary = runWithoutLoss("jorammq-multi-subscriber", 2 * 50 * 10, 2 * 50 * 10);
         // 1,000 commands over 200 devices in turn: every device gets exactly 5.
-        assertThat(summary.count("subscribingClients")).isEqualTo(200);
-        assertThat(summary.count("receivedPerClientMin")).isEqualTo(5);
-        assertThat(summary.count("receivedPerClientMax")).isEqualTo(5);
+        assertThat(summary.count(Count.SUBSCRIBING_CLIENTS)).isEqualTo(200);
+        assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MIN)).isEqualTo(5);
+        assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MAX)).isEqualTo(5);
     }
 
     @Test
@@ -141,7 +142,7 @@ class ScenarioPlansIT {
         assertThat(run.failures()).as(run.describe()).singleElement()
                 .satisfies(r -> assertThat(r.getSampleLabel()).isEqualTo("MQTT Run End"))
                 .satisfies(r -> assertThat(r.getResponseMessage()).startsWith("LOSS"));
-        assertThat(summary.count("published")).isEqualTo(10_000);
+        assertThat(summary.count(Count.PUBLISHED)).isEqualTo(10_000);
         // 4 subscribers over 2 subsystems: each message reaches 2 of them; the slow consumer takes subsystem 0.
         assertThat(summary.delivery.expected).isEqualTo(10_000 * 2 + 5_000);
         assertThat(report.lossBySampler.get("MQTT Subscribe subsystems")).as("the subscribers that keep up")
@@ -162,14 +163,14 @@ class ScenarioPlansIT {
     @Test
     void rabbitMqOneToOne_eachPublisherReachesOnlyItsSubscriber() {
         RunSummary summary = runWithoutLoss("rabbitmq-one-to-one", 2 * 5 * 100, 2 * 5 * 100);
-        assertThat(summary.count("receivedPerClientMin")).isEqualTo(5);
-        assertThat(summary.count("receivedPerClientMax")).isEqualTo(5);
+        assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MIN)).isEqualTo(5);
+        assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MAX)).isEqualTo(5);
     }
 
     @Test
     void mqttBmLatency_10SynchronousPairsOf1000Messages() {
         RunSummary summary = runWithoutLoss("mqtt-bm-latency", 10 * 10 * 100, 10 * 10 * 100);
-        assertThat(summary.count("acknowledged")).isEqualTo(10_000);
+        assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(10_000);
     }
 
     @Test
@@ -195,7 +196,7 @@ class ScenarioPlansIT {
     @Test
     void emqSharedSub_everyMessageToOneMemberOfTheGroup() {
         RunSummary summary = runWithoutLoss("emq-sharedsub", 2 * 5 * 50, 2 * 5 * 50);
-        assertThat(summary.count("received")).isEqualTo(500);
+        assertThat(summary.count(Count.RECEIVED)).isEqualTo(500);
     }
 
     @Test
@@ -213,9 +214,9 @@ class ScenarioPlansIT {
         RunSummary summary = EngineLifecycle.lastSummary();
         assertBrokerMeasured(plan, MqttRunReport.lastReport());
         assertThat(run.failures()).as(plan + ": " + run.describe()).isEmpty();
-        assertThat(summary.count("connectsOk")).isEqualTo(connections);
-        assertThat(summary.count("connectsFailed")).isZero();
-        assertThat(summary.count("connectionsLost")).isZero();
+        assertThat(summary.count(Count.CONNECTS_OK)).isEqualTo(connections);
+        assertThat(summary.count(Count.CONNECTS_FAILED)).isZero();
+        assertThat(summary.count(Count.CONNECTIONS_LOST)).isZero();
         assertThat(summary.connect.count).isEqualTo(connections);
         // Connection plans publish nothing, so there is no loss to judge: say so rather than claim NO_LOSS.
         assertThat(summary.verdict()).isEqualTo(Verdict.NOTHING_TO_CHECK);

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttConnectionConfig;
+import io.mqttload.measure.Count;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -79,7 +80,7 @@ class SecureTransportIT {
         RunSummary summary = EngineLifecycle.lastSummary();
         assertThat(run.failures()).as(run.describe()).isEmpty();
         assertThat(summary.delivery.expected).isEqualTo(MESSAGES);
-        assertThat(summary.count("received")).isEqualTo(MESSAGES);
+        assertThat(summary.count(Count.RECEIVED)).isEqualTo(MESSAGES);
         assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
     }
 

@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.measure.Count;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -66,15 +67,15 @@ class SharedSubscriptionIT {
             long total = (long) PUBLISHERS * SAMPLES;
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.delivery.expected).isEqualTo(total);
-            assertThat(summary.count("received")).isEqualTo(total);
-            assertThat(summary.count("duplicates")).isZero();
+            assertThat(summary.count(Count.RECEIVED)).isEqualTo(total);
+            assertThat(summary.count(Count.DUPLICATES)).isZero();
             assertThat(summary.delivery.lost()).isZero();
-            assertThat(summary.count("subscribingClients")).isEqualTo(SUBSCRIBERS);
+            assertThat(summary.count(Count.SUBSCRIBING_CLIENTS)).isEqualTo(SUBSCRIBERS);
             // How a broker spreads a group's messages is its own policy: Mosquitto round-robins over the
             // members, HiveMQ CE keeps feeding a member while it keeps up (here one member took all 600).
             if (broker.equals("mosquitto")) {
-                assertThat(summary.count("receivedPerClientMin")).as("every member got a share").isPositive();
-                assertThat(summary.count("receivedPerClientMax")).as("no member got everything").isLessThan(total);
+                assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MIN)).as("every member got a share").isPositive();
+                assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MAX)).as("no member got everything").isLessThan(total);
             }
             assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
         }

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.measure.Count;
 import io.mqttload.report.ReportText;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
@@ -58,7 +59,7 @@ class SlowConsumerIT {
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             RunSummary summary = EngineLifecycle.lastSummary();
-            assertThat(summary.count("acknowledged")).isEqualTo(messages);
+            assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(messages);
             long[] fast = summary.delivery.bySampler.get("subscribe fast");
             long[] slow = summary.delivery.bySampler.get("subscribe slow");
             assertThat(fast).as("the subscriber that keeps up").containsExactly(messages, messages);

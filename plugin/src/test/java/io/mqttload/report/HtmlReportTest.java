@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.summary.EngineSummary;
 import io.mqttload.summary.MergedReport;
@@ -19,7 +20,7 @@ class HtmlReportTest {
         s.runId = "run-<1>";
         s.engineId = "engine-\"1\"";
         s.scenario = "a & b";
-        s.counts.put("connectsFailed", 3L);
+        s.counts.put(Count.CONNECTS_FAILED.key(), 3L);
         s.failures.add(new FailureTally.Row("<script>alert(1)</script>", FailureTally.Kind.CONNECT,
                 "CONNACK refused: <b>NOT_AUTHORIZED</b>", 3));
         s.parameters.put("topic", "a/<b>/c");

@@ -13,6 +13,7 @@ import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.PublishStream;
 import io.mqttload.delivery.ReceiverScope;
 import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.LatencyStats;
@@ -44,7 +45,7 @@ class MergedReportTest {
                 s.nextSequence();
                 s.sent();
                 s.acknowledged();
-                metrics.acknowledged.increment();
+                metrics.count(Count.ACKNOWLEDGED);
             }
             return s;
         }
@@ -57,7 +58,7 @@ class MergedReportTest {
                         continue outer;
                     }
                 }
-                metrics.received.increment();
+                metrics.count(Count.RECEIVED);
                 scope.track(from.id(), seq, metrics);
             }
         }
@@ -70,7 +71,7 @@ class MergedReportTest {
             metrics.publishLatency.takeInterval(true);
             metrics.connectLatency.takeInterval(true);
             RunSummary summary = new RunSummary("run-1", id, number, "merge-test", 1_000, 11_000, 0, 10.0, metrics,
-                    ledger.delivery(), metrics.acknowledged.sum(), metrics.received.sum(), new long[] {0, 0, 0},
+                    ledger.delivery(), metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED), new long[] {0, 0, 0},
                     ledger.book(), 0);
             java.util.Map<String, LatencyStats> stats = new java.util.TreeMap<>();
             bySampler.forEach((label, h) -> stats.put(label, new LatencyStats(h)));
@@ -95,9 +96,9 @@ class MergedReportTest {
         assertThat(report.verdict()).isEqualTo(Verdict.LOSS);
         assertThat(report.verdictLine()).contains("3 of 100 expected deliveries missing");
         // Each engine alone has nothing to compare: the publisher has no subscriber, the subscriber no stream.
-        assertThat(report.engines).extracting(e -> e.count("expected")).containsExactly(0L, 0L);
-        assertThat(report.count("acknowledged")).isEqualTo(100);
-        assertThat(report.count("received")).isEqualTo(97);
+        assertThat(report.engines).extracting(e -> e.count(Count.EXPECTED)).containsExactly(0L, 0L);
+        assertThat(report.count(Count.ACKNOWLEDGED)).isEqualTo(100);
+        assertThat(report.count(Count.RECEIVED)).isEqualTo(97);
     }
 
     @Test
@@ -158,7 +159,7 @@ class MergedReportTest {
 
         assertThat(aAlone.verdict()).isNotIn(Verdict.LOSS, Verdict.LOSS_UNCERTAIN);
         assertThat(aAlone.verdictLine()).contains("1 shared subscription group(s) may have members on other engines");
-        assertThat(report.engines).extracting(e -> e.count("lost")).containsExactly(0L, 0L);
+        assertThat(report.engines).extracting(e -> e.count(Count.LOST)).containsExactly(0L, 0L);
         assertThat(report.expected).isEqualTo(10);
         assertThat(report.receivedOfExpected).isEqualTo(10);
         assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
@@ -247,6 +248,60 @@ class MergedReportTest {
         assertThat(ReportText.markdown(report)).contains("| pub-to-sub, MQTT Subscribe probe | 10000 |");
         assertThat(ReportText.table(report)).contains("to MQTT Subscribe probe");
         assertThat(report.toJson()).contains("\"pubToSubBySampler\"");
+    }
+
+    @Test
+    void merge_eachCountAsItsDeclarationSays_andTheLedgerCountsFromTheMergedLedgers() {
+        EngineSummary a = engineWithEveryCount("a", 1, 10);
+        EngineSummary b = engineWithEveryCount("b", 2, 1);
+
+        MergedReport report = MergedReport.of(List.of(a, b), List.of());
+
+        for (Count c : Count.SUMMARY) {
+            long x = a.count(c);
+            long y = b.count(c);
+            long merged;
+            switch (c.merge()) {
+                case MIN:
+                    merged = Math.min(x, y);
+                    break;
+                case MAX:
+                    merged = Math.max(x, y);
+                    break;
+                case FROM_LEDGERS:
+                    // Both ledgers are empty: whatever the engines said, nothing was owed or delivered.
+                    merged = 0;
+                    break;
+                default:
+                    merged = x + y;
+                    break;
+            }
+            assertThat(report.count(c)).as(c.key() + " " + c.merge()).isEqualTo(merged);
+        }
+        for (Count c : NodeFigures.COUNTS) {
+            assertThat(report.nodes.get("node-1").count(c)).as(c.key()).isEqualTo(a.nodes.get(0).count(c) + b.nodes.get(0).count(c));
+        }
+    }
+
+    /** An engine whose every count (and its node's) has a value of its own, the lowest for {@code scale} 1. */
+    private static EngineSummary engineWithEveryCount(String id, int number, long scale) {
+        EngineSummary s = new EngineSummary();
+        s.runId = "run-1";
+        s.engineId = id;
+        s.engineNumber = number;
+        NodeFigures node = new NodeFigures();
+        node.name = "node-1";
+        for (Count c : Count.values()) {
+            long value = scale * (c.ordinal() + 1) + (scale == 1 ? 100 : 0);
+            if (c.inSummary()) {
+                s.counts.put(c.key(), value);
+            }
+            if (NodeFigures.COUNTS.contains(c)) {
+                node.readCount(c.key(), value);
+            }
+        }
+        s.nodes.add(node);
+        return s;
     }
 
     @Test

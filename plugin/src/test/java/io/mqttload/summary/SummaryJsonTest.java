@@ -3,15 +3,26 @@ package io.mqttload.summary;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.PublishStream;
 import io.mqttload.delivery.ReceiverScope;
 import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.SamplerMetrics;
@@ -21,6 +32,7 @@ import io.mqttload.measure.SamplerMetrics;
  * is what the controller merges, field for field, histogram for histogram, ledger range for ledger range.
  */
 class SummaryJsonTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** An engine that published 50 messages (3 failed, 47 acknowledged), received them with gaps, and failed a connect. */
     private static RunSummary engine() {
@@ -35,11 +47,11 @@ class SummaryJsonTest {
                 stream.failed(seq);
             } else {
                 stream.acknowledged();
-                metrics.acknowledged.increment();
+                metrics.count(Count.ACKNOWLEDGED);
             }
             if (seq % 10 != 3) {
                 scope.track(stream.id(), seq, metrics);
-                metrics.received.increment();
+                metrics.count(Count.RECEIVED);
                 metrics.pubToSub(null, metrics.nodes.node(0, "node-1"), -1, 1_000 + seq * 37);
             }
         }
@@ -69,7 +81,7 @@ class SummaryJsonTest {
             assertThat(r.count).isEqualTo(1);
         });
         MergedReport merged = MergedReport.of(List.of(read), List.of());
-        assertThat(List.of(merged.expected, merged.receivedOfExpected, merged.count("deliveredUnacknowledged")))
+        assertThat(List.of(merged.expected, merged.receivedOfExpected, merged.count(Count.DELIVERED_UNACKNOWLEDGED)))
                 .containsExactly(summary.delivery.expected, summary.delivery.receivedOfExpected,
                         summary.delivery.deliveredUnacknowledged);
         assertThat(merged.lost()).isEqualTo(summary.delivery.lost()).isPositive();
@@ -87,7 +99,48 @@ class SummaryJsonTest {
         assertThat(SummaryJson.write(read)).isEqualTo(json);
         assertThat(read.verdict).isEqualTo(Verdict.INCOMPLETE);
         assertThat(read.missingEngines).containsExactly("engine 2 of 2");
-        assertThat(read.count("lost")).isEqualTo(report.lost());
+        assertThat(read.count(Count.LOST)).isEqualTo(report.lost());
+    }
+
+    /** Written by the plugin before counts were declared in one place: every key as it was, every value distinct. */
+    private static String savedFormat3Summary() throws IOException {
+        try (InputStream in = SummaryJsonTest.class.getResourceAsStream("engine-summary-format-3.json")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void savedFormat3Summary_readsBackWithTheSameCountsUnderTheSameKeys() throws IOException {
+        String saved = savedFormat3Summary();
+        JsonNode savedCounts = JSON.readTree(saved).path("counts");
+
+        EngineSummary read = SummaryJson.readEngineSummary(saved);
+
+        assertThat(JSON.readTree(SummaryJson.write(read))).as("the same JSON, field order aside").isEqualTo(JSON.readTree(saved));
+        List<String> savedKeys = new ArrayList<>();
+        savedCounts.fieldNames().forEachRemaining(savedKeys::add);
+        // The summary carries these three since counts were declared once; a saved summary lacks them.
+        Set<Count> added = EnumSet.of(Count.DISCONNECTS, Count.GAPS, Count.GAPS_FILLED);
+        assertThat(savedKeys).containsExactlyElementsOf(Count.SUMMARY.stream().filter(c -> !added.contains(c))
+                .map(Count::key).collect(Collectors.toList()));
+        for (String key : savedKeys) {
+            assertThat(read.count(Count.of(key))).as(key).isEqualTo(savedCounts.path(key).asLong());
+        }
+        JsonNode savedNode = JSON.readTree(saved).path("nodes").path(0);
+        assertThat(read.nodes).singleElement().satisfies(n -> {
+            for (Count c : NodeFigures.COUNTS) {
+                assertThat(n.count(c)).as(c.key()).isEqualTo(savedNode.path(c.key()).asLong()).isPositive();
+            }
+        });
+        MergedReport merged = MergedReport.of(List.of(read), List.of());
+        for (String key : savedKeys) {
+            Count c = Count.of(key);
+            if (c.merge() != Count.Merge.FROM_LEDGERS) {
+                assertThat(merged.count(c)).as(key).isEqualTo(read.count(c));
+            }
+        }
+        assertThat(merged.count(Count.LOST)).isEqualTo(read.count(Count.LOST));
+        assertThat(merged.verdict()).isEqualTo(read.verdict);
     }
 
     @Test

@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.ReportFigures;
 import io.mqttload.summary.SummaryJson;
@@ -45,7 +46,8 @@ class SweepOutputTest {
         }
         report.publishRate = 100.0;
         report.receiveRate = index * 100.0;
-        report.counts.putAll(Map.of("connectsOk", clients, "expected", 10L, "receivedOfExpected", 10L, "lost", 0L));
+        report.counts.putAll(Map.of(Count.CONNECTS_OK.key(), clients, Count.EXPECTED.key(), 10L,
+                Count.RECEIVED_OF_EXPECTED.key(), 10L, Count.LOST.key(), 0L));
         // Values below 2048 µs are exact in a 3-digit histogram: p50 1.0, p90 1.5, p99 1.8, p99.9 1.9, max 2.0 ms.
         Histogram pubToSub = new Histogram(3);
         pubToSub.recordValueWithCount(1000, 500);

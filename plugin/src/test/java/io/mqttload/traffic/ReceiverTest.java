@@ -14,6 +14,7 @@ import io.mqttload.client.PublishProperties;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.PublishStream;
 import io.mqttload.delivery.ReplyTracker;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.NodeMetrics;
@@ -57,9 +58,9 @@ class ReceiverTest {
         assertThat(node0.fromNode(0).totalCopy().getTotalCount()).isEqualTo(3);
         assertThat(node0.fromNode(1).totalCopy().getTotalCount()).isEqualTo(2);
         assertThat(interval.engine.getMinValue()).isGreaterThanOrEqualTo(2_000);
-        assertThat(metrics.received.sum()).isEqualTo(5);
-        assertThat(subscribers.received.sum()).isEqualTo(5);
-        assertThat(node0.received.sum()).isEqualTo(5);
+        assertThat(metrics.sum(Count.RECEIVED)).isEqualTo(5);
+        assertThat(subscribers.sum(Count.RECEIVED)).isEqualTo(5);
+        assertThat(node0.sum(Count.RECEIVED)).isEqualTo(5);
         assertThat(receiver.receivedCount()).isEqualTo(5);
     }
 
@@ -95,10 +96,10 @@ class ReceiverTest {
             receiver.receive(MadeUpMessage.measured("b/1", onB.id(), seq, 0, 500), node0);
         }
 
-        assertThat(metrics.duplicates.sum()).isEqualTo(2);
-        assertThat(metrics.reordered.sum()).isEqualTo(1);
-        assertThat(metrics.gaps.sum()).isEqualTo(2);
-        assertThat(metrics.gapsFilled.sum()).isEqualTo(1);
+        assertThat(metrics.sum(Count.DUPLICATES)).isEqualTo(2);
+        assertThat(metrics.sum(Count.REORDERED)).isEqualTo(1);
+        assertThat(metrics.sum(Count.GAPS)).isEqualTo(2);
+        assertThat(metrics.sum(Count.GAPS_FILLED)).isEqualTo(1);
         DeliveryLedger.Delivery delivery = ledger.delivery();
         assertThat(delivery.expected).isEqualTo(8);
         assertThat(delivery.receivedOfExpected).isEqualTo(6);
@@ -114,9 +115,9 @@ class ReceiverTest {
         receiver.receive(MadeUpMessage.unmeasured("t", "hello".getBytes(java.nio.charset.StandardCharsets.UTF_8)), node0);
         receiver.receive(MadeUpMessage.unmeasured("t", null), node0);
 
-        assertThat(metrics.received.sum()).isEqualTo(2);
-        assertThat(metrics.receivedUnmeasured.sum()).isEqualTo(2);
-        assertThat(metrics.receivedBytes.sum()).isEqualTo(5);
+        assertThat(metrics.sum(Count.RECEIVED)).isEqualTo(2);
+        assertThat(metrics.sum(Count.RECEIVED_UNMEASURED)).isEqualTo(2);
+        assertThat(metrics.sum(Count.RECEIVED_BYTES)).isEqualTo(5);
         assertThat(metrics.takePubToSubInterval(true).engine.getTotalCount()).isZero();
     }
 
@@ -136,7 +137,7 @@ class ReceiverTest {
     void replies_areSortedIntoAnswersDuplicatesAndForeignOnes() {
         // No request sent yet: any reply is someone else's.
         receiver.receive(MadeUpMessage.reply("replies/me", 77, 1, 3_000), node0);
-        assertThat(metrics.repliesForeign.sum()).isEqualTo(1);
+        assertThat(metrics.sum(Count.REPLIES_FOREIGN)).isEqualTo(1);
 
         ReplyTracker mine = replies.tracker();
         mine.expect(77);
@@ -147,15 +148,15 @@ class ReceiverTest {
         receiver.receive(MadeUpMessage.reply("replies/me", 77, 1, 3_000), node0);
         receiver.receive(MadeUpMessage.reply("replies/me", 78, 1, 3_000), node0);
 
-        assertThat(metrics.repliesReceived.sum()).isEqualTo(1);
-        assertThat(metrics.replyDuplicates.sum()).isEqualTo(1);
-        assertThat(metrics.repliesForeign.sum()).isEqualTo(2);
+        assertThat(metrics.sum(Count.REPLIES_RECEIVED)).isEqualTo(1);
+        assertThat(metrics.sum(Count.REPLY_DUPLICATES)).isEqualTo(1);
+        assertThat(metrics.sum(Count.REPLIES_FOREIGN)).isEqualTo(2);
         assertThat(replies.owed()).isEqualTo(1);
         Histogram roundTrips = metrics.roundTripLatency.takeInterval(true);
         assertThat(roundTrips.getTotalCount()).isEqualTo(1);
         assertThat(roundTrips.getMinValue()).isGreaterThanOrEqualTo(3_000);
         // Replies are outside the delivery ledger and the received count.
-        assertThat(metrics.received.sum()).isZero();
+        assertThat(metrics.sum(Count.RECEIVED)).isZero();
     }
 
     @Test
@@ -176,7 +177,7 @@ class ReceiverTest {
         assertThat(responder.inFlight()).isEqualTo(1);
         reply.done.accept(null);
         assertThat(responder.inFlight()).isZero();
-        assertThat(metrics.repliesSent.sum()).isEqualTo(1);
+        assertThat(metrics.sum(Count.REPLIES_SENT)).isEqualTo(1);
         // The request is a delivered message like any other.
         assertThat(ledger.delivery().lost()).isZero();
     }
@@ -191,7 +192,7 @@ class ReceiverTest {
         }
         assertThat(repliesSent).hasSize(Responder.MAX_REPLIES_IN_FLIGHT);
         assertThat(responder.inFlight()).isEqualTo(Responder.MAX_REPLIES_IN_FLIGHT);
-        assertThat(metrics.repliesFailed.sum()).isEqualTo(1);
+        assertThat(metrics.sum(Count.REPLIES_FAILED)).isEqualTo(1);
         assertThat(metrics.failures.rows()).singleElement().satisfies(row -> {
             assertThat(row.kind).isEqualTo(FailureTally.Kind.REPLY);
             assertThat(row.sampler).isEqualTo("Subscribe sensors");
@@ -205,8 +206,8 @@ class ReceiverTest {
                 "replies/r1", null), node0);
         assertThat(repliesSent).hasSize(Responder.MAX_REPLIES_IN_FLIGHT + 1);
         assertThat(responder.inFlight()).isEqualTo(Responder.MAX_REPLIES_IN_FLIGHT - 1);
-        assertThat(metrics.repliesSent.sum()).isEqualTo(1);
-        assertThat(metrics.repliesFailed.sum()).isEqualTo(2);
+        assertThat(metrics.sum(Count.REPLIES_SENT)).isEqualTo(1);
+        assertThat(metrics.sum(Count.REPLIES_FAILED)).isEqualTo(2);
     }
 
     @Test
@@ -216,7 +217,7 @@ class ReceiverTest {
         PublishStream requests = sent("requests", 1);
         receiver.receive(MadeUpMessage.request("requests", requests.id(), 1, "replies/r1", null), node0);
         assertThat(repliesSent).isEmpty();
-        assertThat(metrics.received.sum()).isEqualTo(1);
+        assertThat(metrics.sum(Count.RECEIVED)).isEqualTo(1);
     }
 
     /** A stream of another client whose {@code messages} were sent and acknowledged. */

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.mqttload.measure.Count;
 import io.mqttload.summary.ReportFigures;
 import io.mqttload.summary.SummaryJson;
 import io.mqttload.testsupport.InfluxDbServer;
@@ -80,14 +81,14 @@ class DistributedMqttIT {
             assertThat(figures.missingEngines).as(report).isEmpty();
 
             // Every message acknowledged by the broker is owed to the thread-N subscriber of both engines.
-            long acknowledged = SummaryJson.readReport(report).count("acknowledged");
+            long acknowledged = SummaryJson.readReport(report).count(Count.ACKNOWLEDGED);
             assertThat(acknowledged).as("some production happened").isGreaterThan(100);
-            assertThat(SummaryJson.readReport(report).count("expected")).isEqualTo(ENGINES * acknowledged);
-            assertThat(SummaryJson.readReport(report).count("receivedOfExpected")).isEqualTo(ENGINES * acknowledged);
-            assertThat(SummaryJson.readReport(report).count("received")).isEqualTo(ENGINES * acknowledged);
-            assertThat(SummaryJson.readReport(report).count("lost")).isZero();
-            assertThat(SummaryJson.readReport(report).count("duplicates")).isZero();
-            assertThat(SummaryJson.readReport(report).count("publishFailed")).isZero();
+            assertThat(SummaryJson.readReport(report).count(Count.EXPECTED)).isEqualTo(ENGINES * acknowledged);
+            assertThat(SummaryJson.readReport(report).count(Count.RECEIVED_OF_EXPECTED)).isEqualTo(ENGINES * acknowledged);
+            assertThat(SummaryJson.readReport(report).count(Count.RECEIVED)).isEqualTo(ENGINES * acknowledged);
+            assertThat(SummaryJson.readReport(report).count(Count.LOST)).isZero();
+            assertThat(SummaryJson.readReport(report).count(Count.DUPLICATES)).isZero();
+            assertThat(SummaryJson.readReport(report).count(Count.PUBLISH_FAILED)).isZero();
             assertThat(report).contains("\"verdict\": \"NO_LOSS\"");
             // Live points from both engines, and the controller's exact whole-run point, in InfluxDB.
             assertThat(influx.query("mqttload", "SHOW TAG VALUES FROM \"mqtt_counts\" WITH KEY = \"engine\""))
@@ -164,14 +165,14 @@ class DistributedMqttIT {
             assertThat(engines.awaitExit(Duration.ofSeconds(30))).as("engines exit after the run").isTrue();
             String report = Files.readString(controllerResults.resolve("report-" + runId + ".json"),
                     StandardCharsets.UTF_8);
-            long acknowledged = SummaryJson.readReport(report).count("acknowledged");
+            long acknowledged = SummaryJson.readReport(report).count(Count.ACKNOWLEDGED);
             assertThat(acknowledged).as("every publish of both engines").isEqualTo(ENGINES * 30 * 10);
             // One group: each message is owed once, whichever engine's member took it.
-            assertThat(SummaryJson.readReport(report).count("expected")).isEqualTo(acknowledged);
-            assertThat(SummaryJson.readReport(report).count("receivedOfExpected")).isEqualTo(acknowledged);
-            assertThat(SummaryJson.readReport(report).count("received")).isEqualTo(acknowledged);
-            assertThat(SummaryJson.readReport(report).count("duplicates")).isZero();
-            assertThat(SummaryJson.readReport(report).count("sharedScopesAcrossEngines")).as("each engine left its group to the merge")
+            assertThat(SummaryJson.readReport(report).count(Count.EXPECTED)).isEqualTo(acknowledged);
+            assertThat(SummaryJson.readReport(report).count(Count.RECEIVED_OF_EXPECTED)).isEqualTo(acknowledged);
+            assertThat(SummaryJson.readReport(report).count(Count.RECEIVED)).isEqualTo(acknowledged);
+            assertThat(SummaryJson.readReport(report).count(Count.DUPLICATES)).isZero();
+            assertThat(SummaryJson.readReport(report).count(Count.SHARED_SCOPES_ACROSS_ENGINES)).as("each engine left its group to the merge")
                     .isEqualTo(ENGINES);
             assertThat(report).contains("\"verdict\": \"NO_LOSS\"").doesNotContain("\"verdict\": \"LOSS");
             assertThat(run.output).contains("verdict (all engines): NO LOSS");

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.mqttload.measure.Count;
 import io.mqttload.summary.EngineSummary;
 import io.mqttload.summary.SummaryJson;
 import io.mqttload.testsupport.JMeterEngines;
@@ -149,14 +150,14 @@ class PluginsManagerIT {
             assertThat(file).as("the engine summary; output:%n%s", run.output()).exists();
             EngineSummary summary = SummaryJson.readEngineSummary(Files.readString(file, StandardCharsets.UTF_8));
             long messages = (long) PAIRS * SAMPLES * MESSAGES_PER_SAMPLE;
-            assertThat(summary.count("connectsOk")).isEqualTo(2L * PAIRS);
-            assertThat(summary.count("published")).isEqualTo(messages);
-            assertThat(summary.count("acknowledged")).isEqualTo(messages);
-            assertThat(summary.count("expected")).isEqualTo(messages);
-            assertThat(summary.count("received")).isEqualTo(messages);
-            assertThat(summary.count("receivedOfExpected")).isEqualTo(messages);
-            assertThat(summary.count("lost")).isZero();
-            assertThat(summary.count("duplicates")).isZero();
+            assertThat(summary.count(Count.CONNECTS_OK)).isEqualTo(2L * PAIRS);
+            assertThat(summary.count(Count.PUBLISHED)).isEqualTo(messages);
+            assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(messages);
+            assertThat(summary.count(Count.EXPECTED)).isEqualTo(messages);
+            assertThat(summary.count(Count.RECEIVED)).isEqualTo(messages);
+            assertThat(summary.count(Count.RECEIVED_OF_EXPECTED)).isEqualTo(messages);
+            assertThat(summary.count(Count.LOST)).isZero();
+            assertThat(summary.count(Count.DUPLICATES)).isZero();
             assertThat(summary.verdict).hasToString("NO_LOSS");
         }
     }

@@ -1,7 +1,9 @@
 package io.mqttload.report.influx;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
@@ -10,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import io.mqttload.broker.BrokerSample;
 import io.mqttload.engine.IntervalListener;
 import io.mqttload.engine.RunConfig;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.Interval;
@@ -43,6 +46,9 @@ public final class InfluxMetrics implements IntervalListener {
     private final Map<String, PendingSampler> samplers = new LinkedHashMap<>();
     /** Per broker node, written only when the connection lists several. */
     private final Map<String, PendingNode> nodes = new LinkedHashMap<>();
+    /** The delivery figures the run's last {@code mqtt_counts} point carries, final there ({@code lost} is live before). */
+    private static final List<Count> FINAL_COUNTS = List.of(Count.LOST, Count.EXPECTED, Count.RECEIVED_OF_EXPECTED,
+            Count.DELIVERED_UNACKNOWLEDGED);
 
     /** A sampler's latency since its last point. */
     /** One broker node's pub-to-sub latency since the last point. */
@@ -186,13 +192,13 @@ public final class InfluxMetrics implements IntervalListener {
      *            when {@code lost} counts the sequence numbers skipped and not (yet) filled in
      */
     private void writePoints(long endMillis, RunSummary end) {
-        long[] now = {metrics.published.sum(), metrics.acknowledged.sum(), metrics.received.sum(),
-            metrics.connectsOk.sum()};
+        long[] now = {metrics.sum(Count.PUBLISHED), metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED),
+            metrics.sum(Count.CONNECTS_OK)};
         double seconds = (endMillis - previousPointMillis) / 1000.0;
-        StringBuilder line = new StringBuilder(512);
+        StringBuilder line = new StringBuilder(1024);
         LineProtocol.measurement(line, "mqtt_counts");
         LineProtocol.tags(line, tags);
-        LineProtocol.firstField(line, "connectsOk", metrics.connectsOk.sum());
+        countFields(line, Count.Level.ENGINE, metrics::sum);
         if (seconds > 0) {
             // Rates over this point's interval, so a panel needs no derivative (and no guess of the interval).
             LineProtocol.field(line, "publishRate", (now[0] - previous[0]) / seconds);
@@ -202,36 +208,16 @@ public final class InfluxMetrics implements IntervalListener {
         }
         previous = now;
         previousPointMillis = endMillis;
-        LineProtocol.field(line, "connectsFailed", metrics.connectsFailed.sum());
-        LineProtocol.field(line, "activeConnections", metrics.activeConnections.sum());
-        LineProtocol.field(line, "connectionsLost", metrics.connectionsLost.sum());
-        LineProtocol.field(line, "published", metrics.published.sum());
-        LineProtocol.field(line, "acknowledged", metrics.acknowledged.sum());
-        LineProtocol.field(line, "publishFailed", metrics.publishFailed.sum());
-        LineProtocol.field(line, "received", metrics.received.sum());
-        LineProtocol.field(line, "receivedBytes", metrics.receivedBytes.sum());
-        LineProtocol.field(line, "duplicates", metrics.duplicates.sum());
-        LineProtocol.field(line, "reordered", metrics.reordered.sum());
-        LineProtocol.field(line, "gaps", metrics.gaps.sum());
-        LineProtocol.field(line, "subscribeFailed", metrics.subscribeFailed.sum());
-        LineProtocol.field(line, "protocolViolations", metrics.protocolViolations.sum());
-        LineProtocol.field(line, "rendezvousFailures", metrics.rendezvousFailures.sum());
-        LineProtocol.field(line, "invalidSettings", metrics.invalidSettings.sum());
-        LineProtocol.field(line, "requestsPublished", metrics.requestsPublished.sum());
-        LineProtocol.field(line, "repliesSent", metrics.repliesSent.sum());
-        LineProtocol.field(line, "repliesReceived", metrics.repliesReceived.sum());
-        LineProtocol.field(line, "repliesFailed", metrics.repliesFailed.sum());
         LineProtocol.field(line, "errors", metrics.errors());
         if (end == null) {
-            LineProtocol.field(line, "lost", Math.max(0, metrics.gaps.sum() - metrics.gapsFilled.sum()));
+            LineProtocol.field(line, Count.LOST.key(), Math.max(0, metrics.sum(Count.GAPS) - metrics.sum(Count.GAPS_FILLED)));
         } else {
-            LineProtocol.field(line, "lost", end.delivery.lost());
-            LineProtocol.field(line, "expected", end.delivery.expected);
-            LineProtocol.field(line, "receivedOfExpected", end.delivery.receivedOfExpected);
-            LineProtocol.field(line, "deliveredUnacknowledged", end.delivery.deliveredUnacknowledged);
+            for (Count c : FINAL_COUNTS) {
+                LineProtocol.field(line, c.key(), end.count(c));
+            }
             LineProtocol.field(line, "verdict", end.verdict().name());
         }
-        LineProtocol.field(line, "metricPointsDropped", writer.dropped());
+        LineProtocol.field(line, Count.METRIC_POINTS_DROPPED.key(), writer.dropped());
         LineProtocol.end(line, endMillis);
         writer.offer(line.toString());
         latency("mqtt_latency", null, null, "pubToSub", pubToSub, endMillis);
@@ -254,17 +240,11 @@ public final class InfluxMetrics implements IntervalListener {
 
     /** {@code mqtt_node}: one broker node's cumulative counters; {@code mqtt_node_latency}: its interval latency. */
     private void writeNode(PendingNode p, long endMillis) {
-        NodeMetrics m = p.metrics;
         StringBuilder line = new StringBuilder(384);
         LineProtocol.measurement(line, "mqtt_node");
         LineProtocol.tags(line, tags);
         LineProtocol.tag(line, "node", p.tag);
-        LineProtocol.firstField(line, "connectsOk", m.connectsOk.sum());
-        LineProtocol.field(line, "connectionsLost", m.connectionsLost.sum());
-        LineProtocol.field(line, "activeConnections", m.activeConnections.sum());
-        LineProtocol.field(line, "published", m.published.sum());
-        LineProtocol.field(line, "acknowledged", m.acknowledged.sum());
-        LineProtocol.field(line, "received", m.received.sum());
+        countFields(line, Count.Level.NODE, p.metrics::sum);
         LineProtocol.end(line, endMillis);
         writer.offer(line.toString());
         latency("mqtt_node_latency", "node", p.tag, "pubToSub", p.pubToSub, endMillis);
@@ -273,21 +253,11 @@ public final class InfluxMetrics implements IntervalListener {
 
     /** {@code mqtt_sampler}: one sampler's cumulative counters; {@code mqtt_sampler_latency}: its interval latency. */
     private void writeSampler(PendingSampler p, long endMillis) {
-        SamplerMetrics m = p.metrics;
         StringBuilder line = new StringBuilder(512);
         LineProtocol.measurement(line, "mqtt_sampler");
         LineProtocol.tags(line, tags);
         LineProtocol.tag(line, "sampler", p.tag);
-        LineProtocol.firstField(line, "connectsOk", m.connectsOk.sum());
-        LineProtocol.field(line, "connectsFailed", m.connectsFailed.sum());
-        LineProtocol.field(line, "activeConnections", m.activeConnections.sum());
-        LineProtocol.field(line, "subscribeOk", m.subscribeOk.sum());
-        LineProtocol.field(line, "subscribeFailed", m.subscribeFailed.sum());
-        LineProtocol.field(line, "published", m.published.sum());
-        LineProtocol.field(line, "acknowledged", m.acknowledged.sum());
-        LineProtocol.field(line, "publishFailed", m.publishFailed.sum());
-        LineProtocol.field(line, "received", m.received.sum());
-        LineProtocol.field(line, "receivedBytes", m.receivedBytes.sum());
+        countFields(line, Count.Level.SAMPLER, p.metrics::sum);
         LineProtocol.end(line, endMillis);
         writer.offer(line.toString());
         latency("mqtt_sampler_latency", "sampler", p.tag, "pubToSub", p.pubToSub, endMillis);
@@ -296,6 +266,22 @@ public final class InfluxMetrics implements IntervalListener {
         p.pubToSub = null;
         p.publish = null;
         p.connect = null;
+    }
+
+    /**
+     * The counts {@code level} keeps as the run goes ({@link Count#counted(Count.Level)}), as the first fields of a
+     * point: whatever is declared at a level is written there.
+     */
+    private static void countFields(StringBuilder line, Count.Level level, ToLongFunction<Count> sum) {
+        boolean first = true;
+        for (Count c : Count.counted(level)) {
+            if (first) {
+                LineProtocol.firstField(line, c.key(), sum.applyAsLong(c));
+                first = false;
+            } else {
+                LineProtocol.field(line, c.key(), sum.applyAsLong(c));
+            }
+        }
     }
 
     /**
@@ -388,8 +374,8 @@ public final class InfluxMetrics implements IntervalListener {
         }
         event("run end", summary.verdictLine(), summary.endedAtMillis);
         writer.close(10_000);
-        summary.counts.put("metricPointsWritten", writer.written());
-        summary.counts.put("metricPointsDropped", writer.dropped());
+        summary.counts.put(Count.METRIC_POINTS_WRITTEN, writer.written());
+        summary.counts.put(Count.METRIC_POINTS_DROPPED, writer.dropped());
         String report = "MQTT metrics: " + writer.written() + " points written to InfluxDB, " + writer.dropped()
                 + " dropped" + (writer.dropped() == 0 || writer.lastError() == null ? "" : "; last error: "
                 + writer.lastError());

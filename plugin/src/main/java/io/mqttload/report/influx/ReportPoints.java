@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.BrokerRow;
@@ -33,7 +34,7 @@ public final class ReportPoints {
         LineProtocol.field(line, "publishRate", r.publishRate);
         LineProtocol.field(line, "receiveRate", r.receiveRate);
         LineProtocol.field(line, "measuredSeconds", r.measuredSeconds);
-        r.counts.forEach((k, v) -> LineProtocol.field(line, k, v));
+        r.counts.forEach((c, v) -> LineProtocol.field(line, c.key(), v));
         BrokerRow brokers = r.brokerTotal();
         if (brokers != null) {
             LineProtocol.field(line, "brokerCpuAvg", brokers.cpuAvg);
@@ -72,16 +73,12 @@ public final class ReportPoints {
         LineProtocol.measurement(line, "mqtt_report_node");
         LineProtocol.tags(line, tags);
         LineProtocol.tag(line, "node", n.name);
-        LineProtocol.firstField(line, "connectsOk", n.connectsOk);
-        LineProtocol.field(line, "connectionsLost", n.connectionsLost);
-        LineProtocol.field(line, "movedAway", n.movedAway);
-        LineProtocol.field(line, "movedIn", n.movedIn);
-        LineProtocol.field(line, "published", n.published);
-        LineProtocol.field(line, "acknowledged", n.acknowledged);
-        LineProtocol.field(line, "received", n.received);
-        LineProtocol.field(line, "expected", n.expected);
-        LineProtocol.field(line, "receivedOfExpected", n.receivedOfExpected);
-        LineProtocol.field(line, "lost", n.lost());
+        LineProtocol.firstField(line, Count.EXPECTED.key(), n.expected);
+        LineProtocol.field(line, Count.RECEIVED_OF_EXPECTED.key(), n.receivedOfExpected);
+        LineProtocol.field(line, Count.LOST.key(), n.lost());
+        for (Count c : NodeFigures.COUNTS) {
+            LineProtocol.field(line, c.key(), n.count(c));
+        }
         LineProtocol.end(line, timeMillis);
         lines.add(line.toString());
         Map<String, LatencyStats> latency = new LinkedHashMap<>();

@@ -1,0 +1,333 @@
+package io.mqttload.measure;
+
+import static io.mqttload.measure.Count.Level.ENGINE;
+import static io.mqttload.measure.Count.Level.NODE;
+import static io.mqttload.measure.Count.Level.SAMPLER;
+import static io.mqttload.measure.Count.Merge.FROM_LEDGERS;
+import static io.mqttload.measure.Count.Merge.MAX;
+import static io.mqttload.measure.Count.Merge.MIN;
+import static io.mqttload.measure.Count.Source.COUNTER;
+import static io.mqttload.measure.Count.Source.GAUGE;
+import static io.mqttload.measure.Count.Source.METRICS_WRITER;
+import static io.mqttload.measure.Count.Source.PEAK;
+import static io.mqttload.measure.Count.Source.RUN_END;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
+
+/**
+ * Every count of a run, declared once: its name in the summary JSON and in InfluxDB ({@link #key()}), what it
+ * means, whether it is an error, the levels that keep it, how engines' values merge and where it comes from. The
+ * engine's, samplers' and nodes' counters, the summary, the merge, the verdict's error sum, the reports' full count
+ * table and the InfluxDB points all read this declaration, so a count cannot be written under one name and read
+ * under another. The order is the summary JSON's.
+ */
+public enum Count {
+    CONNECTS_OK("connectsOk", COUNTER, "connects the broker accepted (CONNACK success); automatic reconnects are"
+            + " counted apart", ENGINE, SAMPLER, NODE),
+    CONNECTS_FAILED("connectsFailed", FailureTally.Kind.CONNECT, "connects failed", "connects that failed: refused"
+            + " by the broker, unreachable or unanswered", ENGINE, SAMPLER),
+    CONNECTIONS_LOST("connectionsLost", FailureTally.Kind.CONNECTION_LOST, "connections lost", "established"
+            + " connections lost, closed by the broker or the network, or by the client after a protocol violation",
+            ENGINE, NODE),
+    RECONNECTS("reconnects", COUNTER, "automatic reconnections after a lost connection", ENGINE),
+    FAILOVERS("failovers", COUNTER, "clients that reconnected to another broker node after losing their connection",
+            ENGINE),
+    SUBSCRIBE_OK("subscribeOk", COUNTER, "subscriptions the broker granted (SUBACK)", ENGINE, SAMPLER),
+    SUBSCRIBE_FAILED("subscribeFailed", FailureTally.Kind.SUBSCRIBE, "subscribes failed", "subscriptions refused,"
+            + " unanswered, or tried without a connection", ENGINE, SAMPLER),
+    PUBLISHED("published", COUNTER, "messages handed to a connected client (QoS 0: written; QoS 1 and 2: sent,"
+            + " acknowledgement pending)", ENGINE, SAMPLER, NODE),
+    ACKNOWLEDGED("acknowledged", COUNTER, "QoS 0 messages written, QoS 1 and 2 messages acknowledged by the broker"
+            + " (PUBACK, PUBCOMP)", ENGINE, SAMPLER, NODE),
+    PUBLISH_FAILED("publishFailed", FailureTally.Kind.PUBLISH, "publishes failed", "publishes that failed: not sent,"
+            + " refused, or not acknowledged in time", ENGINE, SAMPLER),
+    PUBLISH_NOT_SENT("publishNotSent", COUNTER, "publishes that never left the client (no connection, rejected by the"
+            + " client): failed, not published", ENGINE),
+    PUBLISHED_BYTES("publishedBytes", COUNTER, "payload bytes of the messages published", ENGINE),
+    RECEIVED("received", COUNTER, "messages that arrived at subscribers (replies to requests are counted apart)",
+            ENGINE, SAMPLER, NODE),
+    RECEIVED_BYTES("receivedBytes", COUNTER, "payload bytes of the messages received", ENGINE, SAMPLER),
+    RECEIVED_UNMEASURED("receivedUnmeasured", COUNTER, "messages received without a readable measurement header (a"
+            + " publisher outside the run, or measurement off)", ENGINE),
+    EXPECTED("expected", RUN_END, FROM_LEDGERS, "deliveries owed: each message the broker took, once per matching"
+            + " receiver", ENGINE),
+    RECEIVED_OF_EXPECTED("receivedOfExpected", RUN_END, FROM_LEDGERS, "deliveries owed that arrived at least once",
+            ENGINE),
+    LOST("lost", RUN_END, FROM_LEDGERS, "deliveries owed that never arrived: the loss the verdict judges", ENGINE),
+    DELIVERED_UNACKNOWLEDGED("deliveredUnacknowledged", RUN_END, FROM_LEDGERS, "messages delivered that the broker"
+            + " never acknowledged to their publisher", ENGINE),
+    DELIVERED_DESPITE_NO_LOCAL("deliveredDespiteNoLocal", RUN_END, FROM_LEDGERS, "messages the broker sent to their"
+            + " own publisher's no-local subscription; fails the verdict", ENGINE),
+    RECEIVED_FROM_UNKNOWN_STREAMS("receivedFromUnknownStreams", RUN_END, FROM_LEDGERS, "distinct messages from"
+            + " publishers the ledgers do not hold (other engines, other runs)", ENGINE),
+    DUPLICATES("duplicates", COUNTER, "messages a receiver got again", ENGINE),
+    REORDERED("reordered", COUNTER, "messages that arrived after a later message of their stream", ENGINE),
+    MISSING_IN_GAPS("missingInGaps", RUN_END, "sequence numbers skipped and still missing at the end of the run",
+            ENGINE),
+    LATE_SUBSCRIPTIONS("lateSubscriptions", RUN_END, "subscriptions made after messages they match had been"
+            + " published: loss may then be uncertain", ENGINE),
+    SHARED_SCOPES_ACROSS_ENGINES("sharedScopesAcrossEngines", RUN_END, "shared subscription groups that may have"
+            + " members on other engines, judged in the merged report only", ENGINE),
+    SUBSCRIBING_CLIENTS("subscribingClients", RUN_END, "clients with a subscription at the end of the run", ENGINE),
+    RECEIVED_PER_CLIENT_MIN("receivedPerClientMin", RUN_END, MIN, "fewest messages one subscribing client received",
+            ENGINE),
+    RECEIVED_PER_CLIENT_MAX("receivedPerClientMax", RUN_END, MAX, "most messages one subscribing client received",
+            ENGINE),
+    LATENCY_NEGATIVE("latencyNegative", RUN_END, "pub-to-sub latencies recorded as 0 because they were negative"
+            + " (clock skew between hosts)", ENGINE),
+    LATENCY_CLAMPED("latencyClamped", RUN_END, "pub-to-sub latencies above the trackable maximum, recorded at it",
+            ENGINE),
+    RENDEZVOUS_TIMEOUTS("rendezvousTimeouts", COUNTER, "rendezvous barriers that timed out (one per barrier passage,"
+            + " not per thread)", ENGINE),
+    RENDEZVOUS_FAILURES("rendezvousFailures", FailureTally.Kind.RENDEZVOUS, "rendezvous failed", "rendezvous"
+            + " barriers that timed out or could not work at all", ENGINE),
+    PROTOCOL_VIOLATIONS("protocolViolations", FailureTally.Kind.PROTOCOL_VIOLATION, "broker protocol violations",
+            "connections the client closed because the broker broke the MQTT protocol", ENGINE),
+    INVALID_SETTINGS("invalidSettings", FailureTally.Kind.INVALID_SETTING, "samples with an invalid setting",
+            "samples that could not run because a field's value is wrong: the plan failed, not the broker", ENGINE),
+    REQUESTS_PUBLISHED("requestsPublished", COUNTER, "requests (messages with a response topic) the broker took;"
+            + " each is owed a reply", ENGINE),
+    REPLIES_SENT("repliesSent", COUNTER, "replies of responders that the broker took", ENGINE),
+    REPLIES_FAILED("repliesFailed", FailureTally.Kind.REPLY, "replies to requests failed", "replies responders could"
+            + " not send", ENGINE),
+    REPLIES_RECEIVED("repliesReceived", COUNTER, "first replies to the engine's own requests: answers", ENGINE),
+    REPLY_DUPLICATES("replyDuplicates", COUNTER, "further replies to a request already answered", ENGINE),
+    REPLIES_FOREIGN("repliesForeign", COUNTER, "replies to requests that are not the receiving client's own",
+            ENGINE),
+    GENERATOR_SATURATED_SECONDS("generatorSaturatedSeconds", COUNTER, "seconds of the measured window in which the"
+            + " engine's process used at least 90 % of every core", ENGINE),
+    PUBLISH_BEHIND_SCHEDULE_SECONDS("publishBehindScheduleSeconds", COUNTER, "seconds of the steady phase in which a"
+            + " paced Publish sampler stayed under 90 % of its schedule", ENGINE),
+    SCHEDULED_PUBLISH_RATE("scheduledPublishRate", PEAK, "the highest publish rate (msg/s) the plan's throughput"
+            + " timers scheduled in a steady second; 0: unpaced", ENGINE),
+    OPEN_AT_END("openAtEnd", RUN_END, "connections still open after the run end closed every client: held open by"
+            + " the broker", ENGINE),
+    METRIC_POINTS_WRITTEN("metricPointsWritten", METRICS_WRITER, "points written to InfluxDB", ENGINE),
+    METRIC_POINTS_DROPPED("metricPointsDropped", METRICS_WRITER, "points that could not be buffered or written to"
+            + " InfluxDB", ENGINE),
+    DISCONNECTS("disconnects", COUNTER, "clients closed with a DISCONNECT (the Disconnect sampler, the run end)",
+            ENGINE),
+    GAPS("gaps", COUNTER, "messages counted missing when a later sequence number arrived first", ENGINE),
+    GAPS_FILLED("gapsFilled", COUNTER, "messages counted missing in a gap that arrived late after all (reordering,"
+            + " not loss)", ENGINE),
+    REPLIES_PENDING("repliesPending", GAUGE, "replies of responders sent and not yet taken by the broker", ENGINE),
+    ACTIVE_CONNECTIONS("activeConnections", GAUGE, "connections open now (at the end of the run: openAtEnd)", ENGINE,
+            SAMPLER, NODE),
+    MOVED_AWAY("movedAway", COUNTER, "clients that left this broker node for another after losing their connection",
+            NODE),
+    MOVED_IN("movedIn", COUNTER, "clients that came to this broker node from another after losing their connection",
+            NODE);
+
+    /** Where a count is kept: the engine's totals, per sampler label, per broker node. */
+    public enum Level {
+        ENGINE,
+        SAMPLER,
+        NODE
+    }
+
+    /** Where a count's value comes from. */
+    public enum Source {
+        /** Added to by events as the run goes. */
+        COUNTER,
+        /** Goes up and down as the run goes: shown live only; its end value, where it matters, is a count of its own. */
+        GAUGE,
+        /** The highest value set as the run goes. */
+        PEAK,
+        /** Computed once, at the end of the run (delivery ledger, latency recorders, clients). */
+        RUN_END,
+        /** The InfluxDB writer's own figures, in the summary only of a run that writes metrics. */
+        METRICS_WRITER
+    }
+
+    /** How engines' values of a count make the whole run's. */
+    public enum Merge {
+        SUM,
+        MIN,
+        MAX,
+        /**
+         * Recomputed from every engine's delivery ledger merged: a message published on one engine may be owed to a
+         * subscriber on another, which neither engine's own figure includes.
+         */
+        FROM_LEDGERS;
+
+        /** Two engines' values as one (for {@link #FROM_LEDGERS}, a sum that the merged ledgers' figure replaces). */
+        public long combine(long a, long b) {
+            switch (this) {
+                case MIN:
+                    return Math.min(a, b);
+                case MAX:
+                    return Math.max(a, b);
+                default:
+                    return a + b;
+            }
+        }
+    }
+
+    private final String key;
+    private final Source source;
+    private final Merge merge;
+    private final String meaning;
+    private final Set<Level> levels;
+    private final FailureTally.Kind failureKind;
+    private final String errorText;
+
+    Count(String key, Source source, String meaning, Level... levels) {
+        this(key, source, Merge.SUM, meaning, levels);
+    }
+
+    Count(String key, Source source, Merge merge, String meaning, Level... levels) {
+        this(key, source, merge, meaning, null, null, levels);
+    }
+
+    /** An error: counted with its reason through {@link EngineMetrics#failed}, added up in {@link #errors}. */
+    Count(String key, FailureTally.Kind failureKind, String errorText, String meaning, Level... levels) {
+        this(key, COUNTER, Merge.SUM, meaning, failureKind, errorText, levels);
+    }
+
+    Count(String key, Source source, Merge merge, String meaning, FailureTally.Kind failureKind, String errorText,
+            Level... levels) {
+        this.key = key;
+        this.source = source;
+        this.merge = merge;
+        this.meaning = meaning;
+        this.levels = Collections.unmodifiableSet(EnumSet.copyOf(Arrays.asList(levels)));
+        this.failureKind = failureKind;
+        this.errorText = errorText;
+    }
+
+    /** The name in the summary JSON, the reports' full count table and the InfluxDB points. */
+    public String key() {
+        return key;
+    }
+
+    /** What it counts, for people: one line. */
+    public String meaning() {
+        return meaning;
+    }
+
+    public Source source() {
+        return source;
+    }
+
+    public Merge merge() {
+        return merge;
+    }
+
+    public Set<Level> levels() {
+        return levels;
+    }
+
+    public boolean at(Level level) {
+        return levels.contains(level);
+    }
+
+    /** Kept by a live counter (an adder or a peak) at each of its levels, written to the live InfluxDB points. */
+    public boolean counted() {
+        return source == COUNTER || source == GAUGE || source == PEAK;
+    }
+
+    /** Carried by an engine's summary, hence by its JSON, the merged report and the reports' full count table. */
+    public boolean inSummary() {
+        return at(ENGINE) && source != GAUGE;
+    }
+
+    /** An error: it has a failure kind and reasons, counts in {@link #errors} and fails the verdict beyond tolerance. */
+    public boolean isError() {
+        return failureKind != null;
+    }
+
+    /** The failure kind whose reasons explain this error count, or null for a count that is not an error. */
+    public FailureTally.Kind failureKind() {
+        return failureKind;
+    }
+
+    /** How the live error events say it ("3 connects failed"), or null for a count that is not an error. */
+    public String errorText() {
+        return errorText;
+    }
+
+    private static final Map<String, Count> BY_KEY = byKey();
+    private static final Map<FailureTally.Kind, Count> BY_FAILURE_KIND = byFailureKind();
+
+    /** The error counts in declaration order: the progress line, the timeline, the reports and the sweep add up these. */
+    public static final List<Count> ERRORS = select(Count::isError);
+    /** What an engine's summary carries, in the JSON's order. */
+    public static final List<Count> SUMMARY = select(Count::inSummary);
+    private static final Map<Level, List<Count>> COUNTED = countedByLevel();
+
+    /** The count with this key; a key no count declares is refused with its name, never read as 0. */
+    public static Count of(String key) {
+        Count c = BY_KEY.get(key);
+        if (c == null) {
+            throw new IllegalArgumentException("'" + key + "' is not a declared count (io.mqttload.measure.Count)");
+        }
+        return c;
+    }
+
+    /** The error count a failure of this kind adds to. */
+    public static Count of(FailureTally.Kind kind) {
+        return BY_FAILURE_KIND.get(kind);
+    }
+
+    /** The counts kept by live counters at {@code level}, in declaration order. */
+    public static List<Count> counted(Level level) {
+        return COUNTED.get(level);
+    }
+
+    /** The run's errors: the sum of {@link #ERRORS}. */
+    public static long errors(ToLongFunction<Count> count) {
+        long n = 0;
+        for (Count c : ERRORS) {
+            n += count.applyAsLong(c);
+        }
+        return n;
+    }
+
+    private static Map<String, Count> byKey() {
+        Map<String, Count> byKey = new HashMap<>();
+        for (Count c : values()) {
+            if (byKey.put(c.key, c) != null) {
+                throw new IllegalStateException("two counts are named '" + c.key + "'");
+            }
+        }
+        return byKey;
+    }
+
+    private static Map<FailureTally.Kind, Count> byFailureKind() {
+        Map<FailureTally.Kind, Count> byKind = new EnumMap<>(FailureTally.Kind.class);
+        for (Count c : values()) {
+            if (c.failureKind != null && byKind.put(c.failureKind, c) != null) {
+                throw new IllegalStateException("two counts count failures of kind " + c.failureKind);
+            }
+        }
+        return byKind;
+    }
+
+    private static List<Count> select(Predicate<Count> which) {
+        List<Count> selected = new ArrayList<>();
+        for (Count c : values()) {
+            if (which.test(c)) {
+                selected.add(c);
+            }
+        }
+        return Collections.unmodifiableList(selected);
+    }
+
+    private static Map<Level, List<Count>> countedByLevel() {
+        Map<Level, List<Count>> byLevel = new EnumMap<>(Level.class);
+        for (Level level : Level.values()) {
+            byLevel.put(level, select(c -> c.counted() && c.at(level)));
+        }
+        return byLevel;
+    }
+}

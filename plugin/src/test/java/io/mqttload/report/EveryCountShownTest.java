@@ -1,0 +1,198 @@
+package io.mqttload.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.mqttload.delivery.DeliveryLedger;
+import io.mqttload.engine.RunConfig;
+import io.mqttload.measure.Count;
+import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.Interval;
+import io.mqttload.measure.LatencyRecorder;
+import io.mqttload.measure.NodeMetrics;
+import io.mqttload.measure.SamplerMetrics;
+import io.mqttload.report.influx.InfluxMetrics;
+import io.mqttload.report.influx.InfluxWriter;
+import io.mqttload.report.influx.ReportPoints;
+import io.mqttload.summary.MergedReport;
+import io.mqttload.summary.NodeFigures;
+import io.mqttload.summary.RunSummary;
+import io.mqttload.testsupport.RecordingHttpServer;
+
+/**
+ * Every declared count is shown or written wherever its declaration says: a count of the summary in the engine's
+ * JSON, the merged report's JSON, the run report's InfluxDB point and the Markdown and HTML full count tables; a
+ * live counter in the live InfluxDB point of each level that keeps it; a node's counter in the node figures. One
+ * engine's run with a distinct value in every counter, its live points written to a recording HTTP server.
+ */
+class EveryCountShownTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static EngineMetrics metrics;
+    private static SamplerMetrics sampler;
+    private static NodeMetrics left;
+    private static RunSummary summary;
+    private static List<String> livePoints;
+    private static MergedReport report;
+
+    @BeforeAll
+    static void run() {
+        metrics = new EngineMetrics();
+        sampler = new SamplerMetrics("probe");
+        left = metrics.nodes.node(0, "left");
+        NodeMetrics right = metrics.nodes.node(1, "right");
+        for (Count c : Count.values()) {
+            if (c.source() == Count.Source.PEAK) {
+                metrics.peak(c, 1000 + c.ordinal());
+            } else if (c.counted()) {
+                metrics.count(c, sampler, left, 1000 + c.ordinal());
+                metrics.count(c, null, right, 1);
+            }
+        }
+        DeliveryLedger ledger = new DeliveryLedger(1);
+        summary = new RunSummary("run-c", "engine-c", 1, "every-count", 1_000, 9_000, 0, 8.0, metrics, ledger.delivery(),
+                0, 0, new long[] {0, 0, 0}, ledger.book(), 0);
+        try (RecordingHttpServer influx = RecordingHttpServer.start(204)) {
+            InfluxWriter writer = new InfluxWriter(influx.url(), "mqtt", "", InfluxWriter.Auth.NONE, "", 1000);
+            RunConfig config = RunConfig.from(Map.of(RunConfig.RUN_ID, "run-c", RunConfig.ENGINE_ID, "engine-c")::get,
+                    "every-count");
+            InfluxMetrics points = new InfluxMetrics(writer, metrics, config, 1);
+            Histogram none = LatencyRecorder.newHistogram();
+            points.onInterval(new Interval(5_000, none, none, none, none,
+                    List.of(new Interval.OfSampler(sampler, none, none, none)),
+                    List.of(new Interval.OfNode(left, none), new Interval.OfNode(right, none)), true));
+            assertThat(summary.counts).as("before the metrics writer's own counts").doesNotContainKeys(
+                    Count.METRIC_POINTS_WRITTEN, Count.METRIC_POINTS_DROPPED);
+            points.onRunEnd(summary);
+            livePoints = List.of(influx.bodies().split("\n"));
+        }
+        report = MergedReport.merge(List.of(summary.toJson()), List.of());
+    }
+
+    @Test
+    void engineSummary_carriesEverySummaryCount_andEachNodeItsCounters() throws Exception {
+        assertThat(summary.counts.keySet()).containsExactlyElementsOf(Count.SUMMARY);
+        JsonNode json = JSON.readTree(summary.toJson());
+
+        for (Count c : Count.SUMMARY) {
+            assertThat(json.path("counts").has(c.key())).as(c.key()).isTrue();
+        }
+        assertThat(json.path("counts").path(Count.REORDERED.key()).asLong()).isEqualTo(metrics.sum(Count.REORDERED));
+        for (JsonNode node : json.path("nodes")) {
+            for (Count c : nodeCounters()) {
+                assertThat(node.has(c.key())).as(node.path("name").asText() + " " + c.key()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void mergedReportJson_carriesEverySummaryCount_andEachNodeItsCounters() throws Exception {
+        JsonNode json = JSON.readTree(report.toJson());
+
+        for (Count c : Count.SUMMARY) {
+            assertThat(json.path("counts").has(c.key())).as(c.key()).isTrue();
+        }
+        for (Count c : nodeCounters()) {
+            assertThat(json.path("nodes").path("left").path(c.key()).asLong()).as(c.key()).isEqualTo(left.sum(c));
+        }
+    }
+
+    @Test
+    void markdownAndHtml_showEveryCountInTheAllCountsTable() {
+        String markdown = ReportText.markdown(report);
+        String html = HtmlReport.render(report);
+        int details = html.indexOf("<details><summary>All counts</summary>");
+        int detailsEnd = html.indexOf("</details>", details);
+        assertThat(details).isPositive();
+
+        for (Count c : Count.values()) {
+            String value = c.inSummary() ? Long.toString(report.count(c)) : "";
+            assertThat(markdown).as(c.key()).contains("| `" + c.key() + "` | " + c.meaning() + " | " + value);
+            int row = html.indexOf("<tr><td>" + c.key() + "</td>", details);
+            assertThat(row).as(c.key()).isBetween(details, detailsEnd);
+            assertThat(html.substring(row, html.indexOf("</tr>", row))).as(c.key()).contains(value);
+        }
+    }
+
+    @Test
+    void livePoints_carryEveryLiveCounterAtEachLevelThatKeepsIt() {
+        Map<String, String> engine = fields("mqtt_counts,", "engine=engine-c ");
+        Map<String, String> ofSampler = fields("mqtt_sampler,", "sampler=probe ");
+        Map<String, String> ofNode = fields("mqtt_node,", "node=left ");
+
+        for (Count c : Count.values()) {
+            if (!c.counted()) {
+                continue;
+            }
+            if (c.at(Count.Level.ENGINE)) {
+                assertThat(engine).as("mqtt_counts " + c.key()).containsEntry(c.key(), metrics.sum(c) + "i");
+            }
+            if (c.at(Count.Level.SAMPLER)) {
+                assertThat(ofSampler).as("mqtt_sampler " + c.key()).containsEntry(c.key(), sampler.sum(c) + "i");
+            }
+            if (c.at(Count.Level.NODE)) {
+                assertThat(ofNode).as("mqtt_node " + c.key()).containsEntry(c.key(), left.sum(c) + "i");
+            }
+        }
+    }
+
+    @Test
+    void reportPoints_carryEverySummaryCount_andEachNodeItsCounters() {
+        List<String> lines = ReportPoints.of(report, 9_000);
+        String run = lines.stream().filter(l -> l.startsWith("mqtt_report,")).findFirst().orElseThrow();
+        String node = lines.stream().filter(l -> l.startsWith("mqtt_report_node,") && l.contains("node=left "))
+                .findFirst().orElseThrow();
+
+        for (Count c : Count.SUMMARY) {
+            assertThat(fieldsOf(run)).as("mqtt_report " + c.key()).containsEntry(c.key(), report.count(c) + "i");
+        }
+        for (Count c : nodeCounters()) {
+            assertThat(fieldsOf(node)).as("mqtt_report_node " + c.key()).containsEntry(c.key(), left.sum(c) + "i");
+        }
+    }
+
+    /** What a node's figures must carry: every counter a node keeps (its gauges are live only). */
+    private static List<Count> nodeCounters() {
+        List<Count> counters = new ArrayList<>();
+        for (Count c : Count.counted(Count.Level.NODE)) {
+            if (c.source() == Count.Source.COUNTER) {
+                counters.add(c);
+            }
+        }
+        assertThat(NodeFigures.COUNTS).containsExactlyElementsOf(counters);
+        return counters;
+    }
+
+    /** The fields of the last live point of {@code measurement} whose tags end with {@code lastTag}. */
+    private static Map<String, String> fields(String measurement, String lastTag) {
+        String last = null;
+        for (String line : livePoints) {
+            if (line.startsWith(measurement) && line.contains(lastTag)) {
+                last = line;
+            }
+        }
+        assertThat(last).as(measurement + lastTag).isNotNull();
+        return fieldsOf(last);
+    }
+
+    /** A line's fields (none of the points read here has a space in a tag or a comma in a string field). */
+    private static Map<String, String> fieldsOf(String line) {
+        String fieldSet = line.split(" ")[1];
+        Map<String, String> fields = new HashMap<>();
+        for (String field : fieldSet.split(",")) {
+            String[] kv = field.split("=", 2);
+            assertThat(fields.put(kv[0], kv[1])).as("field " + kv[0] + " written once").isNull();
+        }
+        return fields;
+    }
+}

@@ -37,6 +37,8 @@ import io.mqttload.common.PluginVersion;
 public final class BrokerAgent implements Callable<Integer> {
     public static final String TOPIC_PREFIX = "mqttload/broker/";
     private static final int CORES = Runtime.getRuntime().availableProcessors();
+    /** How long the agent tries to make its first connection before it gives up. */
+    private static final long FIRST_CONNECT_MILLIS = 30_000;
 
     /** Exactly one way to find the broker process. */
     static final class ProcessChoice {
@@ -104,17 +106,12 @@ public final class BrokerAgent implements Callable<Integer> {
         }
         String topic = TOPIC_PREFIX + name.replaceAll("[^A-Za-z0-9_.-]", "_");
         long intervalMillis = intervalSeconds * 1000;
-        ControlClient client;
-        try {
-            // Reconnects for as long as it runs: the broker it watches may restart.
-            client = ControlClient.connect("agent-" + Integer.toHexString((name + pid).hashCode()), mqttHost, mqttPort,
-                    30_000, () -> { }, null);
-        } catch (IllegalStateException e) {
-            out.println("broker agent: " + e.getMessage());
-            return 1;
-        }
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "broker-agent-stop"));
+        ControlClient client = connect("agent-" + Integer.toHexString((name + pid).hashCode()), stop, out);
+        if (client == null) {
+            return 1;
+        }
         out.println("broker agent: sampling process " + pid + " every " + intervalMillis / 1000 + " s to " + topic);
         long lastTicks = -1;
         long lastNanos = 0;
@@ -149,6 +146,29 @@ public final class BrokerAgent implements Callable<Integer> {
             out.println("broker agent: disconnect: " + disconnect);
         }
         return 0;
+    }
+
+    /**
+     * Connects, retrying for up to {@link #FIRST_CONNECT_MILLIS}: an agent is often started with its broker, which may
+     * not listen yet. Once connected it reconnects for as long as it runs, as the broker it watches may restart.
+     * Returns null (having said why) when no connection came in time or the agent was stopped meanwhile.
+     */
+    private ControlClient connect(String clientId, CountDownLatch stop, PrintStream out) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FIRST_CONNECT_MILLIS);
+        while (true) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            try {
+                return ControlClient.connect(clientId, mqttHost, mqttPort, Math.max(1, left), () -> { }, null);
+            } catch (IllegalStateException e) {
+                if (System.nanoTime() - deadline >= 0) {
+                    out.println("broker agent: " + e.getMessage() + " (tried for " + FIRST_CONNECT_MILLIS / 1000 + " s)");
+                    return null;
+                }
+            }
+            if (stop.await(Math.min(1_000, Math.max(1, left)), TimeUnit.MILLISECONDS)) {
+                return null;
+            }
+        }
     }
 
     private long pid() throws IOException {

@@ -30,7 +30,13 @@ final class Mqtt3Session implements MqttSession {
     Mqtt3Session(MqttClientBuilder builder, Consumer<InboundMessage> onMessage) {
         this.client = builder.useMqttVersion3().buildAsync();
         ReceivedPublish view = new ReceivedPublish();
-        client.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage.accept(view.of(p)), ON_EVENT_LOOP);
+        client.publishes(MqttGlobalPublishFilter.ALL, p -> {
+            try {
+                onMessage.accept(view.of(p));
+            } finally {
+                view.clear();
+            }
+        }, ON_EVENT_LOOP);
     }
 
     @Override

@@ -35,7 +35,13 @@ final class Mqtt5Session implements MqttSession {
     Mqtt5Session(MqttClientBuilder builder, Consumer<InboundMessage> onMessage) {
         this.client = builder.useMqttVersion5().buildAsync();
         ReceivedPublish view = new ReceivedPublish();
-        client.publishes(MqttGlobalPublishFilter.ALL, p -> onMessage.accept(view.of(p)), ON_EVENT_LOOP);
+        client.publishes(MqttGlobalPublishFilter.ALL, p -> {
+            try {
+                onMessage.accept(view.of(p));
+            } finally {
+                view.clear();
+            }
+        }, ON_EVENT_LOOP);
     }
 
     @Override

@@ -29,6 +29,11 @@ final class ReceivedPublish implements InboundMessage {
         return this;
     }
 
+    /** Lets go of the message once its listener returned: an idle client must not keep its last payload alive. */
+    void clear() {
+        set(null, null, 0, null);
+    }
+
     private void set(MqttTopic topic, ByteBuffer payload, int qos, Mqtt5Publish mqtt5) {
         this.topic = topic;
         this.topicName = null;

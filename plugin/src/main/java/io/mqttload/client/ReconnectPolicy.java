@@ -28,8 +28,8 @@ public final class ReconnectPolicy {
     }
 
     /**
-     * Retries until the client is closed: for the engine's control clients (rendezvous, $SYS, agent), which must
-     * outlive a broker restart that the load's clients count as failures.
+     * Retries until the client is closed: for the engine's control clients that must outlive a broker restart the
+     * load's clients count as failures (the rendezvous, the broker agent).
      */
     static ReconnectPolicy untilClosed(long initialDelayMillis, long maxDelayMillis) {
         return new ReconnectPolicy(initialDelayMillis, maxDelayMillis);
@@ -50,6 +50,9 @@ public final class ReconnectPolicy {
 
     /** The longest a whole reconnect sequence may take, for bounding waits. */
     public long worstCaseMillis(long connectTimeoutMillis) {
+        if (maxAttempts == Integer.MAX_VALUE) {
+            throw new IllegalStateException("a policy that retries until its client is closed has no worst case");
+        }
         long total = 0;
         for (int i = 0; i < maxAttempts; i++) {
             total += delayMillis(i) + connectTimeoutMillis;

@@ -3,6 +3,14 @@ package io.mqttload.jmeter;
 import java.io.PrintStream;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.RunConfig;
@@ -15,6 +23,7 @@ import io.mqttload.summary.RunSummary;
  * or nothing, never "is one running?" and then "which?" with the run ending in between.
  */
 public final class EngineLifecycle {
+    private static final Logger log = LoggerFactory.getLogger(EngineLifecycle.class);
     private static final Object LOCK = new Object();
     private static volatile EngineRuntime running;
     /** Runs started in this JVM, and the number of the running one. */
@@ -23,18 +32,27 @@ public final class EngineLifecycle {
     /** The summary of the last run that was ended (complete once its shutdown is over), and that run's number. */
     private static CompletableFuture<RunSummary> lastSummary = CompletableFuture.completedFuture(null);
     private static long lastRunNumber;
+    /** How long a second element may wait for the first to end the run: every wait of a shutdown, with room. */
+    private static long lastShutdownBoundMillis;
 
     private EngineLifecycle() {
     }
 
-    /** Starts a run, or returns the running one: the first MQTT element to start makes it. */
-    static EngineRuntime start(RunConfig config, PrintStream console) {
+    /**
+     * Starts a run unless one is running: the first MQTT element to start makes it, with the configuration {@code
+     * config} reads and {@code started} run on it before any other element can see it, all under one lock.
+     *
+     * @throws io.mqttload.common.InvalidSettingException from {@code config}: then no run is started
+     */
+    static void startIfNone(Supplier<RunConfig> config, PrintStream console, Consumer<EngineRuntime> started) {
         synchronized (LOCK) {
-            if (running == null) {
-                running = new EngineRuntime(config, console);
-                runningNumber = ++runsStarted;
+            if (running != null) {
+                return;
             }
-            return running;
+            EngineRuntime runtime = new EngineRuntime(config.get(), console);
+            started.accept(runtime);
+            running = runtime;
+            runningNumber = ++runsStarted;
         }
     }
 
@@ -55,6 +73,8 @@ public final class EngineLifecycle {
             running = null;
             lastSummary = summary;
             lastRunNumber = runningNumber;
+            RunConfig c = ending.config();
+            lastShutdownBoundMillis = c.drainTimeoutMillis() + 4 * c.closeTimeoutMillis() + 60_000;
         }
         try {
             summary.complete(ending.shutdown());
@@ -86,15 +106,26 @@ public final class EngineLifecycle {
             return summary;
         }
         CompletableFuture<RunSummary> last;
+        long bound;
         synchronized (LOCK) {
             if (lastRunNumber <= runsBefore) {
                 return null;
             }
             last = lastSummary;
+            bound = lastShutdownBoundMillis;
         }
         // The shutdown bounds each of its waits (drain, acknowledgements, disconnects, barrier clients) by the run's
-        // own timeouts, so it ends by itself; this thread only waits for it to.
-        return last.join();
+        // own timeouts; the bound here is their sum with room for writing the summary.
+        try {
+            return last.get(bound, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            log.error("MQTT run end: the run's shutdown did not end within {} ms; no summary", bound);
+        } catch (ExecutionException e) {
+            log.error("MQTT run end: the run's shutdown failed", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return null;
     }
 
     /** The summary of the last run that ended in this JVM (null while it is still ending), for tests and tools. */

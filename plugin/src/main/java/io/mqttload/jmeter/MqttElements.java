@@ -34,17 +34,17 @@ final class MqttElements {
 
     /** Starts this engine's MQTT runtime once per test; every MQTT element calls it at test start. */
     static void startRuntime() {
-        if (EngineLifecycle.running().isPresent()) {
-            return;
-        }
         String script = FileServer.getFileServer().getScriptName();
         String scenario = script == null ? "mqtt" : script.replaceFirst("\\.jmx$", "");
         try {
-            ExitStatus.reset();
-            ExitStatus.validate();
-            EngineRuntime runtime = EngineLifecycle.start(RunConfig.from(JMeterUtils::getProperty, scenario), System.out);
-            runtime.describe(engineFacts(), changedProperties());
-            startupError = null;
+            EngineLifecycle.startIfNone(() -> {
+                ExitStatus.reset();
+                ExitStatus.validate();
+                return RunConfig.from(JMeterUtils::getProperty, scenario);
+            }, System.out, runtime -> {
+                runtime.describe(engineFacts(), changedProperties());
+                startupError = null;
+            });
         } catch (InvalidSettingException e) {
             reportInvalid("engine properties", e);
             startupError = "invalid engine property: " + e.getMessage();

@@ -29,12 +29,26 @@ final class Counters {
         }
     }
 
-    /** Adds {@code n} when this level keeps {@code c}: callers name the event, each level takes what it keeps. */
+    /**
+     * Adds {@code n} when this level keeps {@code c}: callers name the event, each level takes what it keeps. A count
+     * that no level counts as it happens (one computed at the end of the run, a peak) is refused, not dropped.
+     */
     void add(Count c, long n) {
         LongAdder adder = adders[c.ordinal()];
         if (adder != null) {
             adder.add(n);
+        } else if (!c.counted() || c.source() == Count.Source.PEAK) {
+            throw new IllegalArgumentException(c.key() + " is not a count that events add to");
         }
+    }
+
+    /** Adds {@code n} to a count this level must keep; one it does not keep is refused, not dropped. */
+    void addKept(Count c, long n) {
+        LongAdder adder = adders[c.ordinal()];
+        if (adder == null) {
+            throw new IllegalArgumentException(c.key() + " is not counted per " + name());
+        }
+        adder.add(n);
     }
 
     /** Raises the peak {@code c} to {@code value} when it is higher. */

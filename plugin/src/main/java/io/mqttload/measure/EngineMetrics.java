@@ -46,7 +46,7 @@ public final class EngineMetrics {
 
     /** One more of an engine count (a reconnect, a duplicate, a second of saturation). */
     public void count(Count c) {
-        counters.add(c, 1);
+        counters.addKept(c, 1);
     }
 
     /** Raises a peak ({@link Count.Source#PEAK}) to {@code value} when it is higher. */

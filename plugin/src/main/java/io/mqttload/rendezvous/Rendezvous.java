@@ -43,6 +43,8 @@ public final class Rendezvous implements AutoCloseable {
     private final long operationTimeoutMillis;
     private final Map<String, Barrier> barriers = new ConcurrentHashMap<>();
     private final AtomicInteger nextArrival = new AtomicInteger();
+    /** Set first thing in {@link #close()}: a reconnect during it must not announce again what is being cleared. */
+    private volatile boolean closing;
 
     /** One barrier passage on this engine, and what it saw. */
     public static final class Barrier {
@@ -166,6 +168,9 @@ public final class Rendezvous implements AutoCloseable {
 
     /** After a reconnect: the subscriptions of every barrier, and the announcements of those still waiting. */
     private void restore() {
+        if (closing) {
+            return;
+        }
         for (Barrier b : barriers.values()) {
             client.subscribe(b.topic + "/#", 1);
             if (b.isReleased()) {
@@ -291,6 +296,7 @@ public final class Rendezvous implements AutoCloseable {
     /** Leaves no announcement on the broker, also of barriers that timed out; then disconnects (bounded). */
     @Override
     public void close() {
+        closing = true;
         List<CompletableFuture<?>> clearing = new ArrayList<>();
         for (Barrier b : barriers.values()) {
             clearing.addAll(clearOwnAnnouncements(b));

@@ -47,6 +47,8 @@ public final class LoadClient {
     private final Replies replies;
     private final Responder responder;
     private final Receiver receiver;
+    /** What the connection tells this client; package-visible so that tests can play a connection's life. */
+    final MqttConnection.Listener events = new ConnectionEvents();
 
     /**
      * @param consumeDelayNanos processing time per received message (a slow consumer), or 0; such a client gets an
@@ -61,7 +63,7 @@ public final class LoadClient {
         this.streams = new PublishStreams(clientId, ledger);
         this.replies = new Replies(metrics);
         this.connection = new MqttConnection(clientId, localAddress, settings, reconnectPolicy, consumeDelayNanos > 0,
-                new ConnectionEvents());
+                events);
         this.responder = new Responder((topic, payload, qos, properties, done) -> connection.publish(topic, payload, qos,
                 false, properties, done), metrics);
         this.receiver = new Receiver(clientId, metrics, ledger, replies, responder, consumeDelayNanos);

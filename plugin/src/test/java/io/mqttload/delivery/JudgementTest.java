@@ -141,4 +141,14 @@ class JudgementTest {
         assertThat(j.verdict).isEqualTo(Verdict.FAILED);
         assertThat(j.line()).startsWith("FAILED: 2 sample(s) refused an invalid setting (most often: 2 x nodeTemplate");
     }
+
+    @Test
+    void everyErrorCountOfTheDeclaration_failsTheRunOnItsOwn() {
+        // A new error count in Count must also get a rule here: counted in "errors" but never judged would pass.
+        for (Count error : Count.ERRORS) {
+            counts.clear();
+            counts.put(error, 1L);
+            assertThat(judge(0, List.of()).verdict).as(error.key() + " alone").isEqualTo(Verdict.FAILED);
+        }
+    }
 }

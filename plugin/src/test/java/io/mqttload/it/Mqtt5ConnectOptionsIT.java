@@ -193,7 +193,8 @@ class Mqtt5ConnectOptionsIT {
                     .build();
             CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> run(plan));
             await("the client connected and published").atMost(Duration.ofSeconds(20))
-                    .until(() -> run.isDone() || (EngineLifecycle.running().map(r -> r.context().metrics().sum(Count.ACKNOWLEDGED) > 0).orElse(false)));
+                    .until(() -> run.isDone() || EngineLifecycle.running()
+                            .map(r -> r.context().metrics().sum(Count.ACKNOWLEDGED) > 0).orElse(false));
             assertThat(run).as("the run must still be going").isNotDone();
             assertThat(wills).as("no will while the client is connected").isEmpty();
             long cut = System.nanoTime();

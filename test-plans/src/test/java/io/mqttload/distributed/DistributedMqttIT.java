@@ -172,8 +172,8 @@ class DistributedMqttIT {
             assertThat(SummaryJson.readReport(report).count(Count.RECEIVED_OF_EXPECTED)).isEqualTo(acknowledged);
             assertThat(SummaryJson.readReport(report).count(Count.RECEIVED)).isEqualTo(acknowledged);
             assertThat(SummaryJson.readReport(report).count(Count.DUPLICATES)).isZero();
-            assertThat(SummaryJson.readReport(report).count(Count.SHARED_SCOPES_ACROSS_ENGINES)).as("each engine left its group to the merge")
-                    .isEqualTo(ENGINES);
+            assertThat(SummaryJson.readReport(report).count(Count.SHARED_SCOPES_ACROSS_ENGINES))
+                    .as("each engine left its group to the merge").isEqualTo(ENGINES);
             assertThat(report).contains("\"verdict\": \"NO_LOSS\"").doesNotContain("\"verdict\": \"LOSS");
             assertThat(run.output).contains("verdict (all engines): NO LOSS");
         }

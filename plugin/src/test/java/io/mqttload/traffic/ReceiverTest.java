@@ -65,6 +65,32 @@ class ReceiverTest {
     }
 
     @Test
+    void aLaterSubscribeOrAnotherNode_sendsTheNextMessagesToTheirOwnRecorder() {
+        SamplerMetrics probe = new SamplerMetrics("Subscribe probe");
+        receiver.receiveFor(subscribers, false);
+        receiver.register(List.of("t"), false, node0);
+        PublishStream stream = sent("t", 6);
+        receiver.receive(MadeUpMessage.measured("t", stream.id(), 1, 0, 1_000), node0);
+        receiver.receive(MadeUpMessage.measured("t", stream.id(), 2, 0, 1_000), node0);
+        // A second MQTT Subscribe of the same client: what arrives now counts for it.
+        receiver.receiveFor(probe, false);
+        receiver.receive(MadeUpMessage.measured("t", stream.id(), 3, 0, 1_000), node0);
+        // The client failed over to node 1: its messages are that node's now.
+        receiver.receive(MadeUpMessage.measured("t", stream.id(), 4, 0, 1_000), node1);
+        receiver.receive(MadeUpMessage.measured("t", stream.id(), 5, 1, 1_000), node1);
+
+        EngineMetrics.PubToSubInterval interval = metrics.takePubToSubInterval(true);
+        assertThat(interval.of(subscribers).getTotalCount()).isEqualTo(2);
+        assertThat(interval.of(probe).getTotalCount()).isEqualTo(3);
+        assertThat(interval.of(node0).getTotalCount()).isEqualTo(3);
+        assertThat(interval.of(node1).getTotalCount()).isEqualTo(2);
+        assertThat(node1.fromNode(0).totalCopy().getTotalCount()).isEqualTo(1);
+        assertThat(node1.fromNode(1).totalCopy().getTotalCount()).isEqualTo(1);
+        assertThat(probe.sum(Count.RECEIVED)).isEqualTo(3);
+        assertThat(subscribers.sum(Count.RECEIVED)).isEqualTo(2);
+    }
+
+    @Test
     void percentiles_matchAKnownDistributionOfLatencies() {
         receiver.receiveFor(subscribers, false);
         receiver.register(List.of("t"), false, node0);

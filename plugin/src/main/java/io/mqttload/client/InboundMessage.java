@@ -24,4 +24,17 @@ public interface InboundMessage {
 
     /** A copy of its correlation data (MQTT 5), or null. */
     byte[] correlationData();
+
+    /** A copy of the payload, to keep beyond the listener's call (a reply echoing it); empty when it has none. */
+    default byte[] payloadCopy() {
+        ByteBuffer payload = payload();
+        return payload == null ? new byte[0] : copy(payload);
+    }
+
+    /** The buffer's remaining bytes, its position left alone: the client's buffers are only valid during the call. */
+    static byte[] copy(ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        return bytes;
+    }
 }

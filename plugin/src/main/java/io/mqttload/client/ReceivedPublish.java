@@ -82,12 +82,6 @@ final class ReceivedPublish implements InboundMessage {
 
     @Override
     public byte[] correlationData() {
-        return mqtt5 == null ? null : mqtt5.getCorrelationData().map(ReceivedPublish::copy).orElse(null);
-    }
-
-    private static byte[] copy(ByteBuffer buffer) {
-        byte[] bytes = new byte[buffer.remaining()];
-        buffer.duplicate().get(bytes);
-        return bytes;
+        return mqtt5 == null ? null : mqtt5.getCorrelationData().map(InboundMessage::copy).orElse(null);
     }
 }

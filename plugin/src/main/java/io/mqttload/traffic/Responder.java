@@ -1,6 +1,5 @@
 package io.mqttload.traffic;
 
-import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -41,11 +40,7 @@ final class Responder {
         if (responseTopic == null) {
             return;
         }
-        ByteBuffer payload = request.payload();
-        byte[] body = new byte[payload == null ? 0 : payload.remaining()];
-        if (payload != null) {
-            payload.duplicate().get(body);
-        }
+        byte[] body = request.payloadCopy();
         if (inFlight.incrementAndGet() > MAX_REPLIES_IN_FLIGHT) {
             inFlight.decrementAndGet();
             metrics.replyFailed(sampler, "responder has " + MAX_REPLIES_IN_FLIGHT + " replies the broker has not taken");

@@ -48,6 +48,7 @@ class ArchitectureTest {
                 .layer("traffic").definedBy("io.mqttload.traffic..")
                 .layer("rendezvous").definedBy("io.mqttload.rendezvous..")
                 .layer("broker").definedBy("io.mqttload.broker..")
+                .layer("clock").definedBy("io.mqttload.clock..")
                 .layer("summary").definedBy("io.mqttload.summary..")
                 .layer("engine").definedBy("io.mqttload.engine..")
                 .layer("report").definedBy("io.mqttload.report")
@@ -67,9 +68,11 @@ class ArchitectureTest {
                 .whereLayer("summary").mayOnlyBeAccessedByLayers("engine", "report", "influx", "sweep", "jmeter")
                 .whereLayer("broker").mayOnlyBeAccessedByLayers("summary", "engine", "influx", "jmeter")
                 .whereLayer("rendezvous").mayOnlyBeAccessedByLayers("summary", "engine", "jmeter")
+                .whereLayer("clock").mayOnlyBeAccessedByLayers("summary", "engine", "report", "jmeter")
+                .whereLayer("clock").mayOnlyAccessLayers("client", "measure", "common")
                 .whereLayer("traffic").mayOnlyBeAccessedByLayers("engine")
                 .whereLayer("traffic").mayOnlyAccessLayers("client", "delivery", "measure", "common")
-                .whereLayer("client").mayOnlyBeAccessedByLayers("traffic", "rendezvous", "broker", "engine", "influx",
+                .whereLayer("client").mayOnlyBeAccessedByLayers("traffic", "rendezvous", "broker", "clock", "engine", "influx",
                         "jmeter")
                 .whereLayer("client").mayOnlyAccessLayers("common")
                 .whereLayer("delivery").mayOnlyAccessLayers("common", "measure")

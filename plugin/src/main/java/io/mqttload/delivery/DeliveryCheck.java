@@ -203,6 +203,20 @@ public final class DeliveryCheck {
     }
 
     /**
+     * What the receiver scopes of one engine's {@code ledger} received (distinct messages), by the number of the engine
+     * that published them (the top bits of the stream id, {@link DeliveryLedger#LOCAL_STREAM_BITS}): which clocks meet
+     * in that engine's pub-to-sub latencies.
+     */
+    public static Map<Integer, Long> receivedByPublishingEngine(Ledger ledger) {
+        Map<Integer, Long> byEngine = new TreeMap<>();
+        for (Scope scope : ledger.scopes) {
+            scope.seen.forEach((stream, seen) -> byEngine.merge(stream >>> DeliveryLedger.LOCAL_STREAM_BITS, seen.unique,
+                    Long::sum));
+        }
+        return byEngine;
+    }
+
+    /**
      * Adds one engine's ledger to {@code streams} and {@code scopes}. Scopes with the same key are one receiver (a
      * shared group with members on several engines): what its parts saw adds up.
      */

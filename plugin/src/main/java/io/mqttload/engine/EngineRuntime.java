@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 import io.mqttload.broker.BrokerMonitor;
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.Errors;
+import io.mqttload.clock.ClockFigures;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
@@ -49,6 +50,8 @@ public final class EngineRuntime {
     private final AtomicInteger nextThreadGroupNumber = new AtomicInteger();
     /** Rendezvous clients by broker: one per engine for each broker barriers go through. */
     private final ConcurrentHashMap<String, Rendezvous> rendezvous = new ConcurrentHashMap<>();
+    /** Clock offsets to the run's reference engine, through the first rendezvous's broker. */
+    private final EngineClock clock;
     private final Set<String> reportedOnce = ConcurrentHashMap.newKeySet();
     private volatile boolean stopRequested;
     private volatile Map<String, String> engineFacts = Map.of();
@@ -82,6 +85,7 @@ public final class EngineRuntime {
         this.context = new RunContext(config, metrics, ledger, this::disconnecting);
         this.clients = context.clients();
         this.warmupOver = config.warmupMillis() == 0;
+        this.clock = new EngineClock(config);
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "mqttload-metrics-" + config.engineId());
             t.setDaemon(true);
@@ -137,6 +141,7 @@ public final class EngineRuntime {
             warmupOver = config.warmupMillis() == 0;
             measuredFromMillis = warmupOver ? productionStartMillis : -1;
         }
+        clock.productionStarted();
         log.info("MQTT production started at {} s ({}); warm-up of {} s from now", productionStartMillis / 1000.0, why,
                 config.warmupMillis() / 1000);
         event("phase", "production started (" + why + "); warm-up " + config.warmupMillis() / 1000 + " s");
@@ -203,8 +208,12 @@ public final class EngineRuntime {
 
     /** This engine's rendezvous client for the broker of {@code settings}, connected on first use (bounded). */
     public Rendezvous rendezvous(ConnectionSettings settings) {
-        return rendezvous.computeIfAbsent(settings.describe(), k -> new Rendezvous(settings, config.runId(),
-                config.engineId(), config.engineNumber()));
+        return rendezvous.computeIfAbsent(settings.describe(), k -> {
+            Rendezvous r = new Rendezvous(settings, config.runId(), config.engineId(), config.engineNumber());
+            // Before the first announcement: see EngineClock.start.
+            clock.start(settings);
+            return r;
+        });
     }
 
     /** What the figures of this moment are: "warm-up", "steady", or "ending" (disconnecting and draining). */
@@ -280,6 +289,8 @@ public final class EngineRuntime {
         long brokerEnd = brokers.windowEnd(startedAtMillis + now);
         event("phase", "production over: waiting for " + clients.inFlight() + " acknowledgements and for expected messages"
                 + " (drain)");
+        // Measured while this engine drains: the engines reach their end together after the last barrier.
+        clock.endOfRun();
         Drain.await(clients, ledger, metrics, config);
         clients.closeAll(config.closeTimeoutMillis());
         List<BrokerMonitor.Stats> brokerStats = brokers.close(startedAtMillis + measuredFrom(), brokerEnd);
@@ -288,6 +299,7 @@ public final class EngineRuntime {
             barriers.addAll(r.barriers());
             r.close();
         }
+        ClockFigures clockFigures = clock.finish();
         ticker.shutdownNow();
         try {
             if (!ticker.awaitTermination(config.closeTimeoutMillis(), TimeUnit.MILLISECONDS)) {
@@ -316,6 +328,7 @@ public final class EngineRuntime {
                 ledger.book(), config.failureTolerancePercent());
         summary.rendezvous(barriers);
         summary.broker(brokerStats);
+        summary.clock(clockFigures);
         Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
         for (SamplerMetrics s : context.samplers()) {
             Histogram total = s.pubToSubLatency.totalCopy();

@@ -31,6 +31,10 @@ public final class RunConfig {
     public static final String ENGINES = "mqttload.engines";
     /** Failed connects, subscribes, publishes or lost connections up to this share of attempts do not fail the run. */
     public static final String FAILURE_TOLERANCE_PERCENT = "mqttload.failureTolerancePercent";
+    /** Exchanges with the reference engine per clock measurement (the smallest round trip is kept); 0: none. */
+    public static final String CLOCK_SAMPLES = "mqttload.clockSamples";
+    /** Bound on each clock measurement, and on waiting for the reference engine once production started. */
+    public static final String CLOCK_TIMEOUT_MS = "mqttload.clockTimeoutMs";
 
     private final String engineId;
     private final int engineNumber;
@@ -44,11 +48,15 @@ public final class RunConfig {
     private final long drainQuietMillis;
     private final int engines;
     private final double failureTolerancePercent;
+    private final int clockSamples;
+    private final long clockTimeoutMillis;
 
     private RunConfig(String engineId, int engineNumber, String runId, String scenario, Path resultsDir, long warmupMillis,
             long drainTimeoutMillis, long closeTimeoutMillis, long progressMillis, long drainQuietMillis, int engines,
-            double failureTolerancePercent) {
+            double failureTolerancePercent, int clockSamples, long clockTimeoutMillis) {
         this.failureTolerancePercent = failureTolerancePercent;
+        this.clockSamples = clockSamples;
+        this.clockTimeoutMillis = clockTimeoutMillis;
         this.drainQuietMillis = drainQuietMillis;
         this.engines = engines;
         this.engineId = engineId;
@@ -85,8 +93,10 @@ public final class RunConfig {
         long quiet = parse(DRAIN_QUIET_MS, text(property, DRAIN_QUIET_MS, "500"), 0, 600_000);
         int engines = (int) parse(ENGINES, text(property, ENGINES, "1"), 1, 100_000);
         double tolerance = percent(FAILURE_TOLERANCE_PERCENT, text(property, FAILURE_TOLERANCE_PERCENT, "0"));
+        int clockSamples = (int) parse(CLOCK_SAMPLES, text(property, CLOCK_SAMPLES, "16"), 0, 1000);
+        long clockTimeout = parse(CLOCK_TIMEOUT_MS, text(property, CLOCK_TIMEOUT_MS, "5000"), 1, 600_000);
         return new RunConfig(engineId, engineNumber, runId, scenario, results, warmup, drain, close, progress, quiet,
-                engines, tolerance);
+                engines, tolerance, clockSamples, clockTimeout);
     }
 
     private static String text(Function<String, String> property, String name, String fallback) {
@@ -176,6 +186,15 @@ public final class RunConfig {
     /** Failures up to this share of attempts (percent) leave the verdict to loss; 0: any failure fails the run. */
     public double failureTolerancePercent() {
         return failureTolerancePercent;
+    }
+
+    /** Exchanges per clock measurement; 0: clocks are not measured. */
+    public int clockSamples() {
+        return clockSamples;
+    }
+
+    public long clockTimeoutMillis() {
+        return clockTimeoutMillis;
     }
 
     public long progressMillis() {

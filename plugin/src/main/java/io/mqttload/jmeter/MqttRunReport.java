@@ -35,6 +35,7 @@ import io.mqttload.report.HtmlReport;
 import io.mqttload.report.ReportText;
 import io.mqttload.report.influx.InfluxWriter;
 import io.mqttload.report.influx.ReportPoints;
+import io.mqttload.summary.ClockReport;
 import io.mqttload.summary.EngineSummary;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
@@ -284,6 +285,14 @@ public class MqttRunReport extends AbstractTestElement
             log.error("MQTT Run Report '{}': {}", getName(), e.getMessage());
             System.out.println("MQTT Run Report: " + e.getMessage());
             return;
+        }
+        // Corrected figures are shown beside the measured ones only when asked for: they rest on the clock estimates.
+        try {
+            report.clocks.showCorrected(Fields.parseBoolean(ClockReport.CORRECT_PROPERTY,
+                    JMeterUtils.getPropDefault(ClockReport.CORRECT_PROPERTY, "false")));
+        } catch (InvalidSettingException e) {
+            log.error("MQTT Run Report '{}': {}; no corrected clock figures", getName(), e.getMessage());
+            System.out.println("MQTT Run Report: " + e.getMessage() + "; no corrected clock figures");
         }
         LAST_HTML.set(null);
         LAST.set(report);

@@ -71,6 +71,7 @@ public final class ReportText {
                     r.count(Count.DELIVERED_UNACKNOWLEDGED)));
         }
         NodeFigures.appendTable(t, r.nodes.values(), rule);
+        ClockSection.appendTable(t, r.clocks, rule);
         RunSummary.appendFailures(t, r.failures, rule);
         t.append(rule);
         t.append("verdict (all engines): ").append(r.verdictLine()).append('\n');
@@ -161,6 +162,7 @@ public final class ReportText {
                         st.max / 1000.0)));
             }
         }
+        ClockSection.appendMarkdown(m, r.clocks);
         if (!r.failures.isEmpty()) {
             m.append("\n| errors by sampler | kind | count | reason |\n| --- | --- | ---: | --- |\n");
             for (FailureTally.Row f : r.failures) {

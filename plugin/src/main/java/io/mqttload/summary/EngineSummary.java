@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import io.mqttload.broker.BrokerMonitor;
+import io.mqttload.clock.ClockFigures;
 import io.mqttload.delivery.DeliveryCheck;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
@@ -52,6 +53,8 @@ public final class EngineSummary {
     public Map<String, String> parameters = new LinkedHashMap<>();
     public TimelineFigures timeline = new TimelineFigures();
     public DeliveryCheck.Ledger ledger = new DeliveryCheck.Ledger(List.of(), List.of());
+    /** This engine's clock against the run's reference engine; null in a summary written before clocks were measured. */
+    public ClockFigures clock;
 
     /** The count, 0 when the summary does not carry it. */
     public long count(Count c) {

@@ -82,6 +82,9 @@ public final class MergedReport {
     /** Every barrier passage of the run over all engines, in name and generation order. */
     public final List<BarrierRow> rendezvous = new ArrayList<>();
 
+    /** The engines' clock offsets, and what they do to cross-engine pub-to-sub latency. */
+    public final ClockReport clocks;
+
     /** Why the figures cannot be trusted as a whole (colliding engine numbers, mixed runs), or empty. */
     public final List<String> problems = new ArrayList<>();
 
@@ -145,6 +148,7 @@ public final class MergedReport {
         for (int i = 0; i < LATENCY_KINDS.size(); i++) {
             latency.put(LATENCY_KINDS.get(i), new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
         }
+        this.clocks = ClockReport.of(summaries, latency.get("pubToSub"));
         DeliveryCheck.Result d = mergeLedgers(summaries);
         this.expected = d.expected;
         this.receivedOfExpected = d.receivedOfExpected;
@@ -365,6 +369,7 @@ public final class MergedReport {
         f.verdictText = verdictLine();
         f.failureTolerancePercent = failureTolerancePercent;
         f.failures.addAll(failures);
+        f.clocks = clocks;
         return f;
     }
 

@@ -41,6 +41,8 @@ public final class ReportFigures {
     public String verdictText;
     public double failureTolerancePercent;
     public List<FailureTally.Row> failures = new ArrayList<>();
+    /** The engines' clock offsets and their warnings; null in a report written before clocks were measured. */
+    public ClockReport clocks;
 
     /** The count, 0 when the report does not carry it. */
     public long count(Count c) {

@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import java.util.function.ToLongFunction;
 
 import io.mqttload.broker.BrokerMonitor;
+import io.mqttload.clock.ClockFigures;
 import io.mqttload.delivery.DeliveryCheck;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.Judgement;
@@ -108,6 +109,13 @@ public final class RunSummary {
         this.publish = new LatencyStats(m.publishLatency.totalCopy());
         this.connect = new LatencyStats(m.connectLatency.totalCopy());
         this.roundTrip = new LatencyStats(m.roundTripLatency.totalCopy());
+    }
+
+    /** This engine's clock against the run's reference engine (see {@code clock.ClockSync}). */
+    private ClockFigures clock;
+
+    public void clock(ClockFigures figures) {
+        clock = figures;
     }
 
     /** Records the barriers of the run: for the table, and for the merged report's release spread. */
@@ -250,6 +258,10 @@ public final class RunSummary {
         for (BarrierFigures b : rendezvous) {
             t.append(String.format(Locale.ROOT, "%-28s %s%n", "rendezvous", b.line()));
         }
+        // Only where this engine measured against another: a run on one engine has no clock to compare.
+        if (clock != null && clock.referenceEngine != null && !clock.reference) {
+            t.append(String.format(Locale.ROOT, "%-28s %s%n", "clock", ClockText.line(clock)));
+        }
         NodeFigures.appendTable(t, nodes, rule);
         appendFailures(t, failures, rule);
         t.append(rule);
@@ -308,6 +320,7 @@ public final class RunSummary {
         f.parameters.putAll(parameters);
         f.timeline = timeline;
         f.ledger = ledger;
+        f.clock = clock;
         return f;
     }
 

@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -63,10 +64,20 @@ public final class JMeterEngines implements AutoCloseable {
      */
     public static JMeterEngines start(Path home, Path dir, int count, boolean ssl, Duration readyTimeout)
             throws IOException {
+        return start(home, dir, count, ssl, readyTimeout, n -> Map.of(), n -> Map.of());
+    }
+
+    /**
+     * As {@link #start(Path, Path, int, boolean, Duration)}, engine n with the environment variables
+     * {@code environment.apply(n)} (a shifted clock: {@link FakeTime}) and the properties {@code properties.apply(n)}
+     * ({@code -J}, local to the engine).
+     */
+    public static JMeterEngines start(Path home, Path dir, int count, boolean ssl, Duration readyTimeout,
+            IntFunction<Map<String, String>> environment, IntFunction<Map<String, String>> properties) throws IOException {
         JMeterEngines engines = new JMeterEngines(home, dir, ssl);
         try {
             for (int n = 1; n <= count; n++) {
-                engines.engines.add(engines.startEngine(n));
+                engines.engines.add(engines.startEngine(n, environment.apply(n), properties.apply(n)));
             }
             for (Engine engine : engines.engines) {
                 await("engine " + engine.number + " bound in its RMI registry").atMost(readyTimeout)
@@ -167,7 +178,7 @@ public final class JMeterEngines implements AutoCloseable {
         engines.forEach(e -> kill(e.process));
     }
 
-    private Engine startEngine(int n) throws IOException {
+    private Engine startEngine(int n, Map<String, String> environment, Map<String, String> properties) throws IOException {
         List<Integer> ports = FreePorts.tcpPorts(2);
         int registryPort = ports.get(0);
         int localPort = ports.get(1);
@@ -177,7 +188,11 @@ public final class JMeterEngines implements AutoCloseable {
         command.addAll(List.of("-s", "-j", log.toString(), "-q", rmiProperties.toString(),
                 "-Jserver_port=" + registryPort, "-Jserver.rmi.localport=" + localPort,
                 "-Jmqttload.engineId=engine-" + n, "-Jmqttload.engineNumber=" + n));
-        Process process = process(command, dir.resolve("engine-" + n + ".out"));
+        properties.forEach((k, v) -> command.add("-J" + k + "=" + v));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("engine-" + n + ".out").toFile());
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         return new Engine(n, registryPort, localPort, process, log);
     }
 
@@ -190,10 +205,6 @@ public final class JMeterEngines implements AutoCloseable {
         // Without java.rmi.server.hostname JMeter refuses to serve RMI on a loopback address.
         return new ArrayList<>(List.of(java.toString(), HEAP, "-Djava.rmi.server.hostname=" + HOST, "-jar",
                 jar.toString()));
-    }
-
-    private Process process(List<String> command, Path output) throws IOException {
-        return process(command, dir, output);
     }
 
     private static Process process(List<String> command, Path dir, Path output) throws IOException {

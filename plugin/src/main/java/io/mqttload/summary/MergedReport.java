@@ -32,9 +32,6 @@ import io.mqttload.measure.LatencyStats;
  * checked too. Warm-up is already excluded from each engine's rates and latency.
  */
 public final class MergedReport {
-    /** The latency kinds of the report, in the order the tables show them. */
-    public static final List<String> LATENCY_KINDS = List.of("pubToSub", "publish", "connect", "roundTrip");
-    public static final List<String> LATENCY_TITLES = List.of("pub-to-sub", "publish (ack)", "connect", "round trip (reply)");
 
     public final String runId;
     public final String scenario;
@@ -94,7 +91,7 @@ public final class MergedReport {
         double sub = 0;
         double measured = 0;
         long warmup = 0;
-        Histogram[] merged = new Histogram[LATENCY_KINDS.size()];
+        Histogram[] merged = new Histogram[LatencyKind.values().length];
         for (EngineSummary s : summaries) {
             EngineRow row = new EngineRow(s);
             engines.add(row);
@@ -111,8 +108,8 @@ public final class MergedReport {
             measured = Math.max(measured, s.measuredSeconds);
             warmup = Math.max(warmup, s.warmupMillis);
             row.counts.forEach((c, v) -> counts.merge(c, v, c.merge()::combine));
-            for (int i = 0; i < LATENCY_KINDS.size(); i++) {
-                LatencyStats stats = s.latencyMicros.get(LATENCY_KINDS.get(i));
+            for (int i = 0; i < merged.length; i++) {
+                LatencyStats stats = s.latencyMicros.get(LatencyKind.values()[i].key());
                 if (stats == null) {
                     continue;
                 }
@@ -142,8 +139,8 @@ public final class MergedReport {
         this.receiveRate = sub;
         this.measuredSeconds = measured;
         this.warmupMillis = warmup;
-        for (int i = 0; i < LATENCY_KINDS.size(); i++) {
-            latency.put(LATENCY_KINDS.get(i), new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
+        for (int i = 0; i < merged.length; i++) {
+            latency.put(LatencyKind.values()[i].key(), new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
         }
         DeliveryCheck.Result d = mergeLedgers(summaries);
         this.expected = d.expected;
@@ -290,9 +287,22 @@ public final class MergedReport {
         return v == null ? 0 : v;
     }
 
-    /** Whether a report shows this latency kind: round trips only where there were requests, as the engine summaries. */
+    /** The merged figure of one latency kind. */
+    public LatencyStats latencyOf(LatencyKind kind) {
+        return latency.get(kind.key());
+    }
+
+    /**
+     * Whether a report shows this latency kind's figures: round trips only where there were requests, figures from the
+     * intended send time only where messages had one (see {@link LatencyKind#row}).
+     */
     public boolean showsLatency(String kind) {
-        return !kind.equals("roundTrip") || latency.get(kind).count > 0;
+        return LatencyKind.ofKey(kind).row(this::latencyOf) == LatencyKind.Row.FIGURES;
+    }
+
+    /** Whether a report says "no intended send time" in place of this kind's figures. */
+    public boolean lacksIntendedTime(String kind) {
+        return LatencyKind.ofKey(kind).row(this::latencyOf) == LatencyKind.Row.NO_INTENDED_TIME;
     }
 
     /** The request/response line of the whole run ("" without requests or replies). */

@@ -236,7 +236,7 @@ public final class PublishOperation {
             stream.sent();
             counts.sent(client.node(), body.length);
             if (lag >= 0) {
-                metrics.sentLate(sampler, lag);
+                metrics.sentAfterIntended(sampler, lag);
             }
             if (window != null) {
                 continue;

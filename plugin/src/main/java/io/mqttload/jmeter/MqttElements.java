@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.RunConfig;
+import io.mqttload.measure.PayloadHeader;
 import io.mqttload.summary.RunSummary;
 
 /** What every MQTT element shares: starting and stopping the engine runtime with the test. */
@@ -65,6 +66,7 @@ final class MqttElements {
         f.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         f.put("maxHeap", String.format(Locale.ROOT, "%.1f GiB", Runtime.getRuntime().maxMemory() / 1073741824.0));
         f.put("jmeter", JMeterUtils.getJMeterVersion());
+        f.put(PayloadHeader.LAYOUT_FACT, Integer.toString(PayloadHeader.LAYOUT));
         return f;
     }
 

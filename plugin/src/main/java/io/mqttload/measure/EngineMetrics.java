@@ -136,7 +136,7 @@ public final class EngineMetrics {
     }
 
     /** A message sent {@code lagMicros} after its intended send time. */
-    public void sentLate(SamplerMetrics sampler, long lagMicros) {
+    public void sentAfterIntended(SamplerMetrics sampler, long lagMicros) {
         scheduleLag.record(lagMicros);
         sampler.scheduleLag.record(lagMicros);
     }

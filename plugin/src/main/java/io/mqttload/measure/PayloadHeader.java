@@ -18,6 +18,14 @@ import java.nio.ByteBuffer;
  */
 public final class PayloadHeader {
     public static final int SIZE = 16;
+    /**
+     * The layout's version, among an engine's facts: 2 since the schedule lag (1 had a 58-bit send time and a 32-bit
+     * sequence). Engines of different layouts misread each other's messages, so the merged report refuses to judge
+     * them together.
+     */
+    public static final int LAYOUT = 2;
+    /** The engine fact that carries {@link #LAYOUT}; an engine without it wrote layout 1. */
+    public static final String LAYOUT_FACT = "measurementHeader";
     /** The last sequence number of a stream; the publisher goes on in a new stream. */
     public static final int MAX_SEQUENCE = (1 << 26) - 1;
     /** The lag code of a message with no intended send time (an unpaced publisher). */

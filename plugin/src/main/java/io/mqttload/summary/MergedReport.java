@@ -23,6 +23,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.PayloadHeader;
 
 /**
  * The exact report of a whole run over every engine, built from the engines' end-of-run summaries
@@ -132,6 +133,15 @@ public final class MergedReport {
         }
         if (runIds.size() > 1) {
             problems.add("summaries of different runs were merged: " + runIds);
+        }
+        Map<String, List<String>> byHeaderLayout = new TreeMap<>();
+        for (EngineSummary sm : summaries) {
+            byHeaderLayout.computeIfAbsent(sm.engine.getOrDefault(PayloadHeader.LAYOUT_FACT, "1"), k -> new ArrayList<>())
+                    .add(sm.engineId);
+        }
+        if (byHeaderLayout.size() > 1) {
+            problems.add("engines write different measurement headers (layout: engines " + byHeaderLayout + "), so"
+                    + " each misreads the others' messages: run the same plugin version on every engine");
         }
         this.runId = String.join(",", runIds);
         this.scenario = String.join(",", scenarios);

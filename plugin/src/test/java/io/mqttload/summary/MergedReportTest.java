@@ -17,6 +17,7 @@ import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.PayloadHeader;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.report.ReportText;
 
@@ -229,7 +230,7 @@ class MergedReportTest {
             paced.metrics.nodes.node(0, "node-1");
             paced.metrics.pubToSubRecorder(null, paced.metrics.nodes.get(0), -1).record(500, lag);
             paced.metrics.acknowledged(publisher, null, 400, lag);
-            paced.metrics.sentLate(publisher, lag);
+            paced.metrics.sentAfterIntended(publisher, lag);
             intended.recordValue(500 + lag);
             unpaced.metrics.pubToSub(null, unpaced.metrics.nodes.node(0, "node-1"), -1, 700);
             unpaced.metrics.acknowledged(publisher, null, 600);
@@ -252,6 +253,19 @@ class MergedReportTest {
         assertThat(ReportText.markdown(neither)).contains("| " + LatencyKind.SCHEDULE_LAG.title() + " | "
                 + LatencyKind.NO_INTENDED_TIME);
         assertThat(neither.figures().latencyMicros).containsKey("pubToSub").doesNotContainKey("pubToSubIntended");
+    }
+
+    @Test
+    void merge_enginesWritingDifferentMeasurementHeaders_isIncompleteAndNamesThem() {
+        EngineSummary current = SummaryJson.readEngineSummary(new Engine("current", 1).summary());
+        current.engine.put(PayloadHeader.LAYOUT_FACT, Integer.toString(PayloadHeader.LAYOUT));
+        EngineSummary older = SummaryJson.readEngineSummary(new Engine("older", 2).summary());
+
+        MergedReport report = MergedReport.of(List.of(current, older), List.of());
+
+        assertThat(report.verdict()).isEqualTo(Verdict.INCOMPLETE);
+        assertThat(report.verdictLine()).contains("different measurement headers").contains("1=[older]")
+                .contains(PayloadHeader.LAYOUT + "=[current]").contains("same plugin version");
     }
 
     @Test

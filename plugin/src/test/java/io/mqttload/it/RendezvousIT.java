@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testelement.TestElement;
@@ -243,34 +244,24 @@ class RendezvousIT {
      */
     @Test
     void anotherEngineAtTheBarrierUnderAnotherRunId_isNamedOnBothSidesAtOnce_notAfterTheTimeout() throws Exception {
-        HashTree plan = PlanBuilder.testPlan("rendezvous-mismatch")
-                .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
-                .threadGroup("pubs", 2, 1)
-                .add(connect("pub", 1, "{engine}-rm-{thread}"))
-                .add(publish("pub", "rm/{thread}", 1, 1, "SYNC"), timer("0", "30000", "CONTINUE"))
-                .build();
+        HashTree plan = twoThreadsOfTwoEngines("rv-mismatch", "30000");
         ExecutorService otherThread = Executors.newSingleThreadExecutor();
         try (Rendezvous otherEngine = new Rendezvous(settings(), "run-made-up", false, "made up by the engine itself",
                 "engine-other", 7)) {
             Future<Rendezvous.Passage> otherWait = otherThread.submit(() -> otherEngine.await("start", 1, 4, 30_000, true));
 
-            RunResult run;
-            List<String> errors;
-            try (LogCapture log = LogCapture.start()) {
-                run = run(plan, "rv-given", 2);
-                errors = log.messagesAtLeast(ch.qos.logback.classic.Level.ERROR);
-            }
+            Logged logged = runLogged(plan, "rv-given");
 
             RunSummary summary = EngineLifecycle.lastSummary();
-            assertThat(run.elapsed()).as("named at once, not after the 30 s timeout").isLessThan(Duration.ofSeconds(10));
+            assertThat(logged.run.elapsed()).as("named at once, not after the 30 s timeout").isLessThan(Duration.ofSeconds(10));
             assertThat(summary.count(Count.RENDEZVOUS_TIMEOUTS)).isZero();
             assertThat(summary.count(Count.RENDEZVOUS_FAILURES)).isEqualTo(1);
             assertThat(summary.failures).filteredOn(row -> row.kind == FailureTally.Kind.RENDEZVOUS).singleElement()
                     .satisfies(row -> assertThat(row.reason)
                     .contains("engine-other").contains("run-made-up").contains("made up by the engine itself")
                     .contains(summary.engineId).contains("rv-given").contains("property mqttload.runId"));
-            assertThat(errors).filteredOn(e -> e.contains("rendezvous")).singleElement().asString()
-                    .contains("'start' cannot work").contains("engine-other").contains("run-made-up")
+            assertThat(logged.rendezvousErrors).singleElement().asString().contains("'start' cannot work")
+                    .contains("engine-other").contains("run-made-up")
                     .contains("stopping the test");
 
             Rendezvous.Passage other = otherWait.get(10, TimeUnit.SECONDS);
@@ -288,32 +279,50 @@ class RendezvousIT {
      */
     @Test
     void anotherRunWhoseIdWasGivenToo_isNotAMismatch_butNamedWhenTheBarrierTimesOut() throws Exception {
-        HashTree plan = PlanBuilder.testPlan("rendezvous-two-runs")
-                .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
-                .threadGroup("pubs", 2, 1)
-                .add(connect("pub", 1, "{engine}-rg-{thread}"))
-                .add(publish("pub", "rg/{thread}", 1, 1, "SYNC"), timer("0", "2000", "CONTINUE"))
-                .build();
+        HashTree plan = twoThreadsOfTwoEngines("rv-two-runs", "2000");
         ExecutorService otherThread = Executors.newSingleThreadExecutor();
         try (Rendezvous otherRun = new Rendezvous(settings(), "rv-other-given", true, "property mqttload.runId",
                 "engine-other", 7)) {
             Future<Rendezvous.Passage> otherWait = otherThread.submit(() -> otherRun.await("start", 1, 4, 20_000, true));
 
-            RunResult run;
-            List<String> errors;
-            try (LogCapture log = LogCapture.start()) {
-                run = run(plan, "rv-this-given", 2);
-                errors = log.messagesAtLeast(ch.qos.logback.classic.Level.ERROR);
-            }
+            Logged logged = runLogged(plan, "rv-this-given");
 
             assertThat(EngineLifecycle.lastSummary().count(Count.RENDEZVOUS_TIMEOUTS)).isEqualTo(1);
-            assertThat(run.byLabel("publish pub")).as("CONTINUE after the timeout").hasSize(2);
-            assertThat(errors).filteredOn(e -> e.contains("rendezvous")).singleElement().asString()
-                    .contains("timed out after 2000 ms").contains("arrived under other run ids")
+            assertThat(logged.run.byLabel("publish pub")).as("CONTINUE after the timeout").hasSize(2);
+            assertThat(logged.rendezvousErrors).singleElement().asString().contains("timed out after 2000 ms")
+                    .contains("arrived under other run ids")
                     .contains("engine-other (run rv-other-given)");
             assertThat(otherWait.isDone()).as("the other run still waits for its own engines").isFalse();
         } finally {
             otherThread.shutdownNow();
+        }
+    }
+
+    /** Two threads at barrier "start" (CONTINUE on timeout) on an engine of two: only another engine can fill it. */
+    private static HashTree twoThreadsOfTwoEngines(String name, String timeoutMs) {
+        return PlanBuilder.testPlan(name).config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                .threadGroup("pubs", 2, 1)
+                .add(connect("pub", 1, "{engine}-" + name + "-{thread}"))
+                .add(publish("pub", name + "/{thread}", 1, 1, "SYNC"), timer("0", timeoutMs, "CONTINUE"))
+                .build();
+    }
+
+    /** A run with mqttload.engines=2, and the ERROR lines it logged about the rendezvous. */
+    private Logged runLogged(HashTree plan, String runId) {
+        try (LogCapture log = LogCapture.start()) {
+            RunResult run = run(plan, runId, 2);
+            return new Logged(run, log.messagesAtLeast(ch.qos.logback.classic.Level.ERROR).stream()
+                    .filter(e -> e.contains("rendezvous")).collect(Collectors.toList()));
+        }
+    }
+
+    private static final class Logged {
+        final RunResult run;
+        final List<String> rendezvousErrors;
+
+        Logged(RunResult run, List<String> rendezvousErrors) {
+            this.run = run;
+            this.rendezvousErrors = rendezvousErrors;
         }
     }
 

@@ -27,7 +27,7 @@ import io.mqttload.testsupport.PlanBuilder;
 /**
  * The run id a GUI controller's Remote Start gives the MQTT elements goes where RemoteStart sends the plan (two
  * clones, as RemoteStart and ClientJMeterEngine make them, then RMI's serialisation) and never into a saved plan.
- * The GUI itself: GuiRemoteStartIT in test-plans.
+ * The GUI itself: DistributedRunIdIT in test-plans.
  */
 class RemoteStartRunIdTest {
     private static HashTree planWithEveryElement() {

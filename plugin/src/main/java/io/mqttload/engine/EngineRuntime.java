@@ -204,7 +204,8 @@ public final class EngineRuntime {
     /** This engine's rendezvous client for the broker of {@code settings}, connected on first use (bounded). */
     public Rendezvous rendezvous(ConnectionSettings settings) {
         return rendezvous.computeIfAbsent(settings.describe(), k -> new Rendezvous(settings, config.runId(),
-                config.engineId(), config.engineNumber()));
+                config.runIdSource() == RunConfig.RunIdSource.PROPERTY, config.runIdSource().describe(), config.engineId(),
+                config.engineNumber()));
     }
 
     /** What the figures of this moment are: "warm-up", "steady", or "ending" (disconnecting and draining). */

@@ -33,15 +33,19 @@ final class MqttElements {
     private MqttElements() {
     }
 
-    /** Starts this engine's MQTT runtime once per test; every MQTT element calls it at test start. */
-    static void startRuntime() {
+    /**
+     * Starts this engine's MQTT runtime once per test; every MQTT element calls it at test start.
+     *
+     * @param runIdFromController the run id the element carries from a GUI controller's Remote Start, or null
+     */
+    static void startRuntime(String runIdFromController) {
         String script = FileServer.getFileServer().getScriptName();
         String scenario = script == null ? "mqtt" : script.replaceFirst("\\.jmx$", "");
         try {
             EngineLifecycle.startIfNone(() -> {
                 ExitStatus.reset();
                 ExitStatus.validate();
-                return RunConfig.from(JMeterUtils::getProperty, scenario);
+                return RunConfig.from(JMeterUtils::getProperty, scenario, runIdFromController);
             }, System.out, runtime -> {
                 runtime.describe(engineFacts(), changedProperties());
                 startupError = null;

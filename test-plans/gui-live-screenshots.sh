@@ -42,9 +42,8 @@ import -window root "$out/mqtt-run-report-ended.png"
 gui_close_plan
 
 # Distributed: two engines without SSL on loopback, given the plan's properties at their start (the GUI's Remote
-# Start sends no -G properties).
+# Start sends no -G properties; the run id it gives itself).
 engines start --no-ssl --port-base 24500 --property mqtt.port="$port" --property mqttload.engines=2 \
-  --property mqttload.runId="gui-$(date +%s)" \
   --property durationSeconds=15 --property mqttload.resultsDir="$work/engine-results" 2 >/dev/null
 gui_open_plan "$home" "$top/test-plans/plans/multi-publisher.jmx" "$work/jmeter-gui-distributed.log" \
   -Djava.rmi.server.hostname=127.0.0.1 -Jremote_hosts=127.0.0.1:24501,127.0.0.1:24502 -Jserver.rmi.ssl.disable=true \

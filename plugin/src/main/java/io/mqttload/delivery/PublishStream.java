@@ -3,6 +3,8 @@ package io.mqttload.delivery;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.mqttload.measure.PayloadHeader;
+
 /**
  * The messages one client publishes to one topic: a stream with its own id and sequence numbers,
  * so that each receiver can tell lost, duplicated and reordered messages apart (MQTT orders
@@ -39,12 +41,18 @@ public final class PublishStream {
         return topic;
     }
 
-    /** Called by the one JMeter thread that owns the publishing client. */
+    /** Called by the one JMeter thread that owns the publishing client; see {@link #isExhausted()}. */
     public int nextSequence() {
-        if (lastSequence == Integer.MAX_VALUE) {
-            throw new IllegalStateException("stream " + id + " on " + topic + " exhausted its 2^31 sequence numbers");
+        if (isExhausted()) {
+            throw new IllegalStateException("stream " + id + " on " + topic + " used all its " + PayloadHeader.MAX_SEQUENCE
+                    + " sequence numbers");
         }
         return ++lastSequence;
+    }
+
+    /** Whether the header's sequence numbers are used up: the client's next message goes in a new stream. */
+    public boolean isExhausted() {
+        return lastSequence == PayloadHeader.MAX_SEQUENCE;
     }
 
     /** The message left the client; called by the owning JMeter thread. */

@@ -209,7 +209,8 @@ public final class EngineRuntime {
     /** This engine's rendezvous client for the broker of {@code settings}, connected on first use (bounded). */
     public Rendezvous rendezvous(ConnectionSettings settings) {
         return rendezvous.computeIfAbsent(settings.describe(), k -> {
-            Rendezvous r = new Rendezvous(settings, config.runId(), config.engineId(), config.engineNumber());
+            Rendezvous r = new Rendezvous(settings, config.runId(), config.runIdSource() == RunConfig.RunIdSource.PROPERTY,
+                    config.runIdSource().describe(), config.engineId(), config.engineNumber());
             // Before the first announcement: see EngineClock.start.
             clock.start(settings);
             return r;

@@ -24,12 +24,15 @@ final class Intervals {
         List<Interval.OfSampler> bySampler = new ArrayList<>(samplers.size());
         for (SamplerMetrics s : samplers) {
             bySampler.add(new Interval.OfSampler(s, pubToSub.of(s), s.publishLatency.takeInterval(false),
-                    s.connectLatency.takeInterval(false)));
+                    s.connectLatency.takeInterval(false), new Interval.FromIntended(pubToSub.intendedOf(s),
+                            s.publishIntendedLatency.takeInterval(false), s.scheduleLag.takeInterval(false))));
         }
+        Interval.FromIntended fromIntended = new Interval.FromIntended(pubToSub.engineIntended,
+                metrics.publishIntendedLatency.takeInterval(countInTotal), metrics.scheduleLag.takeInterval(countInTotal));
         return new Interval(System.currentTimeMillis(), pubToSub.engine,
                 // Connects happen before production, most of them before any warm-up ends: they always count.
                 metrics.publishLatency.takeInterval(countInTotal), metrics.connectLatency.takeInterval(true),
-                metrics.roundTripLatency.takeInterval(countInTotal),
+                metrics.roundTripLatency.takeInterval(countInTotal), fromIntended,
                 bySampler, byNode, countInTotal);
     }
 }

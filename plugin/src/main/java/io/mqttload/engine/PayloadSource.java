@@ -9,7 +9,6 @@ import java.util.SplittableRandom;
 
 import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
-import io.mqttload.measure.MicroClock;
 import io.mqttload.measure.PayloadHeader;
 
 /**
@@ -87,11 +86,14 @@ public final class PayloadSource {
         return template.length;
     }
 
-    /** A fresh payload (the client may still hold the previous one) stamped with the header if measured. */
-    public byte[] next(int streamId, int sequence, int node) {
+    /**
+     * A fresh payload (the client may still hold the previous one) stamped with the header if measured: sent at
+     * {@code sendMicros}, {@code lagMicros} after its intended send time (negative: it has none).
+     */
+    public byte[] next(long sendMicros, long lagMicros, int streamId, int sequence, int node) {
         byte[] b = template.clone();
         if (measured) {
-            PayloadHeader.write(b, MicroClock.nowMicros(), streamId, sequence, node);
+            PayloadHeader.write(b, sendMicros, lagMicros, streamId, sequence, node);
         }
         return b;
     }

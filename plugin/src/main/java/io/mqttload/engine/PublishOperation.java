@@ -19,7 +19,6 @@ import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.MicroClock;
 import io.mqttload.measure.NodeMetrics;
-import io.mqttload.measure.PayloadHeader;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.traffic.LoadClient;
 
@@ -32,6 +31,9 @@ import io.mqttload.traffic.LoadClient;
 public final class PublishOperation {
     public static final Set<String> TOPIC_PLACEHOLDERS = Set.of("engine", "engineNumber", "run", "threadGroup", "thread", "client",
             "msg");
+
+    /** The intended send time of an unpaced publisher's messages: none. */
+    public static final long NO_INTENDED_TIME = -1;
 
     static final String NOT_CONNECTED = "client not connected (its connect failed or the connection was lost)";
 
@@ -102,6 +104,15 @@ public final class PublishOperation {
 
     public OperationResult run(RunContext run, ClientGroup group, int threadGroup, int thread,
             SamplerMetrics sampler) {
+        return run(run, group, threadGroup, thread, sampler, NO_INTENDED_TIME);
+    }
+
+    /**
+     * One sample whose messages were meant to be sent at {@code intendedMicros} (wall clock, µs; {@link
+     * #NO_INTENDED_TIME}: the publisher is not paced, and its messages have no intended time).
+     */
+    public OperationResult run(RunContext run, ClientGroup group, int threadGroup, int thread,
+            SamplerMetrics sampler, long intendedMicros) {
         if (group == null || group.size() == 0) {
             return OperationResult.failed("NOT_CONNECTED",
                     "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Publish");
@@ -113,7 +124,7 @@ public final class PublishOperation {
         Semaphore window = synchronous ? null : group.inFlight(maxInFlight);
         Counts counts = new Counts(metrics, sampler);
         try {
-            return publishAll(metrics, sampler, group, values, window, earlierFailures, counts);
+            return publishAll(metrics, sampler, group, values, window, earlierFailures, counts, intendedMicros);
         } finally {
             // Counted once per sample and node rather than per message: shared counters less on the hot path.
             counts.book();
@@ -158,7 +169,7 @@ public final class PublishOperation {
     }
 
     private OperationResult publishAll(EngineMetrics metrics, SamplerMetrics sampler, ClientGroup group, PlaceholderValues values,
-            Semaphore window, String earlierFailures, Counts counts) {
+            Semaphore window, String earlierFailures, Counts counts, long intendedMicros) {
         int failed = 0;
         String firstError = null;
         for (int i = 0; i < messagesPerSample; i++) {
@@ -189,8 +200,10 @@ public final class PublishOperation {
                 }
             }
             int sequence = stream.nextSequence();
-            byte[] body = payload.next(stream.id(), sequence, client.nodeIndex());
-            long start = payload.isMeasured() ? PayloadHeader.sendMicros(body) : MicroClock.nowMicros();
+            long start = MicroClock.nowMicros();
+            // A message sent before its intended time (a timer's rounding) is on time: the lag is never negative.
+            long lag = intendedMicros == NO_INTENDED_TIME ? -1 : Math.max(0, start - intendedMicros);
+            byte[] body = payload.next(start, lag, stream.id(), sequence, client.nodeIndex());
             CompletableFuture<Void> ack = null;
             PublishProperties messageProperties = responseTopic == null ? properties
                     : properties.withResponseTopic(responseTopic.expand(values));
@@ -205,7 +218,7 @@ public final class PublishOperation {
                     client.publish(topicName, body, qos, retain, messageProperties, error -> {
                         clientWindow.release();
                         window.release();
-                        settle(metrics, sampler, client.node(), stream, sequence, start, error, group, replies);
+                        settle(metrics, sampler, client.node(), stream, sequence, start, lag, error, group, replies);
                     });
                 } else {
                     ack = client.publish(topicName, body, qos, retain, messageProperties);
@@ -222,14 +235,17 @@ public final class PublishOperation {
             }
             stream.sent();
             counts.sent(client.node(), body.length);
+            if (lag >= 0) {
+                metrics.sentAfterIntended(sampler, lag);
+            }
             if (window != null) {
                 continue;
             }
             try {
                 ack.get(ackTimeoutMillis, TimeUnit.MILLISECONDS);
-                settle(metrics, sampler, client.node(), stream, sequence, start, null, null, request);
+                settle(metrics, sampler, client.node(), stream, sequence, start, lag, null, null, request);
             } catch (ExecutionException e) {
-                settle(metrics, sampler, client.node(), stream, sequence, start, e, null, request);
+                settle(metrics, sampler, client.node(), stream, sequence, start, lag, e, null, request);
                 failed++;
                 if (firstError == null) {
                     firstError = client.clientId() + " on '" + topicName + "': " + Errors.describe(e);
@@ -282,9 +298,9 @@ public final class PublishOperation {
     }
 
     private static void settle(EngineMetrics metrics, SamplerMetrics sampler, NodeMetrics node, PublishStream stream,
-            int sequence, long startMicros, Throwable error, ClientGroup asyncGroup, ReplyTracker request) {
+            int sequence, long startMicros, long lagMicros, Throwable error, ClientGroup asyncGroup, ReplyTracker request) {
         if (error == null) {
-            metrics.acknowledged(sampler, node, MicroClock.nowMicros() - startMicros);
+            metrics.acknowledged(sampler, node, MicroClock.nowMicros() - startMicros, lagMicros);
             stream.acknowledged();
             if (request != null) {
                 // Taken by the broker: from now on a reply is owed.

@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
 import io.mqttload.common.Checks;
@@ -39,6 +40,7 @@ public final class RunConfig {
     private final String engineId;
     private final int engineNumber;
     private final String runId;
+    private final RunIdSource runIdSource;
     private final String scenario;
     private final Path resultsDir;
     private final long warmupMillis;
@@ -51,9 +53,30 @@ public final class RunConfig {
     private final int clockSamples;
     private final long clockTimeoutMillis;
 
-    private RunConfig(String engineId, int engineNumber, String runId, String scenario, Path resultsDir, long warmupMillis,
-            long drainTimeoutMillis, long closeTimeoutMillis, long progressMillis, long drainQuietMillis, int engines,
-            double failureTolerancePercent, int clockSamples, long clockTimeoutMillis) {
+    /** Where an engine's run id came from: what decides whether another id at a barrier is a mistake. */
+    public enum RunIdSource {
+        /** The {@value #RUN_ID} property ({@code -J} on the engine, {@code -G} from a headless controller). */
+        PROPERTY("property " + RUN_ID),
+        /** The plan sent by a GUI controller's Remote Start, one id for every engine it started. */
+        CONTROLLER("the GUI controller's Remote Start"),
+        /** Made up by this engine alone: no other engine can know it. */
+        ENGINE("made up by the engine itself, as no " + RUN_ID + " was given");
+
+        private final String description;
+
+        RunIdSource(String description) {
+            this.description = description;
+        }
+
+        public String describe() {
+            return description;
+        }
+    }
+
+    private RunConfig(String engineId, int engineNumber, String runId, RunIdSource runIdSource, String scenario,
+            Path resultsDir, long warmupMillis, long drainTimeoutMillis, long closeTimeoutMillis, long progressMillis,
+            long drainQuietMillis, int engines, double failureTolerancePercent, int clockSamples, long clockTimeoutMillis) {
+        this.runIdSource = runIdSource;
         this.failureTolerancePercent = failureTolerancePercent;
         this.clockSamples = clockSamples;
         this.clockTimeoutMillis = clockTimeoutMillis;
@@ -75,6 +98,14 @@ public final class RunConfig {
      * @param defaultScenario name used when {@link #SCENARIO} is unset (the test plan's name)
      */
     public static RunConfig from(Function<String, String> property, String defaultScenario) {
+        return from(property, defaultScenario, null);
+    }
+
+    /**
+     * @param controllerRunId the run id a GUI controller put into the plan it sent (null: none); the
+     *     {@value #RUN_ID} property wins over it, so that an id given on purpose is kept
+     */
+    public static RunConfig from(Function<String, String> property, String defaultScenario, String controllerRunId) {
         String engineId = text(property, ENGINE_ID, defaultEngineId());
         if (!engineId.matches("[A-Za-z0-9_.-]{1,32}")) {
             throw new InvalidSettingException(ENGINE_ID, engineId, "use 1 to 32 letters, digits, '_', '.' or '-'");
@@ -83,7 +114,19 @@ public final class RunConfig {
         int engineNumber = numberText == null || numberText.trim().isEmpty()
                 ? Math.floorMod(engineId.hashCode(), DeliveryLedger.MAX_ENGINE_NUMBER + 1)
                 : (int) parse(ENGINE_NUMBER, numberText, 0, DeliveryLedger.MAX_ENGINE_NUMBER);
-        String runId = text(property, RUN_ID, "run-" + Long.toString(System.currentTimeMillis() / 1000, 36));
+        String givenRunId = text(property, RUN_ID, null);
+        String runId;
+        RunIdSource runIdSource;
+        if (givenRunId != null) {
+            runId = givenRunId;
+            runIdSource = RunIdSource.PROPERTY;
+        } else if (controllerRunId != null && !controllerRunId.trim().isEmpty()) {
+            runId = controllerRunId.trim();
+            runIdSource = RunIdSource.CONTROLLER;
+        } else {
+            runId = newRunId();
+            runIdSource = RunIdSource.ENGINE;
+        }
         String scenario = text(property, SCENARIO, defaultScenario == null || defaultScenario.isEmpty() ? "mqtt" : defaultScenario);
         Path results = Path.of(text(property, RESULTS_DIR, "mqttload-results"));
         long warmup = parse(WARMUP_SECONDS, text(property, WARMUP_SECONDS, "0"), 0, 86_400) * 1000;
@@ -95,8 +138,17 @@ public final class RunConfig {
         double tolerance = percent(FAILURE_TOLERANCE_PERCENT, text(property, FAILURE_TOLERANCE_PERCENT, "0"));
         int clockSamples = (int) parse(CLOCK_SAMPLES, text(property, CLOCK_SAMPLES, "16"), 0, 1000);
         long clockTimeout = parse(CLOCK_TIMEOUT_MS, text(property, CLOCK_TIMEOUT_MS, "5000"), 1, 600_000);
-        return new RunConfig(engineId, engineNumber, runId, scenario, results, warmup, drain, close, progress, quiet,
+        return new RunConfig(engineId, engineNumber, runId, runIdSource, scenario, results, warmup, drain, close, progress, quiet,
                 engines, tolerance, clockSamples, clockTimeout);
+    }
+
+    /**
+     * A run id for a run started now: the seconds since the epoch in base 36, and a random part, so that two
+     * controllers (or engines) that start a run in the same second still make different ids.
+     */
+    public static String newRunId() {
+        return "run-" + Long.toString(System.currentTimeMillis() / 1000, 36) + "-"
+                + Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36);
     }
 
     private static String text(Function<String, String> property, String name, String fallback) {
@@ -156,6 +208,10 @@ public final class RunConfig {
 
     public String runId() {
         return runId;
+    }
+
+    public RunIdSource runIdSource() {
+        return runIdSource;
     }
 
     public String scenario() {

@@ -36,6 +36,9 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
     /** Groups let one thread drive several independent sets of clients (e.g. publishers and subscribers). */
     private String clientGroup = "default";
 
+    /** A field, not a property: it goes to the engines with the plan, and never into a saved plan (see RemoteStartRunId). */
+    private String runIdFromController;
+
     @Override
     public SampleResult sample(Entry entry) {
         SampleResult result = new SampleResult();
@@ -115,8 +118,26 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
     }
 
     @Override
+    public String runIdFromController() {
+        return runIdFromController;
+    }
+
+    @Override
+    public void runIdFromController(String runId) {
+        runIdFromController = runId;
+    }
+
+    /** JMeter's clone copies properties only; the GUI clones the plan twice before sending it to the engines. */
+    @Override
+    public Object clone() {
+        AbstractMqttSampler clone = (AbstractMqttSampler) super.clone();
+        clone.runIdFromController = runIdFromController;
+        return clone;
+    }
+
+    @Override
     public void testStarted() {
-        MqttElements.startRuntime();
+        MqttElements.startRuntime(runIdFromController);
         if (!hasPerThreadVariables()) {
             try {
                 TestBeanHelper.prepare(this);

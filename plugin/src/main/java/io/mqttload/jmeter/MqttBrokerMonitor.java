@@ -38,11 +38,32 @@ public class MqttBrokerMonitor extends ConfigTestElement implements TestBean, Mq
     private String sysTopics = "true";
     private String agent = "false";
     private String intervalSeconds = "1";
+
+    /** A field, not a property: it goes to the engines with the plan, and never into a saved plan (see RemoteStartRunId). */
+    private String runIdFromController;
     private String engineFilter = "";
 
     @Override
+    public String runIdFromController() {
+        return runIdFromController;
+    }
+
+    @Override
+    public void runIdFromController(String runId) {
+        runIdFromController = runId;
+    }
+
+    /** JMeter's clone copies properties only; the GUI clones the plan twice before sending it to the engines. */
+    @Override
+    public Object clone() {
+        MqttBrokerMonitor clone = (MqttBrokerMonitor) super.clone();
+        clone.runIdFromController = runIdFromController;
+        return clone;
+    }
+
+    @Override
     public void testStarted() {
-        MqttElements.startRuntime();
+        MqttElements.startRuntime(runIdFromController);
         TestBeanHelper.prepare(this);
         EngineRuntime runtime = EngineLifecycle.running().orElse(null);
         if (runtime == null) {

@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.RunConfig;
+import io.mqttload.measure.PayloadHeader;
 import io.mqttload.summary.RunSummary;
 
 /** What every MQTT element shares: starting and stopping the engine runtime with the test. */
@@ -32,15 +33,19 @@ final class MqttElements {
     private MqttElements() {
     }
 
-    /** Starts this engine's MQTT runtime once per test; every MQTT element calls it at test start. */
-    static void startRuntime() {
+    /**
+     * Starts this engine's MQTT runtime once per test; every MQTT element calls it at test start.
+     *
+     * @param runIdFromController the run id the element carries from a GUI controller's Remote Start, or null
+     */
+    static void startRuntime(String runIdFromController) {
         String script = FileServer.getFileServer().getScriptName();
         String scenario = script == null ? "mqtt" : script.replaceFirst("\\.jmx$", "");
         try {
             EngineLifecycle.startIfNone(() -> {
                 ExitStatus.reset();
                 ExitStatus.validate();
-                return RunConfig.from(JMeterUtils::getProperty, scenario);
+                return RunConfig.from(JMeterUtils::getProperty, scenario, runIdFromController);
             }, System.out, runtime -> {
                 runtime.describe(engineFacts(), changedProperties());
                 startupError = null;
@@ -65,6 +70,7 @@ final class MqttElements {
         f.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         f.put("maxHeap", String.format(Locale.ROOT, "%.1f GiB", Runtime.getRuntime().maxMemory() / 1073741824.0));
         f.put("jmeter", JMeterUtils.getJMeterVersion());
+        f.put(PayloadHeader.LAYOUT_FACT, Integer.toString(PayloadHeader.LAYOUT));
         return f;
     }
 

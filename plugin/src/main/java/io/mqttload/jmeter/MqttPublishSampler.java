@@ -12,6 +12,7 @@ import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
 import io.mqttload.engine.PayloadSource;
 import io.mqttload.engine.PublishOperation;
+import io.mqttload.measure.MicroClock;
 import io.mqttload.measure.SamplerMetrics;
 
 /**
@@ -65,12 +66,14 @@ public class MqttPublishSampler extends AbstractMqttSampler {
                 runtime.publishSchedule().offer(metrics, pace);
             }
         }
+        long intendedMicros = PublishOperation.NO_INTENDED_TIME;
         if (pace != null) {
+            intendedMicros = pace.intendedMicros(MicroClock.nowMicros());
             pace.sampleStarted();
         }
         try {
             return operation.run(runtime.context(), existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
-                    threadNumber(context), metrics);
+                    threadNumber(context), metrics, intendedMicros);
         } finally {
             if (pace != null) {
                 pace.sampleEnded(operation.messagesPerSample());

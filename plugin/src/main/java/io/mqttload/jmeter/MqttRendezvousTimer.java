@@ -25,7 +25,8 @@ import io.mqttload.rendezvous.Rendezvous;
  * Timer it applies before each sampler in its scope; each pass of a thread is the next generation of
  * the barrier, so the same barrier can be passed again (before the drain, say). Every wait is bounded
  * by {@code timeoutInMs}; on a timeout the barrier is named with the count reached and expected, and
- * the configured action happens.
+ * the configured action happens. Engines of one run that arrive under different run ids can never meet: that is
+ * named as soon as it is seen, and the test stops as for a barrier that cannot work.
  */
 public class MqttRendezvousTimer extends AbstractTestElement implements Timer, TestBean, MqttTestStateListener {
     private static final long serialVersionUID = 1L;
@@ -43,9 +44,30 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
     /** This thread's passes through the barrier (the timer is cloned per thread). */
     private transient int generation;
 
+    /** A field, not a property: it goes to the engines with the plan, and never into a saved plan (see RemoteStartRunId). */
+    private String runIdFromController;
+
+    @Override
+    public String runIdFromController() {
+        return runIdFromController;
+    }
+
+    @Override
+    public void runIdFromController(String runId) {
+        runIdFromController = runId;
+    }
+
+    /** JMeter's clone copies properties only; the GUI clones the plan twice before sending it to the engines. */
+    @Override
+    public Object clone() {
+        MqttRendezvousTimer clone = (MqttRendezvousTimer) super.clone();
+        clone.runIdFromController = runIdFromController;
+        return clone;
+    }
+
     @Override
     public void testStarted() {
-        MqttElements.startRuntime();
+        MqttElements.startRuntime(runIdFromController);
     }
 
     @Override
@@ -71,12 +93,17 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
             int size = groupSize(context);
             long timeout = Fields.parseLong("timeoutInMs", timeoutInMs, 1, 86_400_000L);
             Action action = parseAction();
-            passage = runtime.rendezvous(broker(runtime)).await(name, generation, size, timeout);
+            passage = runtime.rendezvous(broker(runtime)).await(name, generation, size, timeout,
+                    size > threadsHere(context));
             if (!passage.released) {
-                if (passage.brokeIt) {
-                    Rendezvous.Barrier b = passage.barrier;
+                Rendezvous.Barrier b = passage.barrier;
+                if (passage.brokeIt && b.mismatch() != null) {
+                    fail(context, runtime, name, "pass #" + b.generation + ": " + b.mismatch());
+                } else if (passage.brokeIt) {
+                    String others = b.otherRuns().isEmpty() ? "" : "; arrived under other run ids: " + b.otherRuns();
                     String reason = String.format(Locale.ROOT, "%s timed out after %d ms: %d of %d threads arrived"
-                            + " (engines seen: %s)", b.describe(), timeout, b.arrived(), b.groupSize, b.enginesSeen());
+                            + " (engines seen: %s%s)", b.describe(), timeout, b.arrived(), b.groupSize, b.enginesSeen(),
+                            others);
                     runtime.context().metrics().rendezvousTimedOut(getName(), reason);
                     String text = "MQTT rendezvous " + reason + "; " + action.describe();
                     report(runtime, text);
@@ -127,10 +154,15 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
         if (size > 0) {
             return size;
         }
-        AbstractThreadGroup group = context.getThreadGroup();
-        int threads = group == null ? 1 : group.getNumThreads();
+        int threads = threadsHere(context);
         int engines = Fields.parseInt(ENGINES_PROPERTY, JMeterUtils.getPropDefault(ENGINES_PROPERTY, "1"), 1, 100_000);
         return threads * engines;
+    }
+
+    /** This thread group's threads on this engine: a barrier for more needs other engines. */
+    private static int threadsHere(JMeterContext context) {
+        AbstractThreadGroup group = context.getThreadGroup();
+        return group == null ? 1 : group.getNumThreads();
     }
 
     private ConnectionSettings broker(EngineRuntime runtime) {

@@ -50,6 +50,7 @@ public class MqttRunReportGui extends TestBeanGUI {
     private static final Color PUBLISH = new Color(0x1f77b4);
     private static final Color RECEIVE = new Color(0x2ca02c);
     private static final Color P99 = new Color(0xd62728);
+    private static final Color P99_INTENDED = new Color(0x9467bd);
 
     /**
      * JMeter makes several instances of a GUI class (its menus, its cache, after a look-and-feel change): one model and
@@ -196,12 +197,17 @@ public class MqttRunReportGui extends TestBeanGUI {
                 return;
             }
             double maxRate = Math.max(1, Math.max(max(p -> p.publishRate), max(p -> p.receiveRate)));
-            double maxP99 = Math.max(0.001, max(p -> p.pubToSubP99Millis));
+            double maxP99 = Math.max(0.001, Math.max(max(p -> p.pubToSubP99Millis), max(p -> p.pubToSubIntendedP99Millis)));
             // Receive under publish, publish dashed: in a one-to-one run the two lines coincide.
             line(g, p -> p.receiveRate, maxRate, RECEIVE, w, h, new BasicStroke(2f));
             line(g, p -> p.publishRate, maxRate, PUBLISH, w, h, new BasicStroke(1.5f, BasicStroke.CAP_BUTT,
                     BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
             line(g, p -> p.pubToSubP99Millis, maxP99, P99, w, h, new BasicStroke(1.5f));
+            if (max(p -> p.pubToSubIntendedP99Millis) > 0) {
+                // Dotted, over the p99 from the send: where they part, publishers sent late and the gap is the wait.
+                line(g, p -> p.pubToSubIntendedP99Millis, maxP99, P99_INTENDED, w, h, new BasicStroke(1.5f,
+                        BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {2f, 3f}, 0f));
+            }
             g.setColor(Color.DARK_GRAY);
             g.drawString(String.format(Locale.ROOT, "%.0f msg/s", maxRate), 4, 18);
             g.drawString(String.format(Locale.ROOT, "%.1f ms", maxP99), MARGIN + w + 4, 18);
@@ -209,7 +215,7 @@ public class MqttRunReportGui extends TestBeanGUI {
             double last = points.get(points.size() - 1).elapsedSeconds;
             g.drawString(String.format(Locale.ROOT, "%.0f s", first), MARGIN, 8 + h + 16);
             g.drawString(String.format(Locale.ROOT, "%.0f s", last), MARGIN + w - 30, 8 + h + 16);
-            legend(g, MARGIN + w / 2 - 150, 8 + h + 16);
+            legend(g, MARGIN + w / 2 - 230, 8 + h + 16);
             g.dispose();
         }
 
@@ -238,8 +244,8 @@ public class MqttRunReportGui extends TestBeanGUI {
         }
 
         private static void legend(Graphics2D g, int x, int y) {
-            String[] names = {"publish msg/s", "receive msg/s", "pub-to-sub p99 ms"};
-            Color[] colors = {PUBLISH, RECEIVE, P99};
+            String[] names = {"publish msg/s", "receive msg/s", "pub-to-sub p99 ms", "p99 from intended send"};
+            Color[] colors = {PUBLISH, RECEIVE, P99, P99_INTENDED};
             int at = x;
             for (int i = 0; i < names.length; i++) {
                 g.setColor(colors[i]);

@@ -9,6 +9,11 @@ import org.apache.jmeter.testelement.TestStateListener;
  * jmeter-server engine the run's live figures are offered to the controller's GUI too.
  */
 interface MqttTestStateListener extends TestStateListener {
+    /** The run id a GUI controller's Remote Start gave this element for the engines ({@link RemoteStartRunId}); null: none. */
+    String runIdFromController();
+
+    void runIdFromController(String runId);
+
     @Override
     default void testStarted(String host) {
         testStarted();

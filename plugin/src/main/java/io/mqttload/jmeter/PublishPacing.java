@@ -15,6 +15,8 @@ import org.apache.jmeter.timers.ConstantThroughputTimer;
 import org.apache.jmeter.timers.Timer;
 import org.apache.jorphan.collections.HashTree;
 
+import io.mqttload.measure.MicroClock;
+
 /**
  * The publishing schedule a plan sets with JMeter's Constant Throughput Timer, as one thread's share in messages per
  * second: read from the sample package JMeter compiled for the sampler, counting only timers whose scope holds no
@@ -29,7 +31,7 @@ final class PublishPacing {
     private static final int ALL_ACTIVE_THREADS = 1;
     private static final int ALL_ACTIVE_THREADS_IN_GROUP = 2;
     /** A thread out of samples longer than this (and than three of its own intervals) is owed nothing: it waits. */
-    private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(2);
+    private static final long IDLE_MICROS = TimeUnit.SECONDS.toMicros(2);
 
     private PublishPacing() {
     }
@@ -44,7 +46,9 @@ final class PublishPacing {
         private final AbstractThreadGroup group;
         private volatile double messagesPerSecond;
         private volatile boolean inSample;
-        private volatile long lastSampleEndNanos = System.nanoTime();
+        private volatile long lastSampleEndMicros = MicroClock.nowMicros();
+        /** Where the schedule puts this thread's next sample (wall clock, µs); -1 before the first. */
+        private long nextIntendedMicros = -1;
 
         ThreadPace(List<ConstantThroughputTimer> timers, AbstractThreadGroup group) {
             this.timers = timers;
@@ -55,14 +59,54 @@ final class PublishPacing {
             inSample = true;
         }
 
+        /**
+         * The intended send time of the sample starting at {@code nowMicros}, or -1 when the timers set no rate: the
+         * thread's schedule advances by the timers' delay per sample, computed as the Constant Throughput Timer computes
+         * it (whole milliseconds), from the first sample on. The timer itself forgets a sample that started late (its next
+         * delay counts from that late start), so a thread held up once stays behind; the schedule does not forget, and
+         * every later message of the thread carries the time it lost. A sample that starts before the schedule (the
+         * timer's rounding, a raised rate) starts it again from now, and so does a thread that was out of samples for
+         * longer than its pace explains (a barrier, a pause): it is owed nothing for that time.
+         */
+        long intendedMicros(long nowMicros) {
+            long interval = intervalMicros();
+            if (interval <= 0) {
+                nextIntendedMicros = -1;
+                return -1;
+            }
+            long idle = nowMicros - lastSampleEndMicros;
+            boolean owedNothing = nextIntendedMicros < 0 || nextIntendedMicros > nowMicros
+                    || idle > Math.max(IDLE_MICROS, 3 * interval);
+            long intended = owedNothing ? nowMicros : nextIntendedMicros;
+            nextIntendedMicros = intended + interval;
+            return intended;
+        }
+
+        /** The slowest timer's delay between this thread's samples, in µs; 0 when a timer asks for no throughput. */
+        private long intervalMicros() {
+            long slowestMillis = 0;
+            for (ConstantThroughputTimer t : timers) {
+                double share = threadShare(t);
+                if (!(share > 0)) {
+                    return 0;
+                }
+                slowestMillis = Math.max(slowestMillis, Math.round(60_000.0 / share));
+            }
+            return TimeUnit.MILLISECONDS.toMicros(slowestMillis);
+        }
+
         /** On the JMeter thread, after each sample: the timers' current rate, with the messages one sample sends. */
         void sampleEnded(int messagesPerSample) {
+            sampleEnded(messagesPerSample, MicroClock.nowMicros());
+        }
+
+        void sampleEnded(int messagesPerSample, long nowMicros) {
             double slowest = Double.MAX_VALUE;
             for (ConstantThroughputTimer t : timers) {
                 slowest = Math.min(slowest, threadShare(t) / 60.0);
             }
             messagesPerSecond = slowest * messagesPerSample;
-            lastSampleEndNanos = System.nanoTime();
+            lastSampleEndMicros = nowMicros;
             inSample = false;
         }
 
@@ -83,9 +127,9 @@ final class PublishPacing {
             if (inSample || rate <= 0) {
                 return rate;
             }
-            long idle = System.nanoTime() - lastSampleEndNanos;
-            long ownIntervals = (long) (3 * TimeUnit.SECONDS.toNanos(1) / rate);
-            return idle > Math.max(IDLE_NANOS, ownIntervals) ? 0 : rate;
+            long idle = MicroClock.nowMicros() - lastSampleEndMicros;
+            long ownIntervals = (long) (3 * TimeUnit.SECONDS.toMicros(1) / rate);
+            return idle > Math.max(IDLE_MICROS, ownIntervals) ? 0 : rate;
         }
     }
 

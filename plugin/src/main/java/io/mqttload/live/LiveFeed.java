@@ -30,6 +30,8 @@ public final class LiveFeed implements IntervalListener {
     private final ArrayDeque<LiveFigures.Point> history = new ArrayDeque<>();
     private final Histogram steadyPubToSub = LatencyRecorder.newHistogram();
     private final Histogram steadyRoundTrip = LatencyRecorder.newHistogram();
+    private final Histogram steadyPubToSubIntended = LatencyRecorder.newHistogram();
+    private final Histogram steadyScheduleLag = LatencyRecorder.newHistogram();
     private final Map<SamplerMetrics, long[]> samplerCountsAtLastTick = new HashMap<>();
     private long publishedAtLastTick;
     private long receivedAtLastTick;
@@ -81,11 +83,16 @@ public final class LiveFeed implements IntervalListener {
         publishedAtLastTick = f.published;
         receivedAtLastTick = f.received;
         f.pubToSubLastSecond = new LatencyStats(interval.pubToSub);
+        f.pubToSubIntendedLastSecond = new LatencyStats(interval.fromIntended.pubToSub);
         if (interval.countedInTotal) {
             steadyPubToSub.add(interval.pubToSub);
             steadyRoundTrip.add(interval.roundTrip);
+            steadyPubToSubIntended.add(interval.fromIntended.pubToSub);
+            steadyScheduleLag.add(interval.fromIntended.scheduleLag);
         }
         f.pubToSubSteady = new LatencyStats(steadyPubToSub);
+        f.pubToSubIntendedSteady = new LatencyStats(steadyPubToSubIntended);
+        f.scheduleLagSteady = new LatencyStats(steadyScheduleLag);
         f.roundTripSteady = new LatencyStats(steadyRoundTrip);
         f.errors = m.errors();
         List<FailureTally.Row> rows = m.failures.rows();
@@ -101,6 +108,7 @@ public final class LiveFeed implements IntervalListener {
         point.publishRate = f.publishRate;
         point.receiveRate = f.receiveRate;
         point.pubToSubP99Millis = p99Millis(interval.pubToSub);
+        point.pubToSubIntendedP99Millis = p99Millis(interval.fromIntended.pubToSub);
         if (!firstInterval) {
             history.addLast(point);
         }

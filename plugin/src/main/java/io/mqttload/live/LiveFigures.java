@@ -43,6 +43,13 @@ public final class LiveFigures {
      */
     public LatencyStats pubToSubLastSecond;
     public LatencyStats pubToSubSteady;
+    /**
+     * The same from the intended send time, and the schedule lag (actual send minus intended) of the steady phase so
+     * far: empty when no message had an intended time (null from an engine of an earlier version).
+     */
+    public LatencyStats pubToSubIntendedLastSecond;
+    public LatencyStats pubToSubIntendedSteady;
+    public LatencyStats scheduleLagSteady;
     /** Request/response round trips of the steady phase so far; null or empty without requests. */
     public LatencyStats roundTripSteady;
     public long errors;
@@ -88,6 +95,7 @@ public final class LiveFigures {
                     sum.publishRate += p.publishRate;
                     sum.receiveRate += p.receiveRate;
                     sum.pubToSubP99Millis = Math.max(sum.pubToSubP99Millis, p.pubToSubP99Millis);
+                    sum.pubToSubIntendedP99Millis = Math.max(sum.pubToSubIntendedP99Millis, p.pubToSubIntendedP99Millis);
                 }
             }
             combined.add(sum);
@@ -113,5 +121,7 @@ public final class LiveFigures {
         public double publishRate;
         public double receiveRate;
         public double pubToSubP99Millis;
+        /** From the intended send time; 0 when no message of the second had one. */
+        public double pubToSubIntendedP99Millis;
     }
 }

@@ -4,6 +4,7 @@ import java.util.Locale;
 
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.summary.LatencyKind;
 
 /** {@link LiveFigures} as the plain-text block the Run Report panel shows while a run goes. */
 public final class LiveText {
@@ -21,8 +22,19 @@ public final class LiveText {
                 f.receivedOfExpected, Math.max(0, f.expected - f.receivedOfExpected)));
         t.append(System.lineSeparator());
         LatencyStats.appendTextHeader(t);
-        f.pubToSubLastSecond.appendTextRow(t, "last second");
-        f.pubToSubSteady.appendTextRow(t, "steady so far");
+        f.pubToSubLastSecond.appendTextRow(t, "from send, last second");
+        f.pubToSubSteady.appendTextRow(t, "from send, steady");
+        if (f.pubToSubIntendedSteady == null || f.pubToSubIntendedSteady.count == 0
+                && f.pubToSubIntendedLastSecond.count == 0) {
+            if (f.published > 0) {
+                t.append(String.format(Locale.ROOT, "%-" + LatencyStats.NAME_WIDTH + "s %s%n", "from intended",
+                        LatencyKind.NO_INTENDED_TIME));
+            }
+        } else {
+            f.pubToSubIntendedLastSecond.appendTextRow(t, "from intended, last second");
+            f.pubToSubIntendedSteady.appendTextRow(t, "from intended, steady");
+            f.scheduleLagSteady.appendTextRow(t, "schedule lag, steady");
+        }
         if (f.roundTripSteady != null && f.roundTripSteady.count > 0) {
             f.roundTripSteady.appendTextRow(t, "round trip so far");
         }

@@ -16,7 +16,13 @@ import org.HdrHistogram.Histogram;
 public final class EngineMetrics {
     /** Pub-to-sub latency: the sum of every node's, taken at each tick ({@link #takePubToSubInterval}). */
     public final LatencyTotal pubToSubLatency = new LatencyTotal();
+    /** Pub-to-sub latency from the intended send time, of the messages that had one; summed as the one above. */
+    public final LatencyTotal pubToSubIntendedLatency = new LatencyTotal();
     public final LatencyRecorder publishLatency = new LatencyRecorder();
+    /** Publish (ack) latency from the intended send time, of the messages that had one. */
+    public final LatencyRecorder publishIntendedLatency = new LatencyRecorder();
+    /** The schedule lag: actual send minus intended send, of every message that had an intended time. */
+    public final LatencyRecorder scheduleLag = new LatencyRecorder();
     public final LatencyRecorder connectLatency = new LatencyRecorder();
     /** Request/response (MQTT 5): from a request's send to its reply's arrival at the requester. */
     public final LatencyRecorder roundTripLatency = new LatencyRecorder();
@@ -112,9 +118,27 @@ public final class EngineMetrics {
     }
 
     public void acknowledged(SamplerMetrics sampler, NodeMetrics node, long micros) {
+        acknowledged(sampler, node, micros, -1);
+    }
+
+    /**
+     * A publish the broker took {@code micros} after it was sent, {@code lagMicros} after its intended send time
+     * (negative: it had none).
+     */
+    public void acknowledged(SamplerMetrics sampler, NodeMetrics node, long micros, long lagMicros) {
         publishLatency.record(micros);
         sampler.publishLatency.record(micros);
+        if (lagMicros >= 0) {
+            publishIntendedLatency.record(micros + lagMicros);
+            sampler.publishIntendedLatency.record(micros + lagMicros);
+        }
         count(Count.ACKNOWLEDGED, sampler, node, 1);
+    }
+
+    /** A message sent {@code lagMicros} after its intended send time. */
+    public void sentAfterIntended(SamplerMetrics sampler, long lagMicros) {
+        scheduleLag.record(lagMicros);
+        sampler.scheduleLag.record(lagMicros);
     }
 
     /** A message arrived for {@code sampler}'s subscribers (null: a client no Subscribe sampler made). */
@@ -131,7 +155,7 @@ public final class EngineMetrics {
 
     /** Latency of a message from a publisher on {@code publisherNode} (-1: not known) to a subscriber on {@code node}. */
     public void pubToSub(SamplerMetrics sampler, NodeMetrics node, int publisherNode, long micros) {
-        pubToSubRecorder(sampler, node, publisherNode).record(micros);
+        pubToSubRecorder(sampler, node, publisherNode).record(micros, -1);
     }
 
     /**
@@ -139,27 +163,33 @@ public final class EngineMetrics {
      * (null: a client no Subscribe sampler made) on {@code node}: a receiving client may keep it while these stay the
      * same, so that a delivered message costs one recording, whatever the figures it is part of.
      */
-    public LatencyRecorder pubToSubRecorder(SamplerMetrics sampler, NodeMetrics node, int publisherNode) {
+    public PubToSubRecorder pubToSubRecorder(SamplerMetrics sampler, NodeMetrics node, int publisherNode) {
         return node.from(publisherNode).recorder(sampler);
     }
 
     /**
      * Takes the interval of every pub-to-sub recorder and adds them up into the engine's, each node's, each node
-     * pair's and each sampler's interval, and into their run totals when {@code countInTotal} (false during warm-up).
+     * pair's and each sampler's interval, and into their run totals when {@code countInTotal} (false during warm-up);
+     * the latency from the intended send time into the engine's and each sampler's.
      */
     public PubToSubInterval takePubToSubInterval(boolean countInTotal) {
         Histogram engine = LatencyRecorder.newHistogram();
+        Histogram engineIntended = LatencyRecorder.newHistogram();
         Map<NodeMetrics, Histogram> byNode = new IdentityHashMap<>();
         Map<SamplerMetrics, Histogram> bySampler = new IdentityHashMap<>();
+        Map<SamplerMetrics, Histogram> bySamplerIntended = new IdentityHashMap<>();
         for (NodeMetrics node : nodes.all()) {
             Histogram ofNode = LatencyRecorder.newHistogram();
             for (NodeMetrics.FromNode pair : node.pairs()) {
                 Histogram ofPair = LatencyRecorder.newHistogram();
                 for (NodeMetrics.Leaf leaf : pair.leaves()) {
-                    Histogram interval = leaf.recorder.takeInterval(false);
+                    Histogram interval = leaf.recorder.fromSend.takeInterval(false);
+                    Histogram intended = leaf.recorder.fromIntended.takeInterval(false);
                     ofPair.add(interval);
+                    engineIntended.add(intended);
                     if (leaf.sampler != null) {
                         bySampler.computeIfAbsent(leaf.sampler, s -> LatencyRecorder.newHistogram()).add(interval);
+                        bySamplerIntended.computeIfAbsent(leaf.sampler, s -> LatencyRecorder.newHistogram()).add(intended);
                     }
                 }
                 ofNode.add(ofPair);
@@ -175,21 +205,34 @@ public final class EngineMetrics {
         }
         if (countInTotal) {
             pubToSubLatency.add(engine);
+            pubToSubIntendedLatency.add(engineIntended);
             bySampler.forEach((sampler, interval) -> sampler.pubToSubLatency.add(interval));
+            bySamplerIntended.forEach((sampler, interval) -> sampler.pubToSubIntendedLatency.add(interval));
         }
-        return new PubToSubInterval(engine, byNode, bySampler);
+        return new PubToSubInterval(engine, engineIntended, byNode, bySampler, bySamplerIntended);
     }
 
-    /** One tick's pub-to-sub latency: the engine's, by node and by sampler. */
+    /** One tick's pub-to-sub latency: the engine's, by node and by sampler; from the intended time, by sampler. */
     public static final class PubToSubInterval {
         public final Histogram engine;
+        public final Histogram engineIntended;
         private final Map<NodeMetrics, Histogram> byNode;
         private final Map<SamplerMetrics, Histogram> bySampler;
+        private final Map<SamplerMetrics, Histogram> bySamplerIntended;
 
-        PubToSubInterval(Histogram engine, Map<NodeMetrics, Histogram> byNode, Map<SamplerMetrics, Histogram> bySampler) {
+        PubToSubInterval(Histogram engine, Histogram engineIntended, Map<NodeMetrics, Histogram> byNode,
+                Map<SamplerMetrics, Histogram> bySampler, Map<SamplerMetrics, Histogram> bySamplerIntended) {
             this.engine = engine;
+            this.engineIntended = engineIntended;
             this.byNode = byNode;
             this.bySampler = bySampler;
+            this.bySamplerIntended = bySamplerIntended;
+        }
+
+        /** The sampler's interval from the intended send time (empty when none of its messages had one). */
+        public Histogram intendedOf(SamplerMetrics sampler) {
+            Histogram h = bySamplerIntended.get(sampler);
+            return h == null ? LatencyRecorder.newHistogram() : h;
         }
 
         /** The node's interval (empty when no subscriber of it received anything yet). */
@@ -209,7 +252,7 @@ public final class EngineMetrics {
     public long pubToSubNegativeCount() {
         long n = 0;
         for (NodeMetrics.Leaf leaf : pubToSubLeaves()) {
-            n += leaf.recorder.negativeCount();
+            n += leaf.recorder.fromSend.negativeCount();
         }
         return n;
     }
@@ -218,7 +261,7 @@ public final class EngineMetrics {
     public long pubToSubClampedCount() {
         long n = 0;
         for (NodeMetrics.Leaf leaf : pubToSubLeaves()) {
-            n += leaf.recorder.clampedCount();
+            n += leaf.recorder.fromSend.clampedCount();
         }
         return n;
     }

@@ -13,10 +13,35 @@ public final class Interval {
     /** Request/response: a request's send to its reply's arrival (empty without requests). */
     public final Histogram roundTrip;
 
+    /** The latencies of the paced messages, from their intended send time. */
+    public final FromIntended fromIntended;
+
     /** The same, per sampler label. */
     public final List<OfSampler> bySampler;
     /** Whether this interval's latencies went into the run's histograms (not warm-up): the report's figures. */
     public final boolean countedInTotal;
+
+    /**
+     * The figures of messages that had an intended send time (a paced publisher's): pub-to-sub and publish (ack)
+     * latency from that time, and the schedule lag (actual send minus intended). Empty without pacing.
+     */
+    public static final class FromIntended {
+        public final Histogram pubToSub;
+        public final Histogram publish;
+        public final Histogram scheduleLag;
+
+        public FromIntended(Histogram pubToSub, Histogram publish, Histogram scheduleLag) {
+            this.pubToSub = pubToSub;
+            this.publish = publish;
+            this.scheduleLag = scheduleLag;
+        }
+
+        /** No message had an intended time. */
+        public static FromIntended none() {
+            return new FromIntended(LatencyRecorder.newHistogram(), LatencyRecorder.newHistogram(),
+                    LatencyRecorder.newHistogram());
+        }
+    }
 
     /** One sampler's latency in the interval, and its (cumulative) counters. */
     public static final class OfSampler {
@@ -24,12 +49,19 @@ public final class Interval {
         public final Histogram pubToSub;
         public final Histogram publish;
         public final Histogram connect;
+        public final FromIntended fromIntended;
 
         public OfSampler(SamplerMetrics sampler, Histogram pubToSub, Histogram publish, Histogram connect) {
+            this(sampler, pubToSub, publish, connect, FromIntended.none());
+        }
+
+        public OfSampler(SamplerMetrics sampler, Histogram pubToSub, Histogram publish, Histogram connect,
+                FromIntended fromIntended) {
             this.sampler = sampler;
             this.pubToSub = pubToSub;
             this.publish = publish;
             this.connect = connect;
+            this.fromIntended = fromIntended;
         }
     }
 
@@ -49,7 +81,13 @@ public final class Interval {
 
     public Interval(long endMillis, Histogram pubToSub, Histogram publish, Histogram connect, Histogram roundTrip,
             List<OfSampler> bySampler, List<OfNode> byNode, boolean countedInTotal) {
+        this(endMillis, pubToSub, publish, connect, roundTrip, FromIntended.none(), bySampler, byNode, countedInTotal);
+    }
+
+    public Interval(long endMillis, Histogram pubToSub, Histogram publish, Histogram connect, Histogram roundTrip,
+            FromIntended fromIntended, List<OfSampler> bySampler, List<OfNode> byNode, boolean countedInTotal) {
         this.endMillis = endMillis;
+        this.fromIntended = fromIntended;
         this.countedInTotal = countedInTotal;
         this.bySampler = bySampler;
         this.byNode = byNode;

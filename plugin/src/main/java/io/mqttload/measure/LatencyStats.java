@@ -24,6 +24,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public final class LatencyStats {
     public static final List<Double> PERCENTILES = List.of(50.0, 75.0, 90.0, 95.0, 99.0, 99.9);
+    /** Width of a plain-text table's name column: the longest latency title fits. */
+    public static final int NAME_WIDTH = 26;
 
     public final long count;
     public final double mean;
@@ -69,7 +71,7 @@ public final class LatencyStats {
 
     /** The header of a plain-text latency table, the columns {@link #appendTextRow} fills. */
     public static void appendTextHeader(StringBuilder t) {
-        t.append(String.format(Locale.ROOT, "%-16s %9s %9s", "latency (ms)", "count", "avg"));
+        t.append(String.format(Locale.ROOT, "%-" + NAME_WIDTH + "s %9s %9s", "latency (ms)", "count", "avg"));
         for (int i = 0; i < PERCENTILES.size(); i++) {
             t.append(String.format(Locale.ROOT, " %9s", percentileName(i)));
         }
@@ -78,7 +80,7 @@ public final class LatencyStats {
 
     /** One row of a plain-text latency table in milliseconds: name, count, avg, the percentiles, max. */
     public void appendTextRow(StringBuilder t, String name) {
-        t.append(String.format(Locale.ROOT, "%-16s %9d %9.3f", name, count, mean / 1000.0));
+        t.append(String.format(Locale.ROOT, "%-" + NAME_WIDTH + "s %9d %9.3f", name, count, mean / 1000.0));
         for (long p : percentiles) {
             t.append(String.format(Locale.ROOT, " %9.3f", p / 1000.0));
         }

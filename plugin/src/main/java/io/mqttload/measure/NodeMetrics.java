@@ -84,7 +84,7 @@ public final class NodeMetrics {
         /** Copy-on-write: a run has a handful of Subscribe samplers, read at message rate, added to rarely. */
         private volatile Leaf[] leaves = new Leaf[0];
 
-        LatencyRecorder recorder(SamplerMetrics sampler) {
+        PubToSubRecorder recorder(SamplerMetrics sampler) {
             for (Leaf leaf : leaves) {
                 if (leaf.sampler == sampler) {
                     return leaf.recorder;
@@ -109,10 +109,10 @@ public final class NodeMetrics {
         }
     }
 
-    /** The recorder of the messages one sampler's subscribers (null: a client no Subscribe sampler made) received. */
+    /** The recorders of the messages one sampler's subscribers (null: a client no Subscribe sampler made) received. */
     static final class Leaf {
         final SamplerMetrics sampler;
-        final LatencyRecorder recorder = LatencyRecorder.intervalsOnly();
+        final PubToSubRecorder recorder = new PubToSubRecorder();
 
         Leaf(SamplerMetrics sampler) {
             this.sampler = sampler;

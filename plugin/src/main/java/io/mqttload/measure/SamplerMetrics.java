@@ -9,7 +9,12 @@ public final class SamplerMetrics {
     public final String label;
     /** What this sampler's subscribers received: latency, summed from the engine's pub-to-sub recorders. */
     public final LatencyTotal pubToSubLatency = new LatencyTotal();
+    /** The same from the intended send time, of the messages that had one. */
+    public final LatencyTotal pubToSubIntendedLatency = new LatencyTotal();
     public final LatencyRecorder publishLatency = new LatencyRecorder();
+    /** What this sampler published: ack latency from the intended send time, and the schedule lag. */
+    public final LatencyRecorder publishIntendedLatency = new LatencyRecorder();
+    public final LatencyRecorder scheduleLag = new LatencyRecorder();
     public final LatencyRecorder connectLatency = new LatencyRecorder();
     /** The counts a sampler keeps ({@link Count.Level#SAMPLER}), updated through {@link EngineMetrics}. */
     final Counters counters = new Counters(Count.Level.SAMPLER);

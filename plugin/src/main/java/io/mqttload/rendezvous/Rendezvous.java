@@ -3,12 +3,14 @@ package io.mqttload.rendezvous;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,14 +34,26 @@ import io.mqttload.measure.MicroClock;
  * Topics carry the run id and a generation per barrier, so a barrier can be passed again in the same
  * run and two runs on one broker never mix. Announcements are retained, so an engine that subscribes
  * after others announced still counts them; each engine clears its own once released.
+ *
+ * <p>Engines of one run that were given different run ids would wait at the same barrier under different topics
+ * until the timeout. So each engine also says, once per barrier and not retained, under which run id it arrived,
+ * on a topic without the run id; a waiting engine that hears another engine's arrival under another id answers
+ * once (so that an engine arriving later learns of it too) and, when its barrier needs other engines' threads and
+ * the ids were not both given on purpose (two runs that share a broker and barrier names on purpose each have
+ * their own id), gives up at once naming both engines and both ids.
  */
 public final class Rendezvous implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Rendezvous.class);
     private static final String ROOT = "mqttload/rendezvous/";
+    /** Arrivals by run id, outside every run's topics; not under {@link #ROOT}, where a run id could be the same word. */
+    private static final String ARRIVALS_ROOT = "mqttload/rendezvous-runs/";
 
     private final ControlClient client;
     private final String runTopic;
     private final String engineId;
+    private final String runId;
+    private final boolean runIdGiven;
+    private final String runIdOrigin;
     private final long operationTimeoutMillis;
     private final Map<String, Barrier> barriers = new ConcurrentHashMap<>();
     private final AtomicInteger nextArrival = new AtomicInteger();
@@ -52,6 +66,13 @@ public final class Rendezvous implements AutoCloseable {
         public final int generation;
         public final int groupSize;
         final String topic;
+        final String arrivalsTopic;
+        /** Whether this engine's own threads cannot fill the barrier: only then do other engines' run ids matter. */
+        final boolean crossEngine;
+        /** Other engines heard at this barrier under another run id, as "engine (run id)", with where their id came from. */
+        private final Map<String, String> otherRuns = new ConcurrentHashMap<>();
+        private final AtomicBoolean arrivalSaid = new AtomicBoolean();
+        private volatile String mismatch;
         private final Set<String> arrivals = ConcurrentHashMap.newKeySet();
         private final CountDownLatch released = new CountDownLatch(1);
         private final AtomicBoolean broken = new AtomicBoolean();
@@ -65,16 +86,18 @@ public final class Rendezvous implements AutoCloseable {
         private volatile int arrivedAtRelease;
         private volatile long releasedAtMicros;
 
-        Barrier(String name, int generation, int groupSize, String topic) {
+        Barrier(String name, int generation, int groupSize, String topic, String arrivalsTopic, boolean crossEngine) {
             this.name = name;
             this.generation = generation;
             this.groupSize = groupSize;
             this.topic = topic;
+            this.arrivalsTopic = arrivalsTopic;
+            this.crossEngine = crossEngine;
         }
 
         void onArrival(String arrivalTopic) {
             arrivals.add(arrivalTopic);
-            if (arrivals.size() >= groupSize && released.getCount() > 0) {
+            if (arrivals.size() >= groupSize && released.getCount() > 0 && mismatch == null) {
                 arrivedAtRelease = arrivals.size();
                 releasedAtMicros = MicroClock.nowMicros();
                 released.countDown();
@@ -91,7 +114,27 @@ public final class Rendezvous implements AutoCloseable {
         }
 
         public boolean isReleased() {
-            return released.getCount() == 0;
+            return released.getCount() == 0 && mismatch == null;
+        }
+
+        /** Why this barrier cannot release (engines of this run arrived under another run id), or null. */
+        public String mismatch() {
+            return mismatch;
+        }
+
+        /** Other engines that arrived here under another run id, e.g. "engine-2 (run run-x)"; empty when none. */
+        public Set<String> otherRuns() {
+            return new TreeSet<>(otherRuns.keySet());
+        }
+
+        /** Ends the wait of every thread here without a release; true for the call that did it. */
+        synchronized boolean giveUp(String why) {
+            if (released.getCount() == 0) {
+                return false;
+            }
+            mismatch = why;
+            released.countDown();
+            return true;
         }
 
         public boolean isBroken() {
@@ -149,9 +192,19 @@ public final class Rendezvous implements AutoCloseable {
         }
     }
 
-    /** One engine's rendezvous client for the run {@code runId}, through the broker of {@code settings}. */
-    public Rendezvous(ConnectionSettings settings, String runId, String engineId, int engineNumber) {
+    /**
+     * One engine's rendezvous client for the run {@code runId}, through the broker of {@code settings}.
+     *
+     * @param runIdGiven  whether the run id was given on purpose (a property), not made up by the engine or the
+     *                    controller: two runs with ids given on purpose may share a broker and barrier names
+     * @param runIdOrigin where the run id came from, in words, for the message that names a mismatch
+     */
+    public Rendezvous(ConnectionSettings settings, String runId, boolean runIdGiven, String runIdOrigin, String engineId,
+            int engineNumber) {
         this.engineId = engineId;
+        this.runId = runId;
+        this.runIdGiven = runIdGiven;
+        this.runIdOrigin = runIdOrigin;
         this.runTopic = ROOT + topicLevel(runId) + "/";
         this.operationTimeoutMillis = settings.connectTimeoutMs();
         // Within 23 characters and distinct per engine and run; never one of the load's client ids.
@@ -173,6 +226,7 @@ public final class Rendezvous implements AutoCloseable {
         }
         for (Barrier b : barriers.values()) {
             client.subscribe(b.topic + "/#", 1);
+            client.subscribe(b.arrivalsTopic, 1);
             if (b.isReleased()) {
                 continue;
             }
@@ -200,6 +254,10 @@ public final class Rendezvous implements AutoCloseable {
         if (payload.length == 0) {
             return; // an announcement being cleared
         }
+        if (topic.startsWith(ARRIVALS_ROOT)) {
+            onArrivalUnderRunId(topic, payload);
+            return;
+        }
         for (Barrier b : barriers.values()) {
             if (topic.startsWith(b.topic + "/")) {
                 b.onArrival(topic);
@@ -208,13 +266,52 @@ public final class Rendezvous implements AutoCloseable {
         }
     }
 
+    /** This engine's arrival at {@code b} under its run id: "given flag, engine id, origin, run id", one a line. */
+    private byte[] arrivalUnderRunId() {
+        return String.join("\n", runIdGiven ? "given" : "made", engineId, runIdOrigin, runId)
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    private void sayArrival(Barrier b) {
+        client.publish(b.arrivalsTopic, arrivalUnderRunId(), 1, false);
+    }
+
+    /** Another engine (or this one) arrived at a barrier, under the run id it names. */
+    private void onArrivalUnderRunId(String topic, byte[] payload) {
+        String[] said = new String(payload, StandardCharsets.UTF_8).split("\n", 4);
+        if (said.length < 4 || said[3].equals(runId)) {
+            return; // this run's own engines: their announcements are counted under the run's topics
+        }
+        for (Barrier b : barriers.values()) {
+            if (!topic.equals(b.arrivalsTopic) || b.isReleased()) {
+                continue;
+            }
+            String other = said[1] + " (run " + said[3] + ")";
+            if (b.otherRuns.putIfAbsent(other, said[2]) == null) {
+                // Once per other engine: it may have arrived after this engine said so, and must hear it too.
+                // Published off the client's event loop, which calls this method.
+                ForkJoinPool.commonPool().execute(() -> sayArrival(b));
+            }
+            boolean bothGiven = runIdGiven && "given".equals(said[0]);
+            if (b.crossEngine && !bothGiven) {
+                b.giveUp(String.format(Locale.ROOT, "engine %s arrived under run id %s (%s), this engine %s under run id"
+                        + " %s (%s): the engines of one run must share one run id (see docs/distributed.md, Run ids)",
+                        said[1], said[3], said[2], engineId, runId, runIdOrigin));
+            }
+        }
+    }
+
     /**
      * Announces one thread at generation {@code generation} of barrier {@code name} and waits until
-     * {@code groupSize} threads of all engines have arrived, or {@code timeoutMillis} passed.
+     * {@code groupSize} threads of all engines have arrived, or {@code timeoutMillis} passed, or another
+     * engine arrived there under another run id (see the class comment).
+     *
+     * @param crossEngine whether this engine's own threads cannot fill the barrier, so that it needs other engines
      */
-    public Passage await(String name, int generation, int groupSize, long timeoutMillis) throws InterruptedException {
+    public Passage await(String name, int generation, int groupSize, long timeoutMillis, boolean crossEngine)
+            throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        Barrier barrier = barrier(name, generation, groupSize, timeoutMillis);
+        Barrier barrier = barrier(name, generation, groupSize, timeoutMillis, crossEngine);
         if (barrier.isBroken()) {
             return new Passage(barrier, false, false);
         }
@@ -227,7 +324,11 @@ public final class Rendezvous implements AutoCloseable {
         if (notAcknowledged != null) {
             log.warn("MQTT rendezvous {}: announcement not acknowledged: {}", barrier.describe(), notAcknowledged);
         }
-        boolean released = barrier.released.await(Math.max(0, remainingMillis(deadline)), TimeUnit.MILLISECONDS);
+        if (barrier.arrivalSaid.compareAndSet(false, true)) {
+            sayArrival(barrier);
+        }
+        boolean released = barrier.released.await(Math.max(0, remainingMillis(deadline)), TimeUnit.MILLISECONDS)
+                && barrier.mismatch == null;
         long woke = MicroClock.nowMicros();
         if (!released) {
             return new Passage(barrier, false, barrier.broken.compareAndSet(false, true));
@@ -243,7 +344,7 @@ public final class Rendezvous implements AutoCloseable {
     }
 
     /** The barrier's state on this engine; the first thread to reach it subscribes (bounded) before announcing. */
-    private Barrier barrier(String name, int generation, int groupSize, long timeoutMillis) {
+    private Barrier barrier(String name, int generation, int groupSize, long timeoutMillis, boolean crossEngine) {
         String key = name + "\u0000" + generation;
         Barrier existing = barriers.get(key);
         if (existing != null) {
@@ -254,10 +355,13 @@ public final class Rendezvous implements AutoCloseable {
             if (existing != null) {
                 return existing;
             }
-            Barrier b = new Barrier(name, generation, groupSize, runTopic + topicLevel(name) + "/" + generation);
+            String level = topicLevel(name) + "/" + generation;
+            Barrier b = new Barrier(name, generation, groupSize, runTopic + level, ARRIVALS_ROOT + level, crossEngine);
             // Registered before subscribing: retained announcements arrive right after the SUBACK.
             barriers.put(key, b);
             try {
+                // The other runs' arrivals first: one that arrives while this engine announces is heard.
+                client.subscribe(b.arrivalsTopic, 1, Math.min(timeoutMillis, operationTimeoutMillis));
                 client.subscribe(b.topic + "/#", 1, Math.min(timeoutMillis, operationTimeoutMillis));
             } catch (IllegalStateException e) {
                 barriers.remove(key);

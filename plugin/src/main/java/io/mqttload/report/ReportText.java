@@ -8,6 +8,7 @@ import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.BarrierRow;
 import io.mqttload.summary.BrokerRow;
 import io.mqttload.summary.EngineRow;
+import io.mqttload.summary.LatencyKind;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.NodeFigures;
 import io.mqttload.summary.RunSummary;
@@ -43,10 +44,8 @@ public final class ReportText {
                 r.lost(), r.count(Count.DUPLICATES), r.latency.get("pubToSub").percentile(99) / 1000.0));
         t.append(rule);
         LatencyStats.appendTextHeader(t);
-        for (int i = 0; i < MergedReport.LATENCY_KINDS.size(); i++) {
-            if (r.showsLatency(MergedReport.LATENCY_KINDS.get(i))) {
-                r.latency.get(MergedReport.LATENCY_KINDS.get(i)).appendTextRow(t, MergedReport.LATENCY_TITLES.get(i));
-            }
+        for (LatencyKind kind : LatencyKind.values()) {
+            kind.appendTextRow(t, r::latencyOf);
         }
         r.samplerLatencyRows().forEach((label, s) -> s.appendTextRow(t, "  to " + label));
         String requests = r.requestResponseLine();
@@ -96,10 +95,8 @@ public final class ReportText {
         m.append(String.format(Locale.ROOT, " | %.3f |%n%n", p.max / 1000.0));
         m.append("| latency (ms) | count | avg | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
         m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-        for (int i = 0; i < MergedReport.LATENCY_KINDS.size(); i++) {
-            if (r.showsLatency(MergedReport.LATENCY_KINDS.get(i))) {
-                r.latency.get(MergedReport.LATENCY_KINDS.get(i)).appendMarkdownRow(m, MergedReport.LATENCY_TITLES.get(i));
-            }
+        for (LatencyKind kind : LatencyKind.values()) {
+            kind.appendMarkdownRow(m, r::latencyOf);
         }
         r.samplerLatencyRows().forEach((label, s) -> s.appendMarkdownRow(m, "pub-to-sub, " + label));
         String requests = r.requestResponseLine();

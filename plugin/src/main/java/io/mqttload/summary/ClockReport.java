@@ -267,7 +267,7 @@ public final class ClockReport {
         Histogram total = new Histogram(3);
         String missing = null;
         for (EngineSummary s : summaries) {
-            LatencyStats measured = s.latencyMicros.get("pubToSub");
+            LatencyStats measured = s.latencyMicros.get(LatencyKind.PUB_TO_SUB.key());
             if (measured == null || measured.count == 0) {
                 continue;
             }

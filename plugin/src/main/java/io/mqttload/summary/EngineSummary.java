@@ -34,7 +34,7 @@ public final class EngineSummary {
     public double receiveRate;
     /** Each count of {@link Count#SUMMARY} by its key: a summary saved by an earlier version may lack newer ones. */
     public Map<String, Long> counts = new LinkedHashMap<>();
-    /** pubToSub, publish and connect ({@link MergedReport#LATENCY_KINDS}). */
+    /** By {@link LatencyKind#key()}: the kinds a report shows figures of (round trips and intended-time ones only where there are). */
     public Map<String, LatencyStats> latencyMicros = new LinkedHashMap<>();
     public Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
     public String lastConnectionLoss;

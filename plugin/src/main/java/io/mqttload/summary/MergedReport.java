@@ -23,6 +23,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.PayloadHeader;
 
 /**
  * The exact report of a whole run over every engine, built from the engines' end-of-run summaries
@@ -32,9 +33,6 @@ import io.mqttload.measure.LatencyStats;
  * checked too. Warm-up is already excluded from each engine's rates and latency.
  */
 public final class MergedReport {
-    /** The latency kinds of the report, in the order the tables show them. */
-    public static final List<String> LATENCY_KINDS = List.of("pubToSub", "publish", "connect", "roundTrip");
-    public static final List<String> LATENCY_TITLES = List.of("pub-to-sub", "publish (ack)", "connect", "round trip (reply)");
 
     public final String runId;
     public final String scenario;
@@ -97,7 +95,7 @@ public final class MergedReport {
         double sub = 0;
         double measured = 0;
         long warmup = 0;
-        Histogram[] merged = new Histogram[LATENCY_KINDS.size()];
+        Histogram[] merged = new Histogram[LatencyKind.values().length];
         for (EngineSummary s : summaries) {
             EngineRow row = new EngineRow(s);
             engines.add(row);
@@ -114,8 +112,8 @@ public final class MergedReport {
             measured = Math.max(measured, s.measuredSeconds);
             warmup = Math.max(warmup, s.warmupMillis);
             row.counts.forEach((c, v) -> counts.merge(c, v, c.merge()::combine));
-            for (int i = 0; i < LATENCY_KINDS.size(); i++) {
-                LatencyStats stats = s.latencyMicros.get(LATENCY_KINDS.get(i));
+            for (int i = 0; i < merged.length; i++) {
+                LatencyStats stats = s.latencyMicros.get(LatencyKind.values()[i].key());
                 if (stats == null) {
                     continue;
                 }
@@ -139,16 +137,25 @@ public final class MergedReport {
         if (runIds.size() > 1) {
             problems.add("summaries of different runs were merged: " + runIds);
         }
+        Map<String, List<String>> byHeaderLayout = new TreeMap<>();
+        for (EngineSummary sm : summaries) {
+            byHeaderLayout.computeIfAbsent(sm.engine.getOrDefault(PayloadHeader.LAYOUT_FACT, "1"), k -> new ArrayList<>())
+                    .add(sm.engineId);
+        }
+        if (byHeaderLayout.size() > 1) {
+            problems.add("engines write different measurement headers (layout: engines " + byHeaderLayout + "), so"
+                    + " each misreads the others' messages: run the same plugin version on every engine");
+        }
         this.runId = String.join(",", runIds);
         this.scenario = String.join(",", scenarios);
         this.publishRate = pub;
         this.receiveRate = sub;
         this.measuredSeconds = measured;
         this.warmupMillis = warmup;
-        for (int i = 0; i < LATENCY_KINDS.size(); i++) {
-            latency.put(LATENCY_KINDS.get(i), new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
+        for (int i = 0; i < merged.length; i++) {
+            latency.put(LatencyKind.values()[i].key(), new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
         }
-        this.clocks = ClockReport.of(summaries, latency.get("pubToSub"));
+        this.clocks = ClockReport.of(summaries, latency.get(LatencyKind.PUB_TO_SUB.key()));
         DeliveryCheck.Result d = mergeLedgers(summaries);
         this.expected = d.expected;
         this.receivedOfExpected = d.receivedOfExpected;
@@ -294,9 +301,22 @@ public final class MergedReport {
         return v == null ? 0 : v;
     }
 
-    /** Whether a report shows this latency kind: round trips only where there were requests, as the engine summaries. */
+    /** The merged figure of one latency kind. */
+    public LatencyStats latencyOf(LatencyKind kind) {
+        return latency.get(kind.key());
+    }
+
+    /**
+     * Whether a report shows this latency kind's figures: round trips only where there were requests, figures from the
+     * intended send time only where messages had one (see {@link LatencyKind#row}).
+     */
     public boolean showsLatency(String kind) {
-        return !kind.equals("roundTrip") || latency.get(kind).count > 0;
+        return LatencyKind.ofKey(kind).row(this::latencyOf) == LatencyKind.Row.FIGURES;
+    }
+
+    /** Whether a report says "no intended send time" in place of this kind's figures. */
+    public boolean lacksIntendedTime(String kind) {
+        return LatencyKind.ofKey(kind).row(this::latencyOf) == LatencyKind.Row.NO_INTENDED_TIME;
     }
 
     /** The request/response line of the whole run ("" without requests or replies). */

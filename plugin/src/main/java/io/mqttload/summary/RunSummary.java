@@ -42,6 +42,10 @@ public final class RunSummary {
     public final LatencyStats pubToSub;
     public final LatencyStats publish;
     public final LatencyStats connect;
+    /** Of the messages that had an intended send time: pub-to-sub and publish (ack) from it, and the schedule lag. */
+    public final LatencyStats pubToSubIntended;
+    public final LatencyStats publishIntended;
+    public final LatencyStats scheduleLag;
     /** Request/response: a request's send to its reply's arrival; empty without requests. */
     public final LatencyStats roundTrip;
     /** Per Subscribe sampler label, over the measured window; only samplers whose clients received measured messages. */
@@ -109,6 +113,29 @@ public final class RunSummary {
         this.publish = new LatencyStats(m.publishLatency.totalCopy());
         this.connect = new LatencyStats(m.connectLatency.totalCopy());
         this.roundTrip = new LatencyStats(m.roundTripLatency.totalCopy());
+        this.pubToSubIntended = new LatencyStats(m.pubToSubIntendedLatency.totalCopy());
+        this.publishIntended = new LatencyStats(m.publishIntendedLatency.totalCopy());
+        this.scheduleLag = new LatencyStats(m.scheduleLag.totalCopy());
+    }
+
+    /** The figure of one latency kind. */
+    public LatencyStats latencyOf(LatencyKind kind) {
+        switch (kind) {
+            case PUB_TO_SUB:
+                return pubToSub;
+            case PUB_TO_SUB_INTENDED:
+                return pubToSubIntended;
+            case PUBLISH:
+                return publish;
+            case PUBLISH_INTENDED:
+                return publishIntended;
+            case SCHEDULE_LAG:
+                return scheduleLag;
+            case CONNECT:
+                return connect;
+            default:
+                return roundTrip;
+        }
     }
 
     /** This engine's clock against the run's reference engine (see {@code clock.ClockSync}). */
@@ -240,11 +267,8 @@ public final class RunSummary {
         }
         t.append(rule);
         LatencyStats.appendTextHeader(t);
-        pubToSub.appendTextRow(t, "pub-to-sub");
-        publish.appendTextRow(t, "publish (ack)");
-        connect.appendTextRow(t, "connect");
-        if (roundTrip.count > 0) {
-            roundTrip.appendTextRow(t, "round trip (reply)");
+        for (LatencyKind kind : LatencyKind.values()) {
+            kind.appendTextRow(t, this::latencyOf);
         }
         t.append(requestResponseLine(this::count));
         if (pubToSubBySampler.size() > 1) {
@@ -299,11 +323,10 @@ public final class RunSummary {
         f.publishRate = publishRate();
         f.receiveRate = receiveRate();
         counts.forEach((c, v) -> f.counts.put(c.key(), v));
-        f.latencyMicros.put("pubToSub", pubToSub);
-        f.latencyMicros.put("publish", publish);
-        f.latencyMicros.put("connect", connect);
-        if (roundTrip.count > 0) {
-            f.latencyMicros.put("roundTrip", roundTrip);
+        for (LatencyKind kind : LatencyKind.values()) {
+            if (kind.row(this::latencyOf) == LatencyKind.Row.FIGURES) {
+                f.latencyMicros.put(kind.key(), latencyOf(kind));
+            }
         }
         f.pubToSubBySampler.putAll(pubToSubBySampler);
         f.lastConnectionLoss = lastConnectionLoss;

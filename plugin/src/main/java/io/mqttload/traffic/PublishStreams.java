@@ -37,11 +37,12 @@ final class PublishStreams {
     }
 
     PublishStream stream(String topic) {
-        if (topic.equals(lastTopic)) {
+        if (topic.equals(lastTopic) && !lastStream.isExhausted()) {
             return lastStream;
         }
         PublishStream s = byTopic.get(topic);
-        if (s == null) {
+        if (s == null || s.isExhausted()) {
+            // A stream whose sequence numbers are used up is complete in the ledger; the topic goes on in a new one.
             s = ledger.newStream(topic, clientId);
             byTopic.put(topic, s);
         }

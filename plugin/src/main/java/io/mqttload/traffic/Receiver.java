@@ -14,7 +14,7 @@ import io.mqttload.delivery.ReceiverScope;
 import io.mqttload.delivery.StreamTracker;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
-import io.mqttload.measure.LatencyRecorder;
+import io.mqttload.measure.PubToSubRecorder;
 import io.mqttload.measure.MicroClock;
 import io.mqttload.measure.NodeMetrics;
 import io.mqttload.measure.PayloadHeader;
@@ -87,7 +87,8 @@ final class Receiver {
             metrics.count(Count.RECEIVED_UNMEASURED);
             return;
         }
-        latencyRecorder(receivingSampler, node, PayloadHeader.node(payload)).record(now - PayloadHeader.sendMicros(payload));
+        latencyRecorder(receivingSampler, node, PayloadHeader.node(payload))
+                .record(now - PayloadHeader.sendMicros(payload), PayloadHeader.lagMicros(payload));
         ReceiverScope scope = scopeFor(message);
         if (scope != null) {
             scope.track(tracker(scope, PayloadHeader.streamId(payload)), PayloadHeader.sequence(payload), metrics);
@@ -95,7 +96,7 @@ final class Receiver {
     }
 
     /** The recorder of a message from {@code publisherNode}: looked up only when it differs from the last one's. */
-    private LatencyRecorder latencyRecorder(SamplerMetrics receivingSampler, NodeMetrics node, int publisherNode) {
+    private PubToSubRecorder latencyRecorder(SamplerMetrics receivingSampler, NodeMetrics node, int publisherNode) {
         LatencyTarget last = lastLatencyTarget;
         if (last == null || last.sampler != receivingSampler || last.node != node || last.publisherNode != publisherNode) {
             last = new LatencyTarget(receivingSampler, node, publisherNode,
@@ -206,9 +207,9 @@ final class Receiver {
         final SamplerMetrics sampler;
         final NodeMetrics node;
         final int publisherNode;
-        final LatencyRecorder recorder;
+        final PubToSubRecorder recorder;
 
-        LatencyTarget(SamplerMetrics sampler, NodeMetrics node, int publisherNode, LatencyRecorder recorder) {
+        LatencyTarget(SamplerMetrics sampler, NodeMetrics node, int publisherNode, PubToSubRecorder recorder) {
             this.sampler = sampler;
             this.node = node;
             this.publisherNode = publisherNode;

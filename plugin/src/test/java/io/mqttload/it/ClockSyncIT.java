@@ -47,6 +47,8 @@ class ClockSyncIT {
         try (ClockSync seven = engine("clock-same", 7); ClockSync three = engine("clock-same", 3)) {
             seven.productionStarted();
             three.productionStarted();
+            // Production lasts: the exchange before it is over (in the background) before the run ends.
+            await().atMost(Duration.ofMillis(4 * TIMEOUT_MS)).until(() -> seven.snapshot().before != null);
             seven.endOfRun();
             three.endOfRun();
             ClockFigures f = seven.finish();

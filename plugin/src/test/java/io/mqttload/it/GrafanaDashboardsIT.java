@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.stream.Collectors;
 
-import org.apache.jmeter.timers.ConstantTimer;
+import org.apache.jmeter.timers.ConstantThroughputTimer;
 import org.apache.jorphan.collections.HashTree;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -126,8 +126,10 @@ class GrafanaDashboardsIT {
         // the unreachable one.
         start.setProperty("brokerHost", broker.host());
         start.setProperty("brokerPort", Integer.toString(broker.tcpPort()));
-        ConstantTimer pace = PlanBuilder.element(new ConstantTimer(), "pace", "org.apache.jmeter.timers.gui.ConstantTimerGui");
-        pace.setProperty("ConstantTimer.delay", "100");
+        // A throughput timer the engine reads: the messages have an intended send time, for the panels from it.
+        ConstantThroughputTimer pace = PlanBuilder.testBean(new ConstantThroughputTimer(), "pace");
+        pace.setProperty("calcMode", 0);
+        pace.setProperty("throughput", "600");
         HashTree plan = PlanBuilder.testPlan(SCENARIO)
                 // The report before the monitor: run alone, the report only takes a summary of a run that started
                 // at most 1 s before its own test start, and the monitor's $SYS connect can take longer than that.

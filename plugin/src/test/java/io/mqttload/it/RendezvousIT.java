@@ -12,6 +12,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testelement.TestElement;
@@ -25,10 +30,13 @@ import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3BlockingClient;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
 
+import io.mqttload.client.ConnectionSettings;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttRendezvousTimer;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.measure.Count;
+import io.mqttload.measure.FailureTally;
+import io.mqttload.rendezvous.Rendezvous;
 import io.mqttload.summary.BarrierRow;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
@@ -73,8 +81,12 @@ class RendezvousIT {
     }
 
     private RunResult run(HashTree plan, String runId) {
+        return run(plan, runId, 1);
+    }
+
+    private RunResult run(HashTree plan, String runId, int engines) {
         return JMeterTestEngine.run(plan, Duration.ofSeconds(60), Map.of("mqttload.resultsDir", results.toString(),
-                "mqttload.progressSeconds", "0", "mqttload.runId", runId));
+                "mqttload.progressSeconds", "0", "mqttload.runId", runId, "mqttload.engines", Integer.toString(engines)));
     }
 
     @Test
@@ -223,5 +235,98 @@ class RendezvousIT {
         // Counted with the other run's three, two threads would have filled a barrier of four.
         assertThat(EngineLifecycle.lastSummary().count(Count.RENDEZVOUS_TIMEOUTS)).isEqualTo(1);
         assertThat(MqttRunReport.lastReport().rendezvous.get(0).threads).isEqualTo(2);
+    }
+
+    /**
+     * The other engine of a two-engine run, which was given no run id and made one up (a headless {@code -R} run
+     * without {@code -G}): a real rendezvous client of its own on the same broker, waiting at the same barrier.
+     * Both sides name the mismatch within a second or two instead of waiting out the 30 s timeout.
+     */
+    @Test
+    void anotherEngineAtTheBarrierUnderAnotherRunId_isNamedOnBothSidesAtOnce_notAfterTheTimeout() throws Exception {
+        HashTree plan = twoThreadsOfTwoEngines("rv-mismatch", "30000");
+        ExecutorService otherThread = Executors.newSingleThreadExecutor();
+        try (Rendezvous otherEngine = new Rendezvous(settings(), "run-made-up", false, "made up by the engine itself",
+                "engine-other", 7)) {
+            Future<Rendezvous.Passage> otherWait = otherThread.submit(() -> otherEngine.await("start", 1, 4, 30_000, true));
+
+            Logged logged = runLogged(plan, "rv-given");
+
+            RunSummary summary = EngineLifecycle.lastSummary();
+            assertThat(logged.run.elapsed()).as("named at once, not after the 30 s timeout").isLessThan(Duration.ofSeconds(10));
+            assertThat(summary.count(Count.RENDEZVOUS_TIMEOUTS)).isZero();
+            assertThat(summary.count(Count.RENDEZVOUS_FAILURES)).isEqualTo(1);
+            assertThat(summary.failures).filteredOn(row -> row.kind == FailureTally.Kind.RENDEZVOUS).singleElement()
+                    .satisfies(row -> assertThat(row.reason)
+                    .contains("engine-other").contains("run-made-up").contains("made up by the engine itself")
+                    .contains(summary.engineId).contains("rv-given").contains("property mqttload.runId"));
+            assertThat(logged.rendezvousErrors).singleElement().asString().contains("'start' cannot work")
+                    .contains("engine-other").contains("run-made-up")
+                    .contains("stopping the test");
+
+            Rendezvous.Passage other = otherWait.get(10, TimeUnit.SECONDS);
+            assertThat(other.released).isFalse();
+            assertThat(other.barrier.mismatch()).as("the other engine heard of this one too")
+                    .contains(summary.engineId).contains("rv-given").contains("engine-other").contains("run-made-up");
+        } finally {
+            otherThread.shutdownNow();
+        }
+    }
+
+    /**
+     * Two runs whose ids were both given on purpose may share a broker and barrier names: the other run is not
+     * taken for a mistake, only named in the timeout's message, where it helps to find a mistyped id.
+     */
+    @Test
+    void anotherRunWhoseIdWasGivenToo_isNotAMismatch_butNamedWhenTheBarrierTimesOut() throws Exception {
+        HashTree plan = twoThreadsOfTwoEngines("rv-two-runs", "2000");
+        ExecutorService otherThread = Executors.newSingleThreadExecutor();
+        try (Rendezvous otherRun = new Rendezvous(settings(), "rv-other-given", true, "property mqttload.runId",
+                "engine-other", 7)) {
+            Future<Rendezvous.Passage> otherWait = otherThread.submit(() -> otherRun.await("start", 1, 4, 20_000, true));
+
+            Logged logged = runLogged(plan, "rv-this-given");
+
+            assertThat(EngineLifecycle.lastSummary().count(Count.RENDEZVOUS_TIMEOUTS)).isEqualTo(1);
+            assertThat(logged.run.byLabel("publish pub")).as("CONTINUE after the timeout").hasSize(2);
+            assertThat(logged.rendezvousErrors).singleElement().asString().contains("timed out after 2000 ms")
+                    .contains("arrived under other run ids")
+                    .contains("engine-other (run rv-other-given)");
+            assertThat(otherWait.isDone()).as("the other run still waits for its own engines").isFalse();
+        } finally {
+            otherThread.shutdownNow();
+        }
+    }
+
+    /** Two threads at barrier "start" (CONTINUE on timeout) on an engine of two: only another engine can fill it. */
+    private static HashTree twoThreadsOfTwoEngines(String name, String timeoutMs) {
+        return PlanBuilder.testPlan(name).config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                .threadGroup("pubs", 2, 1)
+                .add(connect("pub", 1, "{engine}-" + name + "-{thread}"))
+                .add(publish("pub", name + "/{thread}", 1, 1, "SYNC"), timer("0", timeoutMs, "CONTINUE"))
+                .build();
+    }
+
+    /** A run with mqttload.engines=2, and the ERROR lines it logged about the rendezvous. */
+    private Logged runLogged(HashTree plan, String runId) {
+        try (LogCapture log = LogCapture.start()) {
+            RunResult run = run(plan, runId, 2);
+            return new Logged(run, log.messagesAtLeast(ch.qos.logback.classic.Level.ERROR).stream()
+                    .filter(e -> e.contains("rendezvous")).collect(Collectors.toList()));
+        }
+    }
+
+    private static final class Logged {
+        final RunResult run;
+        final List<String> rendezvousErrors;
+
+        Logged(RunResult run, List<String> rendezvousErrors) {
+            this.run = run;
+            this.rendezvousErrors = rendezvousErrors;
+        }
+    }
+
+    private static ConnectionSettings settings() {
+        return ConnectionSettings.builder().host("127.0.0.1").port(broker.tcpPort()).build();
     }
 }

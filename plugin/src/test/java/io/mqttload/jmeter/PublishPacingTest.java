@@ -2,13 +2,20 @@ package io.mqttload.jmeter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+
 import org.apache.jmeter.control.LoopController;
 import org.apache.jmeter.threads.ThreadGroup;
 import org.apache.jmeter.timers.ConstantThroughputTimer;
 import org.apache.jorphan.collections.ListedHashTree;
 import org.junit.jupiter.api.Test;
 
-/** A throughput timer sets the Publish sampler's schedule only when its scope holds no other sampler. */
+import io.mqttload.measure.MicroClock;
+
+/**
+ * A throughput timer sets the Publish sampler's schedule only when its scope holds no other sampler; the schedule gives
+ * each sample its intended send time.
+ */
 class PublishPacingTest {
     private final ThreadGroup group = new ThreadGroup();
     private final MqttConnectSampler connect = new MqttConnectSampler();
@@ -45,5 +52,50 @@ class PublishPacingTest {
         tree.add(group, pace);
 
         assertThat(PublishPacing.pacesAlone(tree, pace, publish)).isFalse();
+    }
+
+    @Test
+    void intendedTime_advancesByTheTimersDelay_andKeepsWhatALateSampleLost() {
+        pace.setThroughput(6_000);
+        PublishPacing.ThreadPace thread = new PublishPacing.ThreadPace(List.of(pace), null);
+        long t0 = MicroClock.nowMicros();
+
+        assertThat(thread.intendedMicros(t0)).as("the first sample starts the schedule").isEqualTo(t0);
+        thread.sampleEnded(1, t0 + 100);
+        assertThat(thread.intendedMicros(t0 + 10_300)).as("0.3 ms late: the next slot").isEqualTo(t0 + 10_000);
+        // The broker holds this sample for 2 s; the timer then starts again from the late start, the schedule does not.
+        thread.sampleEnded(1, t0 + 2_010_000);
+        assertThat(thread.intendedMicros(t0 + 2_010_200)).isEqualTo(t0 + 20_000);
+        thread.sampleEnded(1, t0 + 2_010_300);
+        assertThat(thread.intendedMicros(t0 + 2_020_200)).as("still 2 s behind").isEqualTo(t0 + 30_000);
+    }
+
+    @Test
+    void intendedTime_startsAgain_whenASampleComesEarlyOrTheThreadWasAwayLongerThanItsPace() {
+        pace.setThroughput(6_000);
+        PublishPacing.ThreadPace thread = new PublishPacing.ThreadPace(List.of(pace), null);
+        long t0 = MicroClock.nowMicros();
+        thread.intendedMicros(t0);
+        thread.sampleEnded(1, t0 + 100);
+
+        assertThat(thread.intendedMicros(t0 + 9_000)).as("before its slot (the timer's rounding): on time")
+                .isEqualTo(t0 + 9_000);
+        thread.sampleEnded(1, t0 + 9_100);
+        // Out of samples for 3 s (a barrier): owed nothing for that time.
+        assertThat(thread.intendedMicros(t0 + 3_009_100)).isEqualTo(t0 + 3_009_100);
+    }
+
+    @Test
+    void intendedTime_followsTheSlowestTimer_inWholeMillisecondsAsTheTimerWaits() {
+        pace.setThroughput(180);
+        ConstantThroughputTimer faster = new ConstantThroughputTimer();
+        faster.setThroughput(6_000);
+        PublishPacing.ThreadPace thread = new PublishPacing.ThreadPace(List.of(faster, pace), null);
+        long t0 = MicroClock.nowMicros();
+        thread.intendedMicros(t0);
+        thread.sampleEnded(1, t0 + 100);
+
+        // 180 a minute: the timer waits 333 ms (Math.round of 333.3), so the schedule does not drift ahead of it.
+        assertThat(thread.intendedMicros(t0 + 400_000)).isEqualTo(t0 + 333_000);
     }
 }

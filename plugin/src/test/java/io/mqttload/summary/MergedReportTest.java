@@ -17,6 +17,8 @@ import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.PayloadHeader;
+import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.report.ReportText;
 
 /**
@@ -70,6 +72,8 @@ class MergedReportTest {
             metrics.takePubToSubInterval(true);
             metrics.publishLatency.takeInterval(true);
             metrics.connectLatency.takeInterval(true);
+            metrics.publishIntendedLatency.takeInterval(true);
+            metrics.scheduleLag.takeInterval(true);
             RunSummary summary = new RunSummary("run-1", id, number, "merge-test", 1_000, 11_000, 0, 10.0, metrics,
                     ledger.delivery(), metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED), new long[] {0, 0, 0},
                     ledger.book(), 0);
@@ -213,6 +217,55 @@ class MergedReportTest {
         }
         assertThat(merged.max).isEqualTo(all.getMaxValue());
         assertThat(merged.mean).isEqualTo(all.getMean());
+    }
+
+    @Test
+    void merge_figuresFromTheIntendedTime_comeFromThePacedEnginesOnly_andWithoutAnyTheReportSaysSo() {
+        Engine paced = new Engine("paced", 1);
+        Engine unpaced = new Engine("unpaced", 2);
+        SamplerMetrics publisher = new SamplerMetrics("MQTT Publish");
+        Histogram intended = LatencyRecorder.newHistogram();
+        for (int i = 0; i < 1_000; i++) {
+            long lag = i * 2_000L;
+            paced.metrics.nodes.node(0, "node-1");
+            paced.metrics.pubToSubRecorder(null, paced.metrics.nodes.get(0), -1).record(500, lag);
+            paced.metrics.acknowledged(publisher, null, 400, lag);
+            paced.metrics.sentAfterIntended(publisher, lag);
+            intended.recordValue(500 + lag);
+            unpaced.metrics.pubToSub(null, unpaced.metrics.nodes.node(0, "node-1"), -1, 700);
+            unpaced.metrics.acknowledged(publisher, null, 600);
+        }
+
+        MergedReport both = MergedReport.merge(List.of(paced.summary(), unpaced.summary()), List.of());
+        MergedReport neither = MergedReport.merge(List.of(unpaced.summary()), List.of());
+
+        assertThat(both.latency.get("pubToSub").count).isEqualTo(2_000);
+        LatencyStats fromIntended = both.latencyOf(LatencyKind.PUB_TO_SUB_INTENDED);
+        assertThat(fromIntended.count).as("only the paced engine's messages").isEqualTo(1_000);
+        assertThat(fromIntended.percentile(99)).isEqualTo(intended.getValueAtPercentile(99));
+        assertThat(both.latencyOf(LatencyKind.SCHEDULE_LAG).count).isEqualTo(1_000);
+        assertThat(both.latencyOf(LatencyKind.PUBLISH_INTENDED).max).isGreaterThanOrEqualTo(400 + 999 * 2_000L);
+        assertThat(ReportText.table(both)).contains(LatencyKind.PUB_TO_SUB_INTENDED.title()).doesNotContain(
+                LatencyKind.NO_INTENDED_TIME);
+        assertThat(neither.showsLatency("pubToSubIntended")).isFalse();
+        assertThat(neither.lacksIntendedTime("pubToSubIntended")).isTrue();
+        assertThat(ReportText.table(neither)).contains(LatencyKind.NO_INTENDED_TIME);
+        assertThat(ReportText.markdown(neither)).contains("| " + LatencyKind.SCHEDULE_LAG.title() + " | "
+                + LatencyKind.NO_INTENDED_TIME);
+        assertThat(neither.figures().latencyMicros).containsKey("pubToSub").doesNotContainKey("pubToSubIntended");
+    }
+
+    @Test
+    void merge_enginesWritingDifferentMeasurementHeaders_isIncompleteAndNamesThem() {
+        EngineSummary current = SummaryJson.readEngineSummary(new Engine("current", 1).summary());
+        current.engine.put(PayloadHeader.LAYOUT_FACT, Integer.toString(PayloadHeader.LAYOUT));
+        EngineSummary older = SummaryJson.readEngineSummary(new Engine("older", 2).summary());
+
+        MergedReport report = MergedReport.of(List.of(current, older), List.of());
+
+        assertThat(report.verdict()).isEqualTo(Verdict.INCOMPLETE);
+        assertThat(report.verdictLine()).contains("different measurement headers").contains("1=[older]")
+                .contains(PayloadHeader.LAYOUT + "=[current]").contains("same plugin version");
     }
 
     @Test

@@ -64,7 +64,16 @@ public final class JMeterEngines implements AutoCloseable {
      */
     public static JMeterEngines start(Path home, Path dir, int count, boolean ssl, Duration readyTimeout)
             throws IOException {
-        return start(home, dir, count, ssl, readyTimeout, n -> Map.of(), n -> Map.of());
+        return start(home, dir, count, ssl, readyTimeout, Map.of());
+    }
+
+    /**
+     * As {@link #start(Path, Path, int, boolean, Duration)}, each engine also given {@code properties} as {@code -J}:
+     * what engines driven by a GUI controller need, as its Remote Start sends no {@code -G} properties.
+     */
+    public static JMeterEngines start(Path home, Path dir, int count, boolean ssl, Duration readyTimeout,
+            Map<String, String> properties) throws IOException {
+        return start(home, dir, count, ssl, readyTimeout, n -> Map.of(), n -> properties);
     }
 
     /**
@@ -145,6 +154,19 @@ public final class JMeterEngines implements AutoCloseable {
                 "-Jjmeterengine.nongui.port=0"));
         global.forEach((k, v) -> command.add("-G" + k + "=" + v));
         return Headless.start(command, dir, name, local);
+    }
+
+    /**
+     * The JMeter GUI on {@code plan} on the X display {@code display}, with every engine in {@code remote_hosts}, as
+     * a user opens it before Run &gt; Remote Start All. {@code local} become {@code -J}; {@code jsr223.init.file}
+     * among them is how a test acts in the GUI (JMeter runs it once the plan is open). Closing it kills it.
+     */
+    public Headless startGui(Path plan, String display, Map<String, String> local) throws IOException {
+        String name = "gui-" + ++runs;
+        List<String> command = java();
+        command.addAll(List.of("-t", plan.toString(), "-q", rmiProperties.toString(), "-Jremote_hosts=" + remoteHosts(),
+                "-Duser.language=en", "-Duser.region=US"));
+        return Headless.start(command, dir, name, local, Map.of("DISPLAY", display));
     }
 
     /**
@@ -325,8 +347,9 @@ public final class JMeterEngines implements AutoCloseable {
     }
 
     /**
-     * A started headless JMeter process ({@code -n}: a controller or a stand-alone run) with its results file,
-     * log and console output; closing it kills it (SIGTERM, then SIGKILL) if it is still running.
+     * A started headless JMeter process ({@code -n}: a controller or a stand-alone run), or the GUI (which ignores
+     * the results file), with its results file, log and console output; closing it kills it (SIGTERM, then SIGKILL)
+     * if it is still running.
      */
     public static final class Headless implements AutoCloseable {
         public final String name;
@@ -347,6 +370,11 @@ public final class JMeterEngines implements AutoCloseable {
 
         static Headless start(List<String> command, Path dir, String name, Map<String, String> properties)
                 throws IOException {
+            return start(command, dir, name, properties, Map.of());
+        }
+
+        static Headless start(List<String> command, Path dir, String name, Map<String, String> properties,
+                Map<String, String> environment) throws IOException {
             Path jtl = dir.resolve(name + ".jtl");
             Path log = dir.resolve(name + ".log");
             Path output = dir.resolve(name + ".out");
@@ -354,7 +382,10 @@ public final class JMeterEngines implements AutoCloseable {
             full.addAll(List.of("-l", jtl.toString(), "-j", log.toString()));
             properties.forEach((k, v) -> full.add("-J" + k + "=" + v));
             long started = System.nanoTime();
-            return new Headless(name, jtl, log, output, process(full, dir, output), started);
+            ProcessBuilder builder = new ProcessBuilder(full).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(output.toFile());
+            builder.environment().putAll(environment);
+            return new Headless(name, jtl, log, output, builder.start(), started);
         }
 
         /** Whether the process has exited within {@code timeout}; returns as soon as it has. */

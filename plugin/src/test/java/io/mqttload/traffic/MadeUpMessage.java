@@ -30,6 +30,13 @@ final class MadeUpMessage implements InboundMessage {
         return new MadeUpMessage(topic, header(streamId, sequence, node, ageMicros), 1, false, null, null);
     }
 
+    /** The same, sent {@code lagMicros} after its intended send time. */
+    static MadeUpMessage paced(String topic, int streamId, int sequence, long ageMicros, long lagMicros) {
+        byte[] payload = new byte[PayloadHeader.SIZE];
+        PayloadHeader.write(payload, MicroClock.nowMicros() - ageMicros, lagMicros, streamId, sequence, 0);
+        return new MadeUpMessage(topic, payload, 1, false, null, null);
+    }
+
     static MadeUpMessage unmeasured(String topic, byte[] payload) {
         return new MadeUpMessage(topic, payload, 1, false, null, null);
     }

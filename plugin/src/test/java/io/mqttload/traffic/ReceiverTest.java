@@ -107,6 +107,32 @@ class ReceiverTest {
     }
 
     @Test
+    void pacedMessages_fromIntendedTime_areTheLatencyFromSendPlusTheLag_andUnpacedOnesAreNotInIt() {
+        receiver.receiveFor(subscribers, false);
+        receiver.register(List.of("t"), false, node0);
+        PublishStream stream = sent("t", 1100);
+        // 1,000 paced messages 1 ms on the way, sent 0..999 ms late (the lags a 1 s stall leaves), and 100 unpaced.
+        for (int seq = 1; seq <= 1000; seq++) {
+            receiver.receive(MadeUpMessage.paced("t", stream.id(), seq, 1_000, (seq - 1) * 1_000L), node0);
+        }
+        for (int seq = 1001; seq <= 1100; seq++) {
+            receiver.receive(MadeUpMessage.measured("t", stream.id(), seq, 0, 1_000), node0);
+        }
+        EngineMetrics.PubToSubInterval interval = metrics.takePubToSubInterval(true);
+
+        assertThat(interval.engine.getTotalCount()).isEqualTo(1100);
+        assertThat((double) interval.engine.getValueAtPercentile(99)).isCloseTo(1_000, within(1_000 * 0.001 + 1_000));
+        Histogram intended = interval.engineIntended;
+        assertThat(intended.getTotalCount()).isEqualTo(1000);
+        // 1 ms + 0..999 ms: p50 500 ms, p99 990 ms, within the lag's coding (1/256) and the receive's few microseconds.
+        assertThat((double) intended.getValueAtPercentile(50)).isCloseTo(500_000, within(500_000 / 256.0 + 1_000));
+        assertThat((double) intended.getValueAtPercentile(99)).isCloseTo(990_000, within(990_000 / 256.0 + 1_000));
+        assertThat(interval.intendedOf(subscribers).getTotalCount()).isEqualTo(1000);
+        assertThat(subscribers.pubToSubIntendedLatency.totalCopy().getTotalCount()).isEqualTo(1000);
+        assertThat(metrics.pubToSubIntendedLatency.totalCopy().getTotalCount()).isEqualTo(1000);
+    }
+
+    @Test
     void gapsDuplicatesAndReordering_areTrackedPerReceiverScope() {
         receiver.receiveFor(subscribers, false);
         // Two scopes: the client's own subscriptions, and a shared group's (whose members may be other clients).

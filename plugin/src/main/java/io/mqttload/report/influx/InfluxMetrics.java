@@ -19,6 +19,7 @@ import io.mqttload.measure.Interval;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.NodeMetrics;
 import io.mqttload.measure.SamplerMetrics;
+import io.mqttload.summary.LatencyKind;
 import io.mqttload.summary.RunSummary;
 
 /**
@@ -42,6 +43,10 @@ public final class InfluxMetrics implements IntervalListener {
     private Histogram publish;
     private Histogram connect;
     private Histogram roundTrip;
+    /** Of the messages that had an intended send time (paced publishers). */
+    private Histogram pubToSubIntended;
+    private Histogram publishIntended;
+    private Histogram scheduleLag;
     /** Per sampler label, in the order samplers first appeared. */
     private final Map<String, PendingSampler> samplers = new LinkedHashMap<>();
     /** Per broker node, written only when the connection lists several. */
@@ -69,6 +74,9 @@ public final class InfluxMetrics implements IntervalListener {
         Histogram pubToSub;
         Histogram publish;
         Histogram connect;
+        Histogram pubToSubIntended;
+        Histogram publishIntended;
+        Histogram scheduleLag;
 
         PendingSampler(SamplerMetrics metrics) {
             this.metrics = metrics;
@@ -159,11 +167,17 @@ public final class InfluxMetrics implements IntervalListener {
         publish = merge(publish, interval.publish);
         connect = merge(connect, interval.connect);
         roundTrip = merge(roundTrip, interval.roundTrip);
+        pubToSubIntended = merge(pubToSubIntended, interval.fromIntended.pubToSub);
+        publishIntended = merge(publishIntended, interval.fromIntended.publish);
+        scheduleLag = merge(scheduleLag, interval.fromIntended.scheduleLag);
         for (Interval.OfSampler s : interval.bySampler) {
             PendingSampler p = samplers.computeIfAbsent(s.sampler.label, k -> new PendingSampler(s.sampler));
             p.pubToSub = merge(p.pubToSub, s.pubToSub);
             p.publish = merge(p.publish, s.publish);
             p.connect = merge(p.connect, s.connect);
+            p.pubToSubIntended = merge(p.pubToSubIntended, s.fromIntended.pubToSub);
+            p.publishIntended = merge(p.publishIntended, s.fromIntended.publish);
+            p.scheduleLag = merge(p.scheduleLag, s.fromIntended.scheduleLag);
         }
         for (Interval.OfNode n : interval.byNode) {
             PendingNode p = nodes.computeIfAbsent(n.node.name, k -> new PendingNode(n.node));
@@ -224,10 +238,16 @@ public final class InfluxMetrics implements IntervalListener {
         latency("mqtt_latency", null, null, "publish", publish, endMillis);
         latency("mqtt_latency", null, null, "connect", connect, endMillis);
         latency("mqtt_latency", null, null, "roundTrip", roundTrip, endMillis);
+        latency("mqtt_latency", null, null, LatencyKind.PUB_TO_SUB_INTENDED.key(), pubToSubIntended, endMillis);
+        latency("mqtt_latency", null, null, LatencyKind.PUBLISH_INTENDED.key(), publishIntended, endMillis);
+        latency("mqtt_latency", null, null, LatencyKind.SCHEDULE_LAG.key(), scheduleLag, endMillis);
         pubToSub = null;
         publish = null;
         connect = null;
         roundTrip = null;
+        pubToSubIntended = null;
+        publishIntended = null;
+        scheduleLag = null;
         for (PendingSampler p : samplers.values()) {
             writeSampler(p, endMillis);
         }
@@ -263,9 +283,15 @@ public final class InfluxMetrics implements IntervalListener {
         latency("mqtt_sampler_latency", "sampler", p.tag, "pubToSub", p.pubToSub, endMillis);
         latency("mqtt_sampler_latency", "sampler", p.tag, "publish", p.publish, endMillis);
         latency("mqtt_sampler_latency", "sampler", p.tag, "connect", p.connect, endMillis);
+        latency("mqtt_sampler_latency", "sampler", p.tag, LatencyKind.PUB_TO_SUB_INTENDED.key(), p.pubToSubIntended, endMillis);
+        latency("mqtt_sampler_latency", "sampler", p.tag, LatencyKind.PUBLISH_INTENDED.key(), p.publishIntended, endMillis);
+        latency("mqtt_sampler_latency", "sampler", p.tag, LatencyKind.SCHEDULE_LAG.key(), p.scheduleLag, endMillis);
         p.pubToSub = null;
         p.publish = null;
         p.connect = null;
+        p.pubToSubIntended = null;
+        p.publishIntended = null;
+        p.scheduleLag = null;
     }
 
     /**

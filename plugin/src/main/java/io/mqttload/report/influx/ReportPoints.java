@@ -46,6 +46,10 @@ public final class ReportPoints {
         LineProtocol.end(line, timeMillis);
         lines.add(line.toString());
         r.latency.forEach((kind, s) -> {
+            if (!r.showsLatency(kind)) {
+                // No figure rather than zeros: a panel must not read "0 ms from the intended time" for unpaced runs.
+                return;
+            }
             StringBuilder l = new StringBuilder(512);
             LineProtocol.measurement(l, "mqtt_report_latency");
             LineProtocol.tags(l, tags);

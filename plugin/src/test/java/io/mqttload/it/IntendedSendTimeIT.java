@@ -1,0 +1,179 @@
+package io.mqttload.it;
+
+import static io.mqttload.testsupport.MqttElements.connect;
+import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.disconnect;
+import static io.mqttload.testsupport.MqttElements.loop;
+import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.subscribe;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.jmeter.testelement.TestElement;
+import org.apache.jmeter.timers.ConstantThroughputTimer;
+import org.apache.jmeter.timers.ConstantTimer;
+import org.apache.jorphan.collections.HashTree;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.mqttload.delivery.Verdict;
+import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.measure.Count;
+import io.mqttload.summary.LatencyKind;
+import io.mqttload.summary.RunSummary;
+import io.mqttload.summary.SummaryJson;
+import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.MosquittoBroker;
+import io.mqttload.testsupport.PlanBuilder;
+
+/**
+ * Latency as a device sees it: one publisher paced at 100 synchronous QoS 1 messages a second by a Constant Throughput
+ * Timer, against a Mosquitto that is stopped (SIGSTOP) for two seconds mid-run. The one message the stall holds is
+ * the only one late from its send; every message after it was meant to go out two seconds earlier, which only the
+ * figures from the intended send time show. Without a stall the two agree; an unpaced publisher has no intended time.
+ */
+class IntendedSendTimeIT {
+    private static final int MESSAGES = 600;
+    private static final long INTERVAL_MICROS = 10_000;
+    private static final Duration STALL = Duration.ofSeconds(2);
+    /** How close the two figures must be when nothing stalls: scheduling noise of a shared 2-core machine. */
+    private static final long AGREEMENT_MICROS = 20_000;
+
+    private static MosquittoBroker broker;
+
+    @TempDir
+    Path results;
+
+    @BeforeAll
+    static void startBroker() {
+        MosquittoBroker.assumeInstalled();
+        broker = MosquittoBroker.builder().start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void brokerStalledTwoSeconds_figuresFromTheIntendedTimeShowIt_figuresFromTheSendStaySmall() throws Exception {
+        CompletableFuture<Long> stall = CompletableFuture.supplyAsync(IntendedSendTimeIT::stallBrokerMidRun);
+        RunSummary summary = run("intended-stall", paced());
+        long stallMicros = stall.get(60, TimeUnit.SECONDS);
+        String table = summary.toTable();
+
+        assertThat(summary.verdict()).as(table).isEqualTo(Verdict.NO_LOSS);
+        assertThat(summary.count(Count.RECEIVED)).as(table).isEqualTo(MESSAGES);
+        assertThat(summary.pubToSubIntended.count).as("every message was paced").isEqualTo(MESSAGES);
+        assertThat(summary.scheduleLag.count).isEqualTo(MESSAGES);
+        // The message the stall held waited its whole length; the next was meant one interval after it, so every
+        // later message is at least the stall minus two intervals late, and from then on the thread never caught up
+        // (the throughput timer starts again from a late sample).
+        long atLeast = stallMicros - 2 * INTERVAL_MICROS;
+        assertThat(summary.pubToSubIntended.percentile(99)).as(table).isGreaterThanOrEqualTo(atLeast);
+        assertThat(summary.publishIntended.percentile(99)).as(table).isGreaterThanOrEqualTo(atLeast);
+        assertThat(summary.scheduleLag.percentile(99)).as(table).isGreaterThanOrEqualTo(atLeast)
+                .isLessThan(stallMicros + 1_000_000);
+        // From the send, one message in 600 waited: p99 is an ordinary message's.
+        assertThat(summary.pubToSub.percentile(99)).as(table).isLessThan(stallMicros / 10);
+        assertThat(summary.publish.percentile(99)).as(table).isLessThan(stallMicros / 10);
+        assertThat(summary.pubToSub.max).as("the held message").isGreaterThan(stallMicros / 2);
+        assertThat(table).contains(LatencyKind.PUB_TO_SUB_INTENDED.title()).contains(LatencyKind.SCHEDULE_LAG.title())
+                .doesNotContain(LatencyKind.NO_INTENDED_TIME);
+    }
+
+    @Test
+    void nothingStalls_figuresFromTheIntendedTimeAndFromTheSendAgree() throws Exception {
+        RunSummary summary = run("intended-steady", paced());
+        String table = summary.toTable();
+
+        assertThat(summary.count(Count.RECEIVED)).as(table).isEqualTo(MESSAGES);
+        assertThat(summary.pubToSubIntended.count).isEqualTo(MESSAGES);
+        assertThat(summary.scheduleLag.percentile(99)).as(table).isLessThan(AGREEMENT_MICROS);
+        assertThat(summary.pubToSubIntended.percentile(99) - summary.pubToSub.percentile(99)).as(table)
+                .isBetween(0L, AGREEMENT_MICROS);
+        assertThat(summary.pubToSubIntended.percentile(50) - summary.pubToSub.percentile(50)).as(table)
+                .isBetween(0L, AGREEMENT_MICROS);
+    }
+
+    @Test
+    void unpacedPublisher_hasNoIntendedTime_andTheReportSaysSo() throws Exception {
+        ConstantTimer wait = PlanBuilder.element(new ConstantTimer(), "wait", "org.apache.jmeter.timers.gui.ConstantTimerGui");
+        wait.setProperty("ConstantTimer.delay", "10");
+        RunSummary summary = run("intended-unpaced", wait);
+        String table = summary.toTable();
+
+        assertThat(summary.count(Count.RECEIVED)).as(table).isEqualTo(MESSAGES);
+        assertThat(summary.pubToSubIntended.count).isZero();
+        assertThat(summary.scheduleLag.count).isZero();
+        assertThat(table).contains(LatencyKind.PUB_TO_SUB_INTENDED.title() + " ").contains(LatencyKind.NO_INTENDED_TIME);
+        assertThat(SummaryJson.write(summary.figures())).doesNotContain("pubToSubIntended")
+                .doesNotContain("scheduleLag").contains("pubToSub");
+    }
+
+    private static ConstantThroughputTimer paced() {
+        ConstantThroughputTimer pace = PlanBuilder.testBean(new ConstantThroughputTimer(), "pace");
+        pace.setProperty("calcMode", 0);
+        pace.setProperty("throughput", Double.toString(60_000_000.0 / INTERVAL_MICROS));
+        return pace;
+    }
+
+    /** Stops the broker for {@link #STALL} once a quarter of the messages went out; returns how long it was stopped. */
+    private static long stallBrokerMidRun() {
+        await("a quarter of the messages published").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
+                .until(() -> EngineLifecycle.running().map(r -> r.context().metrics().sum(Count.PUBLISHED)).orElse(0L)
+                        >= MESSAGES / 4);
+        long stopped = System.nanoTime();
+        signal("-STOP");
+        try {
+            // The fault's length, not a wait for something to happen.
+            Thread.sleep(STALL.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            signal("-CONT");
+        }
+        return TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - stopped);
+    }
+
+    private static void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", signal, Long.toString(broker.pid())).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill " + signal + " " + broker.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("kill " + signal + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling the broker", e);
+        }
+    }
+
+    private RunSummary run(String name, TestElement pace) throws Exception {
+        HashTree plan = PlanBuilder.testPlan(name)
+                .config(connection(broker.host(), broker.tcpPort(), "MQTT_3_1_1"))
+                .threadGroup("t", 1, 1)
+                .add(connect("sub", 1, "{engine}-is"))
+                .add(subscribe("sub", "intended/#", 1))
+                .add(connect("pub", 1, "{engine}-ip"))
+                .add(loop(MESSAGES), publish("pub", "intended/1", 1, 1, "SYNC"), pace)
+                .add(disconnect("pub"))
+                .add(disconnect("sub"))
+                .build();
+        JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir", results.toString(),
+                "mqttload.progressSeconds", "0", "mqttload.warmupSeconds", "0"));
+        return EngineLifecycle.lastSummary();
+    }
+}

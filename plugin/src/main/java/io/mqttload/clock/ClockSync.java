@@ -6,16 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,15 +35,12 @@ import io.mqttload.measure.MicroClock;
  * barrier has released, every engine of that barrier is known. Requests and answers are QoS 0 (a lost one is
  * simply not a sample) on topics of their own under the run id, on a control client of their own, outside the
  * load's counters. Every wait is bounded by the clock timeout: a reference that never answers costs each phase at
- * most that, and the figures then say why they are missing. Nothing here can fail the run.
+ * most that, and the figures then say why they are missing. Nothing here can fail the run. The answering side, and
+ * the messages' format, are {@link ClockResponder}'s.
  */
 public final class ClockSync implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ClockSync.class);
     private static final String ROOT = "mqttload/clock/";
-    private static final byte BEFORE = 0;
-    private static final byte AFTER = 1;
-    /** A request's sequence number telling the reference that this engine has measured its last sample. */
-    private static final int DONE = -1;
     /** One request waits this long for its answer before the next is sent: a lost QoS 0 message is not a wait. */
     private static final long ANSWER_WAIT_MILLIS = 500;
     /** Requests in a row left unanswered after which the reference is taken as gone (it ended its run, or died). */
@@ -68,11 +61,9 @@ public final class ClockSync implements AutoCloseable {
     private final long operationTimeoutMillis;
     /** Engines that announced themselves, by engine number: the lowest is the reference. */
     private final ConcurrentSkipListMap<Integer, String> present = new ConcurrentSkipListMap<>();
-    /** Engines that asked this one before production, and those that said they are done: it answers until then. */
-    private final Set<Integer> requesters = ConcurrentHashMap.newKeySet();
-    private final Set<Integer> done = ConcurrentHashMap.newKeySet();
+    /** Notified when an engine announces itself, production starts or the run ends. */
     private final Object changed = new Object();
-    private final ExecutorService responder;
+    private final ClockResponder responder;
     private final ExecutorService measurer;
     private final AtomicInteger nextSequence = new AtomicInteger();
     private final ClockFigures figures = new ClockFigures();
@@ -109,18 +100,23 @@ public final class ClockSync implements AutoCloseable {
         this.timeoutMillis = timeoutMillis;
         this.operationTimeoutMillis = settings.connectTimeoutMs();
         this.base = ROOT + runId.replaceAll("[^A-Za-z0-9_.-]", "_") + "/";
-        this.responder = daemonThread("mqttload-clock-answers-" + engineId);
-        this.measurer = daemonThread("mqttload-clock-" + engineId);
+        this.measurer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "mqttload-clock-" + engineId);
+            t.setDaemon(true);
+            return t;
+        });
         // Within 23 characters, distinct per engine and run, never one of the load's or the rendezvous's client ids.
         String id = "clk-" + Integer.toHexString(engineNumber) + "-" + Integer.toHexString((runId + "/" + engineId).hashCode());
         try {
             // No reconnect: a clock exchange that loses its broker is reported as not measured, not retried for ever.
             this.client = ControlClient.connect(id, settings, operationTimeoutMillis, null, this::onMessage);
         } catch (IllegalStateException e) {
-            responder.shutdownNow();
             measurer.shutdownNow();
             throw new IllegalStateException("clock exchange client " + e.getMessage(), e);
         }
+        // Nothing arrives before announce() subscribes, so the responder may come after the client.
+        this.responder = new ClockResponder(engineNumber, engineId, (requester, answer) -> client.publish(
+                answerTopic(requester), answer, 0, false));
     }
 
     /**
@@ -144,14 +140,6 @@ public final class ClockSync implements AutoCloseable {
         }
         sync.measurer.execute(sync::measureBefore);
         return sync;
-    }
-
-    private static ExecutorService daemonThread(String name) {
-        return Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        });
     }
 
     private String requestTopic(int number) {
@@ -222,7 +210,7 @@ public final class ClockSync implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        awaitRequestersDone(deadline);
+        responder.awaitRequestersDone(deadline);
         return snapshot();
     }
 
@@ -237,27 +225,6 @@ public final class ClockSync implements AutoCloseable {
             copy.after = figures.after;
             copy.notMeasured = figures.notMeasured;
             return copy;
-        }
-    }
-
-    private void awaitRequestersDone(long deadlineNanos) {
-        synchronized (changed) {
-            while (!done.containsAll(requesters)) {
-                long left = remainingMillis(deadlineNanos);
-                if (left <= 0) {
-                    Set<Integer> waiting = new TreeSet<>(requesters);
-                    waiting.removeAll(done);
-                    log.info("MQTT clock exchange: engine(s) {} did not say they were done within the clock timeout",
-                            waiting);
-                    return;
-                }
-                try {
-                    changed.wait(left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
         }
     }
 
@@ -281,7 +248,7 @@ public final class ClockSync implements AutoCloseable {
             if (ref.getKey() == engineNumber) {
                 return;
             }
-            OffsetEstimator.Estimate e = exchange(ref.getKey(), BEFORE);
+            OffsetEstimator.Estimate e = exchange(ref.getKey(), ClockResponder.BEFORE);
             record(f -> {
                 if (e != null) {
                     f.before = e;
@@ -309,7 +276,7 @@ public final class ClockSync implements AutoCloseable {
             return;
         }
         try {
-            OffsetEstimator.Estimate e = exchange(ref, AFTER);
+            OffsetEstimator.Estimate e = exchange(ref, ClockResponder.AFTER);
             record(f -> {
                 if (e != null) {
                     f.after = e;
@@ -326,7 +293,8 @@ public final class ClockSync implements AutoCloseable {
             record(f -> f.addReason("after: " + e));
         }
         // The reference answers until every engine that asked is done: tell it so.
-        client.publish(requestTopic(ref), request(DONE, AFTER, 0), 1, false);
+        client.publish(requestTopic(ref), ClockResponder.request(engineNumber, ClockResponder.DONE, ClockResponder.AFTER, 0), 1,
+                false);
     }
 
     /**
@@ -378,7 +346,7 @@ public final class ClockSync implements AutoCloseable {
             long t1 = MicroClock.nowMicros();
             Pending p = new Pending(reference, sequence, t1);
             pending = p;
-            client.publish(requestTopic(reference), request(sequence, phase, t1), 0, false);
+            client.publish(requestTopic(reference), ClockResponder.request(engineNumber, sequence, phase, t1), 0, false);
             try {
                 answered.add(p.answer.get(Math.min(left, ANSWER_WAIT_MILLIS), TimeUnit.MILLISECONDS));
                 unansweredInARow = 0;
@@ -392,48 +360,15 @@ public final class ClockSync implements AutoCloseable {
         return OffsetEstimator.best(answered);
     }
 
-    private byte[] request(int sequence, byte phase, long t1) {
-        return ByteBuffer.allocate(17).putInt(engineNumber).putInt(sequence).put(phase).putLong(t1).array();
-    }
-
     /** On the control client's event loop: timestamps first, then nothing that blocks. */
     private void onMessage(String topic, byte[] payload) {
         long now = MicroClock.nowMicros();
-        if (topic.equals(requestTopic(engineNumber)) && payload.length == 17) {
-            onRequest(ByteBuffer.wrap(payload), now);
-        } else if (topic.equals(answerTopic(engineNumber)) && payload.length == 32) {
+        if (topic.equals(requestTopic(engineNumber)) && payload.length == ClockResponder.REQUEST_BYTES) {
+            responder.onRequest(ByteBuffer.wrap(payload), now);
+        } else if (topic.equals(answerTopic(engineNumber)) && payload.length == ClockResponder.ANSWER_BYTES) {
             onAnswer(ByteBuffer.wrap(payload), now);
         } else if (topic.startsWith(base + "engines/")) {
             onPresence(topic.substring(base.length() + "engines/".length()), payload);
-        }
-    }
-
-    private void onRequest(ByteBuffer b, long t2) {
-        int requester = b.getInt();
-        int sequence = b.getInt();
-        byte phase = b.get();
-        long t1 = b.getLong();
-        if (sequence == DONE) {
-            done.add(requester);
-            synchronized (changed) {
-                changed.notifyAll();
-            }
-            return;
-        }
-        if (phase == BEFORE) {
-            requesters.add(requester);
-        }
-        // Answered from a thread of its own: a publish is never called from the client's event loop. The hop is not in
-        // the round trip: t3 is read just before the answer is handed to the client.
-        try {
-            responder.execute(() -> {
-                long t3 = MicroClock.nowMicros();
-                client.publish(answerTopic(requester), ByteBuffer.allocate(32).putInt(engineNumber).putInt(sequence)
-                        .putLong(t1).putLong(t2).putLong(t3).array(), 0, false);
-            });
-        } catch (RejectedExecutionException e) {
-            // Closing: the requester counts an unanswered request, as for a lost message.
-            log.debug("MQTT clock exchange: request {} of engine {} not answered, closing", sequence, requester);
         }
     }
 
@@ -479,7 +414,7 @@ public final class ClockSync implements AutoCloseable {
             changed.notifyAll();
         }
         measurer.shutdownNow();
-        responder.shutdownNow();
+        responder.close();
         String failure = ControlClient.await(client.publish(base + "engines/" + engineNumber, new byte[0], 1, true),
                 CLOSE_WAIT_MILLIS);
         String disconnect = client.close(CLOSE_WAIT_MILLIS);

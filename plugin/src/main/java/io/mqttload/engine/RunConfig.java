@@ -147,8 +147,9 @@ public final class RunConfig {
      * controllers (or engines) that start a run in the same second still make different ids.
      */
     public static String newRunId() {
-        return "run-" + Long.toString(System.currentTimeMillis() / 1000, 36) + "-"
-                + Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36);
+        // No longer than the earlier "run-<seconds>": plans put {run} into client ids, which MQTT 3.1.1 caps at 23.
+        String random = Integer.toString(36 * 36 + ThreadLocalRandom.current().nextInt(36 * 36 * 35), 36);
+        return "r" + Long.toString(System.currentTimeMillis() / 1000, 36) + random;
     }
 
     private static String text(Function<String, String> property, String name, String fallback) {

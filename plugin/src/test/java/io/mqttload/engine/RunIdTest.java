@@ -28,7 +28,7 @@ class RunIdTest {
     void neither_theEngineMakesOneUp_andSaysSo() {
         RunConfig c = RunConfig.from(Map.of(RunConfig.RUN_ID, " ")::get, "s", null);
 
-        assertThat(c.runId()).matches("run-[0-9a-z]+-[0-9a-z]{1,3}");
+        assertThat(c.runId()).matches("r[0-9a-z]{6}[0-9a-z]{3}");
         assertThat(c.runIdSource()).isEqualTo(RunConfig.RunIdSource.ENGINE);
         assertThat(c.runIdSource().describe()).contains("no mqttload.runId was given");
     }

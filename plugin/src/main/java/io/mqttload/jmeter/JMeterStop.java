@@ -13,24 +13,36 @@ import org.slf4j.LoggerFactory;
  * plan's own end. Every stop goes through {@code StandardJMeterEngine.stopTest}, whose first step clears the
  * engine's static {@code engine} field (and nothing else clears it: each run's engine sets it when made); that field
  * is private, so it is read here by reflection. Should a later JMeter rename it, stops are not seen (the verdict is
- * then what it was before this check) and a warning says so once.
+ * then what it was before this check) and a warning says so once. Only a run that JMeter's engine started can have
+ * been stopped: elements driven without one (the field already empty at test start) never read as stopped.
  */
 final class JMeterStop {
     private static final Logger log = LoggerFactory.getLogger(JMeterStop.class);
     private static final Field ENGINE = engineField();
+    /** Whether JMeter's engine was there when the running test started. */
+    private static volatile boolean engineAtStart;
 
     private JMeterStop() {
     }
 
+    /** Notes, at test start, whether JMeter's engine runs this test. */
+    static void testStarted() {
+        engineAtStart = engine() != null;
+    }
+
     /** True once JMeter has been asked to stop the test that is running in this JVM. */
     static boolean asked() {
+        return engineAtStart && engine() == null;
+    }
+
+    private static Object engine() {
         if (ENGINE == null) {
-            return false;
+            return null;
         }
         try {
-            return ENGINE.get(null) == null;
+            return ENGINE.get(null);
         } catch (IllegalAccessException | RuntimeException e) {
-            return false;
+            return null;
         }
     }
 

@@ -51,6 +51,7 @@ final class MqttElements {
                 return RunConfig.from(JMeterUtils::getProperty, scenario, runIdFromController);
             }, System.out, runtime -> {
                 runtime.describe(engineFacts(), changedProperties());
+                JMeterStop.testStarted();
                 // Checked every second, and once more at the end: a stop within the last second is seen too.
                 runtime.addIntervalListener(interval -> {
                     if (JMeterStop.asked()) {

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -143,8 +145,10 @@ class CutShortVerdictIT {
         assertThat(ReportText.table(report)).contains("qos = '3'");
     }
 
-    @Test
-    void aRunStoppedMidWay_isStoppedAndSaysWhen_notNoLoss() throws Exception {
+    /** @param now JMeter's Stop (threads interrupted at once) or its Shutdown (each thread ends its sample first) */
+    @ParameterizedTest(name = "stop now: {0}")
+    @ValueSource(booleans = {true, false})
+    void aRunStoppedMidWay_isStoppedAndSaysWhen_notNoLoss(boolean now) throws Exception {
         HashTree plan = PlanBuilder.testPlan("stopped")
                 .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
                 .config(runReport())
@@ -157,8 +161,12 @@ class CutShortVerdictIT {
                 () -> JMeterTestEngine.run(plan, PLANNED.multipliedBy(2), properties()));
         await("ten messages acknowledged").atMost(Duration.ofSeconds(20)).until(() -> EngineLifecycle.running()
                 .map(r -> r.context().metrics().sum(Count.ACKNOWLEDGED) >= 10).orElse(false));
-        // What JMeter's Stop (the GUI's button, stoptest.sh, a remote stop) calls on the running engine.
-        StandardJMeterEngine.stopEngineNow();
+        // What JMeter's Stop and Shutdown (the GUI's buttons, stoptest.sh and shutdown.sh) call on the running engine.
+        if (now) {
+            StandardJMeterEngine.stopEngineNow();
+        } else {
+            StandardJMeterEngine.stopEngine();
+        }
         RunResult run = running.get(30, TimeUnit.SECONDS);
         RunSummary summary = EngineLifecycle.lastSummary();
         MergedReport report = MqttRunReport.lastReport();

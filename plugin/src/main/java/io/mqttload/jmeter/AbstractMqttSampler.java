@@ -81,6 +81,7 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
         if (invalidAtStart != null) {
             // A plan found wrong at test start must not run its full length to say so: JMeter stops the test now.
             result.setStopTestNow(true);
+            // Once per run, the sample or the metrics tick first (see MqttElements.startRuntime).
             if (runtime == null || runtime.firstTime("stopping: invalid at start")) {
                 MqttElements.stopTestNow(invalidAtStart);
             }

@@ -56,7 +56,7 @@ final class MqttElements {
                 runtime.addIntervalListener(interval -> {
                     if (JMeterStop.asked()) {
                         runtime.stoppedBeforePlanEnd();
-                    } else if (runtime.invalidAtStart() != null) {
+                    } else if (runtime.invalidAtStart() != null && runtime.firstTime("stopping: invalid at start")) {
                         // A plan whose threads run no MQTT sample soon (which stops the test, see AbstractMqttSampler).
                         stopTestNow(runtime.invalidAtStart());
                     }

@@ -145,6 +145,24 @@ class CutShortVerdictIT {
         assertThat(ReportText.table(report)).contains("qos = '3'");
     }
 
+    @Test
+    void anInvalidSettingFoundAtTestStart_stopsTheRunWithinASecondEvenBeforeAnyMqttSample() {
+        // The thread's first MQTT sample waits 20 s behind its timer: the metrics tick stops the test, not a sample.
+        HashTree plan = PlanBuilder.testPlan("qos 3, late first sample")
+                .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                .threadGroup("t", 1, 1)
+                .add(connect("default", 1, "{engine}-q3l"), pause(20_000))
+                .add(with(publish("default", "q3/x", 1, 1, "SYNC"), "qos", "3"))
+                .build();
+
+        RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(60), properties());
+        RunSummary summary = EngineLifecycle.lastSummary();
+
+        assertThat(run.elapsed()).as(run.describe()).isLessThan(Duration.ofSeconds(8));
+        assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.FAILED);
+        assertThat(summary.verdictLine()).contains("qos = '3'").contains("the test was stopped at");
+    }
+
     /** @param now JMeter's Stop (threads interrupted at once) or its Shutdown (each thread ends its sample first) */
     @ParameterizedTest(name = "stop now: {0}")
     @ValueSource(booleans = {true, false})

@@ -36,6 +36,12 @@ public final class Judgement {
         if (invalid > 0) {
             why.add(invalid + " sample(s) refused an invalid setting" + main(failures, FailureTally.Kind.INVALID_SETTING));
         }
+        // No tolerance: the tolerance is a share of the broker's attempts (connects, publishes, ...), and a sample that
+        // failed without one (its client group has no client, its topic is not a name) is the plan's failure.
+        long samplesFailed = count.applyAsLong(Count.SAMPLES_FAILED);
+        if (samplesFailed > 0) {
+            why.add(samplesFailed + " sample(s) failed" + main(failures, FailureTally.Kind.SAMPLE));
+        }
         // A broken protocol first: it is usually why the other operations failed.
         long violations = count.applyAsLong(Count.PROTOCOL_VIOLATIONS);
         if (violations > 0) {
@@ -93,6 +99,9 @@ public final class Judgement {
             verdict = Verdict.INCOMPLETE;
         } else if (why.size() > 0) {
             verdict = Verdict.FAILED;
+        } else if (count.applyAsLong(Count.STOPPED_AT_MILLIS) > 0) {
+            // A run cut short is never a clean pass, whatever arrived before the stop: the plan did not run to its end.
+            verdict = Verdict.STOPPED;
         } else if (expected == 0) {
             verdict = received == 0 && count.applyAsLong(Count.DELIVERED_UNACKNOWLEDGED) == 0 ? Verdict.NOTHING_TO_CHECK
                     : Verdict.NOT_CHECKED;
@@ -145,6 +154,11 @@ public final class Judgement {
                             + " before they existed");
                 }
                 break;
+            case STOPPED:
+                b.append(stopped(count, wholeRun)).append(": the figures cover the run up to the stop");
+                b.append(String.format(Locale.ROOT, " | delivery: expected %d, received %d, lost %d", expected,
+                        count.applyAsLong(Count.RECEIVED_OF_EXPECTED), lost));
+                break;
             case NO_LOSS:
                 b.append("every expected message arrived").append(wholeRun ? ", on every engine" : "");
                 break;
@@ -155,6 +169,9 @@ public final class Judgement {
             default:
                 b.append("no message was expected or received");
                 break;
+        }
+        if (verdict != Verdict.STOPPED && count.applyAsLong(Count.STOPPED_AT_MILLIS) > 0) {
+            b.append("; ").append(stopped(count, wholeRun));
         }
         if (!receivedNothing.isEmpty() && verdict != Verdict.NO_LOSS) {
             b.append("; ").append(String.join("; ", receivedNothing));
@@ -181,6 +198,13 @@ public final class Judgement {
                     + " judged over all engines by the MQTT Run Report");
         }
         return b.toString();
+    }
+
+    /** When JMeter was asked to stop the test, for the verdict line of a run that was stopped. */
+    private static String stopped(ToLongFunction<Count> count, boolean wholeRun) {
+        return String.format(Locale.ROOT, "the test was stopped at %.1f s%s, before the plan's end (Stop or Shutdown,"
+                + " stoptest.sh, an element's or a Thread Group's stop action)", count.applyAsLong(Count.STOPPED_AT_MILLIS)
+                / 1000.0, wholeRun ? " of an engine's run" : " of the run");
     }
 
     public String line() {

@@ -22,7 +22,12 @@ public enum Verdict {
     /** What arrived is judged elsewhere (another engine's publishers) or came from outside the run. */
     NOT_CHECKED("NOT CHECKED"),
     /** A plan that carries no messages (connections only), and did what it asked. */
-    NOTHING_TO_CHECK("NOTHING TO CHECK");
+    NOTHING_TO_CHECK("NOTHING TO CHECK"),
+    /**
+     * JMeter was asked to stop the test before the plan's end (Stop or Shutdown, stoptest.sh, a Thread Group's on-error
+     * action) and nothing failed: the figures cover the run up to the stop, not what the plan asked for.
+     */
+    STOPPED("STOPPED");
 
     private final String title;
 

@@ -184,8 +184,9 @@ public final class ConnectOperation {
         if (failed == 0 && timedOut == 0) {
             return OperationResult.ok("connected " + ok + " client(s) to " + target, 0);
         }
-        return OperationResult.failed(timedOut > 0 && failed == 0 ? "CONNECT_TIMEOUT" : "CONNECT_FAILED",
+        // Each client's failure was counted as a failed connect where it happened (LoadClient).
+        return OperationResult.failedCounted(timedOut > 0 && failed == 0 ? "CONNECT_TIMEOUT" : "CONNECT_FAILED",
                 "connected " + ok + " of " + acks.size() + " to " + target + "; " + failed + " failed, " + timedOut
-                        + " timed out; first: " + firstError);
+                        + " timed out; first: " + firstError, 0);
     }
 }

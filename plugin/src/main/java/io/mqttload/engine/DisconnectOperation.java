@@ -51,8 +51,9 @@ public final class DisconnectOperation {
         group.clear();
         String asyncFailures = group.takeAsyncFailures();
         if (unacknowledged != null || asyncFailures != null) {
-            return OperationResult.failed("PUBLISH_FAILED", "disconnected " + clients.size() + " client(s); "
-                    + (unacknowledged != null ? unacknowledged : asyncFailures));
+            // Publishes abandoned or failed are counted as failed publishes, each where its acknowledgement ends.
+            return OperationResult.failedCounted("PUBLISH_FAILED", "disconnected " + clients.size() + " client(s); "
+                    + (unacknowledged != null ? unacknowledged : asyncFailures), 0);
         }
         return OperationResult.ok("disconnected " + clients.size() + " client(s)" + drained, 0);
     }

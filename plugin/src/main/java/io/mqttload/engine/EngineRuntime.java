@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -54,6 +55,7 @@ public final class EngineRuntime {
     private final EngineClock clock;
     private final Set<String> reportedOnce = ConcurrentHashMap.newKeySet();
     private volatile boolean stopRequested;
+    private volatile String invalidAtStart;
     private volatile Map<String, String> engineFacts = Map.of();
     private volatile Map<String, String> parameters = Map.of();
     private final BrokerWatch brokers = new BrokerWatch();
@@ -199,6 +201,36 @@ public final class EngineRuntime {
 
     public boolean isStopRequested() {
         return stopRequested;
+    }
+
+    /**
+     * Notes that an element's setting was found invalid at test start: the plan cannot run as written, and the
+     * elements stop the test at once (the first {@code why} is kept).
+     */
+    public void invalidAtStart(String why) {
+        synchronized (this) {
+            if (invalidAtStart == null) {
+                invalidAtStart = why;
+            }
+        }
+    }
+
+    /** Why the plan cannot run as written, found at test start, or null. */
+    public String invalidAtStart() {
+        return invalidAtStart;
+    }
+
+    /**
+     * Notes, the first time it is seen, that JMeter was asked to stop the test before the plan's end: the summary keeps
+     * when ({@link Count#STOPPED_AT_MILLIS}), so the verdict cannot read a run cut short as a clean one.
+     */
+    public void stoppedBeforePlanEnd() {
+        if (firstTime("stopped before the plan's end")) {
+            long at = Math.max(1, elapsedMillis());
+            metrics.peak(Count.STOPPED_AT_MILLIS, at);
+            event("stopped", String.format(Locale.ROOT, "JMeter was asked to stop the test at %.1f s, before the plan's end",
+                    at / 1000.0));
+        }
     }
 
     /** True the first time {@code key} is asked in this run: for problems every thread hits, reported once. */

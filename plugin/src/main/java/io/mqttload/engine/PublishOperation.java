@@ -114,8 +114,7 @@ public final class PublishOperation {
     public OperationResult run(RunContext run, ClientGroup group, int threadGroup, int thread,
             SamplerMetrics sampler, long intendedMicros) {
         if (group == null || group.size() == 0) {
-            return OperationResult.failed("NOT_CONNECTED",
-                    "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Publish");
+            return OperationResult.failed("NOT_CONNECTED", "no MQTT client in the sampler's client group");
         }
         checkVersion(group);
         EngineMetrics metrics = run.metrics();
@@ -230,7 +229,7 @@ public final class PublishOperation {
                 }
                 stream.failed(sequence);
                 metrics.publishNotSent(sampler, Errors.reason(e));
-                return OperationResult.failed("PUBLISH_FAILED", "publish to '" + topicName + "' rejected: "
+                return OperationResult.failedCounted("PUBLISH_FAILED", "publish to '" + topicName + "' rejected: "
                         + Errors.describe(e), counts.bytes);
             }
             stream.sent();
@@ -254,7 +253,7 @@ public final class PublishOperation {
                 String what = "no " + (qos == 2 ? "PUBCOMP" : "PUBACK") + " within " + ackTimeoutMillis + " ms";
                 stream.failed(sequence);
                 metrics.failed(FailureTally.Kind.PUBLISH, sampler, what);
-                return OperationResult.failed("ACK_TIMEOUT", what + " for " + client.clientId() + " on '" + topicName
+                return OperationResult.failedCounted("ACK_TIMEOUT", what + " for " + client.clientId() + " on '" + topicName
                         + "'; sent " + counts.sent + " of " + messagesPerSample, counts.bytes);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -262,11 +261,11 @@ public final class PublishOperation {
             }
         }
         if (failed > 0) {
-            return OperationResult.failed("PUBLISH_FAILED", failed + " of " + messagesPerSample
+            return OperationResult.failedCounted("PUBLISH_FAILED", failed + " of " + messagesPerSample
                     + " publishes failed; first: " + firstError, counts.bytes);
         }
         if (earlierFailures != null) {
-            return OperationResult.failed("ASYNC_PUBLISH_FAILED", earlierFailures, counts.bytes);
+            return OperationResult.failedCounted("ASYNC_PUBLISH_FAILED", earlierFailures, counts.bytes);
         }
         return OperationResult.ok((synchronous ? "published and acknowledged " : "published ") + counts.sent + " message(s)",
                 counts.bytes);

@@ -1,6 +1,7 @@
 package io.mqttload.engine;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -38,6 +39,21 @@ final class RunClients {
 
     void register(LoadClient client) {
         all.add(client);
+    }
+
+    /**
+     * The names of the groups of the thread identified by {@code threadKey} that hold a client, sorted: what a sampler
+     * whose own group has none names, so that a misspelt client group reads as one.
+     */
+    List<String> groupsWithClients(Object threadKey) {
+        List<String> names = new ArrayList<>();
+        groups.forEach((k, g) -> {
+            if (k.thread == threadKey && g.size() > 0) {
+                names.add(k.name);
+            }
+        });
+        Collections.sort(names);
+        return names;
     }
 
     /** Publishes not yet acknowledged, over every group. */

@@ -1,6 +1,7 @@
 package io.mqttload.engine;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -50,6 +51,11 @@ public final class RunContext {
     /** The group named {@code name} of the thread identified by {@code threadKey}, created on first use. */
     public ClientGroup group(Object threadKey, String name) {
         return clients.group(threadKey, name);
+    }
+
+    /** The names of the thread's groups that hold a client, sorted. */
+    public List<String> groupsWithClients(Object threadKey) {
+        return clients.groupsWithClients(threadKey);
     }
 
     /** The group if it exists, else null (a publish before any connect). */

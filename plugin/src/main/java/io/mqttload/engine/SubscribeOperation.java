@@ -69,8 +69,7 @@ public final class SubscribeOperation {
     public OperationResult run(RunContext run, ClientGroup group, int threadGroup, int thread,
             SamplerMetrics sampler) {
         if (group == null || group.size() == 0) {
-            return OperationResult.failed("NOT_CONNECTED",
-                    "no MQTT client in this thread's group: put an MQTT Connect sampler before MQTT Subscribe");
+            return OperationResult.failed("NOT_CONNECTED", "no MQTT client in the sampler's client group");
         }
         String field = answerRequests ? "answerRequests" : options.firstFieldSet();
         if (field != null) {
@@ -87,8 +86,8 @@ public final class SubscribeOperation {
             values.client = client.index();
             if (!client.isConnected()) {
                 run.metrics().failed(FailureTally.Kind.SUBSCRIBE, sampler, PublishOperation.NOT_CONNECTED);
-                return OperationResult.failed("NOT_CONNECTED", "client " + client.clientId()
-                        + " is not connected (its MQTT Connect failed or the connection was lost); nothing subscribed");
+                return OperationResult.failedCounted("NOT_CONNECTED", "client " + client.clientId()
+                        + " is not connected (its MQTT Connect failed or the connection was lost); nothing subscribed", 0);
             }
             List<String> expanded = new ArrayList<>();
             for (NameTemplate f : filters) {
@@ -130,7 +129,7 @@ public final class SubscribeOperation {
             return OperationResult.ok("subscribed " + ok + " client(s) to " + requested.get(0)
                     + (ok > 1 ? " (first client's filters)" : "") + " at QoS " + qos, 0);
         }
-        return OperationResult.failed("SUBSCRIBE_FAILED", (acks.size() - ok) + " of " + acks.size()
-                + " subscriptions failed; first: " + firstError);
+        return OperationResult.failedCounted("SUBSCRIBE_FAILED", (acks.size() - ok) + " of " + acks.size()
+                + " subscriptions failed; first: " + firstError, 0);
     }
 }

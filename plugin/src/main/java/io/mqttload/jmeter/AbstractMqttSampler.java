@@ -48,12 +48,14 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
         OperationResult outcome;
         // One read of the run for the whole sample: it may end meanwhile, and this sample then fails on its clients.
         EngineRuntime runtime = EngineLifecycle.running().orElse(null);
+        String invalidAtStart = runtime == null ? MqttElements.startupError() : runtime.invalidAtStart();
         try {
-            if (runtime == null) {
-                String startupError = MqttElements.startupError();
-                outcome = OperationResult.failed(startupError != null ? "INVALID_SETTING" : "ERROR",
-                        startupError != null ? startupError
-                                : "the MQTT runtime is not running: MQTT elements work only inside a running test");
+            if (invalidAtStart != null) {
+                // Counted where it was found, at test start; this sample only says it and stops the test (see below).
+                outcome = OperationResult.failedCounted("INVALID_SETTING", invalidAtStart, 0);
+            } else if (runtime == null) {
+                outcome = OperationResult.failed("ERROR",
+                        "the MQTT runtime is not running: MQTT elements work only inside a running test");
             } else {
                 outcome = perform(runtime, getThreadContext());
             }
@@ -64,10 +66,25 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
             outcome = OperationResult.failed("ERROR", Errors.describe(e));
         }
         result.sampleEnd();
-        if (!outcome.ok && "INVALID_SETTING".equals(outcome.code) && runtime != null) {
-            // The run's verdict must say the plan could not run as written, not that there was nothing to check.
+        if (runtime != null && JMeterStop.asked()) {
+            // Sooner than the once-a-second check: the stop's time is within one sample of when it was asked for.
+            runtime.stoppedBeforePlanEnd();
+        }
+        if (!outcome.ok && !outcome.counted && runtime != null && !interruptedByStop(outcome)) {
+            // Every failed sample counts once: its clients' and messages' failures where the operation counted them,
+            // else here, so that no failed sample leaves the errors at 0 and the verdict clean.
             RunContext run = runtime.context();
-            run.metrics().failed(FailureTally.Kind.INVALID_SETTING, run.samplerMetrics(getName()), outcome.message);
+            boolean invalid = "INVALID_SETTING".equals(outcome.code);
+            run.metrics().failed(invalid ? FailureTally.Kind.INVALID_SETTING : FailureTally.Kind.SAMPLE,
+                    run.samplerMetrics(getName()), invalid ? outcome.message : outcome.code + ": " + outcome.message);
+        }
+        if (invalidAtStart != null) {
+            // A plan found wrong at test start must not run its full length to say so: JMeter stops the test now.
+            result.setStopTestNow(true);
+            // Once per run, the sample or the metrics tick first (see MqttElements.startRuntime).
+            if (runtime == null || runtime.firstTime("stopping: invalid at start")) {
+                MqttElements.stopTestNow(invalidAtStart);
+            }
         }
         result.setSuccessful(outcome.ok);
         result.setResponseCode(outcome.code);
@@ -76,6 +93,14 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
         result.setBytes(outcome.bytesReceived);
         result.setResponseData(outcome.message, "UTF-8");
         return result;
+    }
+
+    /**
+     * A wait cut short because JMeter is stopping the test (Stop interrupts the threads): the stop is the run's own
+     * mark (see {@link JMeterStop}), not a failure of the plan or the broker.
+     */
+    private static boolean interruptedByStop(OperationResult outcome) {
+        return "INTERRUPTED".equals(outcome.code) && JMeterStop.asked();
     }
 
     /**
@@ -100,6 +125,21 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
 
     protected ClientGroup existingGroup(EngineRuntime runtime, JMeterContext context) {
         return runtime.context().existingGroup(MqttElements.threadKey(context), groupName());
+    }
+
+    /**
+     * The failed sample of a Publish or Subscribe whose client group holds no client on this thread: it names the group
+     * and the thread's groups that do hold clients, since a Connect with another group name is the usual cause.
+     */
+    protected OperationResult noClientInGroup(EngineRuntime runtime, JMeterContext context, String element) {
+        List<String> others = runtime.context().groupsWithClients(MqttElements.threadKey(context));
+        String missing = "no MQTT client in client group '" + groupName() + "' on this JMeter thread";
+        if (others.isEmpty()) {
+            return OperationResult.failed("NOT_CONNECTED", missing + ", nor in any other client group: an MQTT Connect"
+                    + " with clientGroup '" + groupName() + "' must run before " + element + " in the same thread");
+        }
+        return OperationResult.failed("NOT_CONNECTED", missing + "; this thread's clients are in client group(s) '"
+                + String.join("', '", others) + "': set clientGroup to the one its MQTT Connect uses");
     }
 
     private String groupName() {
@@ -143,7 +183,7 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
                 TestBeanHelper.prepare(this);
                 validate();
             } catch (InvalidSettingException e) {
-                MqttElements.reportInvalid(getName(), e);
+                MqttElements.invalidAtStart(getName(), e);
             }
         }
     }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 
+import org.apache.jmeter.engine.StandardJMeterEngine;
 import org.apache.jmeter.services.FileServer;
 import org.apache.jmeter.threads.JMeterContext;
 import org.apache.jmeter.util.JMeterUtils;
@@ -20,6 +21,8 @@ import org.slf4j.LoggerFactory;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.RunConfig;
+import io.mqttload.engine.RunContext;
+import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.PayloadHeader;
 import io.mqttload.summary.RunSummary;
 
@@ -48,12 +51,46 @@ final class MqttElements {
                 return RunConfig.from(JMeterUtils::getProperty, scenario, runIdFromController);
             }, System.out, runtime -> {
                 runtime.describe(engineFacts(), changedProperties());
+                JMeterStop.testStarted();
+                // Checked every second, and once more at the end: a stop within the last second is seen too.
+                runtime.addIntervalListener(interval -> {
+                    if (JMeterStop.asked()) {
+                        runtime.stoppedBeforePlanEnd();
+                    } else if (runtime.invalidAtStart() != null && runtime.firstTime("stopping: invalid at start")) {
+                        // A plan whose threads run no MQTT sample soon (which stops the test, see AbstractMqttSampler).
+                        stopTestNow(runtime.invalidAtStart());
+                    }
+                });
                 startupError = null;
             });
         } catch (InvalidSettingException e) {
             reportInvalid("engine properties", e);
             startupError = "invalid engine property: " + e.getMessage();
         }
+    }
+
+    /**
+     * An element's setting found invalid at test start: logged and printed, counted as a refused setting of the
+     * element (the verdict is FAILED, and the live panel shows the error at once), and kept in the run, so that the
+     * first MQTT sample of any thread fails with it and stops the test now, rather than the run going its full length
+     * to say at the end that its plan was wrong. Stopping here, on JMeter's engine thread before the thread groups
+     * start, would race with their start: JMeter's stop runs on a thread of its own.
+     */
+    static void invalidAtStart(String element, InvalidSettingException e) {
+        reportInvalid(element, e);
+        EngineLifecycle.running().ifPresent(runtime -> {
+            RunContext run = runtime.context();
+            run.metrics().failed(FailureTally.Kind.INVALID_SETTING, run.samplerMetrics(element), e.getMessage());
+            runtime.invalidAtStart("invalid setting in '" + element + "', found at test start: " + e.getMessage());
+        });
+    }
+
+    /** Asks JMeter to stop the test now, saying why on the console and in the log. */
+    static void stopTestNow(String why) {
+        String line = "MQTT: stopping the test now: " + why;
+        log.error(line);
+        System.out.println(line);
+        StandardJMeterEngine.stopEngineNow();
     }
 
     /** The machine, JVM and JMeter this engine runs on, for the run report. */
@@ -109,6 +146,9 @@ final class MqttElements {
 
     /** Ends the run once: closes every client and writes the summary. */
     static void stopRuntime() {
+        if (JMeterStop.asked()) {
+            EngineLifecycle.running().ifPresent(EngineRuntime::stoppedBeforePlanEnd);
+        }
         RunSummary summary = EngineLifecycle.stop();
         if (summary != null) {
             ExitStatus.record(summary.verdict());

@@ -8,6 +8,7 @@ import org.apache.jmeter.threads.JMeterContext;
 import io.mqttload.client.PublishProperties;
 import io.mqttload.client.UserProperties;
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.engine.ClientGroup;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
 import io.mqttload.engine.PayloadSource;
@@ -72,7 +73,11 @@ public class MqttPublishSampler extends AbstractMqttSampler {
             pace.sampleStarted();
         }
         try {
-            return operation.run(runtime.context(), existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
+            ClientGroup group = existingGroup(runtime, context);
+            if (group == null || group.size() == 0) {
+                return noClientInGroup(runtime, context, "MQTT Publish");
+            }
+            return operation.run(runtime.context(), group, MqttElements.threadGroupNumber(runtime, context),
                     threadNumber(context), metrics, intendedMicros);
         } finally {
             if (pace != null) {

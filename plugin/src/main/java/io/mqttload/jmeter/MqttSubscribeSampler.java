@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.jmeter.threads.JMeterContext;
 
 import io.mqttload.client.SubscribeOptions;
+import io.mqttload.engine.ClientGroup;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
 import io.mqttload.engine.SubscribeOperation;
@@ -37,7 +38,11 @@ public class MqttSubscribeSampler extends AbstractMqttSampler {
             operation = operation();
             operationKey = key;
         }
-        return operation.run(runtime.context(), existingGroup(runtime, context), MqttElements.threadGroupNumber(runtime, context),
+        ClientGroup group = existingGroup(runtime, context);
+        if (group == null || group.size() == 0) {
+            return noClientInGroup(runtime, context, "MQTT Subscribe");
+        }
+        return operation.run(runtime.context(), group, MqttElements.threadGroupNumber(runtime, context),
                 threadNumber(context),
                 runtime.context().samplerMetrics(getName()));
     }

@@ -126,7 +126,13 @@ public enum Count {
     MOVED_AWAY("movedAway", COUNTER, "clients that left this broker node for another after losing their connection",
             NODE),
     MOVED_IN("movedIn", COUNTER, "clients that came to this broker node from another after losing their connection",
-            NODE);
+            NODE),
+    SAMPLES_FAILED("samplesFailed", FailureTally.Kind.SAMPLE, "samples failed", "MQTT samples that failed for a"
+            + " reason no other error count holds: no client in the sampler's client group, a topic that expands to"
+            + " no valid name, a full in-flight window, an interrupted wait", ENGINE),
+    STOPPED_AT_MILLIS("stoppedAtMillis", PEAK, MAX, "milliseconds from the engine's run start at which JMeter was asked"
+            + " to stop the test before the plan's end (Stop or Shutdown, stoptest.sh, a Thread Group's on-error action,"
+            + " an invalid setting found at test start); 0: the plan ran to its end", ENGINE);
 
     /** Where a count is kept: the engine's totals, per sampler label, per broker node. */
     public enum Level {

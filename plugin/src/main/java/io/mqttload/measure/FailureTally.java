@@ -33,7 +33,9 @@ public final class FailureTally {
         PROTOCOL_VIOLATION("protocol violation"),
         RENDEZVOUS("rendezvous"),
         INVALID_SETTING("invalid setting"),
-        REPLY("reply");
+        REPLY("reply"),
+        /** A failed sample whose cause no other kind counts (its clients' and messages' failures are counted by theirs). */
+        SAMPLE("sample");
 
         private final String text;
 

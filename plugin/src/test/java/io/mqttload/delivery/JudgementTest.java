@@ -151,4 +151,47 @@ class JudgementTest {
             assertThat(judge(0, List.of()).verdict).as(error.key() + " alone").isEqualTo(Verdict.FAILED);
         }
     }
+
+    @Test
+    void failedSamples_failTheRunWhateverTheTolerance() {
+        counts.put(Count.CONNECTS_OK, 1L);
+        counts.put(Count.EXPECTED, 10L);
+        counts.put(Count.RECEIVED_OF_EXPECTED, 10L);
+        counts.put(Count.SAMPLES_FAILED, 10L);
+        List<FailureTally.Row> rows = List.of(new FailureTally.Row("pub", FailureTally.Kind.SAMPLE,
+                "NOT_CONNECTED: no MQTT client in client group 'default'", 10));
+
+        Judgement j = judge(100, rows);
+
+        assertThat(j.verdict).as("a sample that failed without an attempt of the broker's has no tolerance")
+                .isEqualTo(Verdict.FAILED);
+        assertThat(j.line()).startsWith("FAILED: 10 sample(s) failed (most often: 10 x NOT_CONNECTED: no MQTT client in"
+                + " client group 'default', in 'pub')");
+    }
+
+    @Test
+    void aStoppedRun_isStoppedNotNoLoss_andSaysWhen() {
+        counts.put(Count.CONNECTS_OK, 2L);
+        counts.put(Count.EXPECTED, 100L);
+        counts.put(Count.RECEIVED_OF_EXPECTED, 100L);
+        counts.put(Count.STOPPED_AT_MILLIS, 8_200L);
+
+        Judgement j = judge(0, List.of());
+
+        assertThat(j.verdict).isEqualTo(Verdict.STOPPED);
+        assertThat(j.verdict.passed()).isFalse();
+        assertThat(j.line()).startsWith("STOPPED: the test was stopped at 8.2 s of the run, before the plan's end")
+                .contains("delivery: expected 100, received 100, lost 0");
+    }
+
+    @Test
+    void aStoppedRunThatFailed_isFailedWithTheStopBesideIt() {
+        counts.put(Count.CONNECTS_FAILED, 1L);
+        counts.put(Count.STOPPED_AT_MILLIS, 1_500L);
+
+        Judgement j = judge(0, List.of());
+
+        assertThat(j.verdict).isEqualTo(Verdict.FAILED);
+        assertThat(j.line()).contains("; the test was stopped at 1.5 s of the run, before the plan's end");
+    }
 }

@@ -183,6 +183,19 @@ public final class JMeterEngines implements AutoCloseable {
         return Headless.start(command, dir, name, properties);
     }
 
+    /**
+     * The JMeter GUI of the JMeter home {@code home} on {@code plan}, without engines, on the X display {@code display}:
+     * as a user opens a plan to run it with Run &gt; Start. Its files are as {@link #startLocal}'s; {@code properties}
+     * become {@code -J}, and {@code jsr223.init.file} among them is how a test acts in the GUI.
+     */
+    public static Headless startLocalGui(Path home, Path dir, String name, Path plan, String display,
+            Map<String, String> properties) throws IOException {
+        Files.createDirectories(dir);
+        List<String> command = java(jmeterJar(home));
+        command.addAll(List.of("-t", plan.toString(), "-Duser.language=en", "-Duser.region=US"));
+        return Headless.start(command, dir, name, properties, Map.of("DISPLAY", display));
+    }
+
     /** Whether every engine has exited by itself within {@code timeout}, as {@code -X} asks them to. */
     public boolean awaitExit(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();

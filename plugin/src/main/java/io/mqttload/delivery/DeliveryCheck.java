@@ -105,6 +105,10 @@ public final class DeliveryCheck {
         String node = "";
         @JsonProperty
         final Set<String> filters = new LinkedHashSet<>();
+        /** The MQTT version at which the broker granted a shared group's filter (empty: not granted, or not shared). */
+        @JsonProperty
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        String grantedAt = "";
         /** What this scope saw, by stream id. */
         @JsonProperty("received")
         final Map<Integer, Seen> seen = new TreeMap<>();
@@ -175,6 +179,11 @@ public final class DeliveryCheck {
         public final Map<String, long[]> bySampler = new TreeMap<>();
         /** {@code [expected, received]} per broker node of the receivers, when the connection lists several. */
         public final Map<String, long[]> byNode = new TreeMap<>();
+        /**
+         * Shared groups owed messages that got none although the broker granted their filter: a broker without shared
+         * subscriptions (at that MQTT version) took {@code $share/...} as an ordinary filter. Fails the verdict.
+         */
+        public long sharedGroupsUnserved;
         /** Receivers owed messages that got none of them: a shared group the broker does not serve, say. */
         public final List<String> receivedNothing = new ArrayList<>();
 
@@ -234,6 +243,9 @@ public final class DeliveryCheck {
                 scope.node = partNode;
             } else if (!partNode.isEmpty() && !scope.node.equals(partNode)) {
                 scope.node = SEVERAL_NODES;
+            }
+            if (scope.grantedAt.isEmpty() && part.grantedAt != null) {
+                scope.grantedAt = part.grantedAt;
             }
             part.filters.forEach(scope::addFilter);
             scope.noLocalFilters.addAll(part.noLocalFilters);
@@ -296,8 +308,17 @@ public final class DeliveryCheck {
             }
             Scope scope = e.getKey();
             if (scope.isShared()) {
-                nothing.add("shared group " + scope.key.substring(DeliveryLedger.SHARED_SCOPE_PREFIX.length())
-                        + " received none of " + e.getValue()[0] + " messages owed to it");
+                // The filter as the plan wrote it: "perf/test/#" alone reads as an ordinary filter of topic perf/test.
+                String group = "shared group $share/" + scope.key.substring(DeliveryLedger.SHARED_SCOPE_PREFIX.length())
+                        + " received none of " + e.getValue()[0] + " messages owed to it";
+                if (scope.grantedAt == null || scope.grantedAt.isEmpty()) {
+                    nothing.add(group);
+                } else {
+                    r.sharedGroupsUnserved++;
+                    nothing.add(group + ", though the broker granted the filter at " + scope.grantedAt + ": the broker"
+                            + " probably does not support shared subscriptions at " + scope.grantedAt + " (it takes"
+                            + " $share/... as an ordinary filter, which no topic matches)");
+                }
             } else {
                 plainScopesWithNothing++;
             }

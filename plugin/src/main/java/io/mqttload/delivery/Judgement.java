@@ -46,6 +46,12 @@ public final class Judgement {
         if (despiteNoLocal > 0) {
             why.add("the broker sent " + despiteNoLocal + " message(s) to their own publisher's no-local subscription");
         }
+        long unserved = count.applyAsLong(Count.SHARED_GROUPS_UNSERVED);
+        if (unserved > 0) {
+            // Not loss: a broker that takes $share/... as an ordinary filter owes the group nothing (the group named below).
+            why.add("the broker probably does not support shared subscriptions: " + unserved + " shared group(s) it"
+                    + " granted received nothing");
+        }
         long connectsOk = count.applyAsLong(Count.CONNECTS_OK);
         long connectsFailed = count.applyAsLong(Count.CONNECTS_FAILED);
         if (connectsOk == 0 && connectsFailed > 0) {

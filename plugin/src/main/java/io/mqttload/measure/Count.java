@@ -126,7 +126,10 @@ public enum Count {
     MOVED_AWAY("movedAway", COUNTER, "clients that left this broker node for another after losing their connection",
             NODE),
     MOVED_IN("movedIn", COUNTER, "clients that came to this broker node from another after losing their connection",
-            NODE);
+            NODE),
+    SHARED_GROUPS_UNSERVED("sharedGroupsUnserved", RUN_END, FROM_LEDGERS, "shared subscription groups that received"
+            + " none of the messages owed to them although the broker granted their filter: it probably does not"
+            + " support shared subscriptions at that MQTT version; fails the verdict", ENGINE);
 
     /** Where a count is kept: the engine's totals, per sampler label, per broker node. */
     public enum Level {

@@ -95,6 +95,7 @@ public final class RunSummary {
         counts.put(Count.LOST, delivery.lost());
         counts.put(Count.DELIVERED_UNACKNOWLEDGED, delivery.deliveredUnacknowledged);
         counts.put(Count.DELIVERED_DESPITE_NO_LOCAL, delivery.deliveredDespiteNoLocal);
+        counts.put(Count.SHARED_GROUPS_UNSERVED, delivery.sharedGroupsUnserved);
         counts.put(Count.RECEIVED_FROM_UNKNOWN_STREAMS, delivery.receivedFromUnknownStreams);
         counts.put(Count.MISSING_IN_GAPS, delivery.missingInGaps);
         counts.put(Count.LATE_SUBSCRIPTIONS, delivery.lateSubscriptions);

@@ -168,7 +168,13 @@ public final class LoadClient {
             SamplerMetrics sampler, boolean answerRequests) {
         receiver.receiveFor(sampler, answerRequests);
         List<Receiver.Subscription> added = receiver.register(filters, options.noLocal(), node);
-        return connection.subscribe(filters, qos, options).thenRun(() -> receiver.checkSentMeanwhile(added));
+        return connection.subscribe(filters, qos, options).thenRun(() -> {
+            receiver.checkSentMeanwhile(added);
+            String version = connection.isMqtt5() ? "MQTT 5" : "MQTT 3.1.1";
+            for (Receiver.Subscription s : added) {
+                s.scope.granted(version);
+            }
+        });
     }
 
     /** This client's requests and their replies; created by the owning JMeter thread at its first request. */

@@ -137,6 +137,13 @@ public final class MqttConnection {
      * CONNACK (RabbitMQ 3.x does): the client only sees the connection closed, so the reason says what it likely means.
      */
     public String connectFailure(Throwable error) {
+        String violation = Errors.connectViolation(error);
+        if (violation != null) {
+            // A CONNACK an MQTT 5 client cannot read often is a 3.1.1 broker's (or an MQTT 5 broker's 3.1.1 code).
+            return session.isMqtt5() && violation.contains("decoding CONNACK") ? violation + " (an MQTT 5 CONNACK the"
+                    + " client cannot read: the broker may speak only MQTT 3.1.1 correctly; try mqttVersion = MQTT_3_1_1)"
+                    : violation;
+        }
         String reason = Errors.reason(error);
         if (session.isMqtt5() && Errors.unwrap(error) instanceof ConnectionClosedException) {
             return reason + " (no CONNACK to an MQTT 5 CONNECT: the broker may speak only MQTT 3.1.1; try mqttVersion"

@@ -111,6 +111,8 @@ public final class LoadClient {
         return connection.connect().whenComplete((present, error) -> {
             if (error == null) {
                 metrics.connected(connectSampler, node, MicroClock.nowMicros() - start);
+            } else if (Errors.connectViolation(error) != null) {
+                metrics.connectViolated(connectSampler, node, connectFailure(error));
             } else {
                 metrics.failed(FailureTally.Kind.CONNECT, connectSampler, connectFailure(error));
             }

@@ -105,7 +105,8 @@ public final class Judgement {
         } else if (lost == 0) {
             verdict = Verdict.NO_LOSS;
         } else {
-            verdict = count.applyAsLong(Count.LATE_SUBSCRIPTIONS) > 0 ? Verdict.LOSS_UNCERTAIN : Verdict.LOSS;
+            verdict = count.applyAsLong(Count.LATE_SUBSCRIPTIONS) > 0 || count.applyAsLong(Count.SUBSCRIBER_SESSIONS_LOST) > 0
+                    ? Verdict.LOSS_UNCERTAIN : Verdict.LOSS;
         }
         this.reasons = List.copyOf(why);
         this.line = line(count, receivedNothing, wholeRun);
@@ -137,6 +138,9 @@ public final class Judgement {
                 b.append(String.join("; ", reasons));
                 b.append(String.format(Locale.ROOT, " | delivery: expected %d, received %d, lost %d", expected,
                         count.applyAsLong(Count.RECEIVED_OF_EXPECTED), lost));
+                if (lost > 0) {
+                    b.append(sessionsLost(count));
+                }
                 break;
             case LOSS:
             case LOSS_UNCERTAIN:
@@ -145,11 +149,12 @@ public final class Judgement {
                 if (!wholeRun) {
                     b.append("; ").append(count.applyAsLong(Count.MISSING_IN_GAPS)).append(" sequence numbers still in gaps");
                 }
-                if (verdict == Verdict.LOSS_UNCERTAIN) {
+                if (count.applyAsLong(Count.LATE_SUBSCRIPTIONS) > 0) {
                     b.append("; ").append(count.applyAsLong(Count.LATE_SUBSCRIPTIONS)).append(" subscription(s) were made"
                             + " after matching messages had been published, so part of this may be messages sent"
                             + " before they existed");
                 }
+                b.append(sessionsLost(count));
                 break;
             case NO_LOSS:
                 b.append("every expected message arrived").append(wholeRun ? ", on every engine" : "");
@@ -187,6 +192,14 @@ public final class Judgement {
                     + " judged over all engines by the MQTT Run Report");
         }
         return b.toString();
+    }
+
+    /** Why part of a loss may be no one's: subscribers whose broker kept no session across a reconnect, or "". */
+    private static String sessionsLost(ToLongFunction<Count> count) {
+        long sessions = count.applyAsLong(Count.SUBSCRIBER_SESSIONS_LOST);
+        return sessions == 0 ? "" : "; " + sessions + " subscribing client(s) reconnected to a broker that had kept no"
+                + " session for them (CONNACK session present 0), so part of this may be messages published before"
+                + " they had subscribed again, which the broker owed to nobody";
     }
 
     public String line() {

@@ -129,7 +129,10 @@ public enum Count {
             NODE),
     SHARED_GROUPS_UNSERVED("sharedGroupsUnserved", RUN_END, FROM_LEDGERS, "shared subscription groups that received"
             + " none of the messages owed to them although the broker granted their filter: it probably does not"
-            + " support shared subscriptions at that MQTT version; fails the verdict", ENGINE);
+            + " support shared subscriptions at that MQTT version; fails the verdict", ENGINE),
+    SUBSCRIBER_SESSIONS_LOST("subscriberSessionsLost", COUNTER, "reconnects of subscribing clients to a broker that"
+            + " had kept no session for them (CONNACK session present 0): messages published before they subscribed"
+            + " again were owed to nobody; loss may then be uncertain", ENGINE);
 
     /** Where a count is kept: the engine's totals, per sampler label, per broker node. */
     public enum Level {

@@ -220,10 +220,15 @@ public final class LoadClient {
     /** The connection's events, counted where they happened: on the event loop, without blocking. */
     private final class ConnectionEvents implements MqttConnection.Listener {
         @Override
-        public void opened(boolean reconnect) {
+        public void opened(boolean reconnect, boolean sessionPresent) {
             metrics.connections(connectSampler, node, 1);
             if (reconnect) {
                 metrics.count(Count.RECONNECTS);
+                // The broker kept no subscription: until the client has subscribed again (the HiveMQ client does so
+                // itself), what is published to its topics is owed to nobody, though the ledger owes it to this client.
+                if (!sessionPresent && receiver.hasSubscriptions()) {
+                    metrics.count(Count.SUBSCRIBER_SESSIONS_LOST);
+                }
             }
         }
 

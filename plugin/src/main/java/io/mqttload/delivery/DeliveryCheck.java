@@ -69,7 +69,7 @@ public final class DeliveryCheck {
     }
 
     /** What one receiver scope saw of one stream. */
-    @JsonPropertyOrder({"unique", "highest", "missing"})
+    @JsonPropertyOrder({"unique", "highest", "missing", "duplicates", "reordered"})
     public static final class Seen {
         @JsonProperty
         final long unique;
@@ -78,18 +78,33 @@ public final class DeliveryCheck {
         /** Missing sequence numbers below {@link #highest} as sorted disjoint pairs; null when not known exactly. */
         @JsonProperty
         final long[] missing;
+        /** Messages that arrived again, and messages that arrived after a later one (written only when not 0). */
+        @JsonProperty
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+        final long duplicates;
+        @JsonProperty
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+        final long reordered;
+
+        public Seen(long unique, long highest, long[] missing) {
+            this(unique, highest, missing, 0, 0);
+        }
 
         @JsonCreator
         public Seen(@JsonProperty("unique") long unique, @JsonProperty("highest") long highest,
-                @JsonProperty("missing") long[] missing) {
+                @JsonProperty("missing") long[] missing, @JsonProperty("duplicates") long duplicates,
+                @JsonProperty("reordered") long reordered) {
             this.unique = unique;
             this.highest = highest;
             this.missing = missing;
+            this.duplicates = duplicates;
+            this.reordered = reordered;
         }
 
         /** Two parts of one shared group (members on several engines): what they saw adds up, the ranges no longer tell. */
         Seen plus(Seen other) {
-            return new Seen(unique + other.unique, Math.max(highest, other.highest), null);
+            return new Seen(unique + other.unique, Math.max(highest, other.highest), null, duplicates + other.duplicates,
+                    reordered + other.reordered);
         }
     }
 
@@ -175,9 +190,9 @@ public final class DeliveryCheck {
         public long deliveredDespiteNoLocal;
         /** Distinct messages received from streams not in the book (publishers outside the scopes' run or engine). */
         public long receivedFromUnknownStreams;
-        /** {@code [expected, received]} per Subscribe sampler label. */
+        /** {@code [expected, received, duplicates, reordered]} per Subscribe sampler label. */
         public final Map<String, long[]> bySampler = new TreeMap<>();
-        /** {@code [expected, received]} per broker node of the receivers, when the connection lists several. */
+        /** {@code [expected, received, duplicates, reordered]} per broker node of the receivers, when the connection lists several. */
         public final Map<String, long[]> byNode = new TreeMap<>();
         /**
          * Shared groups owed messages that got none although the broker granted their filter: a broker without shared
@@ -281,13 +296,11 @@ public final class DeliveryCheck {
                 r.receivedOfExpected += receivedAcknowledged;
                 r.deliveredUnacknowledged += unique - receivedAcknowledged;
                 if (!scope.node.isEmpty()) {
-                    long[] forNode = r.byNode.computeIfAbsent(scope.node, k -> new long[2]);
-                    forNode[0] += stream.acknowledged;
-                    forNode[1] += receivedAcknowledged;
+                    add(r.byNode.computeIfAbsent(scope.node, k -> new long[4]), stream.acknowledged, receivedAcknowledged,
+                            seen);
                 }
-                long[] forLabel = r.bySampler.computeIfAbsent(scope.label, k -> new long[2]);
-                forLabel[0] += stream.acknowledged;
-                forLabel[1] += receivedAcknowledged;
+                add(r.bySampler.computeIfAbsent(scope.label, k -> new long[4]), stream.acknowledged, receivedAcknowledged,
+                        seen);
                 long[] forScope = perScope.computeIfAbsent(scope, k -> new long[2]);
                 forScope[0] += stream.acknowledged;
                 forScope[1] += unique;
@@ -329,6 +342,16 @@ public final class DeliveryCheck {
         }
         r.receivedNothing.addAll(nothing);
         return r;
+    }
+
+    /** Adds one (scope, stream) to a subscriber's or node's {@code [expected, received, duplicates, reordered]}. */
+    private static void add(long[] figures, long expected, long received, Seen seen) {
+        figures[0] += expected;
+        figures[1] += received;
+        if (seen != null) {
+            figures[2] += seen.duplicates;
+            figures[3] += seen.reordered;
+        }
     }
 
     /**

@@ -364,7 +364,7 @@ public final class MergedReport {
             line.verdict = e.verdict;
             f.engineSummaries.put(e.engineId, line);
         }
-        lossBySampler.forEach((label, v) -> f.lossBySampler.put(label, new SamplerDelivery(v[0], v[1])));
+        lossBySampler.forEach((label, v) -> f.lossBySampler.put(label, new SamplerDelivery(v)));
         f.nodes.putAll(nodes);
         for (BrokerRow b : brokers) {
             ReportFigures.BrokerLine line = new ReportFigures.BrokerLine();

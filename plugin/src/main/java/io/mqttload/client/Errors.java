@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import javax.net.ssl.SSLException;
 
 import com.hivemq.client.mqtt.exceptions.ConnectionFailedException;
+import com.hivemq.client.mqtt.exceptions.MqttSessionExpiredException;
 import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
 import com.hivemq.client.mqtt.mqtt3.exceptions.Mqtt3DisconnectException;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
@@ -44,6 +45,14 @@ public final class Errors {
         if (e instanceof Mqtt3ConnAckException) {
             var ack = ((Mqtt3ConnAckException) e).getMqttMessage();
             return "CONNACK refused: " + ack.getReturnCode() + " (0x" + Integer.toHexString(ack.getReturnCode().getCode()) + ")";
+        }
+        if (e instanceof MqttSessionExpiredException) {
+            // What the HiveMQ client fails in-flight publishes with when the connection goes and no session is kept
+            // ("Session expired as connection was closed."): the lost connection is the cause, so it comes first.
+            Throwable lost = e.getCause();
+            return "connection lost with the publish in flight" + (lost == null || lost == e ? "" : " (" + describe(lost)
+                    + ")") + ": not acknowledged, and no session was kept to resend it (clean session, or its expiry"
+                    + " passed)";
         }
         Throwable root = rootCause(e);
         if (root instanceof UnknownHostException) {

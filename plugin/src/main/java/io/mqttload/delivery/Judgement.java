@@ -182,7 +182,13 @@ public final class Judgement {
         }
         long behind = count.applyAsLong(Count.PUBLISH_BEHIND_SCHEDULE_SECONDS);
         if (behind > 0) {
-            b.append("; publishing behind schedule ").append(behind).append(wholeRun ? " engine-second(s)" : " s")
+            // A broker that went away is why publishing fell behind: the reader needs that first, not the schedule.
+            long lostConnections = count.applyAsLong(Count.CONNECTIONS_LOST);
+            long publishFailed = count.applyAsLong(Count.PUBLISH_FAILED);
+            String cause = lostConnections > 0 ? "with " + lostConnections + " connection(s) lost, publishing fell"
+                    : publishFailed > 0 ? "with " + publishFailed + " publish(es) failed, publishing fell" : "publishing";
+            b.append("; ").append(cause).append(" behind schedule ").append(behind)
+                    .append(wholeRun ? " engine-second(s)" : " s")
                     .append(" (under 90 % of the rate the plan's throughput timers ask for): the broker saw less load"
                             + " than the plan asks");
         }

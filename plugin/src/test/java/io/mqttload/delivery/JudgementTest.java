@@ -117,6 +117,22 @@ class JudgementTest {
     }
 
     @Test
+    void behindScheduleInARunWhoseBrokerWentAway_saysTheLostConnectionsFirst() {
+        counts.put(Count.CONNECTS_OK, 3L);
+        counts.put(Count.CONNECTIONS_LOST, 3L);
+        counts.put(Count.PUBLISH_BEHIND_SCHEDULE_SECONDS, 4L);
+
+        String line = judge(0, List.of()).line();
+
+        assertThat(line).startsWith("FAILED: 3 established connection(s) lost")
+                .contains("; with 3 connection(s) lost, publishing fell behind schedule 4 s (under 90 %")
+                .doesNotContain("; publishing behind schedule");
+        // Without a failure, the schedule alone is the news, as before.
+        counts.remove(Count.CONNECTIONS_LOST);
+        assertThat(judge(0, List.of()).line()).contains("; publishing behind schedule 4 s (under 90 %");
+    }
+
+    @Test
     void missingEngine_isIncompleteAndStillNamesFailuresAndFigures() {
         counts.put(Count.CONNECTS_OK, 2L);
         counts.put(Count.RENDEZVOUS_FAILURES, 1L);

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import javax.net.ssl.SSLException;
 
 import com.hivemq.client.mqtt.exceptions.ConnectionFailedException;
+import com.hivemq.client.mqtt.exceptions.MqttSessionExpiredException;
 import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
 import com.hivemq.client.mqtt.mqtt3.exceptions.Mqtt3DisconnectException;
 import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
@@ -17,6 +18,9 @@ import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5ConnAckException;
 
 /** Turns client exceptions into one-line messages a user can act on, without stack traces. */
 public final class Errors {
+    /** How the HiveMQ client's own CONNACK timeout reads (MqttConnectHandler). */
+    private static final String CONNACK_TIMEOUT = "Timeout while waiting for CONNACK";
+
     private Errors() {
     }
 
@@ -41,6 +45,14 @@ public final class Errors {
         if (e instanceof Mqtt3ConnAckException) {
             var ack = ((Mqtt3ConnAckException) e).getMqttMessage();
             return "CONNACK refused: " + ack.getReturnCode() + " (0x" + Integer.toHexString(ack.getReturnCode().getCode()) + ")";
+        }
+        if (e instanceof MqttSessionExpiredException) {
+            // What the HiveMQ client fails in-flight publishes with when the connection goes and no session is kept
+            // ("Session expired as connection was closed."): the lost connection is the cause, so it comes first.
+            Throwable lost = e.getCause();
+            return "connection lost with the publish in flight" + (lost == null || lost == e ? "" : " (" + describe(lost)
+                    + ")") + ": not acknowledged, and no session was kept to resend it (clean session, or its expiry"
+                    + " passed)";
         }
         Throwable root = rootCause(e);
         if (root instanceof UnknownHostException) {
@@ -77,6 +89,26 @@ public final class Errors {
     public static boolean isProtocolViolation(MqttDisconnectSource source, Throwable cause) {
         return source == MqttDisconnectSource.CLIENT
                 && (cause instanceof Mqtt3DisconnectException || cause instanceof Mqtt5DisconnectException);
+    }
+
+    /**
+     * The protocol violation that made the client give up a CONNECT, naming the packet, or null when the connect failed
+     * otherwise. Before CONNACK the HiveMQ client closes the connection itself (a DISCONNECT exception of its own) on a
+     * packet it cannot decode ("Exception while decoding CONNACK: wrong reason code": Moquette's MQTT 5 CONNACK with a
+     * 3.1.1 return code) and on any packet but CONNACK ("DISCONNECT message must not be received before CONNACK":
+     * Artemis under load). Its own CONNACK timeout takes the same path, but a broker that does not answer in time
+     * broke no rule.
+     */
+    public static String connectViolation(Throwable t) {
+        Throwable e = unwrap(t);
+        if (!(e instanceof Mqtt3DisconnectException || e instanceof Mqtt5DisconnectException)) {
+            return null;
+        }
+        String message = e.getMessage();
+        if (message == null || message.startsWith(CONNACK_TIMEOUT)) {
+            return null;
+        }
+        return "the client closed the connection during CONNECT: " + message;
     }
 
     private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {

@@ -15,8 +15,11 @@ import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.MqttClientBuilder;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.exceptions.ConnectionClosedException;
+import com.hivemq.client.mqtt.lifecycle.MqttClientConnectedContext;
 import com.hivemq.client.mqtt.lifecycle.MqttClientDisconnectedContext;
 import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
+import com.hivemq.client.mqtt.mqtt3.lifecycle.Mqtt3ClientConnectedContext;
+import com.hivemq.client.mqtt.mqtt5.lifecycle.Mqtt5ClientConnectedContext;
 
 /**
  * One MQTT connection of the load, on the HiveMQ asynchronous client (3.1.1 or 5): it connects, publishes,
@@ -30,8 +33,11 @@ public final class MqttConnection {
 
     /** What the connection tells its owner, on the client's event-loop thread; none of it may block. */
     public interface Listener {
-        /** The connection is up: the first time, or again after a lost one ({@code reconnect}). */
-        void opened(boolean reconnect);
+        /**
+         * The connection is up: the first time, or again after a lost one ({@code reconnect}); {@code sessionPresent}
+         * is the CONNACK's flag: whether the broker still held the client's session (its subscriptions among them).
+         */
+        void opened(boolean reconnect, boolean sessionPresent);
 
         /** An open connection closed, whatever the reason (the user's DISCONNECT too). */
         void closed();
@@ -82,7 +88,7 @@ public final class MqttConnection {
         MqttClientBuilder builder = MqttClient.builder()
                 .identifier(clientId)
                 .transportConfig(ClientConfigs.transport(settings, localAddress))
-                .addConnectedListener(ctx -> onConnected())
+                .addConnectedListener(ctx -> onConnected(sessionPresent(ctx)))
                 .addDisconnectedListener(this::onDisconnected);
         if (ownEventLoop) {
             this.ownEventLoop = Executors.newSingleThreadExecutor(r -> {
@@ -137,6 +143,13 @@ public final class MqttConnection {
      * CONNACK (RabbitMQ 3.x does): the client only sees the connection closed, so the reason says what it likely means.
      */
     public String connectFailure(Throwable error) {
+        String violation = Errors.connectViolation(error);
+        if (violation != null) {
+            // A CONNACK an MQTT 5 client cannot read often is a 3.1.1 broker's (or an MQTT 5 broker's 3.1.1 code).
+            return session.isMqtt5() && violation.contains("decoding CONNACK") ? violation + " (an MQTT 5 CONNACK the"
+                    + " client cannot read: the broker may speak only MQTT 3.1.1 correctly; try mqttVersion = MQTT_3_1_1)"
+                    : violation;
+        }
         String reason = Errors.reason(error);
         if (session.isMqtt5() && Errors.unwrap(error) instanceof ConnectionClosedException) {
             return reason + " (no CONNACK to an MQTT 5 CONNECT: the broker may speak only MQTT 3.1.1; try mqttVersion"
@@ -145,7 +158,19 @@ public final class MqttConnection {
         return reason;
     }
 
-    private void onConnected() {
+    /** The CONNACK's session-present flag, whichever MQTT version the client speaks. */
+    private static boolean sessionPresent(MqttClientConnectedContext ctx) {
+        if (ctx instanceof Mqtt5ClientConnectedContext) {
+            return ((Mqtt5ClientConnectedContext) ctx).getConnAck().isSessionPresent();
+        }
+        if (ctx instanceof Mqtt3ClientConnectedContext) {
+            return ((Mqtt3ClientConnectedContext) ctx).getConnAck().isSessionPresent();
+        }
+        // The client makes one of the two for every connection; a session is not presumed lost without its word.
+        return true;
+    }
+
+    private void onConnected(boolean sessionPresent) {
         int target = reconnectTarget;
         reconnectTarget = -1;
         if (target >= 0 && target != node) {
@@ -154,7 +179,7 @@ public final class MqttConnection {
             listener.movedNode(from, target);
         }
         if (connected.compareAndSet(false, true)) {
-            listener.opened(everConnected);
+            listener.opened(everConnected, sessionPresent);
         }
         everConnected = true;
     }

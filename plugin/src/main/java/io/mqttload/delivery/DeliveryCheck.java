@@ -69,7 +69,7 @@ public final class DeliveryCheck {
     }
 
     /** What one receiver scope saw of one stream. */
-    @JsonPropertyOrder({"unique", "highest", "missing"})
+    @JsonPropertyOrder({"unique", "highest", "missing", "duplicates", "reordered"})
     public static final class Seen {
         @JsonProperty
         final long unique;
@@ -78,18 +78,33 @@ public final class DeliveryCheck {
         /** Missing sequence numbers below {@link #highest} as sorted disjoint pairs; null when not known exactly. */
         @JsonProperty
         final long[] missing;
+        /** Messages that arrived again, and messages that arrived after a later one (written only when not 0). */
+        @JsonProperty
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+        final long duplicates;
+        @JsonProperty
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+        final long reordered;
+
+        public Seen(long unique, long highest, long[] missing) {
+            this(unique, highest, missing, 0, 0);
+        }
 
         @JsonCreator
         public Seen(@JsonProperty("unique") long unique, @JsonProperty("highest") long highest,
-                @JsonProperty("missing") long[] missing) {
+                @JsonProperty("missing") long[] missing, @JsonProperty("duplicates") long duplicates,
+                @JsonProperty("reordered") long reordered) {
             this.unique = unique;
             this.highest = highest;
             this.missing = missing;
+            this.duplicates = duplicates;
+            this.reordered = reordered;
         }
 
         /** Two parts of one shared group (members on several engines): what they saw adds up, the ranges no longer tell. */
         Seen plus(Seen other) {
-            return new Seen(unique + other.unique, Math.max(highest, other.highest), null);
+            return new Seen(unique + other.unique, Math.max(highest, other.highest), null, duplicates + other.duplicates,
+                    reordered + other.reordered);
         }
     }
 
@@ -105,6 +120,10 @@ public final class DeliveryCheck {
         String node = "";
         @JsonProperty
         final Set<String> filters = new LinkedHashSet<>();
+        /** The MQTT version at which the broker granted a shared group's filter (empty: not granted, or not shared). */
+        @JsonProperty
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        String grantedAt = "";
         /** What this scope saw, by stream id. */
         @JsonProperty("received")
         final Map<Integer, Seen> seen = new TreeMap<>();
@@ -171,10 +190,15 @@ public final class DeliveryCheck {
         public long deliveredDespiteNoLocal;
         /** Distinct messages received from streams not in the book (publishers outside the scopes' run or engine). */
         public long receivedFromUnknownStreams;
-        /** {@code [expected, received]} per Subscribe sampler label. */
+        /** {@code [expected, received, duplicates, reordered]} per Subscribe sampler label. */
         public final Map<String, long[]> bySampler = new TreeMap<>();
-        /** {@code [expected, received]} per broker node of the receivers, when the connection lists several. */
+        /** {@code [expected, received, duplicates, reordered]} per broker node of the receivers, when the connection lists several. */
         public final Map<String, long[]> byNode = new TreeMap<>();
+        /**
+         * Shared groups owed messages that got none although the broker granted their filter: a broker without shared
+         * subscriptions (at that MQTT version) took {@code $share/...} as an ordinary filter. Fails the verdict.
+         */
+        public long sharedGroupsUnserved;
         /** Receivers owed messages that got none of them: a shared group the broker does not serve, say. */
         public final List<String> receivedNothing = new ArrayList<>();
 
@@ -235,6 +259,9 @@ public final class DeliveryCheck {
             } else if (!partNode.isEmpty() && !scope.node.equals(partNode)) {
                 scope.node = SEVERAL_NODES;
             }
+            if (scope.grantedAt.isEmpty() && part.grantedAt != null) {
+                scope.grantedAt = part.grantedAt;
+            }
             part.filters.forEach(scope::addFilter);
             scope.noLocalFilters.addAll(part.noLocalFilters);
             part.seen.forEach(scope::see);
@@ -269,13 +296,11 @@ public final class DeliveryCheck {
                 r.receivedOfExpected += receivedAcknowledged;
                 r.deliveredUnacknowledged += unique - receivedAcknowledged;
                 if (!scope.node.isEmpty()) {
-                    long[] forNode = r.byNode.computeIfAbsent(scope.node, k -> new long[2]);
-                    forNode[0] += stream.acknowledged;
-                    forNode[1] += receivedAcknowledged;
+                    add(r.byNode.computeIfAbsent(scope.node, k -> new long[4]), stream.acknowledged, receivedAcknowledged,
+                            seen);
                 }
-                long[] forLabel = r.bySampler.computeIfAbsent(scope.label, k -> new long[2]);
-                forLabel[0] += stream.acknowledged;
-                forLabel[1] += receivedAcknowledged;
+                add(r.bySampler.computeIfAbsent(scope.label, k -> new long[4]), stream.acknowledged, receivedAcknowledged,
+                        seen);
                 long[] forScope = perScope.computeIfAbsent(scope, k -> new long[2]);
                 forScope[0] += stream.acknowledged;
                 forScope[1] += unique;
@@ -296,8 +321,17 @@ public final class DeliveryCheck {
             }
             Scope scope = e.getKey();
             if (scope.isShared()) {
-                nothing.add("shared group " + scope.key.substring(DeliveryLedger.SHARED_SCOPE_PREFIX.length())
-                        + " received none of " + e.getValue()[0] + " messages owed to it");
+                // The filter as the plan wrote it: "perf/test/#" alone reads as an ordinary filter of topic perf/test.
+                String group = "shared group $share/" + scope.key.substring(DeliveryLedger.SHARED_SCOPE_PREFIX.length())
+                        + " received none of " + e.getValue()[0] + " messages owed to it";
+                if (scope.grantedAt == null || scope.grantedAt.isEmpty()) {
+                    nothing.add(group);
+                } else {
+                    r.sharedGroupsUnserved++;
+                    nothing.add(group + ", though the broker granted the filter at " + scope.grantedAt + ": the broker"
+                            + " probably does not support shared subscriptions at " + scope.grantedAt + " (it takes"
+                            + " $share/... as an ordinary filter, which no topic matches)");
+                }
             } else {
                 plainScopesWithNothing++;
             }
@@ -308,6 +342,16 @@ public final class DeliveryCheck {
         }
         r.receivedNothing.addAll(nothing);
         return r;
+    }
+
+    /** Adds one (scope, stream) to a subscriber's or node's {@code [expected, received, duplicates, reordered]}. */
+    private static void add(long[] figures, long expected, long received, Seen seen) {
+        figures[0] += expected;
+        figures[1] += received;
+        if (seen != null) {
+            figures[2] += seen.duplicates;
+            figures[3] += seen.reordered;
+        }
     }
 
     /**

@@ -193,6 +193,8 @@ public final class DeliveryLedger {
         public final Map<String, long[]> byNode;
         /** Receivers owed messages that got none (see {@link DeliveryCheck.Result#receivedNothing}). */
         public final List<String> receivedNothing;
+        /** Shared groups the broker granted and never served (see {@link DeliveryCheck.Result#sharedGroupsUnserved}). */
+        public final long sharedGroupsUnserved;
 
         Delivery(DeliveryCheck.Result r, long missingInGaps, int receiverScopes, int publishStreams,
                 long lateSubscriptions, int sharedScopesAcrossEngines) {
@@ -204,6 +206,7 @@ public final class DeliveryLedger {
             this.bySampler = r.bySampler;
             this.byNode = r.byNode;
             this.receivedNothing = r.receivedNothing;
+            this.sharedGroupsUnserved = r.sharedGroupsUnserved;
             this.missingInGaps = missingInGaps;
             this.receiverScopes = receiverScopes;
             this.publishStreams = publishStreams;

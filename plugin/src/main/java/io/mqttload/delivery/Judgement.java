@@ -52,6 +52,12 @@ public final class Judgement {
         if (despiteNoLocal > 0) {
             why.add("the broker sent " + despiteNoLocal + " message(s) to their own publisher's no-local subscription");
         }
+        long unserved = count.applyAsLong(Count.SHARED_GROUPS_UNSERVED);
+        if (unserved > 0) {
+            // Not loss: a broker that takes $share/... as an ordinary filter owes the group nothing (the group named below).
+            why.add("the broker probably does not support shared subscriptions: " + unserved + " shared group(s) it"
+                    + " granted received nothing");
+        }
         long connectsOk = count.applyAsLong(Count.CONNECTS_OK);
         long connectsFailed = count.applyAsLong(Count.CONNECTS_FAILED);
         if (connectsOk == 0 && connectsFailed > 0) {
@@ -108,7 +114,8 @@ public final class Judgement {
         } else if (lost == 0) {
             verdict = Verdict.NO_LOSS;
         } else {
-            verdict = count.applyAsLong(Count.LATE_SUBSCRIPTIONS) > 0 ? Verdict.LOSS_UNCERTAIN : Verdict.LOSS;
+            verdict = count.applyAsLong(Count.LATE_SUBSCRIPTIONS) > 0 || count.applyAsLong(Count.SUBSCRIBER_SESSIONS_LOST) > 0
+                    ? Verdict.LOSS_UNCERTAIN : Verdict.LOSS;
         }
         this.reasons = List.copyOf(why);
         this.line = line(count, receivedNothing, wholeRun);
@@ -140,6 +147,9 @@ public final class Judgement {
                 b.append(String.join("; ", reasons));
                 b.append(String.format(Locale.ROOT, " | delivery: expected %d, received %d, lost %d", expected,
                         count.applyAsLong(Count.RECEIVED_OF_EXPECTED), lost));
+                if (lost > 0) {
+                    b.append(sessionsLost(count));
+                }
                 break;
             case LOSS:
             case LOSS_UNCERTAIN:
@@ -148,11 +158,12 @@ public final class Judgement {
                 if (!wholeRun) {
                     b.append("; ").append(count.applyAsLong(Count.MISSING_IN_GAPS)).append(" sequence numbers still in gaps");
                 }
-                if (verdict == Verdict.LOSS_UNCERTAIN) {
+                if (count.applyAsLong(Count.LATE_SUBSCRIPTIONS) > 0) {
                     b.append("; ").append(count.applyAsLong(Count.LATE_SUBSCRIPTIONS)).append(" subscription(s) were made"
                             + " after matching messages had been published, so part of this may be messages sent"
                             + " before they existed");
                 }
+                b.append(sessionsLost(count));
                 break;
             case STOPPED:
                 b.append(stopped(count, wholeRun)).append(": the figures cover the run up to the stop");
@@ -188,7 +199,13 @@ public final class Judgement {
         }
         long behind = count.applyAsLong(Count.PUBLISH_BEHIND_SCHEDULE_SECONDS);
         if (behind > 0) {
-            b.append("; publishing behind schedule ").append(behind).append(wholeRun ? " engine-second(s)" : " s")
+            // A broker that went away is why publishing fell behind: the reader needs that first, not the schedule.
+            long lostConnections = count.applyAsLong(Count.CONNECTIONS_LOST);
+            long publishFailed = count.applyAsLong(Count.PUBLISH_FAILED);
+            String cause = lostConnections > 0 ? "with " + lostConnections + " connection(s) lost, publishing fell"
+                    : publishFailed > 0 ? "with " + publishFailed + " publish(es) failed, publishing fell" : "publishing";
+            b.append("; ").append(cause).append(" behind schedule ").append(behind)
+                    .append(wholeRun ? " engine-second(s)" : " s")
                     .append(" (under 90 % of the rate the plan's throughput timers ask for): the broker saw less load"
                             + " than the plan asks");
         }
@@ -205,6 +222,14 @@ public final class Judgement {
         return String.format(Locale.ROOT, "the test was stopped at %.1f s%s, before the plan's end (Stop or Shutdown,"
                 + " stoptest.sh, an element's or a Thread Group's stop action)", count.applyAsLong(Count.STOPPED_AT_MILLIS)
                 / 1000.0, wholeRun ? " of an engine's run" : " of the run");
+    }
+
+    /** Why part of a loss may be no one's: subscribers whose broker kept no session across a reconnect, or "". */
+    private static String sessionsLost(ToLongFunction<Count> count) {
+        long sessions = count.applyAsLong(Count.SUBSCRIBER_SESSIONS_LOST);
+        return sessions == 0 ? "" : "; " + sessions + " subscribing client(s) reconnected to a broker that had kept no"
+                + " session for them (CONNACK session present 0), so part of this may be messages published before"
+                + " they had subscribed again, which the broker owed to nobody";
     }
 
     public String line() {

@@ -21,6 +21,8 @@ public final class ReceiverScope {
     private volatile String label = "";
     /** The broker node its subscribers are on; {@link #SEVERAL_NODES} for a shared group spread over nodes. */
     private volatile String node = "";
+    /** The MQTT version at which the broker granted this shared group's filter (empty: not granted, or not shared). */
+    private volatile String grantedAt = "";
 
     ReceiverScope(String key) {
         this.key = key;
@@ -52,6 +54,17 @@ public final class ReceiverScope {
             node = subscriberNode;
         } else if (!node.equals(subscriberNode)) {
             node = DeliveryCheck.SEVERAL_NODES;
+        }
+    }
+
+    /**
+     * The broker granted this scope's filter to a client speaking {@code mqttVersion}. For a shared group that then
+     * receives nothing, it says that the broker took the {@code $share/} filter without serving it as a group: a broker
+     * without shared subscriptions at that version takes it as an ordinary filter that no topic matches.
+     */
+    public void granted(String mqttVersion) {
+        if (isShared() && grantedAt.isEmpty()) {
+            grantedAt = mqttVersion;
         }
     }
 
@@ -133,6 +146,7 @@ public final class ReceiverScope {
     DeliveryCheck.Scope snapshot() {
         DeliveryCheck.Scope scope = new DeliveryCheck.Scope(key, label);
         scope.node = node;
+        scope.grantedAt = grantedAt;
         filters.forEach(scope::addFilter);
         noLocalFilters.forEach(scope.noLocalFilters::add);
         for (var e : streams.entrySet()) {

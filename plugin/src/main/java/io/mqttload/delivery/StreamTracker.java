@@ -13,6 +13,9 @@ public final class StreamTracker {
     /** Missing ranges as [from, to] pairs, sorted, disjoint; null while there is none. */
     private long[] missing;
     private int missingRanges;
+    /** Messages below the highest that filled a gap, and that had arrived before: where they were, in the report. */
+    private long reordered;
+    private long duplicates;
 
     enum Outcome { IN_ORDER, GAP, REORDERED, DUPLICATE }
 
@@ -30,7 +33,12 @@ public final class StreamTracker {
             highest = sequence;
             return Outcome.GAP;
         }
-        return removeFromMissing(sequence) ? Outcome.REORDERED : Outcome.DUPLICATE;
+        if (removeFromMissing(sequence)) {
+            reordered++;
+            return Outcome.REORDERED;
+        }
+        duplicates++;
+        return Outcome.DUPLICATE;
     }
 
     long lastGapSize() {
@@ -49,7 +57,7 @@ public final class StreamTracker {
         long missingNow = missingCount();
         long[] ranges = missingRanges <= maxRanges ? Arrays.copyOf(missing == null ? new long[0] : missing, 2 * missingRanges)
                 : null;
-        return new DeliveryCheck.Seen(highest - missingNow, highest, ranges);
+        return new DeliveryCheck.Seen(highest - missingNow, highest, ranges, duplicates, reordered);
     }
 
     long missingCount() {

@@ -13,7 +13,10 @@ public enum Verdict {
     NO_LOSS("NO LOSS"),
     /** Acknowledged messages did not arrive. */
     LOSS("LOSS"),
-    /** Messages did not arrive, but subscriptions made late may account for part of it. */
+    /**
+     * Messages did not arrive, but subscriptions made late, or subscribers whose broker kept no session across a
+     * reconnect, may account for part of it.
+     */
     LOSS_UNCERTAIN("LOSS (UNCERTAIN)"),
     /** The run could not do what the plan asked: failed connects, subscribes or publishes, a protocol violation, a failed rendezvous. */
     FAILED("FAILED"),

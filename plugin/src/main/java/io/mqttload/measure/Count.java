@@ -132,7 +132,13 @@ public enum Count {
             + " no valid name, a full in-flight window, an interrupted wait", ENGINE),
     STOPPED_AT_MILLIS("stoppedAtMillis", PEAK, MAX, "milliseconds from the engine's run start at which JMeter was asked"
             + " to stop the test before the plan's end (Stop or Shutdown, stoptest.sh, a Thread Group's on-error action,"
-            + " an invalid setting found at test start); 0: the plan ran to its end", ENGINE);
+            + " an invalid setting found at test start); 0: the plan ran to its end", ENGINE),
+    SHARED_GROUPS_UNSERVED("sharedGroupsUnserved", RUN_END, FROM_LEDGERS, "shared subscription groups that received"
+            + " none of the messages owed to them although the broker granted their filter: it probably does not"
+            + " support shared subscriptions at that MQTT version; fails the verdict", ENGINE),
+    SUBSCRIBER_SESSIONS_LOST("subscriberSessionsLost", COUNTER, "reconnects of subscribing clients to a broker that"
+            + " had kept no session for them (CONNACK session present 0): messages published before they subscribed"
+            + " again were owed to nobody; loss may then be uncertain", ENGINE);
 
     /** Where a count is kept: the engine's totals, per sampler label, per broker node. */
     public enum Level {

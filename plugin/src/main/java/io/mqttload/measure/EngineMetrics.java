@@ -88,6 +88,16 @@ public final class EngineMetrics {
         failures.add(sampler == null ? "" : sampler.label, kind, reason, 1);
     }
 
+    /**
+     * A connect the client gave up because the broker broke the protocol before or in its CONNACK: a failed connect and
+     * a protocol violation, listed once, under the violation. The connection never opened, so none was lost.
+     */
+    public void connectViolated(SamplerMetrics sampler, NodeMetrics node, String reason) {
+        count(Count.CONNECTS_FAILED, sampler, node, 1);
+        count(Count.PROTOCOL_VIOLATIONS, sampler, node, 1);
+        failures.add(sampler == null ? "" : sampler.label, FailureTally.Kind.PROTOCOL_VIOLATION, reason, 1);
+    }
+
     // Successes, each counted by one call on the engine, its sampler and its node, as failures are by failed().
 
     public void connected(SamplerMetrics sampler, NodeMetrics node, long micros) {

@@ -52,10 +52,10 @@ public final class ReportText {
         if (!requests.isEmpty()) {
             t.append(requests).append('\n');
         }
-        if (r.lossBySampler.size() > 1 || r.lost() > 0) {
+        if (bySubscriber(r)) {
             r.lossBySampler.forEach((label, v) -> t.append(String.format(Locale.ROOT,
-                    "delivery to %s: expected %d, received %d, lost %d%n", label.isEmpty() ? "(unnamed)" : label, v[0],
-                    v[1], v[0] - v[1])));
+                    "delivery to %s: expected %d, received %d, lost %d, duplicates %d, reordered %d%n",
+                    label.isEmpty() ? "(unnamed)" : label, v[0], v[1], v[0] - v[1], at(v, 2), at(v, 3))));
         }
         for (BrokerRow b : r.brokers) {
             t.append(String.format(Locale.ROOT, "broker %s (seen from %s): CPU avg %.1f%% max %.1f%% of one core,"
@@ -118,10 +118,11 @@ public final class ReportText {
         m.append(String.format(Locale.ROOT, "| **all** | %.1f | %.1f | %d | %d | %d | %d | %d | %d | %d | %d |%n",
                 r.publishRate, r.receiveRate, r.count(Count.CONNECTS_OK), r.count(Count.CONNECTS_FAILED), r.count(Count.PUBLISH_FAILED),
                 r.expected, r.receivedOfExpected, r.lost(), r.count(Count.DUPLICATES), r.count(Count.REORDERED)));
-        if (r.lossBySampler.size() > 1 || r.lost() > 0) {
-            m.append("\n| subscribers (sampler) | expected | received | lost |\n| --- | ---: | ---: | ---: |\n");
-            r.lossBySampler.forEach((label, v) -> m.append(String.format(Locale.ROOT, "| %s | %d | %d | %d |%n",
-                    label.isEmpty() ? "(unnamed)" : label, v[0], v[1], v[0] - v[1])));
+        if (bySubscriber(r)) {
+            m.append("\n| subscribers (sampler) | expected | received | lost | duplicates | reordered |\n"
+                    + "| --- | ---: | ---: | ---: | ---: | ---: |\n");
+            r.lossBySampler.forEach((label, v) -> m.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d |%n",
+                    label.isEmpty() ? "(unnamed)" : label, v[0], v[1], v[0] - v[1], at(v, 2), at(v, 3))));
         }
         if (!r.brokers.isEmpty()) {
             m.append("\n| broker | CPU avg (% of one core) | CPU max | memory avg (MiB) | memory max (MiB) |\n");
@@ -142,13 +143,13 @@ public final class ReportText {
         }
         if (r.nodes.size() > 1) {
             m.append("\n| broker node | connects | connections lost | published | acknowledged | received | expected |"
-                    + " received of expected | missing | p50 (ms) | p99 (ms) |\n");
-            m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                    + " received of expected | missing | duplicates | reordered | p50 (ms) | p99 (ms) |\n");
+            m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
             for (NodeFigures n : r.nodes.values()) {
-                m.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %.3f | %.3f |%n", n.name,
-                        n.count(Count.CONNECTS_OK), n.count(Count.CONNECTIONS_LOST), n.count(Count.PUBLISHED),
+                m.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %.3f | %.3f |%n",
+                        n.name, n.count(Count.CONNECTS_OK), n.count(Count.CONNECTIONS_LOST), n.count(Count.PUBLISHED),
                         n.count(Count.ACKNOWLEDGED), n.count(Count.RECEIVED), n.expected,
-                        n.receivedOfExpected, n.lost(), n.pubToSub.percentile(50.0) / 1000.0,
+                        n.receivedOfExpected, n.lost(), n.duplicates, n.reordered, n.pubToSub.percentile(50.0) / 1000.0,
                         n.pubToSub.percentile(99.0) / 1000.0));
             }
             m.append("\n| pub-to-sub from node | to node | messages | p50 (ms) | p99 (ms) | max (ms) |\n");
@@ -176,5 +177,15 @@ public final class ReportText {
         m.append('\n');
         AllCounts.appendMarkdown(m, r);
         return m.toString();
+    }
+
+    /** Whether the report shows delivery per Subscribe sampler: several of them, or loss, duplicates or reordering. */
+    private static boolean bySubscriber(MergedReport r) {
+        return r.lossBySampler.size() > 1 || r.lost() > 0 || r.count(Count.DUPLICATES) > 0 || r.count(Count.REORDERED) > 0;
+    }
+
+    /** One of a subscriber's {@code [expected, received, duplicates, reordered]}; 0 where the figures stop short. */
+    private static long at(long[] figures, int i) {
+        return i < figures.length ? figures[i] : 0;
     }
 }

@@ -169,6 +169,7 @@ public final class MergedReport {
         counts.put(Count.LOST, lost());
         counts.put(Count.DELIVERED_UNACKNOWLEDGED, d.deliveredUnacknowledged);
         counts.put(Count.DELIVERED_DESPITE_NO_LOCAL, d.deliveredDespiteNoLocal);
+        counts.put(Count.SHARED_GROUPS_UNSERVED, d.sharedGroupsUnserved);
         counts.put(Count.RECEIVED_FROM_UNKNOWN_STREAMS, d.receivedFromUnknownStreams);
         failures.addAll(mergeFailures(summaries));
         this.failureTolerancePercent = summaries.isEmpty() ? 0 : summaries.get(0).failureTolerancePercent;
@@ -363,7 +364,7 @@ public final class MergedReport {
             line.verdict = e.verdict;
             f.engineSummaries.put(e.engineId, line);
         }
-        lossBySampler.forEach((label, v) -> f.lossBySampler.put(label, new SamplerDelivery(v[0], v[1])));
+        lossBySampler.forEach((label, v) -> f.lossBySampler.put(label, new SamplerDelivery(v)));
         f.nodes.putAll(nodes);
         for (BrokerRow b : brokers) {
             ReportFigures.BrokerLine line = new ReportFigures.BrokerLine();

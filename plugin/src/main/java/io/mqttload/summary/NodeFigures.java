@@ -17,6 +17,7 @@ import org.HdrHistogram.Histogram;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
@@ -41,6 +42,11 @@ public final class NodeFigures {
     /** Deliveries owed to subscribers on this node, and of those, received (from the ledgers, exact). */
     public long expected;
     public long receivedOfExpected;
+    /** Duplicates and reordered messages its subscribers received (written only when not 0). */
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+    public long duplicates;
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+    public long reordered;
     public LatencyStats pubToSub;
     /** Latency of messages reaching this node's subscribers, by the publisher's node. */
     public Map<String, LatencyStats> pubToSubFrom = new TreeMap<>();
@@ -88,14 +94,14 @@ public final class NodeFigures {
             return;
         }
         t.append(rule);
-        t.append(String.format(Locale.ROOT, "%-18s %8s %6s %10s %10s %10s %10s %10s %7s %8s %8s%n", "broker node",
-                "connects", "lost", "published", "acked", "received", "expected", "recv'd", "missing", "p50 ms",
-                "p99 ms"));
+        t.append(String.format(Locale.ROOT, "%-18s %8s %6s %10s %10s %10s %10s %10s %7s %6s %9s %8s %8s%n",
+                "broker node", "connects", "lost", "published", "acked", "received", "expected", "recv'd", "missing",
+                "dups", "reordered", "p50 ms", "p99 ms"));
         for (NodeFigures n : nodes) {
-            t.append(String.format(Locale.ROOT, "%-18s %8d %6d %10d %10d %10d %10d %10d %7d %8.3f %8.3f%n", n.name,
-                    n.count(Count.CONNECTS_OK), n.count(Count.CONNECTIONS_LOST), n.count(Count.PUBLISHED),
+            t.append(String.format(Locale.ROOT, "%-18s %8d %6d %10d %10d %10d %10d %10d %7d %6d %9d %8.3f %8.3f%n",
+                    n.name, n.count(Count.CONNECTS_OK), n.count(Count.CONNECTIONS_LOST), n.count(Count.PUBLISHED),
                     n.count(Count.ACKNOWLEDGED), n.count(Count.RECEIVED), n.expected,
-                    n.receivedOfExpected, n.lost(), n.pubToSub.percentile(50.0) / 1000.0,
+                    n.receivedOfExpected, n.lost(), n.duplicates, n.reordered, n.pubToSub.percentile(50.0) / 1000.0,
                     n.pubToSub.percentile(99.0) / 1000.0));
         }
         for (NodeFigures n : nodes) {
@@ -129,6 +135,8 @@ public final class NodeFigures {
             long[] d = deliveryByNode.get(n.name);
             f.expected = d == null ? 0 : d[0];
             f.receivedOfExpected = d == null ? 0 : d[1];
+            f.duplicates = d == null || d.length < 4 ? 0 : d[2];
+            f.reordered = d == null || d.length < 4 ? 0 : d[3];
             f.pubToSub = new LatencyStats(n.pubToSubLatency.totalCopy());
             for (int from : n.publisherNodes()) {
                 f.pubToSubFrom.put(names.getOrDefault(from, "node " + (from + 1)),
@@ -166,6 +174,8 @@ public final class NodeFigures {
             if (m != null) {
                 m.expected = d[0];
                 m.receivedOfExpected = d[1];
+                m.duplicates = d.length < 4 ? 0 : d[2];
+                m.reordered = d.length < 4 ? 0 : d[3];
             }
         });
         return merged;

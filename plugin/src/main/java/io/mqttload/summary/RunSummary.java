@@ -95,6 +95,7 @@ public final class RunSummary {
         counts.put(Count.LOST, delivery.lost());
         counts.put(Count.DELIVERED_UNACKNOWLEDGED, delivery.deliveredUnacknowledged);
         counts.put(Count.DELIVERED_DESPITE_NO_LOCAL, delivery.deliveredDespiteNoLocal);
+        counts.put(Count.SHARED_GROUPS_UNSERVED, delivery.sharedGroupsUnserved);
         counts.put(Count.RECEIVED_FROM_UNKNOWN_STREAMS, delivery.receivedFromUnknownStreams);
         counts.put(Count.MISSING_IN_GAPS, delivery.missingInGaps);
         counts.put(Count.LATE_SUBSCRIPTIONS, delivery.lateSubscriptions);
@@ -260,10 +261,11 @@ public final class RunSummary {
         if (count(Count.PROTOCOL_VIOLATIONS) > 0) {
             t.append(String.format(Locale.ROOT, "%-28s %d%n", "broker protocol violations", count(Count.PROTOCOL_VIOLATIONS)));
         }
-        if (delivery.bySampler.size() > 1 || delivery.lost() > 0) {
+        if (delivery.bySampler.size() > 1 || delivery.lost() > 0 || count(Count.DUPLICATES) > 0
+                || count(Count.REORDERED) > 0) {
             delivery.bySampler.forEach((label, v) -> t.append(String.format(Locale.ROOT,
-                    "%-28s expected %d  received %d  lost %d%n", "  by " + (label.isEmpty() ? "(unnamed)" : label),
-                    v[0], v[1], v[0] - v[1])));
+                    "%-28s expected %d  received %d  lost %d  duplicates %d  reordered %d%n", "  by "
+                    + (label.isEmpty() ? "(unnamed)" : label), v[0], v[1], v[0] - v[1], v[2], v[3])));
         }
         t.append(rule);
         LatencyStats.appendTextHeader(t);
@@ -337,7 +339,7 @@ public final class RunSummary {
         f.failures.addAll(failures);
         f.broker.addAll(broker);
         f.rendezvous.addAll(rendezvous);
-        delivery.bySampler.forEach((label, v) -> f.lossBySampler.put(label, new SamplerDelivery(v[0], v[1])));
+        delivery.bySampler.forEach((label, v) -> f.lossBySampler.put(label, new SamplerDelivery(v)));
         f.nodes.addAll(nodes);
         f.engine.putAll(facts);
         f.parameters.putAll(parameters);

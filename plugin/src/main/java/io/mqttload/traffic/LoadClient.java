@@ -111,6 +111,8 @@ public final class LoadClient {
         return connection.connect().whenComplete((present, error) -> {
             if (error == null) {
                 metrics.connected(connectSampler, node, MicroClock.nowMicros() - start);
+            } else if (Errors.connectViolation(error) != null) {
+                metrics.connectViolated(connectSampler, node, connectFailure(error));
             } else {
                 metrics.failed(FailureTally.Kind.CONNECT, connectSampler, connectFailure(error));
             }
@@ -168,7 +170,13 @@ public final class LoadClient {
             SamplerMetrics sampler, boolean answerRequests) {
         receiver.receiveFor(sampler, answerRequests);
         List<Receiver.Subscription> added = receiver.register(filters, options.noLocal(), node);
-        return connection.subscribe(filters, qos, options).thenRun(() -> receiver.checkSentMeanwhile(added));
+        return connection.subscribe(filters, qos, options).thenRun(() -> {
+            receiver.checkSentMeanwhile(added);
+            String version = connection.isMqtt5() ? "MQTT 5" : "MQTT 3.1.1";
+            for (Receiver.Subscription s : added) {
+                s.scope.granted(version);
+            }
+        });
     }
 
     /** This client's requests and their replies; created by the owning JMeter thread at its first request. */
@@ -212,10 +220,15 @@ public final class LoadClient {
     /** The connection's events, counted where they happened: on the event loop, without blocking. */
     private final class ConnectionEvents implements MqttConnection.Listener {
         @Override
-        public void opened(boolean reconnect) {
+        public void opened(boolean reconnect, boolean sessionPresent) {
             metrics.connections(connectSampler, node, 1);
             if (reconnect) {
                 metrics.count(Count.RECONNECTS);
+                // The broker kept no subscription: until the client has subscribed again (the HiveMQ client does so
+                // itself), what is published to its topics is owed to nobody, though the ledger owes it to this client.
+                if (!sessionPresent && receiver.hasSubscriptions()) {
+                    metrics.count(Count.SUBSCRIBER_SESSIONS_LOST);
+                }
             }
         }
 

@@ -2,11 +2,14 @@ package io.mqttload.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import io.mqttload.common.SharedSubscription;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 
 /** The one loss calculation: acknowledged messages are owed, unacknowledged ones that arrive are still this run's. */
@@ -88,7 +91,39 @@ class DeliveryCheckTest {
         DeliveryLedger.Delivery d = ledger.delivery();
 
         assertThat(d.lost()).isEqualTo(5);
-        assertThat(d.receivedNothing).containsExactly("shared group perf/test/# received none of 5 messages owed to it");
+        assertThat(d.receivedNothing).containsExactly("shared group $share/perf/test/# received none of 5 messages owed to it");
+        assertThat(d.sharedGroupsUnserved).as("never granted: nothing says the broker took the filter").isZero();
+    }
+
+    @Test
+    void sharedGroupGrantedThatReceivesNothing_failsSayingTheBrokerProbablyHasNoSharedSubscriptions_notLoss() {
+        // amqtt, aedes, ActiveMQ 5, Moquette at 3.1.1: SUBACK granted for $share/perf/test/#, an ordinary filter there.
+        DeliveryLedger ledger = new DeliveryLedger(3);
+        ledger.sharedScope(SharedSubscription.parse("topicFilters", "$share/perf/test/#")).granted("MQTT 3.1.1");
+        PublishStream stream = ledger.newStream("test/a");
+        for (int i = 0; i < 4100; i++) {
+            stream.nextSequence();
+            stream.sent();
+            stream.acknowledged();
+        }
+
+        DeliveryLedger.Delivery d = ledger.delivery();
+        Map<Count, Long> counts = new EnumMap<>(Count.class);
+        counts.put(Count.CONNECTS_OK, 2L);
+        counts.put(Count.EXPECTED, d.expected);
+        counts.put(Count.RECEIVED_OF_EXPECTED, d.receivedOfExpected);
+        counts.put(Count.LOST, d.lost());
+        counts.put(Count.SHARED_GROUPS_UNSERVED, d.sharedGroupsUnserved);
+        Judgement j = new Judgement(c -> counts.getOrDefault(c, 0L), List.of(), List.of(), d.receivedNothing, 0, false);
+
+        assertThat(d.sharedGroupsUnserved).isEqualTo(1);
+        assertThat(j.verdict).isEqualTo(Verdict.FAILED);
+        assertThat(j.line()).startsWith("FAILED: the broker probably does not support shared subscriptions: 1 shared"
+                + " group(s) it granted received nothing")
+                .contains("delivery: expected 4100, received 0, lost 4100")
+                .contains("shared group $share/perf/test/# received none of 4100 messages owed to it, though the broker"
+                        + " granted the filter at MQTT 3.1.1: the broker probably does not support shared subscriptions"
+                        + " at MQTT 3.1.1");
     }
 
     @Test

@@ -91,6 +91,48 @@ class JudgementTest {
     }
 
     @Test
+    void lossAfterSubscriberSessionsWereLost_isUncertainWithTheReasonAndTheCount_notTheBrokersLoss() {
+        // aedes, amqtt, ActiveMQ, Artemis restarted empty: a publisher back before its subscriber resubscribed.
+        counts.put(Count.CONNECTS_OK, 2L);
+        counts.put(Count.EXPECTED, 23_000L);
+        counts.put(Count.RECEIVED_OF_EXPECTED, 22_934L);
+        counts.put(Count.LOST, 66L);
+        counts.put(Count.SUBSCRIBER_SESSIONS_LOST, 1L);
+
+        Judgement j = judge(0, List.of());
+
+        assertThat(j.verdict).isEqualTo(Verdict.LOSS_UNCERTAIN);
+        assertThat(j.line()).startsWith("LOSS (UNCERTAIN): 66 of 23000 expected deliveries missing")
+                .contains("1 subscribing client(s) reconnected to a broker that had kept no session for them (CONNACK"
+                        + " session present 0), so part of this may be messages published before they had subscribed"
+                        + " again, which the broker owed to nobody")
+                .doesNotContain("subscription(s) were made after");
+
+        // The same loss in a run that failed (its connections were lost): the figures say it too.
+        counts.put(Count.CONNECTIONS_LOST, 3L);
+        Judgement failed = judge(0, List.of());
+        assertThat(failed.verdict).isEqualTo(Verdict.FAILED);
+        assertThat(failed.line()).contains("lost 66; 1 subscribing client(s) reconnected to a broker that had kept no"
+                + " session");
+    }
+
+    @Test
+    void behindScheduleInARunWhoseBrokerWentAway_saysTheLostConnectionsFirst() {
+        counts.put(Count.CONNECTS_OK, 3L);
+        counts.put(Count.CONNECTIONS_LOST, 3L);
+        counts.put(Count.PUBLISH_BEHIND_SCHEDULE_SECONDS, 4L);
+
+        String line = judge(0, List.of()).line();
+
+        assertThat(line).startsWith("FAILED: 3 established connection(s) lost")
+                .contains("; with 3 connection(s) lost, publishing fell behind schedule 4 s (under 90 %")
+                .doesNotContain("; publishing behind schedule");
+        // Without a failure, the schedule alone is the news, as before.
+        counts.remove(Count.CONNECTIONS_LOST);
+        assertThat(judge(0, List.of()).line()).contains("; publishing behind schedule 4 s (under 90 %");
+    }
+
+    @Test
     void missingEngine_isIncompleteAndStillNamesFailuresAndFigures() {
         counts.put(Count.CONNECTS_OK, 2L);
         counts.put(Count.RENDEZVOUS_FAILURES, 1L);

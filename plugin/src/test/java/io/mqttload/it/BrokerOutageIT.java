@@ -122,6 +122,12 @@ class BrokerOutageIT {
                 // Mosquitto came back without sessions (no persistence): the subscriber must have subscribed again.
                 assertThat(summary.count(Count.RECEIVED)).as("delivery resumed after the restart")
                         .isGreaterThan(receivedAtRestart + 20);
+                // The CONNACK said so: what was published before it subscribed again is owed to nobody.
+                assertThat(summary.count(Count.SUBSCRIBER_SESSIONS_LOST)).as(summary.toTable()).isEqualTo(1);
+                if (summary.delivery.lost() > 0) {
+                    assertThat(summary.verdictLine()).contains("1 subscribing client(s) reconnected to a broker that"
+                            + " had kept no session for them");
+                }
             } else {
                 assertThat(summary.count(Count.RECONNECTS)).isZero();
                 assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(ackedAtRestart);

@@ -316,8 +316,8 @@ class Mqtt5ConnectOptionsIT {
         RunSummary summary = EngineLifecycle.lastSummary();
 
         assertThat(result.failures()).as(result.describe()).isEmpty();
-        assertThat(summary.delivery.bySampler.get("subscribe big")).as(summary.toTable()).containsExactly(20, 20);
-        assertThat(summary.delivery.bySampler.get("subscribe small")).as(summary.toTable()).containsExactly(20, 10);
+        assertThat(summary.delivery.bySampler.get("subscribe big")).as(summary.toTable()).startsWith(20, 20);
+        assertThat(summary.delivery.bySampler.get("subscribe small")).as(summary.toTable()).startsWith(20, 10);
         assertThat(summary.delivery.lost()).isEqualTo(10);
         assertThat(summary.verdict()).isEqualTo(Verdict.LOSS);
     }

@@ -24,6 +24,7 @@ import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;
+import io.mqttload.testsupport.PlainShareFilters;
 import io.mqttload.testsupport.PlanBuilder;
 import io.mqttload.testsupport.RunResult;
 
@@ -78,6 +79,39 @@ class SharedSubscriptionIT {
                 assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MAX)).as("no member got everything").isLessThan(total);
             }
             assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"MQTT_3_1_1, MQTT 3.1.1", "MQTT_5, MQTT 5"})
+    void brokerThatGrantsTheShareFilterAsAnOrdinaryOne_failsSayingItProbablyHasNoSharedSubscriptions_notLoss(
+            String version, String versionName) throws Exception {
+        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.builder().withExtension(new PlainShareFilters()).start()) {
+            HashTree plan = PlanBuilder.testPlan("no-shared-subscriptions")
+                    .config(connection("127.0.0.1", broker.tcpPort(), version))
+                    .threadGroup("fan-in", 1, 1)
+                    .add(connect("sub", 2, "{engine}-s-{client}"))
+                    .add(subscribe("sub", "$share/perf/test/#", 1))
+                    .add(connect("pub", 2, "{engine}-p-{client}"))
+                    .add(loop(5), publish("pub", "test/{client}", 1, 2, "SYNC"))
+                    // No Disconnect sampler: its drain would wait its full timeout for what is owed and never comes;
+                    // the run end closes the clients after a short drain.
+                    .build();
+
+            RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(60), Map.of("mqttload.resultsDir",
+                    results.toString(), "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "1000"));
+            RunSummary summary = EngineLifecycle.lastSummary();
+
+            assertThat(run.failures()).as(run.describe()).isEmpty();
+            assertThat(summary.count(Count.SUBSCRIBE_OK)).as("the broker granted the filter").isEqualTo(2);
+            assertThat(summary.delivery.expected).isEqualTo(10);
+            assertThat(summary.count(Count.RECEIVED)).isZero();
+            assertThat(summary.count(Count.SHARED_GROUPS_UNSERVED)).isEqualTo(1);
+            assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.FAILED);
+            assertThat(summary.verdictLine()).startsWith("FAILED: the broker probably does not support shared"
+                    + " subscriptions").contains("shared group $share/perf/test/# received none of 10 messages owed to"
+                    + " it, though the broker granted the filter at " + versionName + ": the broker probably does not"
+                    + " support shared subscriptions at " + versionName);
         }
     }
 }

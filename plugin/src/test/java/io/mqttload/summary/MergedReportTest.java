@@ -19,6 +19,7 @@ import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.PayloadHeader;
 import io.mqttload.measure.SamplerMetrics;
+import io.mqttload.report.HtmlReport;
 import io.mqttload.report.ReportText;
 
 /**
@@ -103,6 +104,57 @@ class MergedReportTest {
         assertThat(report.engines).extracting(e -> e.count(Count.EXPECTED)).containsExactly(0L, 0L);
         assertThat(report.count(Count.ACKNOWLEDGED)).isEqualTo(100);
         assertThat(report.count(Count.RECEIVED)).isEqualTo(97);
+    }
+
+    @Test
+    void merge_duplicatesAndReorderedAreShownPerSubscriberAndPerNode_whereTheyWere() {
+        Engine pub = new Engine("pub-engine", 1);
+        Engine subs = new Engine("sub-engine", 2);
+        PublishStream stream = pub.publish("plant/1/temp", 5);
+        subs.metrics.nodes.node(0, "node-1");
+        subs.metrics.nodes.node(1, "node-2");
+        ReceiverScope good = subs.ledger.clientScope("sub-good", "plant/#");
+        good.labelIfUnset("subscribe good");
+        good.nodeOf("node-1");
+        ReceiverScope bad = subs.ledger.clientScope("sub-bad", "plant/#");
+        bad.labelIfUnset("subscribe bad");
+        bad.nodeOf("node-2");
+        subs.receive(good, stream, 1, 5);
+        // 1, 2, 4, 3 (reordered), 4 and 4 again (duplicates), 5.
+        for (int seq : new int[] {1, 2, 4, 3, 4, 4, 5}) {
+            subs.metrics.count(Count.RECEIVED);
+            bad.track(stream.id(), seq, subs.metrics);
+        }
+
+        MergedReport report = MergedReport.merge(List.of(pub.summary(), subs.summary()), List.of());
+
+        assertThat(report.lost()).isZero();
+        assertThat(report.count(Count.DUPLICATES)).isEqualTo(2);
+        assertThat(report.lossBySampler.get("subscribe bad")).containsExactly(5, 5, 2, 1);
+        assertThat(report.lossBySampler.get("subscribe good")).containsExactly(5, 5, 0, 0);
+        assertThat(ReportText.table(report)).contains("delivery to subscribe bad: expected 5, received 5, lost 0,"
+                + " duplicates 2, reordered 1").contains("delivery to subscribe good: expected 5, received 5, lost 0,"
+                + " duplicates 0, reordered 0");
+        assertThat(ReportText.markdown(report)).contains("| subscribers (sampler) | expected | received | lost |"
+                + " duplicates | reordered |").contains("| subscribe bad | 5 | 5 | 0 | 2 | 1 |");
+        assertThat(HtmlReport.render(report)).contains("<td>subscribe bad</td><td class=\"n\">5</td><td class=\"n\">5</td>"
+                + "<td class=\"n\">0</td><td class=\"n\">2</td><td class=\"n\">1</td>");
+        assertThat(report.nodes.get("node-2").duplicates).isEqualTo(2);
+        assertThat(report.nodes.get("node-2").reordered).isEqualTo(1);
+        assertThat(report.nodes.get("node-1").duplicates).isZero();
+        assertThat(ReportText.markdown(report)).contains("| missing | duplicates | reordered |");
+        // An engine that holds both sides says it in its own summary too, and carries it to the controller.
+        Engine solo = new Engine("solo", 3);
+        PublishStream own = solo.publish("plant/2/temp", 5);
+        ReceiverScope soloBad = solo.ledger.clientScope("sub-bad", "plant/#");
+        soloBad.labelIfUnset("subscribe bad");
+        for (int seq : new int[] {1, 2, 4, 3, 4, 4, 5}) {
+            soloBad.track(own.id(), seq, solo.metrics);
+        }
+        assertThat(SummaryJson.readEngineSummary(solo.summary()).lossBySampler.get("subscribe bad")).satisfies(d -> {
+            assertThat(d.duplicates).isEqualTo(2);
+            assertThat(d.reordered).isEqualTo(1);
+        });
     }
 
     @Test

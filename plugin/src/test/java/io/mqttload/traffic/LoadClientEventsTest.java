@@ -10,6 +10,7 @@ import com.hivemq.client.mqtt.exceptions.ConnectionClosedException;
 
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.client.SubscribeOptions;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
@@ -31,7 +32,7 @@ class LoadClientEventsTest {
 
     @Test
     void aFailoverMovesTheOpenConnectionToTheNewNode_andCountsTheReconnect() {
-        client.events.opened(false);
+        client.events.opened(false, false);
         NodeMetrics a = client.node();
         assertThat(a.name).isEqualTo("a");
         assertThat(a.sum(Count.ACTIVE_CONNECTIONS)).isEqualTo(1);
@@ -39,7 +40,7 @@ class LoadClientEventsTest {
         client.events.closed();
         client.events.lost(false, new ConnectionClosedException("Server closed connection without DISCONNECT."));
         client.events.movedNode(0, 1);
-        client.events.opened(true);
+        client.events.opened(true, true);
 
         NodeMetrics b = client.node();
         assertThat(b.name).isEqualTo("b");
@@ -64,8 +65,35 @@ class LoadClientEventsTest {
     }
 
     @Test
+    void aSubscriberReconnectingWithoutItsSession_isCounted_andOnlyThen() {
+        client.events.opened(false, false);
+        client.subscribe(List.of("t/#"), 1, SubscribeOptions.DEFAULT, connectSampler, false);
+        client.events.closed();
+        client.events.lost(false, new ConnectionClosedException("Server closed connection without DISCONNECT."));
+        client.events.opened(true, true);
+        assertThat(metrics.sum(Count.SUBSCRIBER_SESSIONS_LOST)).as("the broker kept the session").isZero();
+
+        client.events.closed();
+        client.events.lost(false, new ConnectionClosedException("Server closed connection without DISCONNECT."));
+        client.events.opened(true, false);
+
+        assertThat(metrics.sum(Count.SUBSCRIBER_SESSIONS_LOST)).isEqualTo(1);
+        assertThat(metrics.sum(Count.RECONNECTS)).isEqualTo(2);
+    }
+
+    @Test
+    void aPublisherReconnectingWithoutASession_losesNoSubscription() {
+        client.events.opened(false, false);
+        client.events.closed();
+        client.events.lost(false, new ConnectionClosedException("Server closed connection without DISCONNECT."));
+        client.events.opened(true, false);
+
+        assertThat(metrics.sum(Count.SUBSCRIBER_SESSIONS_LOST)).isZero();
+    }
+
+    @Test
     void aProtocolViolation_isOneLostConnectionWithTheViolationAsItsReason() {
-        client.events.opened(false);
+        client.events.opened(false, false);
         client.events.closed();
         client.events.lost(true, new IllegalStateException("PUBACK must not be received for a QoS 2 PUBLISH"));
 

@@ -157,7 +157,10 @@ class ReceiverTest {
         assertThat(delivery.receivedOfExpected).isEqualTo(6);
         assertThat(delivery.lost()).isEqualTo(2);
         assertThat(receiver.scopes()).hasSize(2);
-        assertThat(delivery.bySampler.get("Subscribe sensors")).containsExactly(8, 6);
+        // Where they were: per Subscribe sampler and per broker node of the subscribers, as lost is.
+        assertThat(delivery.bySampler.get("Subscribe sensors")).as("expected, received, duplicates, reordered")
+                .containsExactly(8, 6, 2, 1);
+        assertThat(delivery.byNode.get("node-a")).containsExactly(8, 6, 2, 1);
     }
 
     @Test

@@ -97,7 +97,8 @@ public class MqttBrokerMonitor extends ConfigTestElement implements TestBean, Mq
             }
             runtime.addBrokerMonitor(s);
         } catch (InvalidSettingException e) {
-            MqttElements.reportInvalid(getName(), e);
+            // As for a sampler: the run would go its full length without the broker's figures it was set up to show.
+            MqttElements.invalidAtStart(getName(), e);
         }
     }
 

@@ -71,7 +71,8 @@ public class MqttMetricsConfig extends ConfigTestElement implements TestBean, Mq
                         e.getMessage());
             }
         } catch (InvalidSettingException e) {
-            MqttElements.reportInvalid(getName(), e);
+            // As for a sampler: the run would go its full length with no live metrics, to say so only in the log.
+            MqttElements.invalidAtStart(getName(), e);
         }
     }
 

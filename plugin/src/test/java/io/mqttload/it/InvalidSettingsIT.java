@@ -2,6 +2,7 @@ package io.mqttload.it;
 
 import static io.mqttload.testsupport.MqttElements.connect;
 import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.loop;
 import static io.mqttload.testsupport.MqttElements.publish;
 import static io.mqttload.testsupport.MqttElements.subscribe;
 import static io.mqttload.testsupport.MqttElements.with;
@@ -31,8 +32,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 
-
+import io.mqttload.delivery.Verdict;
+import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.MqttBrokerMonitor;
 import io.mqttload.jmeter.MqttConnectionConfig;
+import io.mqttload.measure.Count;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.LogCapture;
@@ -144,6 +148,25 @@ class InvalidSettingsIT {
         assertThat(reported.getFormattedMessage()).contains("'publish default'");
         assertThat(reported.getTimeStamp()).as("logged at test start, before the sample ran")
                 .isLessThanOrEqualTo(failure.getStartTime());
+    }
+
+    @Test
+    void anInvalidBrokerMonitorSetting_failsTheFirstSampleAndEndsTheRunAtOnce() {
+        MqttBrokerMonitor monitor = PlanBuilder.testBean(new MqttBrokerMonitor(), "broker monitor");
+        monitor.setProperty("pid", Long.toString(ProcessHandle.current().pid()));
+        monitor.setProperty("engineFilter", "[");
+        HashTree plan = PlanBuilder.testPlan("invalid-monitor").config(validConnection()).config(monitor)
+                .threadGroup("t", 1, 1).add(connect("default", 1, "{engine}-bm-{client}"))
+                .add(loop(1_000), publish("default", "t/1", 1, 1, "SYNC")).build();
+
+        RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(60),
+                Map.of("mqttload.resultsDir", dir.toString(), "mqttload.progressSeconds", "0"));
+
+        assertThat(run.failures()).as(run.describe()).isNotEmpty();
+        assertFails(run.failures().get(0), "INVALID_SETTING", "engineFilter = '['", "broker monitor");
+        assertThat(run.elapsed()).as(run.describe()).isLessThan(AT_ONCE);
+        assertThat(EngineLifecycle.lastSummary().verdict()).isEqualTo(Verdict.FAILED);
+        assertThat(EngineLifecycle.lastSummary().count(Count.INVALID_SETTINGS)).isEqualTo(1);
     }
 
     /**

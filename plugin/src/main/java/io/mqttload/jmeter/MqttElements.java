@@ -24,6 +24,8 @@ import io.mqttload.engine.RunConfig;
 import io.mqttload.engine.RunContext;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.PayloadHeader;
+import io.mqttload.summary.ClockReport;
+import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
 
 /** What every MQTT element shares: starting and stopping the engine runtime with the test. */
@@ -152,6 +154,17 @@ final class MqttElements {
         RunSummary summary = EngineLifecycle.stop();
         if (summary != null) {
             ExitStatus.record(summary.verdict());
+        }
+    }
+
+    /** Corrected figures go beside the measured ones only when asked for: they rest on the clock estimates. */
+    static void showCorrectedClockFigures(MergedReport report, String reportName) {
+        try {
+            report.clocks.showCorrected(Fields.parseBoolean(ClockReport.CORRECT_PROPERTY,
+                    JMeterUtils.getPropDefault(ClockReport.CORRECT_PROPERTY, "false")));
+        } catch (InvalidSettingException e) {
+            log.error("MQTT Run Report '{}': {}; no corrected clock figures", reportName, e.getMessage());
+            System.out.println("MQTT Run Report: " + e.getMessage() + "; no corrected clock figures");
         }
     }
 

@@ -28,14 +28,12 @@ import org.apache.jmeter.visualizers.Visualizer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.engine.RunConfig;
 import io.mqttload.report.HtmlReport;
 import io.mqttload.report.ReportText;
 import io.mqttload.report.influx.InfluxWriter;
 import io.mqttload.report.influx.ReportPoints;
-import io.mqttload.summary.ClockReport;
 import io.mqttload.summary.EngineSummary;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
@@ -286,14 +284,7 @@ public class MqttRunReport extends AbstractTestElement
             System.out.println("MQTT Run Report: " + e.getMessage());
             return;
         }
-        // Corrected figures are shown beside the measured ones only when asked for: they rest on the clock estimates.
-        try {
-            report.clocks.showCorrected(Fields.parseBoolean(ClockReport.CORRECT_PROPERTY,
-                    JMeterUtils.getPropDefault(ClockReport.CORRECT_PROPERTY, "false")));
-        } catch (InvalidSettingException e) {
-            log.error("MQTT Run Report '{}': {}; no corrected clock figures", getName(), e.getMessage());
-            System.out.println("MQTT Run Report: " + e.getMessage() + "; no corrected clock figures");
-        }
+        MqttElements.showCorrectedClockFigures(report, getName());
         LAST_HTML.set(null);
         LAST.set(report);
         ExitStatus.record(report.verdict());

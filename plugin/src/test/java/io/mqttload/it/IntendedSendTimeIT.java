@@ -81,10 +81,11 @@ class IntendedSendTimeIT {
         // later message is at least the stall minus two intervals late, and from then on the thread never caught up
         // (the throughput timer starts again from a late sample).
         long atLeast = stallMicros - 2 * INTERVAL_MICROS;
-        assertThat(summary.pubToSubIntended.percentile(99)).as(table).isGreaterThanOrEqualTo(atLeast);
         assertThat(summary.publishIntended.percentile(99)).as(table).isGreaterThanOrEqualTo(atLeast);
         assertThat(summary.scheduleLag.percentile(99)).as(table).isGreaterThanOrEqualTo(atLeast)
                 .isLessThan(stallMicros + 1_000_000);
+        // The receiver's figure adds the lag as the header carries it: within 1/256 (docs/measurement.md).
+        assertThat(summary.pubToSubIntended.percentile(99)).as(table).isGreaterThanOrEqualTo(atLeast - atLeast / 256);
         // From the send, one message in 600 waited: p99 is an ordinary message's.
         assertThat(summary.pubToSub.percentile(99)).as(table).isLessThan(stallMicros / 10);
         assertThat(summary.publish.percentile(99)).as(table).isLessThan(stallMicros / 10);
@@ -129,22 +130,27 @@ class IntendedSendTimeIT {
         return pace;
     }
 
-    /** Stops the broker for {@link #STALL} once a quarter of the messages went out; returns how long it was stopped. */
+    /**
+     * Stops the broker for {@link #STALL} once a quarter of the messages went out; returns how long it was surely
+     * stopped: from the STOP signal's delivery to the CONT signal's sending, not counting the time to start kill.
+     */
     private static long stallBrokerMidRun() {
         await("a quarter of the messages published").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
                 .until(() -> EngineLifecycle.running().map(r -> r.context().metrics().sum(Count.PUBLISHED)).orElse(0L)
                         >= MESSAGES / 4);
-        long stopped = System.nanoTime();
         signal("-STOP");
+        long stopped = System.nanoTime();
+        long resumed;
         try {
             // The fault's length, not a wait for something to happen.
             Thread.sleep(STALL.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            resumed = System.nanoTime();
             signal("-CONT");
         }
-        return TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - stopped);
+        return TimeUnit.NANOSECONDS.toMicros(resumed - stopped);
     }
 
     private static void signal(String signal) {

@@ -138,7 +138,13 @@ public enum Count {
             + " support shared subscriptions at that MQTT version; fails the verdict", ENGINE),
     SUBSCRIBER_SESSIONS_LOST("subscriberSessionsLost", COUNTER, "reconnects of subscribing clients to a broker that"
             + " had kept no session for them (CONNACK session present 0): messages published before they subscribed"
-            + " again were owed to nobody; loss may then be uncertain", ENGINE);
+            + " again were owed to nobody; loss may then be uncertain", ENGINE),
+    ACKNOWLEDGED_IN_WINDOW("acknowledgedInWindow", RUN_END, "TEMP", ENGINE),
+    RECEIVED_IN_WINDOW("receivedInWindow", RUN_END, "TEMP", ENGINE),
+    IN_FLIGHT_AT_WINDOW_START("inFlightAtWindowStart", RUN_END, "TEMP", ENGINE),
+    IN_FLIGHT_AT_WINDOW_END("inFlightAtWindowEnd", RUN_END, "TEMP", ENGINE),
+    SCHEDULED_IN_WINDOW("scheduledInWindow", RUN_END, "TEMP", ENGINE),
+    MACHINE_SATURATED_SECONDS("machineSaturatedSeconds", COUNTER, "TEMP", ENGINE);
 
     /** Where a count is kept: the engine's totals, per sampler label, per broker node. */
     public enum Level {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.summary.LatencyKind;
 import io.mqttload.summary.ReportFigures;
 import io.mqttload.summary.SummaryJson;
 
@@ -52,6 +53,33 @@ final class StepResult {
     Verdict verdict;
     String verdictText;
 
+    /** The measured window (warm-up end to production end), in seconds. */
+    double measuredSeconds;
+    /** Publishes per second the throughput timers scheduled over the window; 0 when nothing was paced. */
+    double offeredRate;
+    /** Deliveries owed per message the broker took (subscribers matching, over the run); 0 without subscribers. */
+    double fanOut;
+    /** Deliveries received within the window, drain excluded, per second. */
+    double windowReceiveRate;
+    /**
+     * Publishes per second that made it through within the window: deliveries received ÷ fan-out, or, without
+     * subscribers, publishes the broker acknowledged; comparable with {@link #offeredRate}.
+     */
+    double deliveredRate;
+    /** How much the deliveries owed but not made, and the publishes not acknowledged, rose over the window. */
+    double backlogGrowth;
+    /** p99 in ms from the intended send time (pub-to-sub, or publish ack without subscribers); NaN: not measured. */
+    double intendedP99Millis = Double.NaN;
+    double intendedP50Millis = Double.NaN;
+    /** p99 schedule lag in ms; 0 when nothing was paced. */
+    double lagP99Millis;
+    long generatorSaturatedSeconds;
+    long machineSaturatedSeconds;
+    /** Why a capacity search ran it; null in a sweep. */
+    CapacitySearch.Phase phase;
+    /** Set by whoever ran the step, from {@link StepCriteria#judge}: the one decision on it. */
+    StepCriteria.Judgement judgement;
+
     StepResult(int index, String label, SweepOptions.Step step, String runId, String dir) {
         this.index = index;
         this.label = label;
@@ -64,13 +92,21 @@ final class StepResult {
         return verdict != null;
     }
 
-    /** OK only for a run that ended by itself with exit code 0 and a report that found every message. */
+    /** Passed by {@link StepCriteria}: the run held and every criterion did. */
     boolean ok() {
-        return !skipped && !timedOut && exitCode != null && exitCode == 0 && verdict != null && verdict.passed();
+        return !skipped && judgement != null && judgement.passed;
     }
 
-    /** Why the step counts as failed, or "ok". */
+    /** "ok", or why the step did not pass: the first reason its judgement gives. */
     String status() {
+        if (skipped || judgement == null) {
+            return runStatus();
+        }
+        return judgement.passed ? "ok" : judgement.reason();
+    }
+
+    /** How the run itself ended: skipped, timed out, its exit code, no report, or its verdict. */
+    String runStatus() {
         if (skipped) {
             return "skipped (an earlier step failed)";
         }
@@ -122,5 +158,36 @@ final class StepResult {
         }
         verdict = r.verdict;
         verdictText = r.verdictText;
+        readLoadFigures(r);
+    }
+
+    /** What a capacity judgement reads: offered, delivered within the window, backlog, intended latency, saturation. */
+    private void readLoadFigures(ReportFigures r) {
+        measuredSeconds = r.measuredSeconds;
+        double window = Math.max(1e-9, measuredSeconds);
+        offeredRate = r.count(Count.SCHEDULED_IN_WINDOW) / window;
+        long acknowledged = r.count(Count.ACKNOWLEDGED);
+        fanOut = acknowledged > 0 ? (double) expected / acknowledged : 0;
+        long acknowledgedInWindow = r.count(Count.ACKNOWLEDGED_IN_WINDOW);
+        long receivedInWindow = r.count(Count.RECEIVED_IN_WINDOW);
+        long inFlightGrowth = r.count(Count.IN_FLIGHT_AT_WINDOW_END) - r.count(Count.IN_FLIGHT_AT_WINDOW_START);
+        windowReceiveRate = receivedInWindow / window;
+        if (fanOut > 0) {
+            deliveredRate = windowReceiveRate / fanOut;
+            backlogGrowth = fanOut * (acknowledgedInWindow + inFlightGrowth) - receivedInWindow;
+        } else {
+            deliveredRate = acknowledgedInWindow / window;
+            backlogGrowth = inFlightGrowth;
+        }
+        LatencyStats intended = r.latencyMicros.get(fanOut > 0 ? LatencyKind.PUB_TO_SUB_INTENDED.key()
+                : LatencyKind.PUBLISH_INTENDED.key());
+        if (intended != null && intended.count > 0) {
+            intendedP99Millis = intended.percentile(99.0) / 1000.0;
+            intendedP50Millis = intended.percentile(50.0) / 1000.0;
+        }
+        LatencyStats lag = r.latencyMicros.get(LatencyKind.SCHEDULE_LAG.key());
+        lagP99Millis = lag != null && lag.count > 0 ? lag.percentile(99.0) / 1000.0 : 0;
+        generatorSaturatedSeconds = r.count(Count.GENERATOR_SATURATED_SECONDS);
+        machineSaturatedSeconds = r.count(Count.MACHINE_SATURATED_SECONDS);
     }
 }

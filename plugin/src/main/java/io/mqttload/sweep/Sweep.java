@@ -84,6 +84,9 @@ public final class Sweep {
         Files.createDirectories(o.out);
         Path dir = o.out.toAbsolutePath().normalize();
         Path plan = preparePlan(dir);
+        if (o.searching()) {
+            return search(jar, plan, dir);
+        }
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         List<StepResult> results = new ArrayList<>();
         boolean stop = false;
@@ -99,6 +102,7 @@ public final class Sweep {
             console.printf(Locale.ROOT, "sweep %s: step %d/%d (%s) starting: %s%n", o.sweepId, index, o.steps.size(),
                     r.label, step.describe());
             runStep(r, jar, plan, dir.resolve(r.dir));
+            r.judgement = o.criteria.judge(r);
             console.printf(Locale.ROOT, "sweep %s: step %d/%d (%s) %s in %.0f s%s%n", o.sweepId, index, o.steps.size(),
                     r.label, r.status(), r.seconds, r.hasReport() ? String.format(Locale.ROOT,
                             ": %d clients, delivered %.1f msg/s, p99 %.3f ms", r.clients, r.receiveRate,
@@ -111,6 +115,66 @@ public final class Sweep {
                 .reduce("", (a, b) -> a + b + "\n"));
         console.println("sweep " + o.sweepId + ": wrote " + String.join(", ", files) + " in " + dir);
         return results.stream().allMatch(StepResult::ok) ? 0 : 1;
+    }
+
+    /**
+     * The capacity search: each step is a run of the plan like a sweep step, at the value the search chose, with the
+     * step's warm-up and duration; progress on the console as it goes, the answer and every step's row at the end.
+     */
+    private int search(Path jar, Path plan, Path dir) throws IOException, InterruptedException {
+        Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        CapacitySearch search = new CapacitySearch(o.search);
+        List<StepResult> results = new ArrayList<>();
+        console.printf(Locale.ROOT, "capacity %s: searching %s from %s (x%s up, then bisecting to %s %%); a step passes"
+                + " when %s%n", o.sweepId, o.searchProperty, search.number(o.search.start),
+                StepCriteria.plain(o.search.factor), StepCriteria.plain(o.search.tolerancePercent), o.criteria.describe());
+        CapacitySearch.Result result = search.run((value, phase) -> {
+            int index = results.size() + 1;
+            Map<String, String> properties = new LinkedHashMap<>();
+            properties.put(o.searchProperty, search.number(value));
+            long seconds = phase == CapacitySearch.Phase.CONFIRM ? o.confirmSeconds : o.stepSeconds;
+            properties.put(o.durationProperty, Long.toString(o.warmupSeconds + seconds));
+            properties.put(RunConfig.WARMUP_SECONDS, Long.toString(o.warmupSeconds));
+            String label = o.searchProperty + "=" + search.number(value);
+            StepResult r = new StepResult(index, label, new SweepOptions.Step(label, properties), o.sweepId + "-s" + index,
+                    "step-" + index);
+            r.phase = phase;
+            console.printf(Locale.ROOT, "capacity %s: step %d (%s) %s for %d s; %s%n", o.sweepId, index, phase.title,
+                    label, seconds, soFar(search, results));
+            runStep(r, jar, plan, dir.resolve(r.dir));
+            r.judgement = o.criteria.judge(r);
+            results.add(r);
+            console.printf(Locale.ROOT, "capacity %s: step %d %s %s in %.0f s%s%n", o.sweepId, index, label,
+                    r.ok() ? "passed" : "failed: " + r.judgement.reasons(), r.seconds, r.hasReport()
+                            ? String.format(Locale.ROOT, " (offered %.1f msg/s, delivered %.1f, p99 from intended %.1f ms)",
+                                    r.offeredRate, r.deliveredRate, r.intendedP99Millis) : "");
+            return r;
+        });
+        CapacityOutput output = new CapacityOutput(o, search, result, started,
+                Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        List<String> files = output.write(dir);
+        console.println("capacity " + o.sweepId + ": " + output.verdict());
+        console.println("capacity " + o.sweepId + ": wrote " + String.join(", ", files) + " in " + dir);
+        return output.exitCode();
+    }
+
+    /** What the search has found so far, for the progress line. */
+    private static String soFar(CapacitySearch search, List<StepResult> results) {
+        double pass = Double.NaN;
+        double fail = Double.NaN;
+        for (StepResult r : results) {
+            double v = Double.parseDouble(r.step.properties.values().iterator().next());
+            if (r.ok() && !(v <= pass)) {
+                pass = v;
+            } else if (!r.ok() && !(v >= fail)) {
+                fail = v;
+            }
+        }
+        if (Double.isNaN(pass) && Double.isNaN(fail)) {
+            return "nothing found yet";
+        }
+        return (Double.isNaN(pass) ? "nothing passed yet" : "passed up to " + search.number(pass))
+                + (Double.isNaN(fail) ? ", nothing failed yet" : ", failed from " + search.number(fail));
     }
 
     private void runStep(StepResult r, Path jar, Path plan, Path stepDir) throws IOException, InterruptedException {

@@ -135,7 +135,7 @@ final class SweepOutput {
         r[14] = Long.toString(s.lost);
         // A failed run can still report NO_LOSS (JMeter exited non-zero afterwards): the table says both.
         String verdict = s.verdict == null ? "none" : s.verdict.name();
-        r[15] = s.ok() || s.status().startsWith("verdict") ? verdict : verdict + " (" + s.status() + ")";
+        r[15] = s.ok() ? verdict : verdict + " (" + s.status() + ")";
         return r;
     }
 
@@ -185,7 +185,7 @@ final class SweepOutput {
 
     private String summaryLine() {
         long failed = steps.stream().filter(s -> !s.ok()).count();
-        return failed == 0 ? "every step NO_LOSS" : failed + " of " + steps.size() + " step(s) failed";
+        return failed == 0 ? "every step passed" : failed + " of " + steps.size() + " step(s) failed";
     }
 
     String json() throws IOException {

@@ -75,7 +75,8 @@ class SweepOptionsTest {
         assertThatThrownBy(() -> parse("--steps", "p=1", "--broker-pid", "1", "--broker-process", "mosquitto"))
                 .hasMessage("--broker-pid 1 and --broker-process 'mosquitto': give one");
         assertThatThrownBy(() -> parse("--steps", "p=1", "-Jnovalue")).hasMessage("-J 'novalue': expected -Jname=value");
-        assertThatThrownBy(() -> parse()).hasMessage("--steps / --step-file: no step given");
+        assertThatThrownBy(() -> parse()).hasMessage("--steps / --step-file: no step given (or --search for a"
+                + " capacity search)");
         assertThatThrownBy(() -> SweepOptions.parse(new String[] {"--plan", dir.resolve("missing.jmx").toString()}))
                 .hasMessage("--plan '" + dir.resolve("missing.jmx") + "': no such file");
         assertThatThrownBy(() -> parse("--steps", "p=1", "--sweep-id", "a/b"))
@@ -103,6 +104,42 @@ class SweepOptionsTest {
 
         assertThat(o.helpRequested).isTrue();
         assertThat(SweepOptions.usage()).contains("--plan=PLAN.jmx", "--steps=[label:]k=v,k=v;...", "--step-file=FILE",
-                "--remote=HOST:PORT,...", "-J=name=value", "--on-failure=continue|stop", "Exit code: 0 every step NO_LOSS");
+                "--remote=HOST:PORT,...", "-J=name=value", "--on-failure=continue|stop", "Exit code of a sweep: 0 every step passed",
+                "--search=NAME", "--sla-p99-ms=MS");
+    }
+
+    @Test
+    void search_takesItsSettingsAndThresholds_andKeepsTheStartsPrecision() throws Exception {
+        SweepOptions o = parse("--search", "floodRate", "--start", "250.5", "--max", "4000", "--factor", "1.5",
+                "--tolerance", "5", "--step-seconds", "20", "--sla-p99-ms", "50", "--max-loss", "0.1", "--require", "300");
+
+        assertThat(o.searching()).isTrue();
+        assertThat(o.search.start).isEqualTo(250.5);
+        assertThat(o.search.resolution).isEqualTo(0.1);
+        assertThat(o.search.factor).isEqualTo(1.5);
+        assertThat(o.criteria.p99SlaMillis).isEqualTo(50);
+        assertThat(o.criteria.scheduleLagLimitMillis()).as("the lag's bound defaults to the SLA").isEqualTo(50);
+        assertThat(o.criteria.paceRequired).isTrue();
+        assertThat(parse("--search", "publishers", "--start", "1000").search.resolution).isEqualTo(1);
+    }
+
+    @Test
+    void search_badInputNamesTheOptionAndValue() {
+        assertThatThrownBy(() -> parse("--search", "rate")).hasMessage("--search 'rate': --start missing (the first"
+                + " value to try)");
+        assertThatThrownBy(() -> parse("--search", "rate", "--start", "fast")).hasMessage("--start 'fast': not a number");
+        assertThatThrownBy(() -> parse("--search", "rate", "--start", "0")).hasMessage("--start '0': must be above 0");
+        assertThatThrownBy(() -> parse("--search", "rate", "--start", "100", "--factor", "1"))
+                .hasMessage("--factor '1': out of range (1..100]");
+        assertThatThrownBy(() -> parse("--search", "rate", "--start", "100", "--max", "50"))
+                .hasMessage("--max 50: below --start 100");
+        assertThatThrownBy(() -> parse("--search", "rate", "--start", "100", "--min-delivered", "101"))
+                .hasMessage("--min-delivered '101': out of range [0..100]");
+        assertThatThrownBy(() -> parse("--search", "rate", "--start", "100", "--steps", "rate=1"))
+                .hasMessage("--search 'rate' and --steps / --step-file: give one; a search chooses its own steps");
+        assertThatThrownBy(() -> parse("--search", "rate", "--start", "100", "-JdurationSeconds=60"))
+                .hasMessage("-JdurationSeconds: the search sets it at every step (--step-seconds, --confirm-seconds)");
+        assertThatThrownBy(() -> parse("--search", "rate", "--start", "100", "-Jrate=5"))
+                .hasMessage("-Jrate: the search sets it at every step (--start, --max)");
     }
 }

@@ -1,0 +1,357 @@
+package io.mqttload.sweep;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.mqttload.report.Templates;
+
+/**
+ * What a capacity search leaves in its directory: the verdict and every step's row as Markdown
+ * ({@code capacity.md}), JSON ({@code capacity.json}) and one self-contained HTML page ({@code capacity.html}),
+ * with charts of offered against delivered and of latency against the searched value (SVG and PNG), and the
+ * search's exit code.
+ */
+final class CapacityOutput {
+    private final SweepOptions options;
+    private final CapacitySearch search;
+    private final CapacitySearch.Result result;
+    private final Instant started;
+    private final Instant finished;
+    private final Map<String, XyChart> charts = new LinkedHashMap<>();
+
+    CapacityOutput(SweepOptions options, CapacitySearch search, CapacitySearch.Result result, Instant started,
+            Instant finished) {
+        this.options = options;
+        this.search = search;
+        this.result = result;
+        this.started = started;
+        this.finished = finished;
+        buildCharts();
+    }
+
+    /** 0 a limit found and confirmed (and at least --require), 1 none or below, 3 the search could not tell. */
+    int exitCode() {
+        switch (result.outcome) {
+            case SUSTAINS:
+            case SUSTAINS_AT_LEAST:
+                return options.required > 0 && result.sustained < options.required ? 1 : 0;
+            case SUSTAINS_NONE:
+            case NOT_CONFIRMED:
+                return 1;
+            default:
+                return 3;
+        }
+    }
+
+    private String value(double v) {
+        return options.searchProperty + "=" + search.number(v);
+    }
+
+    /** The figures a verdict quotes for a step. */
+    private static String figures(StepResult s) {
+        return String.format(Locale.ROOT, "offered %.1f msg/s, delivered %.1f msg/s, p99 from intended %s ms%s",
+                s.offeredRate, s.deliveredRate, Double.isNaN(s.intendedP99Millis) ? "n/a"
+                        : String.format(Locale.ROOT, "%.1f", s.intendedP99Millis),
+                s.clients > 0 ? ", " + s.clients + " connections" : "");
+    }
+
+    private String engines() {
+        return options.remote.size() > 1 ? " (per engine, " + options.remote.size() + " engines)" : "";
+    }
+
+    /** The answer in one sentence, with the figures beside it. */
+    String verdict() {
+        CapacitySearch.Step pass = result.sustainedStep;
+        CapacitySearch.Step fail = result.failedStep;
+        String failure = fail == null ? "" : value(fail.value) + engines() + " because " + fail.result.judgement.reason()
+                + " (" + fail.phase.title + ", step " + fail.result.index + ")";
+        String sustained = pass == null ? "" : value(pass.value) + engines() + " (" + figures(pass.result) + ")";
+        String text;
+        switch (result.outcome) {
+            case SUSTAINS:
+                text = "SUSTAINS " + sustained + ", confirmed over " + options.confirmSeconds + " s, and fails at "
+                        + failure;
+                break;
+            case SUSTAINS_AT_LEAST:
+                text = "SUSTAINS AT LEAST " + sustained + ", the search's --max, confirmed over " + options.confirmSeconds
+                        + " s: the limit is higher";
+                break;
+            case SUSTAINS_NONE:
+                text = "SUSTAINS NONE of the values tried: fails at " + failure + "; " + result.note;
+                break;
+            case NOT_CONFIRMED:
+                text = "NOT CONFIRMED: fails the " + options.confirmSeconds + " s confirmation at " + failure + "; "
+                        + result.note;
+                break;
+            case LIMITED_BY_GENERATOR:
+                text = "LIMITED BY THE LOAD GENERATOR at " + failure + (pass == null ? "; nothing passed before it"
+                        : "; the broker sustained " + sustained + " (not confirmed)") + ": the broker's limit is not known";
+                break;
+            default:
+                text = "INCONCLUSIVE: " + (fail == null ? result.note : "step " + fail.result.index + " at "
+                        + value(fail.value) + " could not be judged: " + fail.result.judgement.reason())
+                        + (pass == null ? "" : "; passed up to " + sustained);
+                break;
+        }
+        if (options.required > 0 && result.outcome.answered) {
+            text += result.sustained >= options.required ? "; meets --require " + search.number(options.required)
+                    : "; BELOW --require " + search.number(options.required);
+        }
+        return text;
+    }
+
+    private List<CapacitySearch.Step> judgedByValue() {
+        List<CapacitySearch.Step> plotted = new ArrayList<>();
+        for (CapacitySearch.Step s : result.steps) {
+            if (s.result.hasReport()) {
+                plotted.add(s);
+            }
+        }
+        plotted.sort(Comparator.comparingDouble((CapacitySearch.Step s) -> s.value).thenComparing(s -> s.result.index));
+        return plotted;
+    }
+
+    private void buildCharts() {
+        List<CapacitySearch.Step> plotted = judgedByValue();
+        if (plotted.isEmpty()) {
+            return;
+        }
+        int n = plotted.size();
+        double[] x = new double[n];
+        String[] labels = new String[n];
+        double[] offered = new double[n];
+        double[] delivered = new double[n];
+        double[] p50 = new double[n];
+        double[] p99 = new double[n];
+        double[] p99Send = new double[n];
+        for (int i = 0; i < n; i++) {
+            CapacitySearch.Step s = plotted.get(i);
+            x[i] = s.value;
+            labels[i] = "step " + s.result.index + " (" + s.phase.title + ", " + (s.passed() ? "passed" : "failed") + ")";
+            offered[i] = s.result.offeredRate;
+            delivered[i] = s.result.deliveredRate;
+            p50[i] = s.result.intendedP50Millis;
+            p99[i] = s.result.intendedP99Millis;
+            p99Send[i] = s.result.latencyMillis[3];
+        }
+        charts.put("offered-delivered", new XyChart("Offered and delivered against " + options.searchProperty,
+                options.searchProperty, "msg/s", x, labels).add("offered (scheduled)", offered)
+                .add("delivered within the window", delivered));
+        charts.put("latency-load", new XyChart("Latency against " + options.searchProperty + " (SLA "
+                + StepCriteria.plain(options.criteria.p99SlaMillis) + " ms)", options.searchProperty, "ms", x, labels)
+                .add("p50 from intended", p50).add("p99 from intended", p99).add("p99 from send", p99Send));
+    }
+
+    List<String> write(Path dir) throws IOException {
+        List<String> files = new ArrayList<>();
+        for (Map.Entry<String, XyChart> c : charts.entrySet()) {
+            Files.writeString(dir.resolve(c.getKey() + ".svg"), c.getValue().toSvg(), StandardCharsets.UTF_8);
+            Files.write(dir.resolve(c.getKey() + ".png"), c.getValue().toPng());
+            files.add(c.getKey() + ".svg");
+            files.add(c.getKey() + ".png");
+        }
+        Files.writeString(dir.resolve("capacity.md"), markdown(), StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("capacity.json"), json(), StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("capacity.html"), html(), StandardCharsets.UTF_8);
+        files.addAll(List.of("capacity.md", "capacity.json", "capacity.html"));
+        return files;
+    }
+
+    String[] header() {
+        return new String[] {"step", "phase", options.searchProperty, "offered msg/s", "delivered msg/s",
+            "received msg/s", "p50 / p99 from intended ms", "p99 from send ms", "lag p99 ms", "backlog growth",
+            "lost / expected", "broker CPU avg %", "saturated s (generator / machine)", "result"};
+    }
+
+    String[] row(CapacitySearch.Step step) {
+        StepResult s = step.result;
+        String[] r = new String[header().length];
+        r[0] = Integer.toString(s.index);
+        r[1] = step.phase.title;
+        r[2] = search.number(step.value);
+        r[r.length - 1] = step.passed() ? "passed" : s.judgement == null ? s.status() : s.judgement.reasons();
+        if (!s.hasReport()) {
+            for (int i = 3; i < r.length - 1; i++) {
+                r[i] = "";
+            }
+            return r;
+        }
+        r[3] = String.format(Locale.ROOT, "%.1f", s.offeredRate);
+        r[4] = String.format(Locale.ROOT, "%.1f", s.deliveredRate);
+        r[5] = String.format(Locale.ROOT, "%.1f", s.windowReceiveRate);
+        r[6] = Double.isNaN(s.intendedP99Millis) ? "n/a" : String.format(Locale.ROOT, "%.1f / %.1f", s.intendedP50Millis,
+                s.intendedP99Millis);
+        r[7] = String.format(Locale.ROOT, "%.1f", s.latencyMillis[3]);
+        r[8] = String.format(Locale.ROOT, "%.1f", s.lagP99Millis);
+        r[9] = Long.toString(Math.round(s.backlogGrowth));
+        r[10] = s.lost + " / " + s.expected;
+        r[11] = s.hasBroker ? String.format(Locale.ROOT, "%.1f", s.brokerCpuAvg) : "";
+        r[12] = s.generatorSaturatedSeconds + " / " + s.machineSaturatedSeconds;
+        return r;
+    }
+
+    private String settingsLine() {
+        CapacitySearch.Settings t = options.search;
+        return String.format(Locale.ROOT, "from %s, x%s up%s, bisecting to %s %% (resolution %s); steps of %d s, the"
+                + " answer confirmed over %d s, each after a %d s warm-up", search.number(t.start),
+                StepCriteria.plain(t.factor), t.max > 0 ? " to at most " + search.number(t.max) : "",
+                StepCriteria.plain(t.tolerancePercent), search.number(t.resolution), options.stepSeconds,
+                options.confirmSeconds, options.warmupSeconds);
+    }
+
+    String markdown() {
+        StringBuilder m = new StringBuilder();
+        m.append("# MQTT capacity search ").append(options.sweepId).append("\n\n");
+        m.append("Plan `").append(options.plan).append("`, searching `").append(options.searchProperty).append("` ")
+                .append(settingsLine()).append(options.remote.isEmpty() ? "; one local engine"
+                        : "; remote engines " + String.join(",", options.remote))
+                .append(String.format(Locale.ROOT, "; from %s to %s.%n%n", started, finished));
+        m.append("**Verdict:** ").append(verdict()).append("\n\n");
+        m.append("A step passes when ").append(options.criteria.describe()).append(".\n\n");
+        String[] h = header();
+        m.append("| ").append(String.join(" | ", h)).append(" |\n|");
+        for (int i = 0; i < h.length; i++) {
+            m.append(i == 1 || i == h.length - 1 ? " --- |" : " ---: |");
+        }
+        m.append('\n');
+        for (CapacitySearch.Step s : result.steps) {
+            String[] cells = row(s);
+            for (int i = 0; i < cells.length; i++) {
+                cells[i] = cells[i].replace("|", "\\|");
+            }
+            m.append("| ").append(String.join(" | ", cells)).append(" |\n");
+        }
+        m.append("\nOffered = what the throughput timers scheduled over each step's measured window; delivered = the"
+                + " publishes that reached their subscribers within the window (deliveries received there ÷ deliveries"
+                + " owed per publish), the drain after production excluded; backlog growth = how much the deliveries owed"
+                + " but not made, and the publishes not acknowledged, rose over the window.\n\n");
+        for (Map.Entry<String, XyChart> c : charts.entrySet()) {
+            m.append("![").append(c.getValue().title).append("](").append(c.getKey()).append(".svg)\n\n");
+        }
+        m.append("| step | properties | run | report |\n| --- | --- | --- | --- |\n");
+        for (CapacitySearch.Step s : result.steps) {
+            StepResult r = s.result;
+            m.append(String.format(Locale.ROOT, "| %d | `%s` | %s | %s |%n", r.index, r.step.describe(), r.runId,
+                    r.reportHtml == null ? r.runStatus() : "[" + r.reportHtml + "](" + r.reportHtml + ")"));
+        }
+        return m.toString();
+    }
+
+    String json() throws IOException {
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectNode root = mapper.createObjectNode();
+        root.put("searchId", options.sweepId);
+        root.put("plan", options.plan.toString());
+        root.put("property", options.searchProperty);
+        root.put("started", started.toString());
+        root.put("finished", finished.toString());
+        ArrayNode remote = root.putArray("remote");
+        options.remote.forEach(remote::add);
+        ArrayNode args = root.putArray("arguments");
+        options.arguments.forEach(args::add);
+        CapacitySearch.Settings t = options.search;
+        ObjectNode settings = root.putObject("settings");
+        settings.put("start", t.start).put("max", t.max).put("factor", t.factor).put("tolerancePercent", t.tolerancePercent)
+                .put("resolution", t.resolution).put("maxSteps", t.maxSteps).put("stepSeconds", options.stepSeconds)
+                .put("confirmSeconds", options.confirmSeconds).put("warmupSeconds", options.warmupSeconds)
+                .put("durationProperty", options.durationProperty);
+        StepCriteria c = options.criteria;
+        root.putObject("criteria").put("maxLossPercent", c.maxLossPercent).put("minDeliveredPercent", c.minDeliveredPercent)
+                .put("p99SlaMillis", c.p99SlaMillis).put("maxScheduleLagMillis", c.scheduleLagLimitMillis())
+                .put("maxBacklogGrowthPercent", c.maxBacklogGrowthPercent).put("maxSaturatedPercent", c.maxSaturatedPercent);
+        root.put("outcome", result.outcome.name());
+        root.put("answered", result.outcome.answered);
+        if (!Double.isNaN(result.sustained)) {
+            root.put("sustained", result.sustained);
+        }
+        if (!Double.isNaN(result.failed)) {
+            root.put("failed", result.failed);
+        }
+        if (options.required > 0) {
+            root.put("required", options.required);
+        }
+        root.put("verdict", verdict());
+        root.put("exitCode", exitCode());
+        ArrayNode list = root.putArray("steps");
+        for (CapacitySearch.Step step : result.steps) {
+            StepResult s = step.result;
+            ObjectNode n = list.addObject();
+            n.put("index", s.index).put("phase", step.phase.name()).put("value", step.value).put("runId", s.runId)
+                    .put("dir", s.dir).put("passed", step.passed()).put("seconds", Math.round(s.seconds * 10) / 10.0);
+            if (s.judgement != null) {
+                n.put("limit", s.judgement.limit == null ? null : s.judgement.limit.name());
+                ArrayNode reasons = n.putArray("reasons");
+                s.judgement.breaches.forEach(b -> reasons.addObject().put("criterion", b.criterion).put("figure", b.figure));
+            }
+            if (s.exitCode != null) {
+                n.put("exitCode", s.exitCode);
+            }
+            n.put("timedOut", s.timedOut);
+            if (!s.hasReport()) {
+                continue;
+            }
+            n.put("report", s.reportJson);
+            n.put("measuredSeconds", s.measuredSeconds).put("offeredRate", s.offeredRate)
+                    .put("deliveredRate", s.deliveredRate).put("windowReceiveRate", s.windowReceiveRate)
+                    .put("fanOut", s.fanOut).put("backlogGrowth", s.backlogGrowth)
+                    .put("clients", s.clients).put("expected", s.expected).put("lost", s.lost)
+                    .put("lagP99Millis", s.lagP99Millis).put("pubToSubP99Millis", s.latencyMillis[3])
+                    .put("generatorSaturatedSeconds", s.generatorSaturatedSeconds)
+                    .put("machineSaturatedSeconds", s.machineSaturatedSeconds)
+                    .put("verdict", s.verdict.name());
+            if (!Double.isNaN(s.intendedP99Millis)) {
+                n.put("intendedP50Millis", s.intendedP50Millis).put("intendedP99Millis", s.intendedP99Millis);
+            }
+            if (s.hasBroker) {
+                n.putObject("broker").put("cpuAvg", s.brokerCpuAvg).put("cpuMax", s.brokerCpuMax);
+            }
+        }
+        ObjectNode files = root.putObject("charts");
+        charts.keySet().forEach(k -> files.put(k, k + ".svg"));
+        return mapper.writeValueAsString(root) + "\n";
+    }
+
+    String html() {
+        Map<String, Object> model = new HashMap<>();
+        model.put("searchId", options.sweepId);
+        model.put("plan", options.plan.toString());
+        model.put("property", options.searchProperty);
+        model.put("remote", options.remote);
+        model.put("started", started.toString());
+        model.put("finished", finished.toString());
+        model.put("answered", result.outcome.answered && exitCode() == 0);
+        model.put("verdict", verdict());
+        model.put("settings", settingsLine());
+        model.put("criteria", options.criteria.describe());
+        model.put("header", header());
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (CapacitySearch.Step s : result.steps) {
+            Map<String, Object> row = new HashMap<>();
+            row.put("ok", s.passed());
+            row.put("cells", List.of(row(s)));
+            row.put("reportHtml", s.result.reportHtml == null ? "" : s.result.reportHtml);
+            rows.add(row);
+        }
+        model.put("rows", rows);
+        List<String> svg = new ArrayList<>();
+        charts.values().forEach(c -> svg.add(c.toSvg()));
+        model.put("charts", svg);
+        model.put("arguments", options.arguments);
+        return Templates.render("capacity.ftlh", model);
+    }
+}

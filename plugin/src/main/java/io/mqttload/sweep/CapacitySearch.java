@@ -1,0 +1,264 @@
+package io.mqttload.sweep;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The capacity search: the highest value of one plan property (an offered message rate, or a number of clients at a
+ * fixed rate each) at which a step passes {@link StepCriteria}. Fixed-length steps ramp up geometrically from the
+ * start until one fails, then bisect between the highest pass and the lowest fail until they are within the
+ * tolerance, then a longer run confirms the highest pass. A first step that fails ramps down instead. A step the
+ * load generator (or its machine) could not drive ends the search there: its failure is not the broker's limit. A
+ * failed confirmation makes its value the lowest fail and the search bisects again below it, once.
+ *
+ * <p>Decisions only: the steps are run by a {@link StepRunner} (JMeter runs in the sweep, a model in the tests).
+ */
+final class CapacitySearch {
+    /** Two confirmations at most: a load that fails its long run twice is reported as not confirmed. */
+    static final int CONFIRMATIONS = 2;
+
+    /** Why a step was run. */
+    enum Phase {
+        RAMP("ramp up"), RAMP_DOWN("ramp down"), BISECT("bisect"), CONFIRM("confirm");
+
+        final String title;
+
+        Phase(String title) {
+            this.title = title;
+        }
+    }
+
+    /** How the search ended. */
+    enum Outcome {
+        /** The highest passing value, confirmed, and a failing value above it within the tolerance. */
+        SUSTAINS(true),
+        /** Every step passed up to the search's maximum, confirmed there: the broker's limit is above it. */
+        SUSTAINS_AT_LEAST(true),
+        /** Even the lowest value tried failed. */
+        SUSTAINS_NONE(false),
+        /** The highest pass failed its confirmation runs. */
+        NOT_CONFIRMED(false),
+        /** A step failed because the load generator or its machine was saturated: not the broker's limit. */
+        LIMITED_BY_GENERATOR(false),
+        /** A step could not be judged (no report, a timeout, a run stopped or incomplete), or the steps ran out. */
+        INCONCLUSIVE(false);
+
+        /** Whether the answer is a limit of the broker the user may quote. */
+        final boolean answered;
+
+        Outcome(boolean answered) {
+            this.answered = answered;
+        }
+    }
+
+    /** Runs one step of the search at a value and returns it judged. */
+    interface StepRunner {
+        StepResult run(double value, Phase phase) throws IOException, InterruptedException;
+    }
+
+    /** The search's settings, checked by the options. */
+    static final class Settings {
+        double start;
+        /** 0: no maximum. */
+        double max;
+        double factor = 2;
+        double tolerancePercent = 2;
+        /** Values are rounded to multiples of it (the start's precision). */
+        double resolution = 1;
+        int maxSteps = 40;
+    }
+
+    /** One step as the search took it. */
+    static final class Step {
+        final double value;
+        final Phase phase;
+        final StepResult result;
+
+        Step(double value, Phase phase, StepResult result) {
+            this.value = value;
+            this.phase = phase;
+            this.result = result;
+        }
+
+        boolean passed() {
+            return result.ok();
+        }
+    }
+
+    /** The answer: its outcome, the values that bound it, the step that decided each, and every step. */
+    static final class Result {
+        Outcome outcome;
+        /** The highest value passed (confirmed for SUSTAINS), or NaN. */
+        double sustained = Double.NaN;
+        /** The lowest value failed, or NaN. */
+        double failed = Double.NaN;
+        Step sustainedStep;
+        Step failedStep;
+        /** Why the search stopped where it did, beyond the failed step's reason (step limit, lowest value). */
+        String note = "";
+        final List<Step> steps = new ArrayList<>();
+    }
+
+    private final Settings settings;
+
+    CapacitySearch(Settings settings) {
+        this.settings = settings;
+    }
+
+    Result run(StepRunner runner) throws IOException, InterruptedException {
+        Result r = new Result();
+        Step highestPass = null;
+        Step lowestFail = null;
+        double value = round(settings.start);
+        while (true) {
+            Step s = step(runner, r, value, Phase.RAMP);
+            if (s == null) {
+                return r;
+            }
+            if (!s.passed()) {
+                lowestFail = s;
+                break;
+            }
+            highestPass = s;
+            if (settings.max > 0 && value >= settings.max) {
+                break;
+            }
+            double next = round(value * settings.factor);
+            value = settings.max > 0 ? Math.min(next, round(settings.max)) : next;
+            if (value <= highestPass.value) {
+                value = highestPass.value + settings.resolution;
+            }
+        }
+        while (highestPass == null) {
+            double lower = round(value / settings.factor);
+            if (lower < settings.resolution || lower >= value) {
+                r.outcome = Outcome.SUSTAINS_NONE;
+                r.failedStep = lowestFail;
+                r.failed = lowestFail.value;
+                r.note = "no lower value to try: " + number(value) + " is the smallest the resolution allows";
+                return r;
+            }
+            value = lower;
+            Step s = step(runner, r, value, Phase.RAMP_DOWN);
+            if (s == null) {
+                return r;
+            }
+            if (s.passed()) {
+                highestPass = s;
+            } else {
+                lowestFail = s;
+            }
+        }
+        for (int confirmation = 1; ; confirmation++) {
+            while (lowestFail != null && !withinTolerance(highestPass.value, lowestFail.value)) {
+                double mid = round((highestPass.value + lowestFail.value) / 2);
+                if (mid <= highestPass.value || mid >= lowestFail.value) {
+                    break;
+                }
+                Step s = step(runner, r, mid, Phase.BISECT);
+                if (s == null) {
+                    return r;
+                }
+                if (s.passed()) {
+                    highestPass = s;
+                } else {
+                    lowestFail = s;
+                }
+            }
+            Step confirm = step(runner, r, highestPass.value, Phase.CONFIRM);
+            if (confirm == null) {
+                return r;
+            }
+            if (confirm.passed()) {
+                r.outcome = lowestFail == null ? Outcome.SUSTAINS_AT_LEAST : Outcome.SUSTAINS;
+                r.sustained = highestPass.value;
+                r.sustainedStep = confirm;
+                r.failedStep = lowestFail;
+                r.failed = lowestFail == null ? Double.NaN : lowestFail.value;
+                return r;
+            }
+            lowestFail = confirm;
+            highestPass = highestPassBelow(r, confirm.value);
+            if (confirmation >= CONFIRMATIONS || highestPass == null) {
+                r.outcome = Outcome.NOT_CONFIRMED;
+                r.failedStep = confirm;
+                r.failed = confirm.value;
+                r.note = highestPass == null ? "no lower value passed a step" : "the longer run failed "
+                        + CONFIRMATIONS + " times: the steps are too short to show this broker's limit (raise"
+                        + " --step-seconds)";
+                return r;
+            }
+        }
+    }
+
+    /**
+     * Runs one step; null when the search must stop at it: a saturated generator or machine, a run that gave nothing
+     * to judge, or the step limit. The result's outcome is then set.
+     */
+    private Step step(StepRunner runner, Result r, double value, Phase phase) throws IOException, InterruptedException {
+        if (r.steps.size() >= settings.maxSteps) {
+            r.outcome = Outcome.INCONCLUSIVE;
+            r.note = "stopped after " + settings.maxSteps + " steps (--max-steps) without an answer";
+            return null;
+        }
+        Step s = new Step(value, phase, runner.run(value, phase));
+        r.steps.add(s);
+        if (s.passed()) {
+            return s;
+        }
+        StepCriteria.Judgement j = s.result.judgement;
+        if (j == null || j.limit == StepCriteria.Limit.RUN) {
+            return stopped(r, s, Outcome.INCONCLUSIVE);
+        }
+        if (j.limit == StepCriteria.Limit.GENERATOR || j.limit == StepCriteria.Limit.MACHINE) {
+            return stopped(r, s, Outcome.LIMITED_BY_GENERATOR);
+        }
+        return s;
+    }
+
+    private static Step stopped(Result r, Step s, Outcome outcome) {
+        r.outcome = outcome;
+        r.failedStep = s;
+        r.failed = s.value;
+        for (Step t : r.steps) {
+            if (t.passed() && (r.sustainedStep == null || t.value > r.sustained)) {
+                r.sustainedStep = t;
+                r.sustained = t.value;
+            }
+        }
+        return null;
+    }
+
+    private static Step highestPassBelow(Result r, double value) {
+        Step best = null;
+        for (Step s : r.steps) {
+            if (s.passed() && s.value < value && (best == null || s.value > best.value)) {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    /** Done when the gap is within the tolerance of the pass, or one resolution step. */
+    boolean withinTolerance(double pass, double fail) {
+        return fail - pass <= Math.max(settings.tolerancePercent / 100.0 * pass, settings.resolution) + 1e-9;
+    }
+
+    double round(double v) {
+        double steps = Math.round(v / settings.resolution);
+        return Math.max(settings.resolution, steps * settings.resolution);
+    }
+
+    /** A value as the search writes it: no trailing zeros, the resolution's decimals at most. */
+    String number(double v) {
+        return number(v, settings.resolution);
+    }
+
+    static String number(double v, double resolution) {
+        int decimals = Math.max(0, (int) Math.ceil(-Math.log10(resolution) - 1e-9));
+        String s = String.format(Locale.ROOT, "%." + decimals + "f", v);
+        return s.contains(".") ? s.replaceAll("0+$", "").replaceAll("\\.$", "") : s;
+    }
+}

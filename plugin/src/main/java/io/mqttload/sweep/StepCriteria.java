@@ -1,0 +1,241 @@
+package io.mqttload.sweep;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import io.mqttload.delivery.Verdict;
+
+/**
+ * Whether a step sustained its load: the one place that decides, for the sweep's table and the capacity search's
+ * bisection alike. A step passes only if the run itself held (ended by itself, wrote its report, its verdict is a
+ * pass or loss within the tolerance) and every criterion below holds, each with a threshold a user can set:
+ * <ol>
+ * <li>loss within {@link #maxLossPercent} (0 by default; a tolerance is meant for QoS 0, where the protocol allows
+ * loss);</li>
+ * <li>delivered at least {@link #minDeliveredPercent} of the offered rate (received within the measured window, drain
+ * excluded, against what the throughput timers scheduled);</li>
+ * <li>p99 latency from the intended send time within {@link #p99SlaMillis}: what a device waiting on its schedule
+ * sees, which hides no queue in front of the client;</li>
+ * <li>p99 schedule lag within {@link #maxScheduleLagMillis}: the publishers kept to their schedule;</li>
+ * <li>no growing backlog: the deliveries owed but not yet made, and the publishes not yet acknowledged, rose over
+ * the window by no more than {@link #maxBacklogGrowthPercent} of the window's deliveries, or than what the SLA lets
+ * be in transit, whichever is larger;</li>
+ * <li>the load generator (its process, or the machine it runs on) saturated for at most
+ * {@link #maxSaturatedPercent} of the window.</li>
+ * </ol>
+ * A step whose generator or machine was saturated and that fails is the generator's limit, not the broker's: the
+ * judgement says so rather than name the criterion that broke.
+ */
+final class StepCriteria {
+    static final double DEFAULT_MAX_LOSS_PERCENT = 0;
+    static final double DEFAULT_MIN_DELIVERED_PERCENT = 98;
+    static final double DEFAULT_P99_SLA_MILLIS = 100;
+    static final double DEFAULT_MAX_BACKLOG_GROWTH_PERCENT = 1;
+    static final double DEFAULT_MAX_SATURATED_PERCENT = 10;
+
+    /** What held a step back, when it did not pass. */
+    enum Limit {
+        /** The broker (or whatever stands between the clients): the criteria are about it. */
+        BROKER,
+        /** The engine's process used nearly every core: add engines. */
+        GENERATOR,
+        /** The engine's machine was busy nearly throughout (a broker beside it, say): neither figure is clean. */
+        MACHINE,
+        /** The run produced nothing to judge: no report, a timeout, a run that was stopped or incomplete. */
+        RUN
+    }
+
+    double maxLossPercent = DEFAULT_MAX_LOSS_PERCENT;
+    double minDeliveredPercent = DEFAULT_MIN_DELIVERED_PERCENT;
+    double p99SlaMillis = DEFAULT_P99_SLA_MILLIS;
+    /** Negative: the SLA's value. */
+    double maxScheduleLagMillis = -1;
+    double maxBacklogGrowthPercent = DEFAULT_MAX_BACKLOG_GROWTH_PERCENT;
+    double maxSaturatedPercent = DEFAULT_MAX_SATURATED_PERCENT;
+    /**
+     * The capacity search's steps need an offered rate and latency from the intended send time, so their absence fails
+     * a step; a sweep may run an unpaced plan (as fast as it goes), and then judges without them and says so.
+     */
+    boolean paceRequired;
+
+    double scheduleLagLimitMillis() {
+        return maxScheduleLagMillis < 0 ? p99SlaMillis : maxScheduleLagMillis;
+    }
+
+    /** The thresholds as one line, for the record in every output. */
+    String describe() {
+        return String.format(Locale.ROOT, "loss <= %s %%, delivered >= %s %% of offered, p99 from intended <= %s ms,"
+                + " schedule lag p99 <= %s ms, backlog growth <= %s %% of the window's deliveries (or what the SLA lets be"
+                + " in transit), generator or machine saturated <= %s %% of the window", plain(maxLossPercent),
+                plain(minDeliveredPercent), plain(p99SlaMillis), plain(scheduleLagLimitMillis()),
+                plain(maxBacklogGrowthPercent), plain(maxSaturatedPercent));
+    }
+
+    /** One criterion that did not hold: what it is, and the figure that broke it. */
+    static final class Breach {
+        final String criterion;
+        final String figure;
+
+        Breach(String criterion, String figure) {
+            this.criterion = criterion;
+            this.figure = figure;
+        }
+
+        @Override
+        public String toString() {
+            return criterion + ": " + figure;
+        }
+    }
+
+    /** The decision on one step: passed, or what held it back and every criterion that broke, in the order above. */
+    static final class Judgement {
+        final boolean passed;
+        final Limit limit;
+        final List<Breach> breaches;
+        /** Criteria the run gave no figure for, where the figure is not required: the sweep of an unpaced plan. */
+        final List<String> notJudged;
+
+        Judgement(boolean passed, Limit limit, List<Breach> breaches, List<String> notJudged) {
+            this.passed = passed;
+            this.limit = limit;
+            this.breaches = List.copyOf(breaches);
+            this.notJudged = List.copyOf(notJudged);
+        }
+
+        /** "passed", or the first reason: the one the capacity verdict names. */
+        String reason() {
+            if (passed) {
+                return "passed";
+            }
+            String first = breaches.get(0).toString();
+            switch (limit) {
+                case GENERATOR:
+                    return "limited by the load generator (" + first + "): add engines";
+                case MACHINE:
+                    return "limited by the engine's machine (" + first + "): the broker and the generator share it, or"
+                            + " the machine is too small";
+                default:
+                    return first;
+            }
+        }
+
+        /** Every reason, in the order judged (a saturated generator or machine first), for the step's row. */
+        String reasons() {
+            if (passed) {
+                return "passed";
+            }
+            List<String> all = new ArrayList<>();
+            breaches.forEach(b -> all.add(b.toString()));
+            return String.join("; ", all);
+        }
+    }
+
+    /** Judges a step as it ended; see the class comment for the criteria and their order. */
+    Judgement judge(StepResult s) {
+        List<Breach> breaches = new ArrayList<>();
+        if (!s.hasReport()) {
+            breaches.add(new Breach("run", s.runStatus()));
+            return new Judgement(false, Limit.RUN, breaches, List.of());
+        }
+        if (s.timedOut) {
+            breaches.add(new Breach("run", s.runStatus()));
+            return new Judgement(false, Limit.RUN, breaches, List.of());
+        }
+        switch (s.verdict) {
+            case NO_LOSS:
+            case LOSS:
+            case LOSS_UNCERTAIN:
+                break;
+            case FAILED:
+                // The broker refused or broke what the plan asked (connections, subscriptions, publishes): its limit.
+                breaches.add(new Breach("verdict FAILED", s.verdictText));
+                break;
+            default:
+                breaches.add(new Breach("verdict " + s.verdict.name(), s.verdictText));
+                return new Judgement(false, Limit.RUN, breaches, List.of());
+        }
+        if (s.exitCode == null || s.exitCode != 0) {
+            breaches.add(new Breach("run", s.runStatus()));
+        }
+        double lossPercent = s.expected > 0 ? 100.0 * s.lost / s.expected : 0;
+        boolean lossVerdict = s.verdict == Verdict.LOSS || s.verdict == Verdict.LOSS_UNCERTAIN;
+        if (lossPercent > maxLossPercent) {
+            breaches.add(new Breach("loss", String.format(Locale.ROOT, "%d of %d deliveries lost (%s %%, at most %s %%"
+                    + " allowed)", s.lost, s.expected, percent(lossPercent), plain(maxLossPercent))));
+        } else if (lossVerdict && s.lost == 0) {
+            breaches.add(new Breach("loss", s.verdictText));
+        }
+        List<String> notJudged = new ArrayList<>();
+        if (s.offeredRate > 0) {
+            double deliveredPercent = 100.0 * s.deliveredRate / s.offeredRate;
+            if (deliveredPercent < minDeliveredPercent) {
+                breaches.add(new Breach("delivered", String.format(Locale.ROOT, "%.1f msg/s of %.1f offered (%s %%,"
+                        + " at least %s %% needed)", s.deliveredRate, s.offeredRate, percent(deliveredPercent),
+                        plain(minDeliveredPercent))));
+            }
+        } else if (paceRequired) {
+            breaches.add(new Breach("offered rate", "unknown: no Publish sampler was paced by a Constant Throughput"
+                    + " Timer the engine reads, so nothing says what load was offered"));
+        } else {
+            notJudged.add("delivered against offered (no throughput timer paced the publishers)");
+        }
+        if (!Double.isNaN(s.intendedP99Millis)) {
+            if (s.intendedP99Millis > p99SlaMillis) {
+                breaches.add(new Breach("p99 from intended", String.format(Locale.ROOT, "%.1f ms, over the %s ms SLA",
+                        s.intendedP99Millis, plain(p99SlaMillis))));
+            }
+        } else if (paceRequired) {
+            breaches.add(new Breach("p99 from intended", "not measured: no message carried an intended send time"));
+        } else {
+            notJudged.add("p99 from the intended send time (no message carried one)");
+        }
+        if (s.lagP99Millis > scheduleLagLimitMillis()) {
+            breaches.add(new Breach("schedule lag", String.format(Locale.ROOT, "p99 %.1f ms, over %s ms",
+                    s.lagP99Millis, plain(scheduleLagLimitMillis()))));
+        }
+        double allowed = backlogAllowance(s);
+        if (s.backlogGrowth > allowed) {
+            breaches.add(new Breach("backlog", String.format(Locale.ROOT, "grew by %d over the %.0f s window (%+.1f/s),"
+                    + " more than the %.0f allowed", Math.round(s.backlogGrowth), s.measuredSeconds,
+                    s.backlogGrowth / Math.max(1e-9, s.measuredSeconds), allowed)));
+        }
+        double generatorPercent = saturatedPercent(s.generatorSaturatedSeconds, s);
+        double machinePercent = saturatedPercent(s.machineSaturatedSeconds, s);
+        Limit limit = Limit.BROKER;
+        if (generatorPercent > maxSaturatedPercent) {
+            limit = Limit.GENERATOR;
+            breaches.add(0, new Breach("generator", String.format(Locale.ROOT, "its process used over 90 %% of every core"
+                    + " for %d of %.0f s", s.generatorSaturatedSeconds, s.measuredSeconds)));
+        } else if (machinePercent > maxSaturatedPercent) {
+            limit = Limit.MACHINE;
+            breaches.add(0, new Breach("machine", String.format(Locale.ROOT, "the engine's machine was over 90 %% busy"
+                    + " for %d of %.0f s", s.machineSaturatedSeconds, s.measuredSeconds)));
+        }
+        return new Judgement(breaches.isEmpty(), breaches.isEmpty() ? null : limit, breaches, notJudged);
+    }
+
+    /**
+     * How far the backlog may rise over a step: a share of the window's deliveries, or the deliveries the SLA lets be
+     * in transit at the end (owed messages beyond that are older than the SLA when they arrive), whichever is larger.
+     */
+    double backlogAllowance(StepResult s) {
+        double owedPerSecond = s.offeredRate > 0 && s.fanOut > 0 ? s.offeredRate * s.fanOut : s.windowReceiveRate;
+        double share = maxBacklogGrowthPercent / 100.0 * owedPerSecond * s.measuredSeconds;
+        double inTransit = owedPerSecond * p99SlaMillis / 1000.0;
+        return Math.max(share, inTransit);
+    }
+
+    private static double saturatedPercent(long seconds, StepResult s) {
+        return s.measuredSeconds <= 0 ? 0 : 100.0 * seconds / s.measuredSeconds;
+    }
+
+    private static String percent(double p) {
+        return p >= 0.1 || p == 0 ? String.format(Locale.ROOT, "%.1f", p) : String.format(Locale.ROOT, "%.4f", p);
+    }
+
+    /** A threshold as written: 2, 0.5, not 2.0. */
+    static String plain(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+}

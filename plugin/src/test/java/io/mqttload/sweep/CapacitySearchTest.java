@@ -1,0 +1,192 @@
+package io.mqttload.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.mqttload.delivery.Verdict;
+
+/**
+ * The search's decisions against a model broker of known capacity: steps are judged by the real
+ * {@link StepCriteria} on figures the model gives (delivered capped at the capacity, latency and backlog growing
+ * above it), so the search must land on the capacity within its tolerance, say when the generator limited it, and
+ * not quote a load that fails its longer run.
+ */
+class CapacitySearchTest {
+    private static final double WINDOW_SECONDS = 30;
+
+    /** A broker that delivers at most {@code capacity} msg/s; above it the queue grows by the excess. */
+    private static class ModelBroker implements CapacitySearch.StepRunner {
+        final double capacity;
+        /** Above this value the generator's process is saturated; infinite: never. */
+        double generatorLimit = Double.POSITIVE_INFINITY;
+        /** Above this value a confirmation run (longer) fails although a short step passes. */
+        double longRunCapacity = Double.POSITIVE_INFINITY;
+        final List<Double> values = new ArrayList<>();
+        final StepCriteria criteria = new StepCriteria();
+
+        ModelBroker(double capacity) {
+            this.capacity = capacity;
+            criteria.paceRequired = true;
+        }
+
+        @Override
+        public StepResult run(double value, CapacitySearch.Phase phase) {
+            values.add(value);
+            StepResult r = new StepResult(values.size(), "rate=" + value, null, "run-" + values.size(),
+                    "step-" + values.size());
+            r.exitCode = 0;
+            r.verdict = Verdict.NO_LOSS;
+            r.measuredSeconds = WINDOW_SECONDS;
+            r.offeredRate = value;
+            r.fanOut = 1;
+            boolean over = value > capacity || (phase == CapacitySearch.Phase.CONFIRM && value > longRunCapacity);
+            double delivered = over ? Math.min(value, capacity) * (value > capacity ? 1 : 0.99) : value;
+            r.deliveredRate = delivered;
+            r.windowReceiveRate = delivered;
+            r.backlogGrowth = (value - delivered) * WINDOW_SECONDS;
+            double queueSeconds = r.backlogGrowth / Math.max(1, delivered);
+            r.intendedP50Millis = 2 + queueSeconds * 500;
+            r.intendedP99Millis = 5 + queueSeconds * 1000;
+            r.generatorSaturatedSeconds = value >= generatorLimit ? (long) WINDOW_SECONDS : 0;
+            r.expected = (long) (value * WINDOW_SECONDS);
+            r.judgement = criteria.judge(r);
+            return r;
+        }
+    }
+
+    private static CapacitySearch.Settings settings(double start) {
+        CapacitySearch.Settings s = new CapacitySearch.Settings();
+        s.start = start;
+        return s;
+    }
+
+    @Test
+    void findsTheCapacityWithinTheTolerance_rampingThenBisectingThenConfirming() throws Exception {
+        ModelBroker broker = new ModelBroker(1234);
+        CapacitySearch.Result r = new CapacitySearch(settings(100)).run(broker);
+
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);
+        // Just above the capacity a 30 s step still passes: its queue has not yet reached the SLA (0.3 % over).
+        assertThat(r.sustained).isBetween(1234 * 0.98, 1234 * 1.005);
+        assertThat(r.failed).isGreaterThan(1234);
+        assertThat(r.failed - r.sustained).isLessThanOrEqualTo(0.02 * r.sustained + 1);
+        assertThat(broker.values.subList(0, 5)).containsExactly(100.0, 200.0, 400.0, 800.0, 1600.0);
+        CapacitySearch.Step last = r.steps.get(r.steps.size() - 1);
+        assertThat(last.phase).isEqualTo(CapacitySearch.Phase.CONFIRM);
+        assertThat(last.value).isEqualTo(r.sustained);
+        assertThat(r.failedStep.result.judgement.reason()).matches("(delivered|backlog|p99 from intended): .*");
+    }
+
+    @Test
+    void aFirstStepThatFailsRampsDown() throws Exception {
+        ModelBroker broker = new ModelBroker(30);
+        CapacitySearch.Result r = new CapacitySearch(settings(1000)).run(broker);
+
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);
+        assertThat(broker.values.subList(0, 7)).containsExactly(1000.0, 500.0, 250.0, 125.0, 63.0, 32.0, 16.0);
+        assertThat(r.sustained).isEqualTo(30);
+    }
+
+    @Test
+    void nothingSustained_downToTheResolution() throws Exception {
+        ModelBroker broker = new ModelBroker(0.5);
+        CapacitySearch.Result r = new CapacitySearch(settings(8)).run(broker);
+
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS_NONE);
+        assertThat(broker.values).containsExactly(8.0, 4.0, 2.0, 1.0);
+        assertThat(r.failed).isEqualTo(1.0);
+    }
+
+    @Test
+    void aSaturatedGeneratorEndsTheSearch_asTheGeneratorsLimit_notTheBrokers() throws Exception {
+        ModelBroker broker = new ModelBroker(5000);
+        broker.generatorLimit = 3000;
+        CapacitySearch.Result r = new CapacitySearch(settings(1000)).run(broker);
+
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.LIMITED_BY_GENERATOR);
+        assertThat(r.outcome.answered).isFalse();
+        assertThat(broker.values).containsExactly(1000.0, 2000.0, 4000.0);
+        assertThat(r.failed).isEqualTo(4000);
+        assertThat(r.sustained).isEqualTo(2000);
+        assertThat(r.failedStep.result.judgement.reason()).startsWith("limited by the load generator (generator: its"
+                + " process used over 90 % of every core for 30 of 30 s)").endsWith("add engines");
+    }
+
+    @Test
+    void aLoadThatFailsItsLongerRunTwice_isNotConfirmed() throws Exception {
+        ModelBroker broker = new ModelBroker(1000);
+        broker.longRunCapacity = 900;
+        CapacitySearch.Result r = new CapacitySearch(settings(500)).run(broker);
+
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.NOT_CONFIRMED);
+        assertThat(r.steps.stream().filter(s -> s.phase == CapacitySearch.Phase.CONFIRM).count())
+                .isEqualTo(CapacitySearch.CONFIRMATIONS);
+        assertThat(r.note).contains("--step-seconds");
+    }
+
+    @Test
+    void aLoadThatFailsItsLongerRunOnce_isSearchedAgainBelowIt() throws Exception {
+        ModelBroker broker = new ModelBroker(1000) {
+            private int confirmations;
+
+            @Override
+            public StepResult run(double value, CapacitySearch.Phase phase) {
+                // The first confirmation fails at whatever value it runs: the next passes where the steps did.
+                if (phase == CapacitySearch.Phase.CONFIRM && confirmations++ == 0) {
+                    StepResult r = super.run(value + 10_000, phase);
+                    values.set(values.size() - 1, value);
+                    return r;
+                }
+                return super.run(value, phase);
+            }
+        };
+        CapacitySearch.Result r = new CapacitySearch(settings(500)).run(broker);
+
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);
+        assertThat(r.sustained).isLessThan(r.steps.stream().filter(s -> s.phase == CapacitySearch.Phase.CONFIRM)
+                .findFirst().orElseThrow().value);
+    }
+
+    @Test
+    void theMaximumPassing_sustainsAtLeastIt() throws Exception {
+        ModelBroker broker = new ModelBroker(1e9);
+        CapacitySearch.Settings s = settings(100);
+        s.max = 700;
+        CapacitySearch.Result r = new CapacitySearch(s).run(broker);
+
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS_AT_LEAST);
+        assertThat(broker.values).containsExactly(100.0, 200.0, 400.0, 700.0, 700.0);
+        assertThat(r.sustained).isEqualTo(700);
+    }
+
+    @Test
+    void aStepWithNothingToJudge_endsTheSearchInconclusive() throws Exception {
+        CapacitySearch.StepRunner noReport = (value, phase) -> {
+            StepResult r = new StepResult(1, "x", null, "run", "step-1");
+            r.timedOut = true;
+            r.judgement = new StepCriteria().judge(r);
+            return r;
+        };
+        CapacitySearch.Result r = new CapacitySearch(settings(100)).run(noReport);
+
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.INCONCLUSIVE);
+        assertThat(r.steps).hasSize(1);
+        assertThat(r.failedStep.result.judgement.reason()).isEqualTo("run: timed out");
+    }
+
+    @Test
+    void valuesKeepTheResolution() {
+        CapacitySearch.Settings s = settings(0.25);
+        s.resolution = 0.01;
+        CapacitySearch search = new CapacitySearch(s);
+
+        assertThat(search.round(0.123456)).isEqualTo(0.12);
+        assertThat(search.number(0.5)).isEqualTo("0.5");
+        assertThat(search.number(12.0)).isEqualTo("12");
+        assertThat(search.round(0.001)).isEqualTo(0.01);
+    }
+}

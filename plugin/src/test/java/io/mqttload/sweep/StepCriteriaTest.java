@@ -1,0 +1,144 @@
+package io.mqttload.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+import io.mqttload.delivery.Verdict;
+
+/** Each criterion breaks on its own figure, names it, and the generator's saturation takes the blame first. */
+class StepCriteriaTest {
+
+    /** A step that passes every criterion: 1000 msg/s offered and delivered to one subscriber each, p99 5 ms. */
+    private static StepResult healthy() {
+        StepResult r = new StepResult(1, "rate=1000", null, "run-1", "step-1");
+        r.exitCode = 0;
+        r.verdict = Verdict.NO_LOSS;
+        r.verdictText = "NO LOSS: every expected message arrived";
+        r.measuredSeconds = 30;
+        r.offeredRate = 1000;
+        r.fanOut = 1;
+        r.deliveredRate = 1000;
+        r.windowReceiveRate = 1000;
+        r.expected = 30_000;
+        r.intendedP50Millis = 2;
+        r.intendedP99Millis = 5;
+        r.lagP99Millis = 1;
+        return r;
+    }
+
+    private static StepCriteria criteria() {
+        StepCriteria c = new StepCriteria();
+        c.paceRequired = true;
+        return c;
+    }
+
+    @Test
+    void aHealthyStepPasses() {
+        StepCriteria.Judgement j = criteria().judge(healthy());
+
+        assertThat(j.passed).isTrue();
+        assertThat(j.reason()).isEqualTo("passed");
+    }
+
+    @Test
+    void lossBeyondTheTolerance_fails_withinItPasses() {
+        StepResult r = healthy();
+        r.verdict = Verdict.LOSS;
+        r.lost = 30;
+        assertThat(criteria().judge(r).reason()).isEqualTo("loss: 30 of 30000 deliveries lost (0.1 %, at most 0 %"
+                + " allowed)");
+
+        StepCriteria tolerant = criteria();
+        tolerant.maxLossPercent = 0.5;
+        assertThat(tolerant.judge(r).passed).isTrue();
+    }
+
+    @Test
+    void deliveredUnder98PercentOfOffered_fails() {
+        StepResult r = healthy();
+        r.deliveredRate = 979;
+        assertThat(criteria().judge(r).reason()).isEqualTo("delivered: 979.0 msg/s of 1000.0 offered (97.9 %, at least"
+                + " 98 % needed)");
+        r.deliveredRate = 981;
+        assertThat(criteria().judge(r).passed).isTrue();
+    }
+
+    @Test
+    void p99FromIntendedOverTheSla_fails_andScheduleLagOnItsOwnBound() {
+        StepResult r = healthy();
+        r.intendedP99Millis = 100.5;
+        assertThat(criteria().judge(r).reason()).isEqualTo("p99 from intended: 100.5 ms, over the 100 ms SLA");
+
+        StepResult lagging = healthy();
+        lagging.lagP99Millis = 60;
+        StepCriteria c = criteria();
+        c.maxScheduleLagMillis = 50;
+        assertThat(c.judge(lagging).reason()).isEqualTo("schedule lag: p99 60.0 ms, over 50 ms");
+        assertThat(criteria().judge(lagging).passed).as("the lag's default bound is the SLA").isTrue();
+    }
+
+    @Test
+    void aBacklogGrowingBeyondOnePercentOfTheWindow_fails() {
+        StepResult r = healthy();
+        // 1 % of 30 s at 1000/s is 300 deliveries; the SLA's 100 ms in transit is 100: the larger applies.
+        r.backlogGrowth = 300;
+        assertThat(criteria().judge(r).passed).isTrue();
+        r.backlogGrowth = 301;
+        assertThat(criteria().judge(r).reason()).isEqualTo("backlog: grew by 301 over the 30 s window (+10.0/s), more"
+                + " than the 300 allowed");
+    }
+
+    @Test
+    void aSaturatedGenerator_isNamedFirst_evenWhenItsStepWouldPass() {
+        StepResult r = healthy();
+        r.generatorSaturatedSeconds = 4;
+        StepCriteria.Judgement j = criteria().judge(r);
+
+        assertThat(j.passed).isFalse();
+        assertThat(j.limit).isEqualTo(StepCriteria.Limit.GENERATOR);
+        assertThat(j.reason()).isEqualTo("limited by the load generator (generator: its process used over 90 % of"
+                + " every core for 4 of 30 s): add engines");
+
+        r.generatorSaturatedSeconds = 3;
+        assertThat(criteria().judge(r).passed).as("10 % of the window is allowed").isTrue();
+        r.generatorSaturatedSeconds = 0;
+        r.machineSaturatedSeconds = 20;
+        r.deliveredRate = 500;
+        j = criteria().judge(r);
+        assertThat(j.limit).isEqualTo(StepCriteria.Limit.MACHINE);
+        assertThat(j.breaches).extracting(b -> b.criterion).containsExactly("machine", "delivered");
+    }
+
+    @Test
+    void aRunThatWasStoppedOrIncomplete_hasNothingToJudge_butAFailedOneIsTheBrokers() {
+        StepResult stopped = healthy();
+        stopped.verdict = Verdict.STOPPED;
+        stopped.verdictText = "STOPPED at 12 s";
+        assertThat(criteria().judge(stopped).limit).isEqualTo(StepCriteria.Limit.RUN);
+
+        StepResult failed = healthy();
+        failed.verdict = Verdict.FAILED;
+        failed.verdictText = "FAILED: 12 connects failed";
+        StepCriteria.Judgement j = criteria().judge(failed);
+        assertThat(j.limit).isEqualTo(StepCriteria.Limit.BROKER);
+        assertThat(j.reason()).isEqualTo("verdict FAILED: FAILED: 12 connects failed");
+
+        StepResult noReport = new StepResult(1, "x", null, "run", "step-1");
+        noReport.exitCode = 1;
+        assertThat(criteria().judge(noReport).reason()).isEqualTo("run: JMeter exit code 1");
+    }
+
+    @Test
+    void anUnpacedPlan_failsASearchStep_butASweepJudgesWithoutTheRate() {
+        StepResult r = healthy();
+        r.offeredRate = 0;
+        r.intendedP99Millis = Double.NaN;
+        assertThat(criteria().judge(r).reason()).startsWith("offered rate: unknown: no Publish sampler was paced");
+
+        StepCriteria sweep = new StepCriteria();
+        StepCriteria.Judgement j = sweep.judge(r);
+        assertThat(j.passed).isTrue();
+        assertThat(j.notJudged).hasSize(2);
+    }
+}

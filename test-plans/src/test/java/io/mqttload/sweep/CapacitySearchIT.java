@@ -1,0 +1,156 @@
+package io.mqttload.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.mqttload.testsupport.JMeterEngines;
+import io.mqttload.testsupport.MosquittoBroker;
+import io.mqttload.testsupport.RateLimitedProxy;
+
+/**
+ * The capacity search as a user runs it ({@code sweep.sh --search}), against limits known by construction: a proxy
+ * that forwards at most {@link #CAPACITY} messages per second from Mosquitto to the subscribers, which the search must
+ * find within its tolerance; and a generator made to saturate (a post-processor burning CPU per sample, the engine's
+ * JVM told it has one core), which the search must name as the generator's limit, not the broker's.
+ */
+class CapacitySearchIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Messages per second the proxy lets through toward the subscribers: the bottleneck's capacity. */
+    private static final double CAPACITY = 200;
+    private static final double TOLERANCE_PERCENT = 2;
+
+    private static Path basedir() {
+        return Path.of(System.getProperty("project.basedir", "."));
+    }
+
+    private static Path plan() {
+        return basedir().resolve("src/test/resources/capacity-probe.jmx");
+    }
+
+    private static final class Result {
+        final int exitCode;
+        final String output;
+
+        Result(int exitCode, String output) {
+            this.exitCode = exitCode;
+            this.output = output;
+        }
+    }
+
+    private static Result search(Path dir, List<String> args, Duration timeout) throws Exception {
+        List<String> command = new ArrayList<>(List.of("bash", basedir().resolve("sweep/sweep.sh").toString(),
+                "--jmeter-home", JMeterEngines.homeFromBuild().toString(), "--plan", plan().toString(), "--heap",
+                "-Xmx256m", "--step-timeout", "120", "-Jmqttload.progressSeconds=0", "-Jqos=1", "--out",
+                dir.resolve("search").toString()));
+        command.addAll(args);
+        Path output = dir.resolve("search.out");
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        try {
+            assertThat(p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)).as("search finished within " + timeout)
+                    .isTrue();
+            return new Result(p.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+    }
+
+    /** Mosquitto with unbounded queues: above the proxy's capacity messages wait in the broker, none is dropped. */
+    private static MosquittoBroker mosquitto() {
+        MosquittoBroker.assumeInstalled();
+        return MosquittoBroker.builder().withSetting("max_queued_messages 0").withSetting("set_tcp_nodelay true").start();
+    }
+
+    @Test
+    void findsTheCapacityOfABottleneck_withinItsTolerance_andConfirmsIt(@TempDir Path dir) throws Exception {
+        Result r;
+        try (MosquittoBroker broker = mosquitto();
+                RateLimitedProxy proxy = RateLimitedProxy.to(broker.host(), broker.tcpPort(), CAPACITY)) {
+            // Clients go through the proxy (publishers get no PUBLISH packets, so only deliveries are capped); the
+            // barriers' own messages go to the broker directly, so that a queue in the proxy does not hold them.
+            r = search(dir, List.of("--search", "rate", "--start", "120", "--tolerance", Double.toString(TOLERANCE_PERCENT),
+                    "--step-seconds", "8", "--confirm-seconds", "16", "--warmup-seconds", "2", "--sla-p99-ms", "500",
+                    // A busy CI machine must not end this search as machine-limited: the generator's own case is below.
+                    "--max-saturated", "100", "--sweep-id", "cap-it", "-Jmqtt.port=" + proxy.port(),
+                    "-Jrendezvous.host=" + broker.host(), "-Jrendezvous.port=" + broker.tcpPort()),
+                    Duration.ofMinutes(10));
+        }
+
+        assertThat(r.exitCode).as(r.output).isZero();
+        JsonNode json = JSON.readTree(dir.resolve("search/capacity.json").toFile());
+        assertThat(json.path("outcome").asText()).isEqualTo("SUSTAINS");
+        double sustained = json.path("sustained").asDouble();
+        double failed = json.path("failed").asDouble();
+        // A short step can pass just over the capacity (its backlog has not yet broken a criterion): within tolerance.
+        assertThat(sustained).as(r.output).isBetween(CAPACITY * (1 - TOLERANCE_PERCENT / 100),
+                CAPACITY * (1 + TOLERANCE_PERCENT / 100));
+        assertThat(failed).isGreaterThan(sustained);
+        assertThat(failed - sustained).isLessThanOrEqualTo(TOLERANCE_PERCENT / 100 * sustained + 1);
+        JsonNode steps = json.path("steps");
+        JsonNode last = steps.get(steps.size() - 1);
+        assertThat(last.path("phase").asText()).isEqualTo("CONFIRM");
+        assertThat(last.path("value").asDouble()).isEqualTo(sustained);
+        assertThat(last.path("measuredSeconds").asDouble()).isGreaterThan(14);
+        for (JsonNode step : steps) {
+            double value = step.path("value").asDouble();
+            assertThat(step.path("offeredRate").asDouble()).as("step at " + value + " offered what it asked")
+                    .isCloseTo(value, org.assertj.core.data.Percentage.withPercentage(1.5));
+            if (value > CAPACITY * 1.1) {
+                assertThat(step.path("passed").asBoolean()).isFalse();
+                assertThat(step.path("deliveredRate").asDouble()).as("the bottleneck held step at " + value)
+                        .isLessThan(CAPACITY * 1.03);
+            }
+            if (value < CAPACITY * 0.95) {
+                assertThat(step.path("passed").asBoolean()).as("step at " + value).isTrue();
+            }
+        }
+        String verdict = json.path("verdict").asText();
+        assertThat(verdict).startsWith("SUSTAINS rate=").contains("confirmed over 16 s, and fails at rate=");
+        assertThat(r.output).contains("capacity cap-it: step 1 (ramp up) rate=120 for 8 s; nothing found yet")
+                .contains("capacity cap-it: " + verdict);
+        assertThat(Files.readString(dir.resolve("search/capacity.md"), StandardCharsets.UTF_8))
+                .contains("**Verdict:** " + verdict);
+        for (String chart : List.of("offered-delivered", "latency-load")) {
+            assertThat(dir.resolve("search/" + chart + ".svg")).isRegularFile();
+            assertThat(Files.readAllBytes(dir.resolve("search/" + chart + ".png"))).startsWith(0x89, 'P', 'N', 'G');
+        }
+        assertThat(Files.readString(dir.resolve("search/capacity.html"), StandardCharsets.UTF_8)).contains(verdict
+                .replace("'", "&#39;")).doesNotContain("<script");
+    }
+
+    @Test
+    void aGeneratorThatCannotDriveTheLoad_saysSo_notTheBrokersLimit(@TempDir Path dir) throws Exception {
+        Result r;
+        try (MosquittoBroker broker = mosquitto()) {
+            // 4 ms of CPU per sample on a JVM that believes it has one core: saturated from ~225 samples/s on.
+            r = search(dir, List.of("--search", "rate", "--start", "60", "--step-seconds", "6", "--warmup-seconds", "2",
+                    "--jvm-arg", "-XX:ActiveProcessorCount=1", "-JburnMicrosPerSample=4000",
+                    "-Jmqtt.port=" + broker.tcpPort()), Duration.ofMinutes(6));
+        }
+
+        assertThat(r.exitCode).as(r.output).isEqualTo(3);
+        JsonNode json = JSON.readTree(dir.resolve("search/capacity.json").toFile());
+        assertThat(json.path("outcome").asText()).isEqualTo("LIMITED_BY_GENERATOR");
+        assertThat(json.path("answered").asBoolean()).isFalse();
+        JsonNode steps = json.path("steps");
+        JsonNode last = steps.get(steps.size() - 1);
+        assertThat(last.path("limit").asText()).isEqualTo("GENERATOR");
+        assertThat(last.path("generatorSaturatedSeconds").asLong()).isPositive();
+        assertThat(last.path("value").asDouble()).isGreaterThanOrEqualTo(200);
+        assertThat(json.path("verdict").asText()).startsWith("LIMITED BY THE LOAD GENERATOR at rate=")
+                .contains("add engines").contains("the broker's limit is not known");
+    }
+}

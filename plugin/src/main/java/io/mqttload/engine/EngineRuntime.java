@@ -31,6 +31,7 @@ import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.rendezvous.Rendezvous;
 import io.mqttload.summary.RunSummary;
+import io.mqttload.summary.WindowCounts;
 
 /**
  * Everything one engine holds for one run: the operations' {@link RunContext} (configuration, metrics, delivery
@@ -66,6 +67,8 @@ public final class EngineRuntime {
     private final PrintStream console;
     private volatile long warmupEndPublished;
     private volatile long warmupEndReceived;
+    /** Publishes in flight where the measured counts were taken: the window's start. */
+    private volatile long warmupEndInFlight;
     /** When the measured counts were taken (ms since the run's start), or -1 before: the measured window's start. */
     private volatile long measuredFromMillis = -1;
     private volatile boolean warmupOver;
@@ -87,6 +90,7 @@ public final class EngineRuntime {
         this.context = new RunContext(config, metrics, ledger, this::disconnecting);
         this.clients = context.clients();
         this.warmupOver = config.warmupMillis() == 0;
+        publishSchedule.window(warmupOver ? 0 : -1);
         this.clock = new EngineClock(config);
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "mqttload-metrics-" + config.engineId());
@@ -140,8 +144,10 @@ public final class EngineRuntime {
             productionStartMillis = elapsedMillis();
             warmupEndPublished = metrics.sum(Count.ACKNOWLEDGED);
             warmupEndReceived = metrics.sum(Count.RECEIVED);
+            warmupEndInFlight = clients.inFlight();
             warmupOver = config.warmupMillis() == 0;
             measuredFromMillis = warmupOver ? productionStartMillis : -1;
+            publishSchedule.window(measuredFromMillis);
         }
         clock.productionStarted();
         log.info("MQTT production started at {} s ({}); warm-up of {} s from now", productionStartMillis / 1000.0, why,
@@ -275,9 +281,11 @@ public final class EngineRuntime {
                 // stays out of the run's histograms, as its messages stay out of the measured counts taken here.
                 warmupEndPublished = metrics.sum(Count.ACKNOWLEDGED);
                 warmupEndReceived = metrics.sum(Count.RECEIVED);
+                warmupEndInFlight = clients.inFlight();
                 interval = takeInterval(false);
                 // Up to a tick after the nominal end: the rates divide the counts taken now by the time from now.
                 measuredFromMillis = elapsed;
+                publishSchedule.window(elapsed);
                 warmupOver = true;
                 log.info("MQTT warm-up of {} s over: figures from now on count", config.warmupMillis() / 1000);
                 event("phase", "warm-up of " + config.warmupMillis() / 1000 + " s over: steady phase, figures count");
@@ -288,7 +296,7 @@ public final class EngineRuntime {
             // saturates a generator and is not what the figures measure.
             boolean steady = warmupOver && !disconnectStarted && (productionStartMillis >= 0 || metrics.sum(Count.PUBLISHED) > 0);
             generatorLoad.tick(metrics, steady, text -> event("saturation", text));
-            publishSchedule.tick(metrics, steady, text -> event("schedule", text));
+            publishSchedule.tick(metrics, steady, lastPublishEndMillis, text -> event("schedule", text));
             String errors = progress.newErrors();
             if (errors != null) {
                 event("errors", errors);
@@ -320,7 +328,13 @@ public final class EngineRuntime {
         long lastPublish = lastPublishEndMillis;
         long productionEndMillis = lastPublish > productionStart() ? lastPublish : now;
         long brokerEnd = brokers.windowEnd(startedAtMillis + now);
-        event("phase", "production over: waiting for " + clients.inFlight() + " acknowledgements and for expected messages"
+        // The window's own counts, before the drain: what the broker acknowledges or delivers from here on was
+        // queued during production, and a rate over the window must not count it as sustained.
+        long inFlight = clients.inFlight();
+        WindowCounts window = new WindowCounts(metrics.sum(Count.ACKNOWLEDGED) - warmupEndPublished,
+                metrics.sum(Count.RECEIVED) - warmupEndReceived, warmupEndInFlight, inFlight,
+                publishSchedule.scheduledInWindow(productionEndMillis));
+        event("phase", "production over: waiting for " + inFlight + " acknowledgements and for expected messages"
                 + " (drain)");
         // Measured while this engine drains: the engines reach their end together after the last barrier.
         clock.endOfRun();
@@ -357,7 +371,8 @@ public final class EngineRuntime {
         RunSummary summary = new RunSummary(config.runId(), config.engineId(), config.engineNumber(), config.scenario(),
                 startedAtMillis, ended,
                 config.warmupMillis(), measured, metrics, ledger.delivery(),
-                metrics.sum(Count.ACKNOWLEDGED) - warmupEndPublished, metrics.sum(Count.RECEIVED) - warmupEndReceived, perClient,
+                metrics.sum(Count.ACKNOWLEDGED) - warmupEndPublished, metrics.sum(Count.RECEIVED) - warmupEndReceived, window,
+                perClient,
                 ledger.book(), config.failureTolerancePercent());
         summary.rendezvous(barriers);
         summary.broker(brokerStats);

@@ -95,17 +95,24 @@ final class PublishPacing {
             return TimeUnit.MILLISECONDS.toMicros(slowestMillis);
         }
 
-        /** On the JMeter thread, after each sample: the timers' current rate, with the messages one sample sends. */
+        /**
+         * On the JMeter thread, after each sample: the rate of the schedule the thread keeps now, with the messages one
+         * sample sends. That is the whole-millisecond interval the timer waits and the intended times advance by, not
+         * the timer's nominal rate: 2.5 ms rounded to 3 offers a sixth less than the nominal rate says. A rate whose
+         * interval rounds to 0 ms makes the timer wait nothing, which keeps no schedule of its own: there the rate asked
+         * for is the only one to judge the thread by. 0 when a timer asks for no throughput.
+         */
         void sampleEnded(int messagesPerSample) {
             sampleEnded(messagesPerSample, MicroClock.nowMicros());
         }
 
         void sampleEnded(int messagesPerSample, long nowMicros) {
+            long interval = intervalMicros();
             double slowest = Double.MAX_VALUE;
             for (ConstantThroughputTimer t : timers) {
                 slowest = Math.min(slowest, threadShare(t) / 60.0);
             }
-            messagesPerSecond = slowest * messagesPerSample;
+            messagesPerSecond = messagesPerSample * (interval > 0 ? 1e6 / interval : Math.max(0, slowest));
             lastSampleEndMicros = nowMicros;
             inSample = false;
         }

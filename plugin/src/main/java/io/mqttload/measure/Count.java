@@ -139,12 +139,22 @@ public enum Count {
     SUBSCRIBER_SESSIONS_LOST("subscriberSessionsLost", COUNTER, "reconnects of subscribing clients to a broker that"
             + " had kept no session for them (CONNACK session present 0): messages published before they subscribed"
             + " again were owed to nobody; loss may then be uncertain", ENGINE),
-    ACKNOWLEDGED_IN_WINDOW("acknowledgedInWindow", RUN_END, "TEMP", ENGINE),
-    RECEIVED_IN_WINDOW("receivedInWindow", RUN_END, "TEMP", ENGINE),
-    IN_FLIGHT_AT_WINDOW_START("inFlightAtWindowStart", RUN_END, "TEMP", ENGINE),
-    IN_FLIGHT_AT_WINDOW_END("inFlightAtWindowEnd", RUN_END, "TEMP", ENGINE),
-    SCHEDULED_IN_WINDOW("scheduledInWindow", RUN_END, "TEMP", ENGINE),
-    MACHINE_SATURATED_SECONDS("machineSaturatedSeconds", COUNTER, "TEMP", ENGINE);
+    ACKNOWLEDGED_IN_WINDOW("acknowledgedInWindow", RUN_END, "acknowledged counted over the measured window only: from"
+            + " its start (the warm-up's end) to the end of production (the run end's start), drain excluded; over"
+            + " measuredSeconds, the acknowledged rate the step sustained", ENGINE),
+    RECEIVED_IN_WINDOW("receivedInWindow", RUN_END, "received counted over the measured window only: from its start"
+            + " (the warm-up's end) to the end of production (the run end's start), drain excluded; below received"
+            + " by what the broker delivered only after production (a backlog)", ENGINE),
+    IN_FLIGHT_AT_WINDOW_START("inFlightAtWindowStart", RUN_END, "publishes sent and not yet acknowledged at the"
+            + " measured window's start (the warm-up's end)", ENGINE),
+    IN_FLIGHT_AT_WINDOW_END("inFlightAtWindowEnd", RUN_END, "publishes sent and not yet acknowledged at the end of"
+            + " production (the run end's start, before the drain)", ENGINE),
+    SCHEDULED_IN_WINDOW("scheduledInWindow", RUN_END, "messages the plan's throughput timers scheduled over the"
+            + " measured window (their rate summed over its time, to the end of production, drain excluded); over"
+            + " measuredSeconds, the offered rate; 0: unpaced", ENGINE),
+    MACHINE_SATURATED_SECONDS("machineSaturatedSeconds", COUNTER, "seconds of the steady phase in which the engine's"
+            + " whole machine used at least 90 % of its cores, whoever used them: with the broker on the same host,"
+            + " tells a machine-limited step from a broker-limited one", ENGINE);
 
     /** Where a count is kept: the engine's totals, per sampler label, per broker node. */
     public enum Level {

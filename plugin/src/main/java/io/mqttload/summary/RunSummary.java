@@ -71,7 +71,8 @@ public final class RunSummary {
     public RunSummary(String runId, String engineId, int engineNumber, String scenario, long startedAtMillis,
             long endedAtMillis, long warmupMillis,
             double measuredSeconds, EngineMetrics m, DeliveryLedger.Delivery delivery, long measuredPublished,
-            long measuredReceived, long[] receivedPerSubscriber, DeliveryCheck.Ledger ledger, double failureTolerancePercent) {
+            long measuredReceived, WindowCounts window, long[] receivedPerSubscriber, DeliveryCheck.Ledger ledger,
+            double failureTolerancePercent) {
         this.runId = runId;
         this.engineNumber = engineNumber;
         this.ledger = ledger;
@@ -107,6 +108,11 @@ public final class RunSummary {
         counts.put(Count.LATENCY_CLAMPED, m.pubToSubClampedCount());
         // After the run end closed every client: anything here is a client the broker still holds open.
         counts.put(Count.OPEN_AT_END, m.sum(Count.ACTIVE_CONNECTIONS));
+        counts.put(Count.ACKNOWLEDGED_IN_WINDOW, window.acknowledged);
+        counts.put(Count.RECEIVED_IN_WINDOW, window.received);
+        counts.put(Count.IN_FLIGHT_AT_WINDOW_START, window.inFlightAtStart);
+        counts.put(Count.IN_FLIGHT_AT_WINDOW_END, window.inFlightAtEnd);
+        counts.put(Count.SCHEDULED_IN_WINDOW, window.scheduled);
         this.failures = m.failures.rows();
         this.failureTolerancePercent = failureTolerancePercent;
         this.nodes = NodeFigures.of(m.nodes.all(), delivery.byNode);

@@ -4,7 +4,11 @@ import static io.mqttload.testsupport.MqttElements.connect;
 import static io.mqttload.testsupport.MqttElements.connection;
 import static io.mqttload.testsupport.MqttElements.onceOnly;
 import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.subscribe;
+import static io.mqttload.testsupport.MqttElements.with;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +30,8 @@ import io.mqttload.testsupport.PlanBuilder;
 
 /**
  * A Publish sampler paced by a Constant Throughput Timer: the engine says when it published behind the schedule the
- * timer sets (the broker then saw less load than the plan asks), and says nothing when it kept up.
+ * timer sets (the broker then saw less load than the plan asks), and says nothing when it kept up; the measured
+ * window's own counts leave out what the drain delivered, and its scheduled messages give the offered rate exactly.
  */
 class PublishScheduleIT {
     private static final int THREADS = 2;
@@ -69,6 +74,38 @@ class PublishScheduleIT {
         }
     }
 
+    @Test
+    void windowCounts_stopAtTheEndOfProduction_andTheScheduleOfferedIsExact() throws Exception {
+        // 10 a second per thread (100 ms, no rounding) to two subscribers that take 80 ms a message: each falls behind
+        // the 20 a second and receives its backlog in the drain, which the window's counts leave out.
+        HashTree plan = PlanBuilder.testPlan("window-counts")
+                .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                .threadGroup("t", THREADS, PlanBuilder.FOREVER)
+                .duration(Duration.ofSeconds(6))
+                .add(onceOnly(), with(connect("sub", 1, "{engine}-s{thread}"), "consumeDelayMs", "80"))
+                .add(onceOnly(), subscribe("sub", "schedule/#", 0))
+                .add(onceOnly(), connect("pub", 1, "{engine}-p{thread}"))
+                .add(publish("pub", "schedule/{thread}", 1, 1, "SYNC"), pacedAt(600, 0))
+                .build();
+        RunSummary summary = run(plan);
+        String table = summary.toTable();
+
+        double seconds = summary.measuredSeconds;
+        assertThat(summary.count(Count.SCHEDULED_IN_WINDOW) / seconds).as(table).isCloseTo(THREADS * 10.0, withinPercentage(2));
+        long acknowledged = summary.count(Count.ACKNOWLEDGED_IN_WINDOW);
+        long inFlightAtEnd = summary.count(Count.IN_FLIGHT_AT_WINDOW_END);
+        assertThat(inFlightAtEnd).as("synchronous: at most a publish per thread").isBetween(0L, (long) THREADS);
+        assertThat(summary.count(Count.IN_FLIGHT_AT_WINDOW_START)).isBetween(0L, (long) THREADS);
+        assertThat(acknowledged).as(table).isPositive().isBetween(summary.measuredPublished - inFlightAtEnd,
+                summary.measuredPublished);
+        assertThat((double) acknowledged).isCloseTo(summary.publishRate() * seconds, within(THREADS + 0.5));
+        long inWindow = summary.count(Count.RECEIVED_IN_WINDOW);
+        assertThat(inWindow).as(table).isPositive().isLessThanOrEqualTo(summary.count(Count.RECEIVED));
+        // The subscribers' backlog came in the drain: counted by the receive rate, not by the window.
+        assertThat(summary.measuredReceived - inWindow).as(table).isGreaterThan(20);
+        assertThat(inWindow / seconds).isLessThan(summary.receiveRate());
+    }
+
     private static ConstantThroughputTimer pacedAt(double samplesPerMinute, int calcMode) {
         ConstantThroughputTimer pace = PlanBuilder.testBean(new ConstantThroughputTimer(), "pace");
         pace.setProperty("calcMode", calcMode);
@@ -77,13 +114,16 @@ class PublishScheduleIT {
     }
 
     private RunSummary run(String name, ConstantThroughputTimer pace) throws Exception {
-        HashTree plan = PlanBuilder.testPlan(name)
+        return run(PlanBuilder.testPlan(name)
                 .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
                 .threadGroup("t", THREADS, PlanBuilder.FOREVER)
                 .duration(Duration.ofSeconds(9))
                 .add(onceOnly(), connect("pub", 1, "{engine}-p{thread}"))
                 .add(publish("pub", "schedule/{thread}", 1, 1, "SYNC"), pace)
-                .build();
+                .build());
+    }
+
+    private RunSummary run(HashTree plan) throws Exception {
         JMeterTestEngine.run(plan, Duration.ofSeconds(60), Map.of("mqttload.resultsDir", results.toString(),
                 "mqttload.progressSeconds", "0", "mqttload.warmupSeconds", "1"));
         return EngineLifecycle.lastSummary();

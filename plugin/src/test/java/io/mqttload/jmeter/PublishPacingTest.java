@@ -97,5 +97,30 @@ class PublishPacingTest {
 
         // 180 a minute: the timer waits 333 ms (Math.round of 333.3), so the schedule does not drift ahead of it.
         assertThat(thread.intendedMicros(t0 + 400_000)).isEqualTo(t0 + 333_000);
+        thread.sampleEnded(1);
+        assertThat(thread.getAsDouble()).as("the rate of the 333 ms kept, not 3 a second").isEqualTo(1e6 / 333_000);
+    }
+
+    @Test
+    void offeredRate_isTheWholeMillisecondScheduleKept_notTheTimersNominalRate() {
+        // 25,000 a minute is a sample every 2.4 ms, which the timer waits as 2 ms: 500 samples a second, not 416.7.
+        pace.setThroughput(25_000);
+        PublishPacing.ThreadPace thread = new PublishPacing.ThreadPace(List.of(pace), null);
+        thread.sampleEnded(3);
+        assertThat(thread.getAsDouble()).isEqualTo(1_500.0);
+
+        // 24,000 a minute is 2.5 ms, waited as 3 ms: 333.3 a second, where the nominal 400 says a fifth more.
+        pace.setThroughput(24_000);
+        thread.sampleEnded(1);
+        assertThat(thread.getAsDouble()).isEqualTo(1e6 / 3_000);
+
+        // 6,000,000 a minute is 0.01 ms, waited as nothing: the timer keeps no schedule, the rate asked for stands.
+        pace.setThroughput(6_000_000);
+        thread.sampleEnded(1);
+        assertThat(thread.getAsDouble()).isEqualTo(100_000.0);
+
+        pace.setThroughput(0);
+        thread.sampleEnded(1);
+        assertThat(thread.getAsDouble()).as("no throughput: no schedule").isZero();
     }
 }

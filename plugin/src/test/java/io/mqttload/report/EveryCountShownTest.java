@@ -28,6 +28,7 @@ import io.mqttload.report.influx.ReportPoints;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.NodeFigures;
 import io.mqttload.summary.RunSummary;
+import io.mqttload.summary.WindowCounts;
 import io.mqttload.testsupport.RecordingHttpServer;
 
 /**
@@ -61,7 +62,7 @@ class EveryCountShownTest {
         }
         DeliveryLedger ledger = new DeliveryLedger(1);
         summary = new RunSummary("run-c", "engine-c", 1, "every-count", 1_000, 9_000, 0, 8.0, metrics, ledger.delivery(),
-                0, 0, new long[] {0, 0, 0}, ledger.book(), 0);
+                0, 0, new WindowCounts(2_001, 2_002, 2_003, 2_004, 2_005), new long[] {0, 0, 0}, ledger.book(), 0);
         try (RecordingHttpServer influx = RecordingHttpServer.start(204)) {
             InfluxWriter writer = new InfluxWriter(influx.url(), "mqtt", "", InfluxWriter.Auth.NONE, "", 1000);
             RunConfig config = RunConfig.from(Map.of(RunConfig.RUN_ID, "run-c", RunConfig.ENGINE_ID, "engine-c")::get,

@@ -76,8 +76,8 @@ class MergedReportTest {
             metrics.publishIntendedLatency.takeInterval(true);
             metrics.scheduleLag.takeInterval(true);
             RunSummary summary = new RunSummary("run-1", id, number, "merge-test", 1_000, 11_000, 0, 10.0, metrics,
-                    ledger.delivery(), metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED), new long[] {0, 0, 0},
-                    ledger.book(), 0);
+                    ledger.delivery(), metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED), WindowCounts.NONE,
+                    new long[] {0, 0, 0}, ledger.book(), 0);
             java.util.Map<String, LatencyStats> stats = new java.util.TreeMap<>();
             bySampler.forEach((label, h) -> stats.put(label, new LatencyStats(h)));
             summary.pubToSubBySampler(stats);
@@ -210,7 +210,7 @@ class MergedReportTest {
         b.receive(onB, stream, 6, 10);
 
         RunSummary aAlone = new RunSummary("run-1", "a", 1, "merge-test", 1_000, 11_000, 0, 10.0, a.metrics,
-                a.ledger.delivery(), 10, 5, new long[] {0, 0, 0}, a.ledger.book(), 0);
+                a.ledger.delivery(), 10, 5, WindowCounts.NONE, new long[] {0, 0, 0}, a.ledger.book(), 0);
         MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
 
         assertThat(aAlone.verdict()).isNotIn(Verdict.LOSS, Verdict.LOSS_UNCERTAIN);

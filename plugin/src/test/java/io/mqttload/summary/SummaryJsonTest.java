@@ -60,7 +60,7 @@ class SummaryJsonTest {
         metrics.publishLatency.takeInterval(true);
         metrics.connectLatency.takeInterval(true);
         RunSummary summary = new RunSummary("run-7", "engine-4", 4, "round-trip", 1_000, 21_000, 2_000, 18.0, metrics,
-                ledger.delivery(), 47, 45, new long[] {1, 45, 45}, ledger.book(), 0);
+                ledger.delivery(), 47, 45, new WindowCounts(46, 44, 1, 1, 48), new long[] {1, 45, 45}, ledger.book(), 0);
         summary.engineFacts(Map.of("java", "17"), Map.of("mqtt.port", "1883"));
         return summary;
     }
@@ -120,9 +120,12 @@ class SummaryJsonTest {
         List<String> savedKeys = new ArrayList<>();
         savedCounts.fieldNames().forEachRemaining(savedKeys::add);
         // The summary carries the first three since counts were declared once, the others since issue 27 (failed
-        // samples, stopped runs, unserved shared groups, lost subscriber sessions); a saved summary lacks them.
+        // samples, stopped runs, unserved shared groups, lost subscriber sessions), the rest since the window's own
+        // counts; a saved summary lacks them.
         Set<Count> added = EnumSet.of(Count.DISCONNECTS, Count.GAPS, Count.GAPS_FILLED, Count.SAMPLES_FAILED,
-                Count.STOPPED_AT_MILLIS, Count.SHARED_GROUPS_UNSERVED, Count.SUBSCRIBER_SESSIONS_LOST);
+                Count.STOPPED_AT_MILLIS, Count.SHARED_GROUPS_UNSERVED, Count.SUBSCRIBER_SESSIONS_LOST,
+                Count.ACKNOWLEDGED_IN_WINDOW, Count.RECEIVED_IN_WINDOW, Count.IN_FLIGHT_AT_WINDOW_START,
+                Count.IN_FLIGHT_AT_WINDOW_END, Count.SCHEDULED_IN_WINDOW, Count.MACHINE_SATURATED_SECONDS);
         assertThat(savedKeys).containsExactlyElementsOf(Count.SUMMARY.stream().filter(c -> !added.contains(c))
                 .map(Count::key).collect(Collectors.toList()));
         for (String key : savedKeys) {

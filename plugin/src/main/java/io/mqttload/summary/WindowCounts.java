@@ -1,0 +1,24 @@
+package io.mqttload.summary;
+
+/**
+ * What an engine counted over its measured window alone (its start, where the warm-up ends, to the end of production,
+ * before the drain): a rate from these cannot count a backlog the broker delivered after production as sustained.
+ */
+public final class WindowCounts {
+    /** A run that measured no window: every count 0. */
+    public static final WindowCounts NONE = new WindowCounts(0, 0, 0, 0, 0);
+
+    public final long acknowledged;
+    public final long received;
+    public final long inFlightAtStart;
+    public final long inFlightAtEnd;
+    public final long scheduled;
+
+    public WindowCounts(long acknowledged, long received, long inFlightAtStart, long inFlightAtEnd, long scheduled) {
+        this.acknowledged = acknowledged;
+        this.received = received;
+        this.inFlightAtStart = inFlightAtStart;
+        this.inFlightAtEnd = inFlightAtEnd;
+        this.scheduled = scheduled;
+    }
+}

@@ -255,6 +255,11 @@ public final class EngineRuntime {
         });
     }
 
+    /** Whether the warm-up is over: what happens from now on counts in the figures. */
+    public boolean measuring() {
+        return warmupOver;
+    }
+
     /** What the figures of this moment are: "warm-up", "steady", or "ending" (disconnecting and draining). */
     public String phase() {
         if (disconnectStarted) {

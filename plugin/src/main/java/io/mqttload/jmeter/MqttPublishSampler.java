@@ -69,7 +69,7 @@ public class MqttPublishSampler extends AbstractMqttSampler {
         }
         long intendedMicros = PublishOperation.NO_INTENDED_TIME;
         if (pace != null) {
-            intendedMicros = pace.intendedMicros(MicroClock.nowMicros());
+            intendedMicros = pace.intendedMicros(MicroClock.nowMicros(), runtime.measuring());
             pace.sampleStarted();
         }
         try {

@@ -49,6 +49,8 @@ final class PublishPacing {
         private volatile long lastSampleEndMicros = MicroClock.nowMicros();
         /** Where the schedule puts this thread's next sample (wall clock, µs); -1 before the first. */
         private long nextIntendedMicros = -1;
+        /** Whether the schedule has started again in the measured window (see intendedMicros). */
+        private boolean anchoredInWindow;
 
         ThreadPace(List<ConstantThroughputTimer> timers, AbstractThreadGroup group) {
             this.timers = timers;
@@ -69,13 +71,24 @@ final class PublishPacing {
          * longer than its pace explains (a barrier, a pause): it is owed nothing for that time.
          */
         long intendedMicros(long nowMicros) {
+            return intendedMicros(nowMicros, true);
+        }
+
+        /**
+         * As {@link #intendedMicros(long)}; {@code measuring} tells whether the run's measured window has begun: the first
+         * sample in it starts the schedule again, so that lateness from the warm-up (JIT, connections still settling),
+         * which the figures exclude, is not carried into every message after it.
+         */
+        long intendedMicros(long nowMicros, boolean measuring) {
             long interval = intervalMicros();
             if (interval <= 0) {
                 nextIntendedMicros = -1;
                 return -1;
             }
             long idle = nowMicros - lastSampleEndMicros;
-            boolean owedNothing = nextIntendedMicros < 0 || nextIntendedMicros > nowMicros
+            boolean windowBegins = measuring && !anchoredInWindow;
+            anchoredInWindow |= measuring;
+            boolean owedNothing = windowBegins || nextIntendedMicros < 0 || nextIntendedMicros > nowMicros
                     || idle > Math.max(IDLE_MICROS, 3 * interval);
             long intended = owedNothing ? nowMicros : nextIntendedMicros;
             nextIntendedMicros = intended + interval;

@@ -99,8 +99,11 @@ final class CapacityOutput {
                         + result.note;
                 break;
             case LIMITED_BY_GENERATOR:
-                text = "LIMITED BY THE LOAD GENERATOR at " + failure + (pass == null ? "; nothing passed before it"
-                        : "; the broker sustained " + sustained + " (not confirmed)") + ": the broker's limit is not known";
+                text = (fail.result.judgement.limit == StepCriteria.Limit.MACHINE ? "LIMITED BY THE ENGINE'S MACHINE at "
+                        : "LIMITED BY THE LOAD GENERATOR at ") + value(fail.value) + engines() + " (" + fail.phase.title
+                        + ", step " + fail.result.index + "): " + fail.result.judgement.reason() + (pass == null
+                        ? "; nothing passed before it" : "; the broker sustained " + sustained + " (not confirmed)")
+                        + ": the broker's limit is not known";
                 break;
             default:
                 text = "INCONCLUSIVE: " + (fail == null ? result.note : "step " + fail.result.index + " at "

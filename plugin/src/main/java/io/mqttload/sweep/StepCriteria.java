@@ -103,7 +103,7 @@ final class StepCriteria {
             this.notJudged = List.copyOf(notJudged);
         }
 
-        /** "passed", or the first reason: the one the capacity verdict names. */
+        /** "passed", or the first reason: the one the capacity verdict names, with what to do about a saturated one. */
         String reason() {
             if (passed) {
                 return "passed";
@@ -111,10 +111,9 @@ final class StepCriteria {
             String first = breaches.get(0).toString();
             switch (limit) {
                 case GENERATOR:
-                    return "limited by the load generator (" + first + "): add engines";
+                    return first + ": add engines";
                 case MACHINE:
-                    return "limited by the engine's machine (" + first + "): the broker and the generator share it, or"
-                            + " the machine is too small";
+                    return first + ": give the broker and the engines machines of their own, or a larger one";
                 default:
                     return first;
             }
@@ -206,11 +205,13 @@ final class StepCriteria {
         if (generatorPercent > maxSaturatedPercent) {
             limit = Limit.GENERATOR;
             breaches.add(0, new Breach("generator", String.format(Locale.ROOT, "its process used over 90 %% of every core"
-                    + " for %d of %.0f s", s.generatorSaturatedSeconds, s.measuredSeconds)));
+                    + " for %d of %.0f s", Math.min(s.generatorSaturatedSeconds, Math.round(s.measuredSeconds)),
+                    s.measuredSeconds)));
         } else if (machinePercent > maxSaturatedPercent) {
             limit = Limit.MACHINE;
             breaches.add(0, new Breach("machine", String.format(Locale.ROOT, "the engine's machine was over 90 %% busy"
-                    + " for %d of %.0f s", s.machineSaturatedSeconds, s.measuredSeconds)));
+                    + " for %d of %.0f s", Math.min(s.machineSaturatedSeconds, Math.round(s.measuredSeconds)),
+                    s.measuredSeconds)));
         }
         return new Judgement(breaches.isEmpty(), breaches.isEmpty() ? null : limit, breaches, notJudged);
     }
@@ -226,8 +227,12 @@ final class StepCriteria {
         return Math.max(share, inTransit);
     }
 
+    /**
+     * The share of the window a count of saturated seconds covers; the count runs to the disconnects, a little past
+     * the window, so it is bounded by the window.
+     */
     private static double saturatedPercent(long seconds, StepResult s) {
-        return s.measuredSeconds <= 0 ? 0 : 100.0 * seconds / s.measuredSeconds;
+        return s.measuredSeconds <= 0 ? 0 : Math.min(100, 100.0 * seconds / s.measuredSeconds);
     }
 
     private static String percent(double p) {

@@ -123,4 +123,22 @@ class PublishPacingTest {
         thread.sampleEnded(1);
         assertThat(thread.getAsDouble()).as("no throughput: no schedule").isZero();
     }
+
+    @Test
+    void intendedTime_startsAgainAtTheMeasuredWindow_soWarmUpLatenessStaysOutOfTheFigures() {
+        pace.setThroughput(6_000);
+        PublishPacing.ThreadPace thread = new PublishPacing.ThreadPace(List.of(pace), null);
+        long t0 = MicroClock.nowMicros();
+
+        assertThat(thread.intendedMicros(t0, false)).isEqualTo(t0);
+        // Held up 150 ms in the warm-up: behind until the window begins.
+        thread.sampleEnded(1, t0 + 160_000);
+        assertThat(thread.intendedMicros(t0 + 160_100, false)).isEqualTo(t0 + 10_000);
+        thread.sampleEnded(1, t0 + 160_200);
+        assertThat(thread.intendedMicros(t0 + 170_100, true)).as("the window's first sample starts the schedule")
+                .isEqualTo(t0 + 170_100);
+        thread.sampleEnded(1, t0 + 170_200);
+        assertThat(thread.intendedMicros(t0 + 180_300, true)).as("and it keeps lateness from then on")
+                .isEqualTo(t0 + 180_100);
+    }
 }

@@ -112,8 +112,8 @@ class CapacitySearchTest {
         assertThat(broker.values).containsExactly(1000.0, 2000.0, 4000.0);
         assertThat(r.failed).isEqualTo(4000);
         assertThat(r.sustained).isEqualTo(2000);
-        assertThat(r.failedStep.result.judgement.reason()).startsWith("limited by the load generator (generator: its"
-                + " process used over 90 % of every core for 30 of 30 s)").endsWith("add engines");
+        assertThat(r.failedStep.result.judgement.reason()).isEqualTo("generator: its process used over 90 % of every"
+                + " core for 30 of 30 s: add engines");
     }
 
     @Test

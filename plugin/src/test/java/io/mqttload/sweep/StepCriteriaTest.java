@@ -97,8 +97,8 @@ class StepCriteriaTest {
 
         assertThat(j.passed).isFalse();
         assertThat(j.limit).isEqualTo(StepCriteria.Limit.GENERATOR);
-        assertThat(j.reason()).isEqualTo("limited by the load generator (generator: its process used over 90 % of"
-                + " every core for 4 of 30 s): add engines");
+        assertThat(j.reason()).isEqualTo("generator: its process used over 90 % of every core for 4 of 30 s: add"
+                + " engines");
 
         r.generatorSaturatedSeconds = 3;
         assertThat(criteria().judge(r).passed).as("10 % of the window is allowed").isTrue();

@@ -82,7 +82,7 @@ class CapacitySearchIT {
             // Clients go through the proxy (publishers get no PUBLISH packets, so only deliveries are capped); the
             // barriers' own messages go to the broker directly, so that a queue in the proxy does not hold them.
             r = search(dir, List.of("--search", "rate", "--start", "120", "--tolerance", Double.toString(TOLERANCE_PERCENT),
-                    "--step-seconds", "8", "--confirm-seconds", "16", "--warmup-seconds", "2", "--sla-p99-ms", "500",
+                    "--step-seconds", "10", "--confirm-seconds", "20", "--warmup-seconds", "2", "--sla-p99-ms", "500",
                     // A busy CI machine must not end this search as machine-limited: the generator's own case is below.
                     "--max-saturated", "100", "--sweep-id", "cap-it", "-Jmqtt.port=" + proxy.port(),
                     "-Jrendezvous.host=" + broker.host(), "-Jrendezvous.port=" + broker.tcpPort()),
@@ -103,7 +103,7 @@ class CapacitySearchIT {
         JsonNode last = steps.get(steps.size() - 1);
         assertThat(last.path("phase").asText()).isEqualTo("CONFIRM");
         assertThat(last.path("value").asDouble()).isEqualTo(sustained);
-        assertThat(last.path("measuredSeconds").asDouble()).isGreaterThan(14);
+        assertThat(last.path("measuredSeconds").asDouble()).isGreaterThan(18);
         for (JsonNode step : steps) {
             double value = step.path("value").asDouble();
             assertThat(step.path("offeredRate").asDouble()).as("step at " + value + " offered what it asked")
@@ -118,8 +118,8 @@ class CapacitySearchIT {
             }
         }
         String verdict = json.path("verdict").asText();
-        assertThat(verdict).startsWith("SUSTAINS rate=").contains("confirmed over 16 s, and fails at rate=");
-        assertThat(r.output).contains("capacity cap-it: step 1 (ramp up) rate=120 for 8 s; nothing found yet")
+        assertThat(verdict).startsWith("SUSTAINS rate=").contains("confirmed over 20 s, and fails at rate=");
+        assertThat(r.output).contains("capacity cap-it: step 1 (ramp up) rate=120 for 10 s; nothing found yet")
                 .contains("capacity cap-it: " + verdict);
         assertThat(Files.readString(dir.resolve("search/capacity.md"), StandardCharsets.UTF_8))
                 .contains("**Verdict:** " + verdict);

@@ -1,10 +1,6 @@
 package io.mqttload.testsupport;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -26,8 +22,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * }</pre>
  */
 public final class TcpProxy implements AutoCloseable {
-    private static final int BUFFER_BYTES = 16 * 1024;
-
     private final ServerSocket server;
     private final InetSocketAddress target;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
@@ -44,12 +38,7 @@ public final class TcpProxy implements AutoCloseable {
 
     /** Listens on a free loopback port and forwards every connection to {@code host:port}. */
     public static TcpProxy to(String host, int port) {
-        try {
-            ServerSocket server = new ServerSocket(0, 50, InetAddress.getByName(FreePorts.LOOPBACK));
-            return new TcpProxy(server, new InetSocketAddress(host, port));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open a proxy port", e);
-        }
+        return new TcpProxy(ProxySockets.listen(), new InetSocketAddress(host, port));
     }
 
     public int port() {
@@ -66,14 +55,14 @@ public final class TcpProxy implements AutoCloseable {
      * makes close() send RST, as a crashed client or a pulled cable would leave the broker with no DISCONNECT.
      */
     public void cut() {
-        closeQuietly(server);
+        ProxySockets.closeQuietly(server);
         for (Socket s : sockets) {
             try {
                 s.setSoLinger(true, 0);
             } catch (SocketException e) {
                 // Already closed by its peer: nothing left to reset.
             }
-            closeQuietly(s);
+            ProxySockets.closeQuietly(s);
         }
     }
 
@@ -106,35 +95,14 @@ public final class TcpProxy implements AutoCloseable {
                 pump(client, broker);
                 pump(broker, client);
             } catch (IOException e) {
-                closeQuietly(client);
+                ProxySockets.closeQuietly(client);
             }
         }
     }
 
     private void pump(Socket from, Socket to) {
-        Thread t = new Thread(() -> {
-            byte[] buffer = new byte[BUFFER_BYTES];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                    out.write(buffer, 0, n);
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // The other direction's close or cut() ended this one; both sockets go below.
-            } finally {
-                closeQuietly(from);
-                closeQuietly(to);
-            }
-        }, "tcp-proxy-pump-" + from.getLocalPort());
+        Thread t = new Thread(() -> ProxySockets.copy(from, to), "tcp-proxy-pump-" + from.getLocalPort());
         t.setDaemon(true);
         t.start();
-    }
-
-    private static void closeQuietly(AutoCloseable c) {
-        try {
-            c.close();
-        } catch (Exception e) {
-            // Closing what is already closed or reset: nothing to report.
-        }
     }
 }

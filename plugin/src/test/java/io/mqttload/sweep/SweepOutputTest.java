@@ -104,11 +104,13 @@ class SweepOutputTest {
         assertThat(count(Files.readString(out.resolve("latency.svg")), "<polyline ")).isEqualTo(6);
         String md = Files.readString(out.resolve("sweep.md"));
         assertThat(md).contains("| 3 | partitions=3 | 18 | 300.0 | 100.0 | 1.281 | 1.000 | 1.500 | 1.800 | 1.900 | 2.000"
-                + " | 30.0 / 50.0 | 1.0 / 2.0 | 10 | 2 | LOSS (loss: 2 of 10 deliveries lost (20.0 %, at most 0 % allowed)) |").contains("1 of 3 step(s) failed");
+                + " | 30.0 / 50.0 | 1.0 / 2.0 | 10 | 2 | LOSS (loss: 2 of 10 deliveries lost (20.0 %, at most 0 %"
+                + " allowed)) |").contains("1 of 3 step(s) failed");
         JsonNode json = JSON.readTree(out.resolve("sweep.json").toFile());
         assertThat(json.path("ok").asBoolean()).isFalse();
         assertThat(json.path("steps").get(1).path("clients").asLong()).isEqualTo(12);
-        assertThat(json.path("steps").get(2).path("status").asText()).isEqualTo("loss: 2 of 10 deliveries lost (20.0 %, at most 0 % allowed)");
+        assertThat(json.path("steps").get(2).path("status").asText()).isEqualTo("loss: 2 of 10 deliveries lost (20.0 %,"
+                + " at most 0 % allowed)");
         assertThat(Files.readString(out.resolve("sweep.html"))).contains("<a href=\"step-1/report-sw-s1.html\"").doesNotContain("<script");
     }
 

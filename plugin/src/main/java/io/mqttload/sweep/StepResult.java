@@ -75,8 +75,6 @@ final class StepResult {
     double lagP99Millis;
     long generatorSaturatedSeconds;
     long machineSaturatedSeconds;
-    /** Why a capacity search ran it; null in a sweep. */
-    CapacitySearch.Phase phase;
     /** Set by whoever ran the step, from {@link StepCriteria#judge}: the one decision on it. */
     StepCriteria.Judgement judgement;
 

@@ -130,15 +130,10 @@ public final class Sweep {
                 StepCriteria.plain(o.search.factor), StepCriteria.plain(o.search.tolerancePercent), o.criteria.describe());
         CapacitySearch.Result result = search.run((value, phase) -> {
             int index = results.size() + 1;
-            Map<String, String> properties = new LinkedHashMap<>();
-            properties.put(o.searchProperty, search.number(value));
+            SweepOptions.Step step = searchStep(search, value, phase);
             long seconds = phase == CapacitySearch.Phase.CONFIRM ? o.confirmSeconds : o.stepSeconds;
-            properties.put(o.durationProperty, Long.toString(o.warmupSeconds + seconds));
-            properties.put(RunConfig.WARMUP_SECONDS, Long.toString(o.warmupSeconds));
-            String label = o.searchProperty + "=" + search.number(value);
-            StepResult r = new StepResult(index, label, new SweepOptions.Step(label, properties), o.sweepId + "-s" + index,
-                    "step-" + index);
-            r.phase = phase;
+            String label = step.label;
+            StepResult r = new StepResult(index, label, step, o.sweepId + "-s" + index, "step-" + index);
             console.printf(Locale.ROOT, "capacity %s: step %d (%s) %s for %d s; %s%n", o.sweepId, index, phase.title,
                     label, seconds, soFar(search, results));
             runStep(r, jar, plan, dir.resolve(r.dir));
@@ -156,6 +151,19 @@ public final class Sweep {
         console.println("capacity " + o.sweepId + ": " + output.verdict());
         console.println("capacity " + o.sweepId + ": wrote " + String.join(", ", files) + " in " + dir);
         return output.exitCode();
+    }
+
+    /**
+     * A search step's properties: the searched value, the duration (warm-up and measured seconds: longer for the
+     * confirmation) and the warm-up; they go to the engines like a sweep step's.
+     */
+    SweepOptions.Step searchStep(CapacitySearch search, double value, CapacitySearch.Phase phase) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put(o.searchProperty, search.number(value));
+        long seconds = phase == CapacitySearch.Phase.CONFIRM ? o.confirmSeconds : o.stepSeconds;
+        properties.put(o.durationProperty, Long.toString(o.warmupSeconds + seconds));
+        properties.put(RunConfig.WARMUP_SECONDS, Long.toString(o.warmupSeconds));
+        return new SweepOptions.Step(o.searchProperty + "=" + search.number(value), properties);
     }
 
     /** What the search has found so far, for the progress line. */

@@ -111,8 +111,7 @@ public final class Sweep {
         }
         SweepOutput output = new SweepOutput(o, results, started, Instant.now().truncatedTo(ChronoUnit.SECONDS));
         List<String> files = output.write(dir);
-        console.print(output.markdown().lines().filter(l -> l.startsWith("|")).takeWhile(l -> !l.startsWith("| step | properties"))
-                .reduce("", (a, b) -> a + b + "\n"));
+        console.print(firstTable(output.markdown()));
         console.println("sweep " + o.sweepId + ": wrote " + String.join(", ", files) + " in " + dir);
         return results.stream().allMatch(StepResult::ok) ? 0 : 1;
     }
@@ -148,6 +147,7 @@ public final class Sweep {
         CapacityOutput output = new CapacityOutput(o, search, result, started,
                 Instant.now().truncatedTo(ChronoUnit.SECONDS));
         List<String> files = output.write(dir);
+        console.print(firstTable(output.markdown()));
         console.println("capacity " + o.sweepId + ": " + output.verdict());
         console.println("capacity " + o.sweepId + ": wrote " + String.join(", ", files) + " in " + dir);
         return output.exitCode();
@@ -164,6 +164,12 @@ public final class Sweep {
         properties.put(o.durationProperty, Long.toString(o.warmupSeconds + seconds));
         properties.put(RunConfig.WARMUP_SECONDS, Long.toString(o.warmupSeconds));
         return new SweepOptions.Step(o.searchProperty + "=" + search.number(value), properties);
+    }
+
+    /** The table of every step's figures, from the Markdown written, for the console at the end. */
+    static String firstTable(String markdown) {
+        return markdown.lines().filter(l -> l.startsWith("|")).takeWhile(l -> !l.startsWith("| step | properties"))
+                .reduce("", (a, b) -> a + b + "\n");
     }
 
     /** What the search has found so far, for the progress line. */

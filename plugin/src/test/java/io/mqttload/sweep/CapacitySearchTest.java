@@ -2,12 +2,9 @@ package io.mqttload.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.mqttload.delivery.Verdict;
 
 /**
  * The search's decisions against a model broker of known capacity: steps are judged by the real
@@ -16,48 +13,6 @@ import io.mqttload.delivery.Verdict;
  * not quote a load that fails its longer run.
  */
 class CapacitySearchTest {
-    private static final double WINDOW_SECONDS = 30;
-
-    /** A broker that delivers at most {@code capacity} msg/s; above it the queue grows by the excess. */
-    private static class ModelBroker implements CapacitySearch.StepRunner {
-        final double capacity;
-        /** Above this value the generator's process is saturated; infinite: never. */
-        double generatorLimit = Double.POSITIVE_INFINITY;
-        /** Above this value a confirmation run (longer) fails although a short step passes. */
-        double longRunCapacity = Double.POSITIVE_INFINITY;
-        final List<Double> values = new ArrayList<>();
-        final StepCriteria criteria = new StepCriteria();
-
-        ModelBroker(double capacity) {
-            this.capacity = capacity;
-            criteria.paceRequired = true;
-        }
-
-        @Override
-        public StepResult run(double value, CapacitySearch.Phase phase) {
-            values.add(value);
-            StepResult r = new StepResult(values.size(), "rate=" + value, null, "run-" + values.size(),
-                    "step-" + values.size());
-            r.exitCode = 0;
-            r.verdict = Verdict.NO_LOSS;
-            r.measuredSeconds = WINDOW_SECONDS;
-            r.offeredRate = value;
-            r.fanOut = 1;
-            boolean over = value > capacity || (phase == CapacitySearch.Phase.CONFIRM && value > longRunCapacity);
-            double delivered = over ? Math.min(value, capacity) * (value > capacity ? 1 : 0.99) : value;
-            r.deliveredRate = delivered;
-            r.windowReceiveRate = delivered;
-            r.backlogGrowth = (value - delivered) * WINDOW_SECONDS;
-            double queueSeconds = r.backlogGrowth / Math.max(1, delivered);
-            r.intendedP50Millis = 2 + queueSeconds * 500;
-            r.intendedP99Millis = 5 + queueSeconds * 1000;
-            r.generatorSaturatedSeconds = value >= generatorLimit ? (long) WINDOW_SECONDS : 0;
-            r.expected = (long) (value * WINDOW_SECONDS);
-            r.judgement = criteria.judge(r);
-            return r;
-        }
-    }
-
     private static CapacitySearch.Settings settings(double start) {
         CapacitySearch.Settings s = new CapacitySearch.Settings();
         s.start = start;
@@ -66,7 +21,7 @@ class CapacitySearchTest {
 
     @Test
     void findsTheCapacityWithinTheTolerance_rampingThenBisectingThenConfirming() throws Exception {
-        ModelBroker broker = new ModelBroker(1234);
+        CapacityModelBroker broker = new CapacityModelBroker(1234);
         CapacitySearch.Result r = new CapacitySearch(settings(100)).run(broker);
 
         assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);
@@ -83,7 +38,7 @@ class CapacitySearchTest {
 
     @Test
     void aFirstStepThatFailsRampsDown() throws Exception {
-        ModelBroker broker = new ModelBroker(30);
+        CapacityModelBroker broker = new CapacityModelBroker(30);
         CapacitySearch.Result r = new CapacitySearch(settings(1000)).run(broker);
 
         assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);
@@ -93,7 +48,7 @@ class CapacitySearchTest {
 
     @Test
     void nothingSustained_downToTheResolution() throws Exception {
-        ModelBroker broker = new ModelBroker(0.5);
+        CapacityModelBroker broker = new CapacityModelBroker(0.5);
         CapacitySearch.Result r = new CapacitySearch(settings(8)).run(broker);
 
         assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS_NONE);
@@ -103,7 +58,7 @@ class CapacitySearchTest {
 
     @Test
     void aSaturatedGeneratorEndsTheSearch_asTheGeneratorsLimit_notTheBrokers() throws Exception {
-        ModelBroker broker = new ModelBroker(5000);
+        CapacityModelBroker broker = new CapacityModelBroker(5000);
         broker.generatorLimit = 3000;
         CapacitySearch.Result r = new CapacitySearch(settings(1000)).run(broker);
 
@@ -118,7 +73,7 @@ class CapacitySearchTest {
 
     @Test
     void aLoadThatFailsItsLongerRunTwice_isNotConfirmed() throws Exception {
-        ModelBroker broker = new ModelBroker(1000);
+        CapacityModelBroker broker = new CapacityModelBroker(1000);
         broker.longRunCapacity = 900;
         CapacitySearch.Result r = new CapacitySearch(settings(500)).run(broker);
 
@@ -130,7 +85,7 @@ class CapacitySearchTest {
 
     @Test
     void aLoadThatFailsItsLongerRunOnce_isSearchedAgainBelowIt() throws Exception {
-        ModelBroker broker = new ModelBroker(1000) {
+        CapacityModelBroker broker = new CapacityModelBroker(1000) {
             private int confirmations;
 
             @Override
@@ -153,7 +108,7 @@ class CapacitySearchTest {
 
     @Test
     void theMaximumPassing_sustainsAtLeastIt() throws Exception {
-        ModelBroker broker = new ModelBroker(1e9);
+        CapacityModelBroker broker = new CapacityModelBroker(1e9);
         CapacitySearch.Settings s = settings(100);
         s.max = 700;
         CapacitySearch.Result r = new CapacitySearch(s).run(broker);

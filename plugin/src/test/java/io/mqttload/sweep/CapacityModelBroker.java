@@ -1,0 +1,53 @@
+package io.mqttload.sweep;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.mqttload.delivery.Verdict;
+
+/**
+ * A broker that delivers at most {@code capacity} msg/s, above it the queue growing by the excess, judged by the real
+ * {@link StepCriteria}: the search's tests run against it.
+ */
+class CapacityModelBroker implements CapacitySearch.StepRunner {
+    static final double WINDOW_SECONDS = 30;
+
+    final double capacity;
+    /** Above this value the generator's process is saturated; infinite: never. */
+    double generatorLimit = Double.POSITIVE_INFINITY;
+    /** Above this value a confirmation run (longer) fails although a short step passes. */
+    double longRunCapacity = Double.POSITIVE_INFINITY;
+    final List<Double> values = new ArrayList<>();
+    final StepCriteria criteria = new StepCriteria();
+
+    CapacityModelBroker(double capacity) {
+        this.capacity = capacity;
+        criteria.paceRequired = true;
+    }
+
+    @Override
+    public StepResult run(double value, CapacitySearch.Phase phase) {
+        values.add(value);
+        StepResult r = new StepResult(values.size(), "rate=" + value, new SweepOptions.Step("rate=" + value,
+                Map.of("rate", Double.toString(value))), "run-" + values.size(),
+                "step-" + values.size());
+        r.exitCode = 0;
+        r.verdict = Verdict.NO_LOSS;
+        r.measuredSeconds = WINDOW_SECONDS;
+        r.offeredRate = value;
+        r.fanOut = 1;
+        boolean over = value > capacity || (phase == CapacitySearch.Phase.CONFIRM && value > longRunCapacity);
+        double delivered = over ? Math.min(value, capacity) * (value > capacity ? 1 : 0.99) : value;
+        r.deliveredRate = delivered;
+        r.windowReceiveRate = delivered;
+        r.backlogGrowth = (value - delivered) * WINDOW_SECONDS;
+        double queueSeconds = r.backlogGrowth / Math.max(1, delivered);
+        r.intendedP50Millis = 2 + queueSeconds * 500;
+        r.intendedP99Millis = 5 + queueSeconds * 1000;
+        r.generatorSaturatedSeconds = value >= generatorLimit ? (long) WINDOW_SECONDS : 0;
+        r.expected = (long) (value * WINDOW_SECONDS);
+        r.judgement = criteria.judge(r);
+        return r;
+    }
+}

@@ -101,6 +101,20 @@ final class CapacitySearch {
         final List<Step> steps = new ArrayList<>();
     }
 
+    /** The highest passing and the lowest failing step so far. */
+    private static final class Bounds {
+        Step pass;
+        Step fail;
+
+        void take(Step s) {
+            if (s.passed()) {
+                pass = s;
+            } else {
+                fail = s;
+            }
+        }
+    }
+
     private final Settings settings;
 
     CapacitySearch(Settings settings) {
@@ -109,8 +123,7 @@ final class CapacitySearch {
 
     Result run(StepRunner runner) throws IOException, InterruptedException {
         Result r = new Result();
-        Step highestPass = null;
-        Step lowestFail = null;
+        Bounds b = new Bounds();
         double value = round(settings.start);
         while (true) {
             Step s = step(runner, r, value, Phase.RAMP);
@@ -118,25 +131,25 @@ final class CapacitySearch {
                 return r;
             }
             if (!s.passed()) {
-                lowestFail = s;
+                b.fail = s;
                 break;
             }
-            highestPass = s;
+            b.pass = s;
             if (settings.max > 0 && value >= settings.max) {
                 break;
             }
             double next = round(value * settings.factor);
             value = settings.max > 0 ? Math.min(next, round(settings.max)) : next;
-            if (value <= highestPass.value) {
-                value = highestPass.value + settings.resolution;
+            if (value <= b.pass.value) {
+                value = b.pass.value + settings.resolution;
             }
         }
-        while (highestPass == null) {
+        while (b.pass == null) {
             double lower = round(value / settings.factor);
             if (lower < settings.resolution || lower >= value) {
                 r.outcome = Outcome.SUSTAINS_NONE;
-                r.failedStep = lowestFail;
-                r.failed = lowestFail.value;
+                r.failedStep = b.fail;
+                r.failed = b.fail.value;
                 r.note = "no lower value to try: " + number(value) + " is the smallest the resolution allows";
                 return r;
             }
@@ -145,47 +158,39 @@ final class CapacitySearch {
             if (s == null) {
                 return r;
             }
-            if (s.passed()) {
-                highestPass = s;
-            } else {
-                lowestFail = s;
-            }
+            b.take(s);
         }
         for (int confirmation = 1; ; confirmation++) {
-            while (lowestFail != null && !withinTolerance(highestPass.value, lowestFail.value)) {
-                double mid = round((highestPass.value + lowestFail.value) / 2);
-                if (mid <= highestPass.value || mid >= lowestFail.value) {
+            while (b.fail != null && !withinTolerance(b.pass.value, b.fail.value)) {
+                double mid = round((b.pass.value + b.fail.value) / 2);
+                if (mid <= b.pass.value || mid >= b.fail.value) {
                     break;
                 }
                 Step s = step(runner, r, mid, Phase.BISECT);
                 if (s == null) {
                     return r;
                 }
-                if (s.passed()) {
-                    highestPass = s;
-                } else {
-                    lowestFail = s;
-                }
+                b.take(s);
             }
-            Step confirm = step(runner, r, highestPass.value, Phase.CONFIRM);
+            Step confirm = step(runner, r, b.pass.value, Phase.CONFIRM);
             if (confirm == null) {
                 return r;
             }
             if (confirm.passed()) {
-                r.outcome = lowestFail == null ? Outcome.SUSTAINS_AT_LEAST : Outcome.SUSTAINS;
-                r.sustained = highestPass.value;
+                r.outcome = b.fail == null ? Outcome.SUSTAINS_AT_LEAST : Outcome.SUSTAINS;
+                r.sustained = b.pass.value;
                 r.sustainedStep = confirm;
-                r.failedStep = lowestFail;
-                r.failed = lowestFail == null ? Double.NaN : lowestFail.value;
+                r.failedStep = b.fail;
+                r.failed = b.fail == null ? Double.NaN : b.fail.value;
                 return r;
             }
-            lowestFail = confirm;
-            highestPass = highestPassBelow(r, confirm.value);
-            if (confirmation >= CONFIRMATIONS || highestPass == null) {
+            b.fail = confirm;
+            b.pass = highestPassBelow(r, confirm.value);
+            if (confirmation >= CONFIRMATIONS || b.pass == null) {
                 r.outcome = Outcome.NOT_CONFIRMED;
                 r.failedStep = confirm;
                 r.failed = confirm.value;
-                r.note = highestPass == null ? "no lower value passed a step" : "the longer run failed "
+                r.note = b.pass == null ? "no lower value passed a step" : "the longer run failed "
                         + CONFIRMATIONS + " times: the steps are too short to show this broker's limit (raise"
                         + " --step-seconds)";
                 return r;

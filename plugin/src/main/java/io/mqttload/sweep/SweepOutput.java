@@ -90,13 +90,7 @@ final class SweepOutput {
 
     /** Writes every file; returns their names, relative to the sweep directory. */
     List<String> write(Path dir) throws IOException {
-        List<String> files = new ArrayList<>();
-        for (Map.Entry<String, XyChart> c : charts.entrySet()) {
-            Files.writeString(dir.resolve(c.getKey() + ".svg"), c.getValue().toSvg(), StandardCharsets.UTF_8);
-            Files.write(dir.resolve(c.getKey() + ".png"), c.getValue().toPng());
-            files.add(c.getKey() + ".svg");
-            files.add(c.getKey() + ".png");
-        }
+        List<String> files = XyChart.writeAll(charts, dir);
         Files.writeString(dir.resolve("sweep.md"), markdown(), StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("sweep.json"), json(), StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("sweep.html"), html(), StandardCharsets.UTF_8);

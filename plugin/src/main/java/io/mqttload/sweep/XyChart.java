@@ -14,9 +14,13 @@ import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import javax.imageio.ImageIO;
 
@@ -50,6 +54,18 @@ final class XyChart {
         this.yTitle = yTitle;
         this.x = x;
         this.pointLabels = pointLabels;
+    }
+
+    /** Writes each chart as {@code <name>.svg} and {@code <name>.png} in {@code dir}; returns the files' names. */
+    static List<String> writeAll(Map<String, XyChart> charts, Path dir) throws IOException {
+        List<String> files = new ArrayList<>();
+        for (Map.Entry<String, XyChart> c : charts.entrySet()) {
+            Files.writeString(dir.resolve(c.getKey() + ".svg"), c.getValue().toSvg(), StandardCharsets.UTF_8);
+            Files.write(dir.resolve(c.getKey() + ".png"), c.getValue().toPng());
+            files.add(c.getKey() + ".svg");
+            files.add(c.getKey() + ".png");
+        }
+        return files;
     }
 
     XyChart add(String name, double[] y) {

@@ -80,14 +80,18 @@ class StepCriteriaTest {
     }
 
     @Test
-    void aBacklogGrowingBeyondOnePercentOfTheWindow_fails() {
+    void aBacklogGrowingBeyondOnePercentOfTheWindow_orOneSecondsDeliveries_fails() {
         StepResult r = healthy();
-        // 1 % of 30 s at 1000/s is 300 deliveries; the SLA's 100 ms in transit is 100: the larger applies.
-        r.backlogGrowth = 300;
+        // 1 % of 30 s at 1000/s is 300 deliveries; one second's is 1000: the larger applies.
+        r.backlogGrowth = 1000;
         assertThat(criteria().judge(r).passed).isTrue();
-        r.backlogGrowth = 301;
-        assertThat(criteria().judge(r).reason()).isEqualTo("backlog: grew by 301 over the 30 s window (+10.0/s), more"
-                + " than the 300 allowed");
+        r.backlogGrowth = 1001;
+        assertThat(criteria().judge(r).reason()).isEqualTo("backlog: grew by 1001 over the 30 s window (+33.4/s), more"
+                + " than the 1000 allowed");
+        r.measuredSeconds = 300;
+        r.backlogGrowth = 3001;
+        assertThat(criteria().judge(r).reason()).as("a long window: 1 % of it").isEqualTo("backlog: grew by 3001 over"
+                + " the 300 s window (+10.0/s), more than the 3000 allowed");
     }
 
     @Test

@@ -138,8 +138,9 @@ class CapacitySearchIT {
     void aGeneratorThatCannotDriveTheLoad_saysSo_notTheBrokersLimit(@TempDir Path dir) throws Exception {
         Result r;
         try (MosquittoBroker broker = mosquitto()) {
-            // 4 ms of CPU per sample on a JVM that believes it has one core: saturated from ~225 samples/s on.
-            r = search(dir, List.of("--search", "rate", "--start", "60", "--step-seconds", "6", "--warmup-seconds", "2",
+            // 4 ms of CPU per sample on a JVM that believes it has one core: saturated from ~225 samples/s on, so from
+            // the first step: a machine busy with other work meanwhile cannot end the search first as machine-limited.
+            r = search(dir, List.of("--search", "rate", "--start", "300", "--step-seconds", "6", "--warmup-seconds", "2",
                     "--jvm-arg", "-XX:ActiveProcessorCount=1", "-JburnMicrosPerSample=4000",
                     "-Jmqtt.port=" + broker.tcpPort()), Duration.ofMinutes(6));
         }
@@ -152,8 +153,8 @@ class CapacitySearchIT {
         JsonNode last = steps.get(steps.size() - 1);
         assertThat(last.path("limit").asText()).isEqualTo("GENERATOR");
         assertThat(last.path("generatorSaturatedSeconds").asLong()).isPositive();
-        assertThat(last.path("value").asDouble()).isGreaterThanOrEqualTo(200);
-        assertThat(json.path("verdict").asText()).startsWith("LIMITED BY THE LOAD GENERATOR at rate=")
-                .contains("add engines").contains("the broker's limit is not known");
+        assertThat(steps).hasSize(1);
+        assertThat(json.path("verdict").asText()).startsWith("LIMITED BY THE LOAD GENERATOR at rate=300 (ramp up, step"
+                + " 1): generator: ").contains("add engines; nothing passed before it: the broker's limit is not known");
     }
 }

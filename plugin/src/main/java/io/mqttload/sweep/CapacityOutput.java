@@ -49,7 +49,7 @@ final class CapacityOutput {
         switch (result.outcome) {
             case SUSTAINS:
             case SUSTAINS_AT_LEAST:
-                return options.required > 0 && result.sustained < options.required ? 1 : 0;
+                return options.capacity.required > 0 && result.sustained < options.capacity.required ? 1 : 0;
             case SUSTAINS_NONE:
             case NOT_CONFIRMED:
                 return 1;
@@ -59,7 +59,7 @@ final class CapacityOutput {
     }
 
     private String value(double v) {
-        return options.searchProperty + "=" + search.number(v);
+        return options.capacity.property + "=" + search.number(v);
     }
 
     /** The figures a verdict quotes for a step. */
@@ -84,18 +84,18 @@ final class CapacityOutput {
         String text;
         switch (result.outcome) {
             case SUSTAINS:
-                text = "SUSTAINS " + sustained + ", confirmed over " + options.confirmSeconds + " s, and fails at "
+                text = "SUSTAINS " + sustained + ", confirmed over " + options.capacity.confirmSeconds + " s, and fails at "
                         + failure;
                 break;
             case SUSTAINS_AT_LEAST:
-                text = "SUSTAINS AT LEAST " + sustained + ", the search's --max, confirmed over " + options.confirmSeconds
+                text = "SUSTAINS AT LEAST " + sustained + ", the search's --max, confirmed over " + options.capacity.confirmSeconds
                         + " s: the limit is higher";
                 break;
             case SUSTAINS_NONE:
                 text = "SUSTAINS NONE of the values tried: fails at " + failure + "; " + result.note;
                 break;
             case NOT_CONFIRMED:
-                text = "NOT CONFIRMED: fails the " + options.confirmSeconds + " s confirmation at " + failure + "; "
+                text = "NOT CONFIRMED: fails the " + options.capacity.confirmSeconds + " s confirmation at " + failure + "; "
                         + result.note;
                 break;
             case LIMITED_BY_GENERATOR:
@@ -111,9 +111,9 @@ final class CapacityOutput {
                         + (pass == null ? "" : "; passed up to " + sustained);
                 break;
         }
-        if (options.required > 0 && result.outcome.answered) {
-            text += result.sustained >= options.required ? "; meets --require " + search.number(options.required)
-                    : "; BELOW --require " + search.number(options.required);
+        if (options.capacity.required > 0 && result.outcome.answered) {
+            text += result.sustained >= options.capacity.required ? "; meets --require " + search.number(options.capacity.required)
+                    : "; BELOW --require " + search.number(options.capacity.required);
         }
         return text;
     }
@@ -152,11 +152,11 @@ final class CapacityOutput {
             p99[i] = s.result.intendedP99Millis;
             p99Send[i] = s.result.latencyMillis[3];
         }
-        charts.put("offered-delivered", new XyChart("Offered and delivered against " + options.searchProperty,
-                options.searchProperty, "msg/s", x, labels).add("offered (scheduled)", offered)
+        charts.put("offered-delivered", new XyChart("Offered and delivered against " + options.capacity.property,
+                options.capacity.property, "msg/s", x, labels).add("offered (scheduled)", offered)
                 .add("delivered within the window", delivered));
-        charts.put("latency-load", new XyChart("Latency against " + options.searchProperty + " (SLA "
-                + StepCriteria.plain(options.criteria.p99SlaMillis) + " ms)", options.searchProperty, "ms", x, labels)
+        charts.put("latency-load", new XyChart("Latency against " + options.capacity.property + " (SLA "
+                + StepCriteria.plain(options.capacity.criteria.p99SlaMillis) + " ms)", options.capacity.property, "ms", x, labels)
                 .add("p50 from intended", p50).add("p99 from intended", p99).add("p99 from send", p99Send));
     }
 
@@ -170,7 +170,7 @@ final class CapacityOutput {
     }
 
     String[] header() {
-        return new String[] {"step", "phase", options.searchProperty, "offered msg/s", "delivered msg/s",
+        return new String[] {"step", "phase", options.capacity.property, "offered msg/s", "delivered msg/s",
             "received msg/s", "p50 / p99 from intended ms", "p99 from send ms", "lag p99 ms", "backlog growth",
             "lost / expected", "broker CPU avg %", "saturated s (generator / machine)", "result"};
     }
@@ -203,23 +203,23 @@ final class CapacityOutput {
     }
 
     private String settingsLine() {
-        CapacitySearch.Settings t = options.search;
+        CapacitySearch.Settings t = options.capacity.settings;
         return String.format(Locale.ROOT, "from %s, x%s up%s, bisecting to %s %% (resolution %s); steps of %d s, the"
                 + " answer confirmed over %d s, each after a %d s warm-up", search.number(t.start),
                 StepCriteria.plain(t.factor), t.max > 0 ? " to at most " + search.number(t.max) : "",
-                StepCriteria.plain(t.tolerancePercent), search.number(t.resolution), options.stepSeconds,
-                options.confirmSeconds, options.warmupSeconds);
+                StepCriteria.plain(t.tolerancePercent), search.number(t.resolution), options.capacity.stepSeconds,
+                options.capacity.confirmSeconds, options.capacity.warmupSeconds);
     }
 
     String markdown() {
         StringBuilder m = new StringBuilder();
         m.append("# MQTT capacity search ").append(options.sweepId).append("\n\n");
-        m.append("Plan `").append(options.plan).append("`, searching `").append(options.searchProperty).append("` ")
+        m.append("Plan `").append(options.plan).append("`, searching `").append(options.capacity.property).append("` ")
                 .append(settingsLine()).append(options.remote.isEmpty() ? "; one local engine"
                         : "; remote engines " + String.join(",", options.remote))
                 .append(String.format(Locale.ROOT, "; from %s to %s.%n%n", started, finished));
         m.append("**Verdict:** ").append(verdict()).append("\n\n");
-        m.append("A step passes when ").append(options.criteria.describe()).append(".\n\n");
+        m.append("A step passes when ").append(options.capacity.criteria.describe()).append(".\n\n");
         String[] h = header();
         m.append("| ").append(String.join(" | ", h)).append(" |\n|");
         for (int i = 0; i < h.length; i++) {
@@ -254,20 +254,20 @@ final class CapacityOutput {
         ObjectNode root = mapper.createObjectNode();
         root.put("searchId", options.sweepId);
         root.put("plan", options.plan.toString());
-        root.put("property", options.searchProperty);
+        root.put("property", options.capacity.property);
         root.put("started", started.toString());
         root.put("finished", finished.toString());
         ArrayNode remote = root.putArray("remote");
         options.remote.forEach(remote::add);
         ArrayNode args = root.putArray("arguments");
         options.arguments.forEach(args::add);
-        CapacitySearch.Settings t = options.search;
+        CapacitySearch.Settings t = options.capacity.settings;
         ObjectNode settings = root.putObject("settings");
         settings.put("start", t.start).put("max", t.max).put("factor", t.factor).put("tolerancePercent", t.tolerancePercent)
-                .put("resolution", t.resolution).put("maxSteps", t.maxSteps).put("stepSeconds", options.stepSeconds)
-                .put("confirmSeconds", options.confirmSeconds).put("warmupSeconds", options.warmupSeconds)
-                .put("durationProperty", options.durationProperty);
-        StepCriteria c = options.criteria;
+                .put("resolution", t.resolution).put("maxSteps", t.maxSteps).put("stepSeconds", options.capacity.stepSeconds)
+                .put("confirmSeconds", options.capacity.confirmSeconds).put("warmupSeconds", options.capacity.warmupSeconds)
+                .put("durationProperty", options.capacity.durationProperty);
+        StepCriteria c = options.capacity.criteria;
         root.putObject("criteria").put("maxLossPercent", c.maxLossPercent).put("minDeliveredPercent", c.minDeliveredPercent)
                 .put("p99SlaMillis", c.p99SlaMillis).put("maxScheduleLagMillis", c.scheduleLagLimitMillis())
                 .put("maxBacklogGrowthPercent", c.maxBacklogGrowthPercent).put("maxSaturatedPercent", c.maxSaturatedPercent);
@@ -279,8 +279,8 @@ final class CapacityOutput {
         if (!Double.isNaN(result.failed)) {
             root.put("failed", result.failed);
         }
-        if (options.required > 0) {
-            root.put("required", options.required);
+        if (options.capacity.required > 0) {
+            root.put("required", options.capacity.required);
         }
         root.put("verdict", verdict());
         root.put("exitCode", exitCode());
@@ -327,14 +327,14 @@ final class CapacityOutput {
         Map<String, Object> model = new HashMap<>();
         model.put("searchId", options.sweepId);
         model.put("plan", options.plan.toString());
-        model.put("property", options.searchProperty);
+        model.put("property", options.capacity.property);
         model.put("remote", options.remote);
         model.put("started", started.toString());
         model.put("finished", finished.toString());
         model.put("answered", result.outcome.answered && exitCode() == 0);
         model.put("verdict", verdict());
         model.put("settings", settingsLine());
-        model.put("criteria", options.criteria.describe());
+        model.put("criteria", options.capacity.criteria.describe());
         model.put("header", header());
         List<Map<String, Object>> rows = new ArrayList<>();
         for (CapacitySearch.Step s : result.steps) {

@@ -84,7 +84,7 @@ public final class Sweep {
         Files.createDirectories(o.out);
         Path dir = o.out.toAbsolutePath().normalize();
         Path plan = preparePlan(dir);
-        if (o.searching()) {
+        if (o.capacity.searching()) {
             return search(jar, plan, dir);
         }
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
@@ -102,7 +102,7 @@ public final class Sweep {
             console.printf(Locale.ROOT, "sweep %s: step %d/%d (%s) starting: %s%n", o.sweepId, index, o.steps.size(),
                     r.label, step.describe());
             runStep(r, jar, plan, dir.resolve(r.dir));
-            r.judgement = o.criteria.judge(r);
+            r.judgement = o.capacity.criteria.judge(r);
             console.printf(Locale.ROOT, "sweep %s: step %d/%d (%s) %s in %.0f s%s%n", o.sweepId, index, o.steps.size(),
                     r.label, r.status(), r.seconds, r.hasReport() ? String.format(Locale.ROOT,
                             ": %d clients, delivered %.1f msg/s, p99 %.3f ms", r.clients, r.receiveRate,
@@ -122,21 +122,23 @@ public final class Sweep {
      */
     private int search(Path jar, Path plan, Path dir) throws IOException, InterruptedException {
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        CapacitySearch search = new CapacitySearch(o.search);
+        CapacitySearch.Settings settings = o.capacity.settings;
+        CapacitySearch search = new CapacitySearch(settings);
         List<StepResult> results = new ArrayList<>();
         console.printf(Locale.ROOT, "capacity %s: searching %s from %s (x%s up, then bisecting to %s %%); a step passes"
-                + " when %s%n", o.sweepId, o.searchProperty, search.number(o.search.start),
-                StepCriteria.plain(o.search.factor), StepCriteria.plain(o.search.tolerancePercent), o.criteria.describe());
+                + " when %s%n", o.sweepId, o.capacity.property, search.number(settings.start),
+                StepCriteria.plain(settings.factor), StepCriteria.plain(settings.tolerancePercent),
+                o.capacity.criteria.describe());
         CapacitySearch.Result result = search.run((value, phase) -> {
             int index = results.size() + 1;
             SweepOptions.Step step = searchStep(search, value, phase);
-            long seconds = phase == CapacitySearch.Phase.CONFIRM ? o.confirmSeconds : o.stepSeconds;
+            long seconds = phase == CapacitySearch.Phase.CONFIRM ? o.capacity.confirmSeconds : o.capacity.stepSeconds;
             String label = step.label;
             StepResult r = new StepResult(index, label, step, o.sweepId + "-s" + index, "step-" + index);
             console.printf(Locale.ROOT, "capacity %s: step %d (%s) %s for %d s; %s%n", o.sweepId, index, phase.title,
                     label, seconds, soFar(search, results));
             runStep(r, jar, plan, dir.resolve(r.dir));
-            r.judgement = o.criteria.judge(r);
+            r.judgement = o.capacity.criteria.judge(r);
             results.add(r);
             console.printf(Locale.ROOT, "capacity %s: step %d %s %s in %.0f s%s%n", o.sweepId, index, label,
                     r.ok() ? "passed" : "failed: " + r.judgement.reasons(), r.seconds, r.hasReport()
@@ -159,11 +161,11 @@ public final class Sweep {
      */
     SweepOptions.Step searchStep(CapacitySearch search, double value, CapacitySearch.Phase phase) {
         Map<String, String> properties = new LinkedHashMap<>();
-        properties.put(o.searchProperty, search.number(value));
-        long seconds = phase == CapacitySearch.Phase.CONFIRM ? o.confirmSeconds : o.stepSeconds;
-        properties.put(o.durationProperty, Long.toString(o.warmupSeconds + seconds));
-        properties.put(RunConfig.WARMUP_SECONDS, Long.toString(o.warmupSeconds));
-        return new SweepOptions.Step(o.searchProperty + "=" + search.number(value), properties);
+        properties.put(o.capacity.property, search.number(value));
+        long seconds = phase == CapacitySearch.Phase.CONFIRM ? o.capacity.confirmSeconds : o.capacity.stepSeconds;
+        properties.put(o.capacity.durationProperty, Long.toString(o.capacity.warmupSeconds + seconds));
+        properties.put(RunConfig.WARMUP_SECONDS, Long.toString(o.capacity.warmupSeconds));
+        return new SweepOptions.Step(o.capacity.property + "=" + search.number(value), properties);
     }
 
     /** The table of every step's figures, from the Markdown written, for the console at the end. */

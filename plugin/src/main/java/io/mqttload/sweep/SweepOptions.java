@@ -17,6 +17,7 @@ import java.util.TreeMap;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import io.mqttload.common.PluginVersion;
@@ -84,17 +85,9 @@ final class SweepOptions {
     String sweepId = "sweep-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT));
     /** The arguments as given, for the record in sweep.json and sweep.md. */
     final List<String> arguments = new ArrayList<>();
-    /** The property a capacity search varies; empty for a sweep of fixed steps. */
-    String searchProperty = "";
-    final CapacitySearch.Settings search = new CapacitySearch.Settings();
-    boolean resolutionGiven;
-    String durationProperty = "durationSeconds";
-    long stepSeconds = 30;
-    long confirmSeconds = 120;
-    long warmupSeconds = 10;
-    /** A search sustaining less than this exits 1; 0: no requirement. */
-    double required;
-    final StepCriteria criteria = new StepCriteria();
+    /** The capacity search's settings and every step's criteria (a sweep's too). */
+    @Mixin
+    final SearchOptions capacity = new SearchOptions();
     /** -h/--help or -V/--version: print it, run nothing. */
     boolean helpRequested;
     boolean versionRequested;
@@ -225,118 +218,6 @@ final class SweepOptions {
         }
     }
 
-    @Option(names = "--search", paramLabel = "NAME", description = "search for the highest value of this property"
-            + " (an offered msg/s, or a number of clients at a fixed rate each) at which a step passes")
-    void search(String v) {
-        searchProperty = nonEmpty("--search", v);
-    }
-
-    @Option(names = "--start", paramLabel = "VALUE", description = "the search's first value; values keep its precision")
-    void start(String v) {
-        search.start = decimal("--start", v, 0, Double.MAX_VALUE, false);
-        if (!resolutionGiven) {
-            int dot = v.trim().indexOf('.');
-            search.resolution = dot < 0 ? 1 : Math.pow(10, -(v.trim().length() - dot - 1));
-        }
-    }
-
-    @Option(names = "--max", paramLabel = "VALUE", description = "the search goes no higher (default: no maximum)")
-    void max(String v) {
-        search.max = decimal("--max", v, 0, Double.MAX_VALUE, false);
-    }
-
-    @Option(names = "--factor", paramLabel = "F", description = "each ramp step is the last times F (default 2)")
-    void factor(String v) {
-        search.factor = decimal("--factor", v, 1, 100, false);
-    }
-
-    @Option(names = "--tolerance", paramLabel = "PERCENT",
-            description = "bisect until the lowest fail is within this of the highest pass (default 2)")
-    void tolerance(String v) {
-        search.tolerancePercent = decimal("--tolerance", v, 0, 100, false);
-    }
-
-    @Option(names = "--resolution", paramLabel = "VALUE", description = "values are multiples of it (default: the"
-            + " start's precision, 1 for a whole number)")
-    void resolution(String v) {
-        search.resolution = decimal("--resolution", v, 0, Double.MAX_VALUE, false);
-        resolutionGiven = true;
-    }
-
-    @Option(names = "--max-steps", paramLabel = "N", description = "the search gives up after N steps (default 40)")
-    void maxSteps(String v) {
-        search.maxSteps = (int) number("--max-steps", v, 2, 1000);
-    }
-
-    @Option(names = "--step-seconds", paramLabel = "S", description = "measured seconds of each search step (default 30)")
-    void stepSeconds(String v) {
-        stepSeconds = number("--step-seconds", v, 1, 86_400);
-    }
-
-    @Option(names = "--confirm-seconds", paramLabel = "S",
-            description = "measured seconds of the run that confirms the answer (default 120)")
-    void confirmSeconds(String v) {
-        confirmSeconds = number("--confirm-seconds", v, 1, 7 * 86_400);
-    }
-
-    @Option(names = "--warmup-seconds", paramLabel = "S",
-            description = "warm-up of each search step, excluded from its figures (default 10)")
-    void warmupSeconds(String v) {
-        warmupSeconds = number("--warmup-seconds", v, 0, 86_400);
-    }
-
-    @Option(names = "--duration-property", paramLabel = "NAME",
-            description = "the plan property that sets production seconds (default durationSeconds)")
-    void durationProperty(String v) {
-        durationProperty = nonEmpty("--duration-property", v);
-    }
-
-    @Option(names = "--require", paramLabel = "VALUE",
-            description = "a search that sustains less exits 1: a CI gate (default: none)")
-    void require(String v) {
-        required = decimal("--require", v, 0, Double.MAX_VALUE, false);
-    }
-
-    @Option(names = "--max-loss", paramLabel = "PERCENT",
-            description = "a step passes with at most this share of deliveries lost (default 0; meant for QoS 0)")
-    void maxLoss(String v) {
-        criteria.maxLossPercent = decimal("--max-loss", v, 0, 100, true);
-    }
-
-    @Option(names = "--min-delivered", paramLabel = "PERCENT",
-            description = "a step passes delivering at least this share of the offered rate in its window (default 98)")
-    void minDelivered(String v) {
-        criteria.minDeliveredPercent = decimal("--min-delivered", v, 0, 100, true);
-    }
-
-    @Option(names = "--sla-p99-ms", paramLabel = "MS",
-            description = "a step passes with p99 latency from the intended send time at most this (default 100)")
-    void slaP99(String v) {
-        criteria.p99SlaMillis = decimal("--sla-p99-ms", v, 0, 3_600_000, false);
-    }
-
-    @Option(names = "--max-schedule-lag-ms", paramLabel = "MS",
-            description = "a step passes with p99 schedule lag at most this (default: the SLA)")
-    void maxScheduleLag(String v) {
-        criteria.maxScheduleLagMillis = decimal("--max-schedule-lag-ms", v, 0, 3_600_000, true);
-    }
-
-    @Option(names = "--max-backlog-growth", paramLabel = "PERCENT", description = "a step passes when what is owed"
-            + " rose by at most this share of its window's deliveries, or what the SLA lets be in transit (default 1)")
-    void maxBacklogGrowth(String v) {
-        criteria.maxBacklogGrowthPercent = decimal("--max-backlog-growth", v, 0, 100, true);
-    }
-
-    @Option(names = "--max-saturated", paramLabel = "PERCENT", description = "a step whose generator or machine was"
-            + " saturated longer than this share of its window is the generator's limit (default 10)")
-    void maxSaturated(String v) {
-        criteria.maxSaturatedPercent = decimal("--max-saturated", v, 0, 100, true);
-    }
-
-    boolean searching() {
-        return !searchProperty.isEmpty();
-    }
-
     boolean monitorsBroker() {
         return brokerPid > 0 || !brokerProcess.isEmpty();
     }
@@ -379,8 +260,8 @@ final class SweepOptions {
         if (out == null) {
             throw new UsageException("--out: missing");
         }
-        if (searching()) {
-            checkSearch();
+        if (capacity.searching()) {
+            capacity.check(steps, localProperties, globalProperties);
         } else if (steps.isEmpty()) {
             throw new UsageException("--steps / --step-file: no step given (or --search for a capacity search)");
         }
@@ -412,40 +293,6 @@ final class SweepOptions {
         }
     }
 
-    private void checkSearch() throws UsageException {
-        if (!steps.isEmpty()) {
-            throw new UsageException("--search '" + searchProperty + "' and --steps / --step-file: give one; a search"
-                    + " chooses its own steps");
-        }
-        if (!(search.start > 0)) {
-            throw new UsageException("--search '" + searchProperty + "': --start missing (the first value to try)");
-        }
-        if (search.max > 0 && search.max < search.start) {
-            throw new UsageException("--max " + StepCriteria.plain(search.max) + ": below --start "
-                    + StepCriteria.plain(search.start));
-        }
-        if (!(search.factor > 1)) {
-            throw new UsageException("--factor " + StepCriteria.plain(search.factor) + ": must be above 1");
-        }
-        if (!(search.tolerancePercent > 0)) {
-            throw new UsageException("--tolerance " + StepCriteria.plain(search.tolerancePercent) + ": must be above 0");
-        }
-        if (!(search.resolution > 0) || search.resolution > search.start) {
-            throw new UsageException("--resolution " + StepCriteria.plain(search.resolution) + ": must be above 0 and"
-                    + " at most --start " + StepCriteria.plain(search.start));
-        }
-        for (Map<String, String> given : List.of(localProperties, globalProperties)) {
-            for (String fixed : List.of(searchProperty, durationProperty, "mqttload.warmupSeconds")) {
-                if (given.containsKey(fixed)) {
-                    throw new UsageException((given == localProperties ? "-J" : "-G") + fixed + ": the search sets it at"
-                            + " every step (" + (fixed.equals(searchProperty) ? "--start, --max" : fixed.equals(
-                            durationProperty) ? "--step-seconds, --confirm-seconds" : "--warmup-seconds") + ")");
-                }
-            }
-        }
-        criteria.paceRequired = true;
-    }
-
     private static void property(String option, String kv, Map<String, String> target) {
         int eq = kv.indexOf('=');
         if (eq <= 0) {
@@ -455,7 +302,7 @@ final class SweepOptions {
     }
 
     /** Thrown from an option's setter: picocli hands it on as the parse error, message unchanged. */
-    private static CommandLine.ParameterException invalid(String message) {
+    static CommandLine.ParameterException invalid(String message) {
         return new CommandLine.ParameterException(new CommandLine(new SweepOptions()), message);
     }
 
@@ -519,7 +366,7 @@ final class SweepOptions {
         return s.describe();
     }
 
-    private static long number(String option, String v, long min, long max) {
+    static long number(String option, String v, long min, long max) {
         try {
             long n = Long.parseLong(v.trim());
             if (n < min || n > max) {
@@ -532,7 +379,7 @@ final class SweepOptions {
     }
 
     /** A decimal in (min, max], or [min, max] when {@code minIncluded}; the error names the option and the value. */
-    private static double decimal(String option, String v, double min, double max, boolean minIncluded) {
+    static double decimal(String option, String v, double min, double max, boolean minIncluded) {
         double d;
         try {
             d = Double.parseDouble(v.trim());
@@ -547,7 +394,7 @@ final class SweepOptions {
         return d;
     }
 
-    private static String nonEmpty(String option, String v) {
+    static String nonEmpty(String option, String v) {
         if (v.trim().isEmpty()) {
             throw invalid(option + ": empty value");
         }

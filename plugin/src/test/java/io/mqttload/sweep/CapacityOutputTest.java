@@ -36,7 +36,7 @@ class CapacityOutputTest {
     @Test
     void aFoundLimit_isOneSentenceWithItsFigures_andEveryStepIsARow(@TempDir Path dir) throws Exception {
         SweepOptions o = options(dir);
-        CapacitySearch search = new CapacitySearch(o.search);
+        CapacitySearch search = new CapacitySearch(o.capacity.settings);
         CapacitySearch.Result result = search.run(new CapacityModelBroker(1234));
         Path out = Files.createDirectories(dir.resolve("out"));
 
@@ -72,7 +72,7 @@ class CapacityOutputTest {
     @Test
     void theOtherOutcomes_readAsWhatTheyAre_andExitAccordingly(@TempDir Path dir) throws Exception {
         SweepOptions o = options(dir, "--require", "3000");
-        CapacitySearch search = new CapacitySearch(o.search);
+        CapacitySearch search = new CapacitySearch(o.capacity.settings);
         CapacityModelBroker limited = new CapacityModelBroker(5000);
         limited.generatorLimit = 700;
 

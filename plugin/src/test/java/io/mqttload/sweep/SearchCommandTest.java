@@ -24,7 +24,7 @@ class SearchCommandTest {
             "20", "--confirm-seconds", "60", "--warmup-seconds", "5", "--remote", "127.0.0.1:1099,127.0.0.2:1099",
             "-Gmqtt.nodes=127.0.0.1:1883,127.0.0.1:1884", "--sweep-id", "cap"});
         Sweep sweep = new Sweep(o, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        CapacitySearch search = new CapacitySearch(o.search);
+        CapacitySearch search = new CapacitySearch(o.capacity.settings);
 
         SweepOptions.Step step = sweep.searchStep(search, 3000, CapacitySearch.Phase.BISECT);
         List<String> c = sweep.command(new StepResult(4, step.label, step, "cap-s4", "step-4"), dir.resolve("j.jar"),

@@ -61,13 +61,13 @@ class SearchPresetsTest {
 
         SweepOptions o = SweepOptions.parse(args.toArray(new String[0]));
 
-        assertThat(o.searching()).isTrue();
+        assertThat(o.capacity.searching()).isTrue();
         Set<String> read = new TreeSet<>();
         Matcher m = PLAN_PROPERTY.matcher(Files.readString(o.plan, StandardCharsets.UTF_8));
         while (m.find()) {
             read.add(m.group(1).trim());
         }
-        assertThat(read).as(o.plan + " reads the searched property").contains(o.searchProperty, o.durationProperty);
+        assertThat(read).as(o.plan + " reads the searched property").contains(o.capacity.property, o.capacity.durationProperty);
         for (Map.Entry<String, String> p : o.localProperties.entrySet()) {
             assertThat(read).as(preset.getFileName() + ": -J" + p.getKey() + " is read by " + o.plan.getFileName())
                     .contains(p.getKey());

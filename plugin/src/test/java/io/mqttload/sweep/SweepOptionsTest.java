@@ -113,14 +113,14 @@ class SweepOptionsTest {
         SweepOptions o = parse("--search", "floodRate", "--start", "250.5", "--max", "4000", "--factor", "1.5",
                 "--tolerance", "5", "--step-seconds", "20", "--sla-p99-ms", "50", "--max-loss", "0.1", "--require", "300");
 
-        assertThat(o.searching()).isTrue();
-        assertThat(o.search.start).isEqualTo(250.5);
-        assertThat(o.search.resolution).isEqualTo(0.1);
-        assertThat(o.search.factor).isEqualTo(1.5);
-        assertThat(o.criteria.p99SlaMillis).isEqualTo(50);
-        assertThat(o.criteria.scheduleLagLimitMillis()).as("the lag's bound defaults to the SLA").isEqualTo(50);
-        assertThat(o.criteria.paceRequired).isTrue();
-        assertThat(parse("--search", "publishers", "--start", "1000").search.resolution).isEqualTo(1);
+        assertThat(o.capacity.searching()).isTrue();
+        assertThat(o.capacity.settings.start).isEqualTo(250.5);
+        assertThat(o.capacity.settings.resolution).isEqualTo(0.1);
+        assertThat(o.capacity.settings.factor).isEqualTo(1.5);
+        assertThat(o.capacity.criteria.p99SlaMillis).isEqualTo(50);
+        assertThat(o.capacity.criteria.scheduleLagLimitMillis()).as("the lag's bound defaults to the SLA").isEqualTo(50);
+        assertThat(o.capacity.criteria.paceRequired).isTrue();
+        assertThat(parse("--search", "publishers", "--start", "1000").capacity.settings.resolution).isEqualTo(1);
     }
 
     @Test

@@ -90,7 +90,6 @@ public final class EngineRuntime {
         this.context = new RunContext(config, metrics, ledger, this::disconnecting);
         this.clients = context.clients();
         this.warmupOver = config.warmupMillis() == 0;
-        publishSchedule.window(warmupOver ? 0 : -1);
         this.clock = new EngineClock(config);
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "mqttload-metrics-" + config.engineId());
@@ -147,7 +146,6 @@ public final class EngineRuntime {
             warmupEndInFlight = clients.inFlight();
             warmupOver = config.warmupMillis() == 0;
             measuredFromMillis = warmupOver ? productionStartMillis : -1;
-            publishSchedule.window(measuredFromMillis);
         }
         clock.productionStarted();
         log.info("MQTT production started at {} s ({}); warm-up of {} s from now", productionStartMillis / 1000.0, why,
@@ -290,7 +288,6 @@ public final class EngineRuntime {
                 interval = takeInterval(false);
                 // Up to a tick after the nominal end: the rates divide the counts taken now by the time from now.
                 measuredFromMillis = elapsed;
-                publishSchedule.window(elapsed);
                 warmupOver = true;
                 log.info("MQTT warm-up of {} s over: figures from now on count", config.warmupMillis() / 1000);
                 event("phase", "warm-up of " + config.warmupMillis() / 1000 + " s over: steady phase, figures count");
@@ -301,7 +298,7 @@ public final class EngineRuntime {
             // saturates a generator and is not what the figures measure.
             boolean steady = warmupOver && !disconnectStarted && (productionStartMillis >= 0 || metrics.sum(Count.PUBLISHED) > 0);
             generatorLoad.tick(metrics, steady, text -> event("saturation", text));
-            publishSchedule.tick(metrics, steady, lastPublishEndMillis, text -> event("schedule", text));
+            publishSchedule.tick(metrics, steady, text -> event("schedule", text));
             String errors = progress.newErrors();
             if (errors != null) {
                 event("errors", errors);
@@ -338,7 +335,7 @@ public final class EngineRuntime {
         long inFlight = clients.inFlight();
         WindowCounts window = new WindowCounts(metrics.sum(Count.ACKNOWLEDGED) - warmupEndPublished,
                 metrics.sum(Count.RECEIVED) - warmupEndReceived, warmupEndInFlight, inFlight,
-                publishSchedule.scheduledInWindow(productionEndMillis));
+                publishSchedule.scheduledInWindow());
         event("phase", "production over: waiting for " + inFlight + " acknowledgements and for expected messages"
                 + " (drain)");
         // Measured while this engine drains: the engines reach their end together after the last barrier.

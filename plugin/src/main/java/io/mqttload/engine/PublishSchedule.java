@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 
@@ -25,12 +26,8 @@ public final class PublishSchedule {
     static final int MIN_WINDOW_SECONDS = 5;
 
     private final Map<SamplerMetrics, Target> targets = new ConcurrentHashMap<>();
-    /** Messages scheduled over the measured window so far: from its start to {@link #accountedToMillis}. */
-    private double scheduledInWindow;
-    /** Up to where the window's schedule is added (ms since the run's start); -1: no window measured now. */
-    private long accountedToMillis = -1;
-    /** The scheduled rate read at the last tick, held until the next; NaN: none read since the window began. */
-    private double heldRate = Double.NaN;
+    /** Messages of paced samples whose intended send time fell in the measured window. */
+    private final LongAdder scheduledInWindow = new LongAdder();
 
     /** One paced sampler: the threads that run it with their share of the schedule, and its recent published counts. */
     private static final class Target {
@@ -58,51 +55,23 @@ public final class PublishSchedule {
     }
 
     /**
-     * The measured window begins at {@code fromMillis} (ms since the run's start), or none is measured now (-1): the
-     * scheduled messages counted so far are dropped.
+     * A paced sample of {@code messages} starts in the measured window: they were offered there. Counted at the
+     * intended send time's granularity (whole samples), like what the broker then acknowledges and delivers, so that
+     * offered and delivered over a window agree to the message however the window's edges cut the samples.
      */
-    synchronized void window(long fromMillis) {
-        scheduledInWindow = 0;
-        accountedToMillis = fromMillis;
-        heldRate = Double.NaN;
+    public void offeredInWindow(int messages) {
+        scheduledInWindow.add(messages);
+    }
+
+    /** The messages offered in the measured window so far (see {@link #offeredInWindow}). */
+    long scheduledInWindow() {
+        return scheduledInWindow.sum();
     }
 
     /**
-     * The messages the throughput timers scheduled over the measured window, to {@code productionEndMillis}: the
-     * offered load, which over the window's seconds is exact where the timers' rates are fractional.
+     * One tick: outside the steady phase the windows start again; a second behind is counted once for all samplers.
      */
-    synchronized long scheduledInWindow(long productionEndMillis) {
-        account(productionEndMillis, Double.isNaN(heldRate) ? scheduledRate() : heldRate);
-        return Math.round(scheduledInWindow);
-    }
-
-    /**
-     * Adds the schedule of the window's time up to {@code untilMillis} at {@code rate}. Only up to the last Publish
-     * sample's end: the window closes with production, while paced threads may live on at a barrier, still counted as
-     * scheduled for a couple of seconds.
-     */
-    private void account(long untilMillis, double rate) {
-        if (accountedToMillis >= 0 && untilMillis > accountedToMillis) {
-            scheduledInWindow += rate * (untilMillis - accountedToMillis) / 1000.0;
-            accountedToMillis = untilMillis;
-        }
-    }
-
-    private double scheduledRate() {
-        double rate = 0;
-        for (Target t : targets.values()) {
-            rate += t.messagesPerSecond();
-        }
-        return rate;
-    }
-
-    /**
-     * One tick: outside the steady phase the windows start again; a second behind is counted once for all samplers. The
-     * measured window's schedule is added up to {@code lastPublishEndMillis} (ms since the run's start) at the rate read
-     * at the tick before (sample and hold: a thread that ended since reads 0 now but was owed its messages until it
-     * ended), or at this tick's when the window began after the last.
-     */
-    void tick(EngineMetrics metrics, boolean steady, long lastPublishEndMillis, Consumer<String> event) {
+    void tick(EngineMetrics metrics, boolean steady, Consumer<String> event) {
         long now = System.nanoTime();
         String behind = null;
         double scheduled = 0;
@@ -113,10 +82,6 @@ public final class PublishSchedule {
             if (behind == null) {
                 behind = late;
             }
-        }
-        synchronized (this) {
-            account(lastPublishEndMillis, Double.isNaN(heldRate) ? scheduled : heldRate);
-            heldRate = scheduled;
         }
         if (steady) {
             metrics.peak(Count.SCHEDULED_PUBLISH_RATE, Math.round(scheduled));

@@ -69,8 +69,12 @@ public class MqttPublishSampler extends AbstractMqttSampler {
         }
         long intendedMicros = PublishOperation.NO_INTENDED_TIME;
         if (pace != null) {
-            intendedMicros = pace.intendedMicros(MicroClock.nowMicros(), runtime.measuring());
+            boolean measuring = runtime.measuring();
+            intendedMicros = pace.intendedMicros(MicroClock.nowMicros(), measuring);
             pace.sampleStarted();
+            if (measuring && intendedMicros != PublishOperation.NO_INTENDED_TIME) {
+                runtime.publishSchedule().offeredInWindow(operation.messagesPerSample());
+            }
         }
         try {
             ClientGroup group = existingGroup(runtime, context);

@@ -91,9 +91,13 @@ class PublishScheduleIT {
         String table = summary.toTable();
 
         double seconds = summary.measuredSeconds;
-        assertThat(summary.count(Count.SCHEDULED_IN_WINDOW) / seconds).as(table).isCloseTo(THREADS * 10.0, withinPercentage(2));
+        // One sample less or more per thread at the window's start is 1.7 % of a 6 s window.
+        assertThat(summary.count(Count.SCHEDULED_IN_WINDOW) / seconds).as(table).isCloseTo(THREADS * 10.0, withinPercentage(4));
         long acknowledged = summary.count(Count.ACKNOWLEDGED_IN_WINDOW);
         long inFlightAtEnd = summary.count(Count.IN_FLIGHT_AT_WINDOW_END);
+        // Offered in whole samples, like what was sent: every message offered in the window left in it, none else.
+        assertThat(summary.count(Count.SCHEDULED_IN_WINDOW)).as(table).isEqualTo(acknowledged + inFlightAtEnd
+                - summary.count(Count.IN_FLIGHT_AT_WINDOW_START));
         assertThat(inFlightAtEnd).as("synchronous: at most a publish per thread").isBetween(0L, (long) THREADS);
         assertThat(summary.count(Count.IN_FLIGHT_AT_WINDOW_START)).isBetween(0L, (long) THREADS);
         assertThat(acknowledged).as(table).isPositive().isBetween(summary.measuredPublished - inFlightAtEnd,

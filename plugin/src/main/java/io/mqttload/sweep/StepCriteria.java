@@ -22,7 +22,7 @@ import io.mqttload.delivery.Verdict;
  * the window by no more than {@link #maxBacklogGrowthPercent} of the window's deliveries, or one second's (or the
  * SLA's, if longer) deliveries, whichever is larger;</li>
  * <li>the load generator (its process, or the machine it runs on) saturated for at most
- * {@link #maxSaturatedPercent} of the window.</li>
+ * {@link #maxSaturatedPercent} of the window, or for one second.</li>
  * </ol>
  * A step whose generator or machine was saturated and that fails is the generator's limit, not the broker's: the
  * judgement says so rather than name the criterion that broke.
@@ -38,6 +38,10 @@ final class StepCriteria {
      * broker's.
      */
     static final double PROMPT_ACK_SHARE = 0.1;
+    /** The criterion of how the run itself ended. */
+    static final String RUN = "run";
+    /** Saturated seconds up to this many fail nothing however short the window: a GC pause, the JIT at the start. */
+    static final long SATURATED_SECONDS_FORGIVEN = 1;
 
     /** What held a step back, when it did not pass. */
     enum Limit {
@@ -87,9 +91,10 @@ final class StepCriteria {
             this.figure = figure;
         }
 
+        /** "criterion: figure"; how the run itself ended ("timed out", "no report") reads as it is. */
         @Override
         public String toString() {
-            return criterion + ": " + figure;
+            return criterion.equals(RUN) ? figure : criterion + ": " + figure;
         }
     }
 
@@ -139,11 +144,11 @@ final class StepCriteria {
     Judgement judge(StepResult s) {
         List<Breach> breaches = new ArrayList<>();
         if (!s.hasReport()) {
-            breaches.add(new Breach("run", s.runStatus()));
+            breaches.add(new Breach(RUN, s.runStatus()));
             return new Judgement(false, Limit.RUN, breaches, List.of());
         }
         if (s.timedOut) {
-            breaches.add(new Breach("run", s.runStatus()));
+            breaches.add(new Breach(RUN, s.runStatus()));
             return new Judgement(false, Limit.RUN, breaches, List.of());
         }
         switch (s.verdict) {
@@ -160,7 +165,7 @@ final class StepCriteria {
                 return new Judgement(false, Limit.RUN, breaches, List.of());
         }
         if (s.exitCode == null || s.exitCode != 0) {
-            breaches.add(new Breach("run", s.runStatus()));
+            breaches.add(new Breach(RUN, s.runStatus()));
         }
         double lossPercent = s.expected > 0 ? 100.0 * s.lost / s.expected : 0;
         boolean lossVerdict = s.verdict == Verdict.LOSS || s.verdict == Verdict.LOSS_UNCERTAIN;
@@ -249,7 +254,10 @@ final class StepCriteria {
      * the window, so it is bounded by the window.
      */
     private static double saturatedPercent(long seconds, StepResult s) {
-        return s.measuredSeconds <= 0 ? 0 : Math.min(100, 100.0 * seconds / s.measuredSeconds);
+        if (seconds <= SATURATED_SECONDS_FORGIVEN || s.measuredSeconds <= 0) {
+            return 0;
+        }
+        return Math.min(100, 100.0 * seconds / s.measuredSeconds);
     }
 
     private static String percent(double p) {

@@ -130,7 +130,7 @@ class CapacitySearchTest {
 
         assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.INCONCLUSIVE);
         assertThat(r.steps).hasSize(1);
-        assertThat(r.failedStep.result.judgement.reason()).isEqualTo("run: timed out");
+        assertThat(r.failedStep.result.judgement.reason()).isEqualTo("timed out");
     }
 
     @Test

@@ -107,6 +107,12 @@ class StepCriteriaTest {
 
         r.generatorSaturatedSeconds = 3;
         assertThat(criteria().judge(r).passed).as("10 % of the window is allowed").isTrue();
+        r.measuredSeconds = 2;
+        r.generatorSaturatedSeconds = 1;
+        assertThat(criteria().judge(r).passed).as("one second is forgiven however short the window").isTrue();
+        r.generatorSaturatedSeconds = 2;
+        assertThat(criteria().judge(r).limit).isEqualTo(StepCriteria.Limit.GENERATOR);
+        r.measuredSeconds = 30;
         r.generatorSaturatedSeconds = 0;
         r.machineSaturatedSeconds = 20;
         r.deliveredRate = 500;
@@ -131,7 +137,7 @@ class StepCriteriaTest {
 
         StepResult noReport = new StepResult(1, "x", null, "run", "step-1");
         noReport.exitCode = 1;
-        assertThat(criteria().judge(noReport).reason()).isEqualTo("run: JMeter exit code 1");
+        assertThat(criteria().judge(noReport).reason()).isEqualTo("JMeter exit code 1");
     }
 
     @Test

@@ -85,7 +85,7 @@ final class CapacityOutput {
         switch (result.outcome) {
             case SUSTAINS:
                 text = "SUSTAINS " + sustained + ", confirmed over " + options.capacity.confirmSeconds + " s, and fails at "
-                        + failure;
+                        + failure + (result.note.isEmpty() ? "" : "; " + result.note);
                 break;
             case SUSTAINS_AT_LEAST:
                 text = "SUSTAINS AT LEAST " + sustained + ", the search's --max, confirmed over " + options.capacity.confirmSeconds
@@ -198,7 +198,9 @@ final class CapacityOutput {
         r[9] = Long.toString(Math.round(s.backlogGrowth));
         r[10] = s.lost + " / " + s.expected;
         r[11] = s.hasBroker ? String.format(Locale.ROOT, "%.1f", s.brokerCpuAvg) : "";
-        r[12] = s.generatorSaturatedSeconds + " / " + s.machineSaturatedSeconds;
+        // The counts run to the disconnects, a little past the window: shown within it, as the criteria read them.
+        long window = Math.round(s.measuredSeconds);
+        r[12] = Math.min(s.generatorSaturatedSeconds, window) + " / " + Math.min(s.machineSaturatedSeconds, window);
         return r;
     }
 

@@ -166,6 +166,13 @@ final class CapacitySearch {
                 if (mid <= b.pass.value || mid >= b.fail.value) {
                     break;
                 }
+                if (sameLoadOffered(b.pass, b.fail)) {
+                    r.note = String.format(Locale.ROOT, "%s and %s offered the same load (%.1f msg/s): the plan's"
+                            + " throughput timers wait whole milliseconds, so values between them offer it too and the"
+                            + " search cannot resolve further", number(b.pass.value), number(b.fail.value),
+                            b.fail.result.offeredRate);
+                    break;
+                }
                 Step s = step(runner, r, mid, Phase.BISECT);
                 if (s == null) {
                     return r;
@@ -244,6 +251,16 @@ final class CapacitySearch {
             }
         }
         return best;
+    }
+
+    /**
+     * Whether a failing step offered no more than a passing one (within 0.1 %): the failure was not the load's, and
+     * bisecting between them only repeats the same load.
+     */
+    static boolean sameLoadOffered(Step pass, Step fail) {
+        double p = pass.result.offeredRate;
+        double f = fail.result.offeredRate;
+        return p > 0 && f > 0 && f <= p * 1.001;
     }
 
     /** Done when the gap is within the tolerance of the pass, or one resolution step. */

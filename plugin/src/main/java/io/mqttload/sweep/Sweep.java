@@ -174,16 +174,20 @@ public final class Sweep {
                 .reduce("", (a, b) -> a + b + "\n");
     }
 
-    /** What the search has found so far, for the progress line. */
+    /** What the search has found so far, for the progress line: the lowest fail, and the highest pass below it. */
     private static String soFar(CapacitySearch search, List<StepResult> results) {
         double pass = Double.NaN;
         double fail = Double.NaN;
         for (StepResult r : results) {
             double v = Double.parseDouble(r.step.properties.values().iterator().next());
-            if (r.ok() && !(v <= pass)) {
-                pass = v;
-            } else if (!r.ok() && !(v >= fail)) {
+            if (!r.ok() && !(v >= fail)) {
                 fail = v;
+            }
+        }
+        for (StepResult r : results) {
+            double v = Double.parseDouble(r.step.properties.values().iterator().next());
+            if (r.ok() && !(v <= pass) && !(v >= fail)) {
+                pass = v;
             }
         }
         if (Double.isNaN(pass) && Double.isNaN(fail)) {

@@ -18,6 +18,12 @@ class CapacityModelBroker implements CapacitySearch.StepRunner {
     double generatorLimit = Double.POSITIVE_INFINITY;
     /** Above this value a confirmation run (longer) fails although a short step passes. */
     double longRunCapacity = Double.POSITIVE_INFINITY;
+    /**
+     * Above this value a step fails whatever it offered, and the offered load moves in steps of
+     * {@link #offeredStep}: a plan whose timers wait whole milliseconds, on a machine whose noise decides near them.
+     */
+    double noisyFrom = Double.POSITIVE_INFINITY;
+    double offeredStep;
     final List<Double> values = new ArrayList<>();
     final StepCriteria criteria = new StepCriteria();
 
@@ -46,6 +52,13 @@ class CapacityModelBroker implements CapacitySearch.StepRunner {
         r.intendedP50Millis = 2 + queueSeconds * 500;
         r.intendedP99Millis = 5 + queueSeconds * 1000;
         r.generatorSaturatedSeconds = value >= generatorLimit ? (long) WINDOW_SECONDS : 0;
+        if (offeredStep > 0) {
+            r.offeredRate = Math.floor(value / offeredStep) * offeredStep;
+            r.deliveredRate = value >= noisyFrom ? r.offeredRate * 0.9 : r.offeredRate;
+            r.windowReceiveRate = r.deliveredRate;
+            r.backlogGrowth = 0;
+            r.intendedP99Millis = 5;
+        }
         r.expected = (long) (value * WINDOW_SECONDS);
         r.judgement = criteria.judge(r);
         return r;

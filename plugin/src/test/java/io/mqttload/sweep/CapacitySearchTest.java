@@ -144,4 +144,17 @@ class CapacitySearchTest {
         assertThat(search.number(12.0)).isEqualTo("12");
         assertThat(search.round(0.001)).isEqualTo(0.01);
     }
+
+    @Test
+    void aPassAndAFailOfferingTheSameLoad_endTheBisection_andTheVerdictSaysWhy() throws Exception {
+        CapacityModelBroker broker = new CapacityModelBroker(1e9);
+        broker.offeredStep = 100;
+        broker.noisyFrom = 1230;
+        CapacitySearch.Result r = new CapacitySearch(settings(100)).run(broker);
+
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);
+        assertThat(r.note).endsWith("offered the same load (1200.0 msg/s): the plan's throughput timers wait whole"
+                + " milliseconds, so values between them offer it too and the search cannot resolve further");
+        assertThat(r.failedStep.result.offeredRate).isEqualTo(r.sustainedStep.result.offeredRate);
+    }
 }

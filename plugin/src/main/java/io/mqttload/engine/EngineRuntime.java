@@ -25,6 +25,7 @@ import io.mqttload.client.Errors;
 import io.mqttload.clock.ClockFigures;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.measure.Count;
+import io.mqttload.measure.MicroClock;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.Interval;
 import io.mqttload.measure.LatencyStats;
@@ -335,7 +336,7 @@ public final class EngineRuntime {
         long inFlight = clients.inFlight();
         WindowCounts window = new WindowCounts(metrics.sum(Count.ACKNOWLEDGED) - warmupEndPublished,
                 metrics.sum(Count.RECEIVED) - warmupEndReceived, warmupEndInFlight, inFlight,
-                publishSchedule.scheduledInWindow());
+                publishSchedule.scheduledInWindow(MicroClock.nowMicros() - (now - productionEndMillis) * 1000));
         event("phase", "production over: waiting for " + inFlight + " acknowledgements and for expected messages"
                 + " (drain)");
         // Measured while this engine drains: the engines reach their end together after the last barrier.

@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
-import java.util.function.DoubleSupplier;
 
 import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
@@ -31,13 +30,13 @@ public final class PublishSchedule {
 
     /** One paced sampler: the threads that run it with their share of the schedule, and its recent published counts. */
     private static final class Target {
-        private final Map<Thread, DoubleSupplier> threads = new ConcurrentHashMap<>();
+        private final Map<Thread, PacedThread> threads = new ConcurrentHashMap<>();
         private final ArrayDeque<long[]> window = new ArrayDeque<>();
 
         /** The scheduled rate now: threads that ended publish no more and are owed nothing. */
         double messagesPerSecond() {
             double rate = 0;
-            for (Map.Entry<Thread, DoubleSupplier> t : threads.entrySet()) {
+            for (Map.Entry<Thread, PacedThread> t : threads.entrySet()) {
                 if (t.getKey().isAlive()) {
                     rate += t.getValue().getAsDouble();
                 }
@@ -50,7 +49,7 @@ public final class PublishSchedule {
      * The calling thread runs {@code sampler} paced by throughput timers that give it {@code messagesPerSecond} (read
      * at every tick: a timer that shares its rate over the active threads gives each a share that changes).
      */
-    public void offer(SamplerMetrics sampler, DoubleSupplier messagesPerSecond) {
+    public void offer(SamplerMetrics sampler, PacedThread messagesPerSecond) {
         targets.computeIfAbsent(sampler, s -> new Target()).threads.put(Thread.currentThread(), messagesPerSecond);
     }
 
@@ -63,9 +62,19 @@ public final class PublishSchedule {
         scheduledInWindow.add(messages);
     }
 
-    /** The messages offered in the measured window so far (see {@link #offeredInWindow}). */
-    long scheduledInWindow() {
-        return scheduledInWindow.sum();
+    /**
+     * The messages offered in the measured window ending at {@code endMicros} (wall clock, µs): the samples that
+     * started in it, and the whole intervals that threads held up (by a broker that does not acknowledge, or a busy
+     * generator) owed at its end and never started, which the plan offered all the same.
+     */
+    long scheduledInWindow(long endMicros) {
+        long owed = 0;
+        for (Target t : targets.values()) {
+            for (PacedThread thread : t.threads.values()) {
+                owed += thread.owedMessages(endMicros);
+            }
+        }
+        return scheduledInWindow.sum() + owed;
     }
 
     /**

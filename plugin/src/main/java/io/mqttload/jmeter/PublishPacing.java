@@ -3,7 +3,6 @@ package io.mqttload.jmeter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.DoubleSupplier;
 
 import org.apache.jmeter.samplers.Sampler;
 import org.apache.jmeter.threads.AbstractThreadGroup;
@@ -15,6 +14,7 @@ import org.apache.jmeter.timers.ConstantThroughputTimer;
 import org.apache.jmeter.timers.Timer;
 import org.apache.jorphan.collections.HashTree;
 
+import io.mqttload.engine.PacedThread;
 import io.mqttload.measure.MicroClock;
 
 /**
@@ -41,14 +41,17 @@ final class PublishPacing {
      * run) and read by the engine's ticker. A thread that waits outside its samples for longer than its pace explains
      * (at a barrier before the run's end, say) is owed nothing meanwhile.
      */
-    static final class ThreadPace implements DoubleSupplier {
+    static final class ThreadPace implements PacedThread {
         private final List<ConstantThroughputTimer> timers;
         private final AbstractThreadGroup group;
         private volatile double messagesPerSecond;
         private volatile boolean inSample;
         private volatile long lastSampleEndMicros = MicroClock.nowMicros();
         /** Where the schedule puts this thread's next sample (wall clock, µs); -1 before the first. */
-        private long nextIntendedMicros = -1;
+        private volatile long nextIntendedMicros = -1;
+        /** The interval the schedule advanced by at the last sample, µs. */
+        private volatile long lastIntervalMicros;
+        private volatile int lastMessagesPerSample;
         /** Whether the schedule has started again in the measured window (see intendedMicros). */
         private boolean anchoredInWindow;
 
@@ -92,7 +95,25 @@ final class PublishPacing {
                     || idle > Math.max(IDLE_MICROS, 3 * interval);
             long intended = owedNothing ? nowMicros : nextIntendedMicros;
             nextIntendedMicros = intended + interval;
+            lastIntervalMicros = interval;
             return intended;
+        }
+
+        /**
+         * Up to {@code endMicros}, or to the end of the thread's last sample when it is out of samples: a thread that
+         * finished its samples early, on schedule, owes nothing for the slots after; one held up in a sample owes the
+         * slots that passed meanwhile.
+         */
+        @Override
+        public long owedMessages(long endMicros) {
+            long next = nextIntendedMicros;
+            long interval = lastIntervalMicros;
+            long until = inSample ? endMicros : Math.min(endMicros, lastSampleEndMicros);
+            if (next < 0 || interval <= 0 || next > until) {
+                return 0;
+            }
+            // Whole intervals only: a thread whose run ended just before its next slot owed nothing.
+            return (until - next) / interval * lastMessagesPerSample;
         }
 
         /** The slowest timer's delay between this thread's samples, in µs; 0 when a timer asks for no throughput. */
@@ -126,6 +147,7 @@ final class PublishPacing {
                 slowest = Math.min(slowest, threadShare(t) / 60.0);
             }
             messagesPerSecond = messagesPerSample * (interval > 0 ? 1e6 / interval : Math.max(0, slowest));
+            lastMessagesPerSample = messagesPerSample;
             lastSampleEndMicros = nowMicros;
             inSample = false;
         }

@@ -150,8 +150,9 @@ public enum Count {
     IN_FLIGHT_AT_WINDOW_END("inFlightAtWindowEnd", RUN_END, "publishes sent and not yet acknowledged at the end of"
             + " production (the run end's start, before the drain)", ENGINE),
     SCHEDULED_IN_WINDOW("scheduledInWindow", RUN_END, "messages of paced Publish samples that started in the"
-            + " measured window, counted by their intended send time's sample: the offered load, at the granularity of"
-            + " what was acknowledged and received there; over measuredSeconds, the offered rate; 0: unpaced", ENGINE),
+            + " measured window, and of the whole intervals a thread held up in a sample owed and never started: the"
+            + " offered load, at the granularity of what was acknowledged and received there; over measuredSeconds, the"
+            + " offered rate; 0: unpaced", ENGINE),
     MACHINE_SATURATED_SECONDS("machineSaturatedSeconds", COUNTER, "seconds of the steady phase in which the engine's"
             + " whole machine used at least 90 % of its cores, whoever used them: with the broker on the same host,"
             + " tells a machine-limited step from a broker-limited one", ENGINE);

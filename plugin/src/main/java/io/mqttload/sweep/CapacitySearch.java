@@ -254,13 +254,13 @@ final class CapacitySearch {
     }
 
     /**
-     * Whether a failing step offered no more than a passing one (within 0.1 %): the failure was not the load's, and
-     * bisecting between them only repeats the same load.
+     * Whether a passing and a failing step offered the same load (within 0.1 %): bisecting between them only repeats
+     * it. A failing step that offered less (its publishers held back) is not that.
      */
     static boolean sameLoadOffered(Step pass, Step fail) {
         double p = pass.result.offeredRate;
         double f = fail.result.offeredRate;
-        return p > 0 && f > 0 && f <= p * 1.001;
+        return p > 0 && f > 0 && Math.abs(f - p) <= p * 0.001;
     }
 
     /** Done when the gap is within the tolerance of the pass, or one resolution step. */

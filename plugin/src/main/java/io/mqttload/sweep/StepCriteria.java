@@ -33,11 +33,6 @@ final class StepCriteria {
     static final double DEFAULT_P99_SLA_MILLIS = 100;
     static final double DEFAULT_MAX_BACKLOG_GROWTH_PERCENT = 1;
     static final double DEFAULT_MAX_SATURATED_PERCENT = 10;
-    /**
-     * Publishers late by the lag while the broker acknowledged within this share of it: the lateness was not the
-     * broker's.
-     */
-    static final double PROMPT_ACK_SHARE = 0.1;
     /** The criterion of how the run itself ended. */
     static final String RUN = "run";
     /** Saturated seconds up to this many fail nothing however short the window: a GC pause, the JIT at the start. */
@@ -199,11 +194,9 @@ final class StepCriteria {
         } else {
             notJudged.add("p99 from the intended send time (no message carried one)");
         }
-        boolean lateThoughAcknowledged = false;
         if (s.lagP99Millis > scheduleLagLimitMillis()) {
             breaches.add(new Breach("schedule lag", String.format(Locale.ROOT, "p99 %.1f ms, over %s ms",
                     s.lagP99Millis, plain(scheduleLagLimitMillis()))));
-            lateThoughAcknowledged = s.publishAckP99Millis < PROMPT_ACK_SHARE * s.lagP99Millis;
         }
         double allowed = backlogAllowance(s);
         if (s.backlogGrowth > allowed) {
@@ -219,13 +212,6 @@ final class StepCriteria {
             breaches.add(0, new Breach("generator", String.format(Locale.ROOT, "its process used over 90 %% of every core"
                     + " for %d of %.0f s", Math.min(s.generatorSaturatedSeconds, Math.round(s.measuredSeconds)),
                     s.measuredSeconds)));
-        } else if (lateThoughAcknowledged) {
-            // The broker took each message at once, yet the publishers started late: a thread too slow for its
-            // schedule (one busy thread saturates no process), which is the generator's limit.
-            limit = Limit.GENERATOR;
-            breaches.add(0, new Breach("generator", String.format(Locale.ROOT, "the publishers ran %.1f ms behind their"
-                    + " schedule (lag p99) while the broker acknowledged within %.1f ms (publish ack p99 from send):"
-                    + " a thread could not keep its pace", s.lagP99Millis, s.publishAckP99Millis)));
         } else if (machinePercent > maxSaturatedPercent) {
             limit = Limit.MACHINE;
             breaches.add(0, new Breach("machine", String.format(Locale.ROOT, "the engine's machine was over 90 %% busy"

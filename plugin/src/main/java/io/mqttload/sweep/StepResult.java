@@ -73,8 +73,6 @@ final class StepResult {
     double intendedP50Millis = Double.NaN;
     /** p99 schedule lag in ms; 0 when nothing was paced. */
     double lagP99Millis;
-    /** p99 publish acknowledgement from the send, in ms: how promptly the broker took what was sent. */
-    double publishAckP99Millis;
     long generatorSaturatedSeconds;
     long machineSaturatedSeconds;
     /** Set by whoever ran the step, from {@link StepCriteria#judge}: the one decision on it. */
@@ -187,8 +185,6 @@ final class StepResult {
         }
         LatencyStats lag = r.latencyMicros.get(LatencyKind.SCHEDULE_LAG.key());
         lagP99Millis = lag != null && lag.count > 0 ? lag.percentile(99.0) / 1000.0 : 0;
-        LatencyStats ack = r.latencyMicros.get(LatencyKind.PUBLISH.key());
-        publishAckP99Millis = ack != null && ack.count > 0 ? ack.percentile(99.0) / 1000.0 : 0;
         generatorSaturatedSeconds = r.count(Count.GENERATOR_SATURATED_SECONDS);
         machineSaturatedSeconds = r.count(Count.MACHINE_SATURATED_SECONDS);
     }

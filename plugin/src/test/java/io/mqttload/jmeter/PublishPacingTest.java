@@ -141,4 +141,23 @@ class PublishPacingTest {
         assertThat(thread.intendedMicros(t0 + 180_300, true)).as("and it keeps lateness from then on")
                 .isEqualTo(t0 + 180_100);
     }
+
+    @Test
+    void owedMessages_areTheWholeIntervalsPassedWithoutASample() {
+        pace.setThroughput(6_000);
+        PublishPacing.ThreadPace thread = new PublishPacing.ThreadPace(List.of(pace), null);
+        long t0 = MicroClock.nowMicros();
+        thread.intendedMicros(t0, true);
+        thread.sampleEnded(5, t0 + 100);
+
+        assertThat(thread.owedMessages(t0 + 9_000)).as("before the next slot").isZero();
+        assertThat(thread.owedMessages(t0 + 19_999)).as("done with its samples: nothing owed").isZero();
+        // Held up in its next sample for 50 ms: five whole intervals of five messages were never started.
+        thread.intendedMicros(t0 + 10_000, true);
+        thread.sampleStarted();
+        assertThat(thread.owedMessages(t0 + 70_000)).isEqualTo(25);
+        // Its last sample ended there: what comes after is not owed, the thread is done.
+        thread.sampleEnded(5, t0 + 70_000);
+        assertThat(thread.owedMessages(t0 + 500_000)).isEqualTo(25);
+    }
 }

@@ -184,6 +184,11 @@ final class CapacitySearch {
                 return r;
             }
             if (confirm.passed()) {
+                if (b.fail != null && r.note.isEmpty() && sameLoadOffered(confirm, b.fail)) {
+                    r.note = String.format(Locale.ROOT, "%s offered the same load as %s (%.1f msg/s): the plan's"
+                            + " throughput timers wait whole milliseconds, so that step failed on the run's own variation,"
+                            + " not on more load", number(b.fail.value), number(confirm.value), b.fail.result.offeredRate);
+                }
                 r.outcome = b.fail == null ? Outcome.SUSTAINS_AT_LEAST : Outcome.SUSTAINS;
                 r.sustained = b.pass.value;
                 r.sustainedStep = confirm;

@@ -157,4 +157,19 @@ class CapacitySearchTest {
                 + " milliseconds, so values between them offer it too and the search cannot resolve further");
         assertThat(r.failedStep.result.offeredRate).isEqualTo(r.sustainedStep.result.offeredRate);
     }
+
+    @Test
+    void aFailWithinTheToleranceThatOfferedTheSameLoad_isSaidSo() throws Exception {
+        CapacityModelBroker broker = new CapacityModelBroker(1e9);
+        broker.offeredStep = 100;
+        broker.noisyFrom = 1230;
+        CapacitySearch.Settings s = settings(100);
+        s.tolerancePercent = 5;
+        CapacitySearch.Result r = new CapacitySearch(s).run(broker);
+
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);
+        assertThat(r.failed).isEqualTo(1250);
+        assertThat(r.note).isEqualTo("1250 offered the same load as 1200 (1200.0 msg/s): the plan's throughput timers"
+                + " wait whole milliseconds, so that step failed on the run's own variation, not on more load");
+    }
 }

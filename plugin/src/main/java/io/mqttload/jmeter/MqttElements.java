@@ -24,6 +24,8 @@ import io.mqttload.engine.RunConfig;
 import io.mqttload.engine.RunContext;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.PayloadHeader;
+import io.mqttload.report.prometheus.PrometheusExport;
+import io.mqttload.report.prometheus.PrometheusSettings;
 import io.mqttload.summary.ClockReport;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
@@ -63,11 +65,31 @@ final class MqttElements {
                         stopTestNow(runtime.invalidAtStart());
                     }
                 });
+                startPrometheusExport(runtime);
                 startupError = null;
             });
         } catch (InvalidSettingException e) {
             reportInvalid("engine properties", e);
             startupError = "invalid engine property: " + e.getMessage();
+        }
+    }
+
+    /**
+     * The Prometheus endpoint and pushes the engine properties ask for ({@link PrometheusSettings}); a setting that
+     * cannot work fails the run at its first sample, naming the property, as an element's invalid setting does.
+     */
+    private static void startPrometheusExport(EngineRuntime runtime) {
+        try {
+            PrometheusExport export = PrometheusExport.start(PrometheusSettings.from(JMeterUtils::getProperty),
+                    runtime.context().metrics(), runtime.config());
+            if (export != null) {
+                runtime.addIntervalListener(export);
+            }
+        } catch (InvalidSettingException e) {
+            reportInvalid("engine properties", e);
+            RunContext run = runtime.context();
+            run.metrics().failed(FailureTally.Kind.INVALID_SETTING, run.samplerMetrics("engine properties"), e.getMessage());
+            runtime.invalidAtStart("invalid engine property, found at test start: " + e.getMessage());
         }
     }
 

@@ -10,6 +10,7 @@ import static io.mqttload.measure.Count.Source.COUNTER;
 import static io.mqttload.measure.Count.Source.GAUGE;
 import static io.mqttload.measure.Count.Source.METRICS_WRITER;
 import static io.mqttload.measure.Count.Source.PEAK;
+import static io.mqttload.measure.Count.Source.PROMETHEUS_EXPORT;
 import static io.mqttload.measure.Count.Source.RUN_END;
 
 import java.util.ArrayList;
@@ -155,7 +156,13 @@ public enum Count {
             + " offered rate; 0: unpaced", ENGINE),
     MACHINE_SATURATED_SECONDS("machineSaturatedSeconds", COUNTER, "seconds of the steady phase in which the engine's"
             + " whole machine used at least 90 % of its cores, whoever used them: with the broker on the same host,"
-            + " tells a machine-limited step from a broker-limited one", ENGINE);
+            + " tells a machine-limited step from a broker-limited one", ENGINE),
+    PROMETHEUS_SCRAPES("prometheusScrapes", PROMETHEUS_EXPORT, "scrapes of the engine's /metrics endpoint", ENGINE),
+    PROMETHEUS_PUSHES_FAILED("prometheusPushesFailed", PROMETHEUS_EXPORT, "pushes to the Pushgateway that failed",
+            ENGINE),
+    PROMETHEUS_FINAL_MISSED("prometheusFinalMissed", PROMETHEUS_EXPORT, "1 when the run's final figures reached"
+            + " Prometheus neither by a scrape nor by a push: its last seconds, end-of-run counts and verdict are"
+            + " missing there", ENGINE);
 
     /** Where a count is kept: the engine's totals, per sampler label, per broker node. */
     public enum Level {
@@ -175,7 +182,9 @@ public enum Count {
         /** Computed once, at the end of the run (delivery ledger, latency recorders, clients). */
         RUN_END,
         /** The InfluxDB writer's own figures, in the summary only of a run that writes metrics. */
-        METRICS_WRITER
+        METRICS_WRITER,
+        /** The Prometheus export's own figures, in the summary only of a run that exports to Prometheus. */
+        PROMETHEUS_EXPORT
     }
 
     /** How engines' values of a count make the whole run's. */

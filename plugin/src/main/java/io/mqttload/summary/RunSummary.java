@@ -37,7 +37,10 @@ public final class RunSummary {
     public final double measuredSeconds;
     public final long warmupMillis;
 
-    /** Every count of {@link Count#SUMMARY}; the InfluxDB writer's own ({@link Count.Source#METRICS_WRITER}) only when it ran. */
+    /**
+     * Every count of {@link Count#SUMMARY}; the InfluxDB writer's own ({@link Count.Source#METRICS_WRITER}) and the Prometheus
+     * export's ({@link Count.Source#PROMETHEUS_EXPORT}) only when they ran.
+     */
     public final Map<Count, Long> counts = new EnumMap<>(Count.class);
     public final LatencyStats pubToSub;
     public final LatencyStats publish;
@@ -256,6 +259,11 @@ public final class RunSummary {
         if (counts.containsKey(Count.METRIC_POINTS_WRITTEN)) {
             t.append(String.format(Locale.ROOT, "%-28s written %d  dropped %d%n", "metric points (InfluxDB)",
                     count(Count.METRIC_POINTS_WRITTEN), count(Count.METRIC_POINTS_DROPPED)));
+        }
+        if (counts.containsKey(Count.PROMETHEUS_SCRAPES)) {
+            t.append(String.format(Locale.ROOT, "%-28s scrapes %d  pushes failed %d  final figures %s%n", "Prometheus",
+                    count(Count.PROMETHEUS_SCRAPES), count(Count.PROMETHEUS_PUSHES_FAILED),
+                    count(Count.PROMETHEUS_FINAL_MISSED) == 0 ? "exported" : "MISSED"));
         }
         t.append(String.format(Locale.ROOT, "%-28s %d : %d%n", "expected : received", delivery.expected,
                 delivery.receivedOfExpected));

@@ -30,15 +30,20 @@ import io.mqttload.testsupport.GrafanaDashboards.Query;
 class GrafanaDashboardsTest {
     /** Grafana's own macros, substituted by Grafana itself rather than by a dashboard variable. */
     static final Set<String> GRAFANA_MACROS = Set.of("timeFilter", "__timeFilter", "__interval", "__interval_ms",
-            "interval", "__from", "__to", "__range", "__range_s", "__range_ms");
+            "interval", "__from", "__to", "__range", "__range_s", "__range_ms", "__rate_interval");
 
     private static final List<Path> FILES = GrafanaDashboards.files();
+    private static final List<Path> ALL = GrafanaDashboards.allFiles();
 
     @Test
-    void theRepositoryHasTheOverviewAndTheComparisonDashboards() {
+    void theRepositoryHasTheOverviewAndTheComparisonDashboards_andTheOverviewForPrometheus() {
         List<String> uids = new ArrayList<>();
         FILES.forEach(f -> uids.add(GrafanaDashboards.read(f).path("uid").asText()));
         assertThat(uids).containsExactlyInAnyOrder("mqttload-overview", "mqttload-comparison");
+        List<String> prometheus = new ArrayList<>();
+        GrafanaDashboards.files("prometheus").forEach(f -> prometheus.add(GrafanaDashboards.read(f).path("uid").asText()));
+        assertThat(prometheus).containsExactly("mqttload-overview-prometheus");
+        assertThat(ALL).hasSize(uids.size() + prometheus.size());
     }
 
     @Test
@@ -48,7 +53,7 @@ class GrafanaDashboardsTest {
         try (InputStream in = Files.newInputStream(schemaFile)) {
             schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V7).getSchema(in);
         }
-        for (Path file : FILES) {
+        for (Path file : ALL) {
             Set<ValidationMessage> errors = schema.validate(GrafanaDashboards.read(file));
             assertThat(errors).as(file.getFileName().toString()).isEmpty();
         }
@@ -56,9 +61,10 @@ class GrafanaDashboardsTest {
 
     @Test
     void everyPanelTargetVariableAndAnnotation_usesTheProvisionedDatasource() {
-        String uid = GrafanaDashboards.provisionedDatasourceUid();
-        for (Path file : FILES) {
+        for (Path file : ALL) {
             JsonNode dashboard = GrafanaDashboards.read(file);
+            String type = GrafanaDashboards.datasourceType(dashboard);
+            String uid = GrafanaDashboards.provisionedDatasourceUid(type);
             for (JsonNode panel : GrafanaDashboards.panels(dashboard)) {
                 if (!"row".equals(panel.path("type").asText())) {
                     assertThat(panel.path("datasource").path("uid").asText()).as(file + " panel " + panel.path("title"))
@@ -67,7 +73,7 @@ class GrafanaDashboardsTest {
             }
             for (Query q : GrafanaDashboards.queries(dashboard)) {
                 assertThat(q.datasource.path("uid").asText()).as(q.where()).isEqualTo(uid);
-                assertThat(q.datasource.path("type").asText()).as(q.where()).isEqualTo("influxdb");
+                assertThat(q.datasource.path("type").asText()).as(q.where()).isEqualTo(type);
                 assertThat(q.text).as(q.where()).isNotBlank();
             }
         }
@@ -75,12 +81,12 @@ class GrafanaDashboardsTest {
 
     @Test
     void everyVariableInAQuery_isDefinedBeforeUseOrIsAGrafanaMacro() {
-        for (Path file : FILES) {
+        for (Path file : ALL) {
             JsonNode dashboard = GrafanaDashboards.read(file);
             Set<String> defined = new HashSet<>();
             for (JsonNode v : dashboard.path("templating").path("list")) {
                 // A chained variable may only use the variables before it: Grafana resolves them in order.
-                for (String used : GrafanaDashboards.variablesIn(v.path("query").asText())) {
+                for (String used : GrafanaDashboards.variablesIn(GrafanaDashboards.variableQuery(v))) {
                     assertThat(defined).as(file.getFileName() + " variable " + v.path("name") + " uses $" + used)
                             .contains(used);
                 }
@@ -97,7 +103,7 @@ class GrafanaDashboardsTest {
 
     @Test
     void panelIds_areUniqueWithinEachDashboard() {
-        for (Path file : FILES) {
+        for (Path file : ALL) {
             Set<Integer> ids = new HashSet<>();
             for (JsonNode panel : GrafanaDashboards.panels(GrafanaDashboards.read(file))) {
                 assertThat(panel.path("id").isInt()).as(file + " panel " + panel.path("title") + " has an id").isTrue();
@@ -116,6 +122,18 @@ class GrafanaDashboardsTest {
                 Matcher m = percentileField.matcher(q.text);
                 if (q.text.contains("FROM \"mqtt_latency\"") && m.find()) {
                     assertThat(q.text).as(q.where()).contains("\"engine\" fill(").doesNotContain("mean(\"p");
+                }
+            }
+        }
+    }
+
+    @Test
+    void prometheusPercentiles_comeFromBucketsAddedUp_neverFromAnAverage() {
+        for (Path file : GrafanaDashboards.files("prometheus")) {
+            for (Query q : GrafanaDashboards.queries(GrafanaDashboards.read(file))) {
+                assertThat(q.text).as(q.where()).doesNotContain("avg(", "avg by");
+                if (q.text.contains("histogram_quantile")) {
+                    assertThat(q.text).as(q.where()).contains("_bucket{").containsPattern("sum by \\([^)]*\\ble\\)");
                 }
             }
         }

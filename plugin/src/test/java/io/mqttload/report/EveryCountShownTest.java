@@ -2,6 +2,7 @@ package io.mqttload.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,11 +26,17 @@ import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.report.influx.InfluxMetrics;
 import io.mqttload.report.influx.InfluxWriter;
 import io.mqttload.report.influx.ReportPoints;
+import io.mqttload.report.prometheus.PrometheusExport;
+import io.mqttload.report.prometheus.PrometheusMetrics;
+import io.mqttload.report.prometheus.PrometheusSettings;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.NodeFigures;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.summary.WindowCounts;
+import io.mqttload.testsupport.FreePorts;
 import io.mqttload.testsupport.RecordingHttpServer;
+import io.prometheus.metrics.config.EscapingScheme;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 
 /**
  * Every declared count is shown or written wherever its declaration says: a count of the summary in the engine's
@@ -44,10 +51,11 @@ class EveryCountShownTest {
     private static NodeMetrics left;
     private static RunSummary summary;
     private static List<String> livePoints;
+    private static String prometheusText;
     private static MergedReport report;
 
     @BeforeAll
-    static void run() {
+    static void run() throws IOException {
         metrics = new EngineMetrics();
         sampler = new SamplerMetrics("probe");
         left = metrics.nodes.node(0, "left");
@@ -69,11 +77,21 @@ class EveryCountShownTest {
                     "every-count");
             InfluxMetrics points = new InfluxMetrics(writer, metrics, config, 1);
             Histogram none = LatencyRecorder.newHistogram();
-            points.onInterval(new Interval(5_000, none, none, none, none,
+            Interval interval = new Interval(5_000, none, none, none, none,
                     List.of(new Interval.OfSampler(sampler, none, none, none)),
-                    List.of(new Interval.OfNode(left, none), new Interval.OfNode(right, none)), true));
+                    List.of(new Interval.OfNode(left, none), new Interval.OfNode(right, none)), true);
+            points.onInterval(interval);
             assertThat(summary.counts).as("before the metrics writer's own counts").doesNotContainKeys(
-                    Count.METRIC_POINTS_WRITTEN, Count.METRIC_POINTS_DROPPED);
+                    Count.METRIC_POINTS_WRITTEN, Count.METRIC_POINTS_DROPPED, Count.PROMETHEUS_SCRAPES);
+            PrometheusMetrics prometheus = new PrometheusMetrics(metrics, config);
+            prometheus.onInterval(interval);
+            prometheus.onRunEnd(summary);
+            prometheusText = text(prometheus.collect());
+            // The export's own counts: from an export whose final figures no one scraped.
+            PrometheusExport export = PrometheusExport.start(PrometheusSettings.from(Map.of(PrometheusSettings.PORT,
+                    Integer.toString(FreePorts.tcpPort()), PrometheusSettings.FINAL_SCRAPE_SECONDS, "0")::get), metrics,
+                    config);
+            export.onRunEnd(summary);
             points.onRunEnd(summary);
             livePoints = List.of(influx.bodies().split("\n"));
         }
@@ -157,6 +175,45 @@ class EveryCountShownTest {
                 assertThat(ofNode).as("mqtt_node " + c.key()).containsEntry(c.key(), left.sum(c) + "i");
             }
         }
+    }
+
+    @Test
+    void prometheusMetrics_carryEveryCountOfEachLevel_underItsName() {
+        for (Count c : Count.values()) {
+            if (c.source() == Count.Source.METRICS_WRITER || c.source() == Count.Source.PROMETHEUS_EXPORT) {
+                continue;
+            }
+            String suffix = c.source() == Count.Source.COUNTER ? "_total" : "";
+            String scale = c.key().endsWith("Millis") ? "seconds" : "count";
+            if (c.at(Count.Level.ENGINE)) {
+                double value = c.counted() ? metrics.sum(c) : summary.count(c);
+                assertThat(prometheusText).as(c.key()).containsPattern("(?m)^mqttload_" + PrometheusMetrics.name(c)
+                        + suffix + "\\{engine=\"engine-c\",run=\"run-c\",scenario=\"every-count\"} "
+                        + number(scale.equals("seconds") ? value / 1000 : value) + "$");
+            }
+            if (c.at(Count.Level.SAMPLER) && c.counted()) {
+                assertThat(prometheusText).as("sampler " + c.key()).containsPattern("(?m)^mqttload_sampler_"
+                        + PrometheusMetrics.name(c) + suffix + "\\{.*sampler=\"probe\".*} " + number(sampler.sum(c))
+                        + "$");
+            }
+            if (c.at(Count.Level.NODE) && c.counted()) {
+                assertThat(prometheusText).as("node " + c.key()).containsPattern("(?m)^mqttload_node_"
+                        + PrometheusMetrics.name(c) + suffix + "\\{.*node=\"left\".*} " + number(left.sum(c)) + "$");
+            }
+        }
+        assertThat(prometheusText).containsPattern("(?m)^mqttload_verdict\\{engine=\"engine-c\",run=\"run-c\","
+                + "scenario=\"every-count\",verdict=\"" + summary.verdict().name() + "\"} 1.0$");
+    }
+
+    /** How Prometheus' text format writes a value. */
+    private static String number(double v) {
+        return java.util.regex.Pattern.quote(v == Math.rint(v) && Math.abs(v) < 1e15 ? (long) v + ".0" : Double.toString(v));
+    }
+
+    private static String text(io.prometheus.metrics.model.snapshots.MetricSnapshots snapshots) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        PrometheusTextFormatWriter.create().write(out, snapshots, EscapingScheme.DEFAULT);
+        return out.toString(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     @Test

@@ -18,7 +18,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * The Grafana dashboards of the repository ({@code grafana/dashboards/*.json}) and every InfluxQL query in them:
+ * The Grafana dashboards of the repository ({@code grafana/dashboards/*.json}) and every query in them (InfluxQL or PromQL):
  * panel targets (also inside rows), templating variables and annotations, as Grafana would send them before
  * it substitutes its macros and variables.
  */
@@ -38,12 +38,28 @@ public final class GrafanaDashboards {
         return repositoryRoot().resolve("grafana");
     }
 
+    /** The dashboards on InfluxDB, the suite's first data source. */
     public static List<Path> files() {
+        return files("influxdb");
+    }
+
+    /** The dashboards whose queries go to a data source of this type ({@code influxdb}, {@code prometheus}). */
+    public static List<Path> files(String datasourceType) {
+        return allFiles().stream().filter(f -> datasourceType.equals(datasourceType(read(f))))
+                .collect(Collectors.toList());
+    }
+
+    public static List<Path> allFiles() {
         try (Stream<Path> s = Files.list(grafanaDirectory().resolve("dashboards"))) {
             return s.filter(p -> p.toString().endsWith(".json")).sorted().collect(Collectors.toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The type of the data source of a dashboard's first variable: each dashboard queries one type. */
+    public static String datasourceType(JsonNode dashboard) {
+        return dashboard.path("templating").path("list").path(0).path("datasource").path("type").asText();
     }
 
     public static JsonNode read(Path file) {
@@ -54,20 +70,27 @@ public final class GrafanaDashboards {
         }
     }
 
-    /** The uid of the datasource Grafana provisions from {@code grafana/provisioning/datasources}. */
-    public static String provisionedDatasourceUid() {
+    /** The uid of the datasource of this type Grafana provisions from {@code grafana/provisioning/datasources}. */
+    public static String provisionedDatasourceUid(String type) {
         Path dir = grafanaDirectory().resolve("provisioning").resolve("datasources");
         Pattern uid = Pattern.compile("(?m)^\\s+uid:\\s*\"?([^\"\\s]+)\"?\\s*$");
+        Pattern typeLine = Pattern.compile("(?m)^\\s+type:\\s*\"?([^\"\\s]+)\"?\\s*$");
         try (Stream<Path> s = Files.list(dir)) {
             List<String> uids = new ArrayList<>();
             for (Path p : s.sorted().collect(Collectors.toList())) {
-                Matcher m = uid.matcher(Files.readString(p));
+                String text = Files.readString(p);
+                Matcher t = typeLine.matcher(text);
+                if (!t.find() || !t.group(1).equals(type)) {
+                    continue;
+                }
+                Matcher m = uid.matcher(text);
                 while (m.find()) {
                     uids.add(m.group(1));
                 }
             }
             if (uids.size() != 1) {
-                throw new IllegalStateException("expected one provisioned datasource uid in " + dir + ", found " + uids);
+                throw new IllegalStateException("expected one provisioned " + type + " datasource uid in " + dir
+                        + ", found " + uids);
             }
             return uids.get(0);
         } catch (IOException e) {
@@ -91,13 +114,15 @@ public final class GrafanaDashboards {
         List<Query> queries = new ArrayList<>();
         for (JsonNode p : panels(dashboard)) {
             for (JsonNode t : p.path("targets")) {
+                // InfluxQL in "query", PromQL in "expr".
+                String text = t.has("expr") ? t.path("expr").asText() : t.path("query").asText();
                 queries.add(new Query(title, Query.Kind.PANEL, p.path("title").asText(), t.path("refId").asText(),
-                        t.path("query").asText(), t.path("datasource")));
+                        text, t.path("datasource")));
             }
         }
         for (JsonNode v : dashboard.path("templating").path("list")) {
             if ("query".equals(v.path("type").asText())) {
-                queries.add(new Query(title, Query.Kind.VARIABLE, v.path("name").asText(), "", v.path("query").asText(),
+                queries.add(new Query(title, Query.Kind.VARIABLE, v.path("name").asText(), "", variableQuery(v),
                         v.path("datasource")));
             }
         }
@@ -106,6 +131,12 @@ public final class GrafanaDashboards {
                     a.path("target").path("refId").asText(), a.path("target").path("query").asText(), a.path("datasource")));
         }
         return queries;
+    }
+
+    /** A variable's query: InfluxDB's is a string, Prometheus' an object holding it. */
+    public static String variableQuery(JsonNode variable) {
+        JsonNode q = variable.path("query");
+        return q.isObject() ? q.path("query").asText() : q.asText();
     }
 
     /** Names referred to as variables in {@code text}, in order of appearance. */
@@ -123,7 +154,7 @@ public final class GrafanaDashboards {
         return m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
     }
 
-    /** One InfluxQL query of a dashboard, with where it sits, for failure messages. */
+    /** One query of a dashboard, with where it sits, for failure messages. */
     public static final class Query {
         public enum Kind { PANEL, VARIABLE, ANNOTATION }
 

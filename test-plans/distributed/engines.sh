@@ -5,13 +5,15 @@
 #
 # Usage: test-plans/distributed/engines.sh [--home DIR] [--dir DIR] COMMAND
 #   keystore [--force] [--validity DAYS]          DIR/rmi_keystore.jks, alias rmi (default 7 days)
-#   start [--no-ssl] [--port-base B] [--timeout S] [--property NAME=VALUE ...] K
+#   start [--no-ssl] [--port-base B] [--timeout S] [--prometheus-port-base P] [--property NAME=VALUE ...] K
 #                                                  engines 1..K: RMI registry on B+n, engine object on
 #                                                  B+100+n (B defaults to 24000); the controller's
 #                                                  callbacks on B+201, B+202 without SSL, on random
 #                                                  ports with SSL; waits up to S seconds (60); each
 #                                                  --property is a -J of every engine (a GUI controller's
-#                                                  Remote Start sends no -G properties)
+#                                                  Remote Start sends no -G properties); with
+#                                                  --prometheus-port-base, engine n serves /metrics on
+#                                                  127.0.0.1:P+n (docs/reporting.md)
 #   run [--keep] PLAN [jmeter args...]             the controller; without --keep the engines exit after
 #                                                  the run (-X), so every run gets fresh engine JVMs
 #   stop                                           kills the engines this directory's start recorded
@@ -125,7 +127,7 @@ write_rmi_properties() {
 }
 
 start() {
-  local ssl=true base=24000 timeout=60 client_port properties=()
+  local ssl=true base=24000 timeout=60 client_port properties=() prometheus_base=
   while [ $# -gt 1 ]; do
     case $1 in
       --no-ssl) ssl=false ;;
@@ -133,10 +135,14 @@ start() {
         [[ ${2:-} =~ ^[A-Za-z0-9_.-]+=.*$ ]] || die "--property needs NAME=VALUE, got '${2:-}'"
         case ${2%%=*} in
           mqttload.engineId | mqttload.engineNumber) die "--property ${2%%=*}: each engine gets its own from start" ;;
+          mqttload.prometheus.port) die "--property ${2%%=*}: engines on one host need a port each: --prometheus-port-base" ;;
         esac
         properties+=("-J$2"); shift ;;
       --port-base) base=${2:?--port-base needs a port}; shift ;;
       --timeout) timeout=${2:?--timeout needs seconds}; shift ;;
+      --prometheus-port-base)
+        [[ ${2:-} =~ ^[1-9][0-9]{0,4}$ ]] || die "--prometheus-port-base needs a port, got '${2:-}'"
+        prometheus_base=$2; shift ;;
       *) usage ;;
     esac
     shift
@@ -150,6 +156,9 @@ start() {
     for port in $((base + n)) $((base + 100 + n)); do
       if port_in_use "$port"; then die "port $port is in use: choose another --port-base"; fi
     done
+    if [ -n "$prometheus_base" ] && port_in_use $((prometheus_base + n)); then
+      die "port $((prometheus_base + n)) is in use: choose another --prometheus-port-base"
+    fi
   done
   mkdir -p "$dir"
   if $ssl && [ ! -f "$dir/rmi_keystore.jks" ]; then keystore; fi
@@ -160,7 +169,8 @@ start() {
   write_rmi_properties "$ssl" "$client_port"
   : >"$dir/engines"
   for n in $(seq "$count"); do
-    local registry=$((base + n)) local_port=$((base + 100 + n))
+    local registry=$((base + n)) local_port=$((base + 100 + n)) metrics=()
+    [ -z "$prometheus_base" ] || metrics=("-Jmqttload.prometheus.port=$((prometheus_base + n))")
     # A stale log would show the readiness line of an earlier start.
     rm -f "$dir/engine-$n.log"
     # nohup: the engines outlive the shell that started them; exec keeps $! the JVM's PID.
@@ -168,7 +178,8 @@ start() {
     (cd "$dir" && exec nohup "$java" $heap ${JVM_ARGS:-} -Djava.rmi.server.hostname=$host -jar "$jar" -s \
       -j "$dir/engine-$n.log" -q "$dir/rmi.properties" \
       -Jserver_port=$registry -Jserver.rmi.localport=$local_port \
-      -Jmqttload.engineId=engine-$n -Jmqttload.engineNumber=$n ${properties[@]+"${properties[@]}"} \
+      -Jmqttload.engineId=engine-$n -Jmqttload.engineNumber=$n ${metrics[@]+"${metrics[@]}"} \
+      ${properties[@]+"${properties[@]}"} \
       </dev/null >"$dir/engine-$n.out" 2>&1) &
     echo "$n $! $registry $local_port" >>"$dir/engines"
   done

@@ -86,11 +86,19 @@ final class MqttElements {
                 runtime.addIntervalListener(export);
             }
         } catch (InvalidSettingException e) {
-            reportInvalid("engine properties", e);
-            RunContext run = runtime.context();
-            run.metrics().failed(FailureTally.Kind.INVALID_SETTING, run.samplerMetrics("engine properties"), e.getMessage());
-            runtime.invalidAtStart("invalid engine property, found at test start: " + e.getMessage());
+            prometheusRefused(runtime, e);
+        } catch (RuntimeException e) {
+            // The export asked for cannot run: the run would go its full length without it, to say so only in the log.
+            prometheusRefused(runtime, new InvalidSettingException("mqttload.prometheus.*", "", "the Prometheus export"
+                    + " cannot start: " + e, e));
         }
+    }
+
+    private static void prometheusRefused(EngineRuntime runtime, InvalidSettingException e) {
+        reportInvalid("engine properties", e);
+        RunContext run = runtime.context();
+        run.metrics().failed(FailureTally.Kind.INVALID_SETTING, run.samplerMetrics("engine properties"), e.getMessage());
+        runtime.invalidAtStart("invalid engine property, found at test start: " + e.getMessage());
     }
 
     /**

@@ -128,7 +128,10 @@ class DockerComposeTest {
                 engines.add(e.getKey() + ":1099");
                 assertThat(command).as(e.getKey()).contains("-Djava.rmi.server.hostname=" + e.getKey() + " ")
                         .contains("-Dserver_port=1099").contains("-Jserver.rmi.localport=4000")
-                        .contains("-Jserver.rmi.ssl.disable=true").contains("-Jmqttload.engineId=engine-");
+                        .contains("-Jserver.rmi.ssl.disable=true").contains("-Jmqttload.engineId=engine-")
+                        // Each engine is a container of its own: one port for all, on every interface of it.
+                        .contains("-Jmqttload.prometheus.port=9270").contains("-Jmqttload.prometheus.host=0.0.0.0")
+                        .contains("-Jmqttload.prometheus.pushgateway=http://pushgateway:9091");
                 Matcher n = Pattern.compile("-Jmqttload\\.engineNumber=(\\d+)").matcher(command);
                 assertThat(n.find()).as(e.getKey()).isTrue();
                 engineNumbers.add(n.group(1));
@@ -136,6 +139,14 @@ class DockerComposeTest {
         });
         assertThat(engines).hasSizeGreaterThanOrEqualTo(2);
         assertThat(engineNumbers).doesNotHaveDuplicates();
+        // Prometheus scrapes every engine and the Pushgateway, keeping the pushed labels.
+        String scrape = Files.readString(GrafanaDashboards.repositoryRoot().resolve("docker/prometheus/prometheus.yml"));
+        for (String engine : engines) {
+            assertThat(scrape).contains("'" + engine.replace(":1099", ":9270") + "'");
+        }
+        assertThat(scrape).containsPattern("job_name: pushgateway\\s+honor_labels: true\\s+static_configs:\\s+- targets:"
+                + " \\['pushgateway:9091'\\]");
+        assertThat(services.path("prometheus").path("volumes").toString()).contains("/etc/prometheus/prometheus.yml");
         StringBuilder controller = new StringBuilder();
         services.path("controller").path("entrypoint").forEach(a -> controller.append(a.asText()).append(' '));
         assertThat(controller.toString()).contains("-R " + String.join(",", engines) + " ")
@@ -163,9 +174,10 @@ class DockerComposeTest {
                 g.resolve("dashboards") + " -> " + path.group(1));
         assertThat(grafana.path("environment").path("GF_AUTH_ANONYMOUS_ENABLED").asText()).isEqualTo("true");
         // The datasource file reads these from the environment.
-        String datasource = Files.readString(g.resolve("provisioning/datasources/mqttload-influxdb.yaml"));
-        for (String variable : List.of("INFLUX_URL", "INFLUX_DB")) {
-            assertThat(datasource).contains("${" + variable + "}");
+        String datasources = Files.readString(g.resolve("provisioning/datasources/mqttload-influxdb.yaml"))
+                + Files.readString(g.resolve("provisioning/datasources/mqttload-prometheus.yaml"));
+        for (String variable : List.of("INFLUX_URL", "INFLUX_DB", "PROMETHEUS_URL")) {
+            assertThat(datasources).contains("${" + variable + "}");
             assertThat(grafana.path("environment").path(variable).asText()).as(variable).isNotEmpty();
         }
     }

@@ -43,6 +43,7 @@ import io.mqttload.testsupport.InfluxDbServer;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;
 import io.mqttload.testsupport.PlanBuilder;
+import io.mqttload.testsupport.PrometheusServer;
 import io.mqttload.testsupport.RunResult;
 
 /**
@@ -109,10 +110,18 @@ class GrafanaDashboardsIT {
     }
 
     private void run(InfluxDbServer influx, MosquittoBroker broker, String runId, int pairs) {
+        run(influx.url(), broker, runId, pairs, Map.of());
+    }
+
+    /**
+     * One run of a plan that gives every panel data; with {@code influxUrl} null it writes to no InfluxDB, and
+     * {@code properties} are added to the engine's (the Prometheus export's).
+     */
+    private void run(String influxUrl, MosquittoBroker broker, String runId, int pairs, Map<String, String> properties) {
         MqttMetricsConfig metrics = PlanBuilder.testBean(new MqttMetricsConfig(), "MQTT Metrics");
-        metrics.setProperty("influxUrl", influx.url());
+        metrics.setProperty("influxUrl", influxUrl == null ? "" : influxUrl);
         MqttRunReport report = runReport();
-        report.setProperty("influxUrl", influx.url());
+        report.setProperty("influxUrl", influxUrl == null ? "" : influxUrl);
         MqttBrokerMonitor monitor = PlanBuilder.testBean(new MqttBrokerMonitor(), "MQTT Broker Monitor");
         monitor.setProperty("brokerName", "mosquitto");
         monitor.setProperty("pid", Long.toString(broker.pid()));
@@ -156,14 +165,100 @@ class GrafanaDashboardsIT {
                 .threadGroup("unreachable", 1, 1)
                 .add(connect("nobody", 1, "{engine}-gx"), connection(broker.host(), FreePorts.tcpPort(), "MQTT_5"))
                 .build();
-        RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(60), Map.of("mqttload.resultsDir",
-                results.toString(), "mqttload.progressSeconds", "0", "mqttload.runId", runId,
-                "mqttload.scenario", SCENARIO, "mqttload.engineId", "engine-1"));
+        Map<String, String> engineProperties = new HashMap<>(properties);
+        engineProperties.putAll(Map.of("mqttload.resultsDir", results.toString(), "mqttload.progressSeconds", "0",
+                "mqttload.runId", runId, "mqttload.scenario", SCENARIO, "mqttload.engineId", "engine-1"));
+        RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(90), engineProperties);
         assertThat(run.byLabel("connect nobody")).as(run.describe()).singleElement()
                 .satisfies(s -> assertThat(s.isSuccessful()).isFalse());
         assertThat(run.failures()).as(run.describe()).hasSize(1);
         assertThat(EngineLifecycle.lastSummary().count(Count.RECEIVED)).as("messages of " + runId).isEqualTo(pairs * 301L);
         assertThat(EngineLifecycle.lastSummary().count(Count.REPLIES_RECEIVED)).as("answers of " + runId).isEqualTo(pairs * 300L);
+    }
+
+    /**
+     * The Prometheus dashboard against a real Prometheus that scraped the engine's /metrics every second during two
+     * real runs: every variable has values, every panel query returns data over the runs' time range (range queries
+     * as a time series panel asks, instant ones at the end), with Grafana's {@code $__rate_interval} and
+     * {@code $__range} and the variables substituted as Grafana does. PromQL answers a misspelled metric or label with
+     * no series rather than an error, so an empty answer fails here.
+     */
+    @Test
+    void everyPrometheusPanelAndVariableQuery_returnsDataFromTwoRealRunsScraped() throws Exception {
+        MosquittoBroker.assumeInstalled();
+        PrometheusServer.assumeInstalled();
+        int metricsPort = FreePorts.tcpPort();
+        try (PrometheusServer prometheus = PrometheusServer.startPrometheus(Duration.ofSeconds(1),
+                PrometheusServer.scrapeJob("mqttload", false, List.of("127.0.0.1:" + metricsPort)));
+                MosquittoBroker broker = MosquittoBroker.builder().withSetting("sys_interval 1").start()) {
+            double from = System.currentTimeMillis() / 1000.0 - 5;
+            Map<String, String> export = Map.of("mqttload.prometheus.port", Integer.toString(metricsPort),
+                    "mqttload.prometheus.finalScrapeSeconds", "20");
+            run(null, broker, "prom-dash-a", 2, export);
+            run(null, broker, "prom-dash-b", 4, export);
+            double to = System.currentTimeMillis() / 1000.0;
+            String range = Math.round(to - from + 60) + "s";
+
+            List<String> failures = new ArrayList<>();
+            int executed = 0;
+            for (Path file : GrafanaDashboards.files("prometheus")) {
+                JsonNode dashboard = GrafanaDashboards.read(file);
+                Map<String, String> variables = new HashMap<>();
+                for (JsonNode v : dashboard.path("templating").path("list")) {
+                    Matcher m = LABEL_VALUES.matcher(GrafanaDashboards.variableQuery(v));
+                    assertThat(m.matches()).as("variable " + v.path("name") + " is label_values(metric, label)").isTrue();
+                    String match = interpolatePromQl(m.group(1), range, variables);
+                    List<String> values = new ArrayList<>();
+                    prometheus.labelValues(m.group(2), match).forEach(n -> values.add(n.asText()));
+                    executed++;
+                    if (values.isEmpty()) {
+                        failures.add(file.getFileName() + " variable " + v.path("name") + " has no values: " + match);
+                    }
+                    variables.put(v.path("name").asText(), regexAlternation(values));
+                }
+                for (JsonNode panel : GrafanaDashboards.panels(dashboard)) {
+                    for (JsonNode t : panel.path("targets")) {
+                        String q = interpolatePromQl(t.path("expr").asText(), range, variables);
+                        JsonNode result = t.path("instant").asBoolean() ? prometheus.query(q, to)
+                                : prometheus.queryRange(q, from, to, "1s");
+                        executed++;
+                        if (result.size() == 0) {
+                            failures.add(file.getFileName() + " panel '" + panel.path("title").asText() + "' "
+                                    + t.path("refId").asText() + ": no series\n    " + q);
+                        }
+                    }
+                }
+            }
+            assertThat(executed).as("queries run").isGreaterThan(40);
+            assertThat(failures).as("queries without data").isEmpty();
+        }
+    }
+
+    private static final java.util.regex.Pattern LABEL_VALUES = java.util.regex.Pattern.compile(
+            "label_values\\((.+), *(\\w+)\\)");
+
+    /** What Grafana sends to Prometheus: its interval macros and the variables, multi-values as a regex. */
+    static String interpolatePromQl(String query, String range, Map<String, String> variables) {
+        Matcher m = GrafanaDashboards.VARIABLE.matcher(query);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String name = GrafanaDashboards.variableName(m);
+            String value;
+            if (name.equals("__rate_interval")) {
+                // Grafana's: at least four scrape intervals (1 s here).
+                value = "4s";
+            } else if (name.equals("__range")) {
+                value = range;
+            } else {
+                value = variables.get(name);
+                if (value == null) {
+                    throw new IllegalStateException("$" + name + " is not defined before use in: " + query);
+                }
+            }
+            m.appendReplacement(out, Matcher.quoteReplacement(value.replace("\\", "\\\\")));
+        }
+        m.appendTail(out);
+        return out.toString();
     }
 
     /** What Grafana sends: $timeFilter, $__interval and the variables replaced, multi-values as a regex. */

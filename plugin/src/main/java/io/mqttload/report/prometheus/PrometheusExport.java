@@ -26,6 +26,7 @@ import io.mqttload.measure.Interval;
 import io.mqttload.summary.RunSummary;
 
 import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
+import io.prometheus.metrics.exporter.pushgateway.Format;
 import io.prometheus.metrics.exporter.pushgateway.PushGateway;
 import io.prometheus.metrics.exporter.pushgateway.Scheme;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -58,9 +59,16 @@ public final class PrometheusExport implements IntervalListener {
         this.metrics = metrics;
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(metrics::collect);
+        // The gateway first: it starts nothing, so a failure there leaves no server bound.
+        gateway = settings.pushgatewayAddress == null ? null : PushGateway.builder()
+                // The text format: the protobuf one (the client's default) serves native histograms, which the suite has not.
+                .format(Format.PROMETHEUS_TEXT).address(settings.pushgatewayAddress)
+                .scheme("https".equals(settings.pushgatewayScheme) ? Scheme.HTTPS : Scheme.HTTP).job(settings.job)
+                .groupingKey("run", config.runId()).groupingKey("engine", config.engineId()).registry(registry)
+                .connectionTimeout(PUSH_TIMEOUT).readTimeout(PUSH_TIMEOUT).build();
         if (settings.port > 0) {
-            serverThreads = Executors.newFixedThreadPool(2, daemon("mqttload-prometheus-http"));
             server = bind(settings);
+            serverThreads = Executors.newFixedThreadPool(2, daemon("mqttload-prometheus-http"));
             MetricsHandler handler = new MetricsHandler(registry);
             server.createContext("/metrics", exchange -> {
                 // Read before the answer is made: only an answer begun after the end carries the final figures.
@@ -81,19 +89,9 @@ public final class PrometheusExport implements IntervalListener {
             server = null;
             serverThreads = null;
         }
-        if (settings.pushgatewayAddress != null) {
-            gateway = PushGateway.builder().address(settings.pushgatewayAddress)
-                    .scheme("https".equals(settings.pushgatewayScheme) ? Scheme.HTTPS : Scheme.HTTP).job(settings.job)
-                    .groupingKey("run", config.runId()).groupingKey("engine", config.engineId()).registry(registry)
-                    .connectionTimeout(PUSH_TIMEOUT).readTimeout(PUSH_TIMEOUT).build();
-            pusher = Executors.newSingleThreadScheduledExecutor(daemon("mqttload-prometheus-push"));
-            if (settings.pushSeconds > 0) {
-                pusher.scheduleWithFixedDelay(this::pushQuietly, settings.pushSeconds, settings.pushSeconds,
-                        TimeUnit.SECONDS);
-            }
-        } else {
-            gateway = null;
-            pusher = null;
+        pusher = gateway == null ? null : Executors.newSingleThreadScheduledExecutor(daemon("mqttload-prometheus-push"));
+        if (pusher != null && settings.pushSeconds > 0) {
+            pusher.scheduleWithFixedDelay(this::pushQuietly, settings.pushSeconds, settings.pushSeconds, TimeUnit.SECONDS);
         }
     }
 
@@ -178,8 +176,7 @@ public final class PrometheusExport implements IntervalListener {
         boolean scraped = false;
         if (server != null) {
             try {
-                scraped = pushed ? finalScraped.getCount() == 0
-                        : finalScraped.await(settings.finalScrapeSeconds, TimeUnit.SECONDS);
+                scraped = finalScraped.await(settings.finalScrapeSeconds, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -195,10 +192,10 @@ public final class PrometheusExport implements IntervalListener {
     private String endLine(boolean pushed, boolean scraped) {
         StringBuilder s = new StringBuilder("MQTT metrics for Prometheus: ");
         if (server != null) {
-            s.append(String.format(Locale.ROOT, "scraped %d times%s", scrapes.get(), scraped ? ", the final figures"
-                    + " included" : pushed ? "" : ", the final figures NOT scraped within "
-                    + settings.finalScrapeSeconds + " s (" + PrometheusSettings.FINAL_SCRAPE_SECONDS + "): the run's last"
-                    + " seconds, its end-of-run counts and verdict are missing from Prometheus"));
+            s.append(String.format(Locale.ROOT, "scraped %d times, the final figures %s", scrapes.get(), scraped
+                    ? "included" : "NOT scraped within " + settings.finalScrapeSeconds + " s ("
+                    + PrometheusSettings.FINAL_SCRAPE_SECONDS + ")" + (pushed ? " but pushed" : ": the run's last seconds,"
+                    + " its end-of-run counts and verdict are missing from Prometheus")));
         }
         if (gateway != null) {
             s.append(server != null ? "; " : "").append(pushed ? "final figures pushed to the Pushgateway"

@@ -281,7 +281,7 @@ public final class PrometheusMetrics implements IntervalListener {
     }
 
     /** The latency histogram's name for a kind, without prefix. */
-    static String name(LatencyKind kind) {
+    public static String name(LatencyKind kind) {
         switch (kind) {
             case PUB_TO_SUB:
                 return "pub_to_sub_latency_seconds";

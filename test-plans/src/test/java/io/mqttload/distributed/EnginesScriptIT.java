@@ -54,8 +54,14 @@ class EnginesScriptIT {
             assertThat(dir.resolve("engines")).as("run removes the record once the engines exited").doesNotExist();
             assertGone(pids);
 
-            script("start", "--port-base", String.valueOf(base), "2");
+            // A /metrics port each for Prometheus, next to the engine ports.
+            script("start", "--port-base", String.valueOf(base), "--prometheus-port-base", String.valueOf(base + 300),
+                    "2");
             List<Long> restarted = enginePids();
+            for (int n = 1; n <= 2; n++) {
+                assertThat(Files.readString(dir.resolve("engine-" + n + ".log"), StandardCharsets.UTF_8)).as("engine-" + n)
+                        .contains("Setting JMeter property: mqttload.prometheus.port=" + (base + 300 + n));
+            }
             script("stop");
             assertGone(restarted);
         } finally {
@@ -122,7 +128,7 @@ class EnginesScriptIT {
     private static int freePortBase() throws IOException {
         for (int attempt = 0; attempt < 50; attempt++) {
             int candidate = ThreadLocalRandom.current().nextInt(30_000, 40_000);
-            if (IntStream.of(1, 2, 101, 102, 201, 202).allMatch(offset -> bindable(candidate + offset))) {
+            if (IntStream.of(1, 2, 101, 102, 201, 202, 301, 302).allMatch(offset -> bindable(candidate + offset))) {
                 return candidate;
             }
         }

@@ -36,6 +36,14 @@ public final class RunConfig {
     public static final String CLOCK_SAMPLES = "mqttload.clockSamples";
     /** Bound on each clock measurement, and on waiting for the reference engine once production started. */
     public static final String CLOCK_TIMEOUT_MS = "mqttload.clockTimeoutMs";
+    /** The value of {@value #ENGINE_NUMBER} that has engines started alike claim their numbers through the broker. */
+    public static final String CLAIM = "auto";
+    /** The name engines started alike claim their numbers under (default: the scenario). */
+    public static final String FLEET = "mqttload.fleet";
+    /** The broker they claim through, {@code host:port} (default: the plans' {@code mqtt.host} and {@code mqtt.port}). */
+    public static final String FLEET_BROKER = "mqttload.fleetBroker";
+    /** How long an engine waits for the others of its fleet. */
+    public static final String FLEET_TIMEOUT_SECONDS = "mqttload.fleetTimeoutSeconds";
 
     private final String engineId;
     private final int engineNumber;
@@ -60,7 +68,9 @@ public final class RunConfig {
         /** The plan sent by a GUI controller's Remote Start, one id for every engine it started. */
         CONTROLLER("the GUI controller's Remote Start"),
         /** Made up by this engine alone: no other engine can know it. */
-        ENGINE("made up by the engine itself, as no " + RUN_ID + " was given");
+        ENGINE("made up by the engine itself, as no " + RUN_ID + " was given"),
+        /** Agreed through the broker by the engines of a fleet ({@value #ENGINE_NUMBER} {@value #CLAIM}). */
+        FLEET("agreed through the broker by the engines of the fleet");
 
         private final String description;
 
@@ -106,18 +116,36 @@ public final class RunConfig {
      *     {@value #RUN_ID} property wins over it, so that an id given on purpose is kept
      */
     public static RunConfig from(Function<String, String> property, String defaultScenario, String controllerRunId) {
-        String engineId = text(property, ENGINE_ID, defaultEngineId());
+        return from(property, defaultScenario, controllerRunId, 0, null);
+    }
+
+    /**
+     * As {@link #from(Function, String, String)} for an engine whose number and run id its fleet agreed on (see
+     * {@link #claimsEngineNumber}): {@code claimedNumber} replaces {@value #ENGINE_NUMBER}, the engine id is
+     * {@value #ENGINE_ID} (or "engine") and the number, and {@code claimedRunId} is taken unless {@value #RUN_ID} is given.
+     */
+    public static RunConfig from(Function<String, String> property, String defaultScenario, String controllerRunId,
+            int claimedNumber, String claimedRunId) {
+        boolean claimed = claimedRunId != null;
+        String engineId = claimed ? text(property, ENGINE_ID, "engine") + "-" + claimedNumber
+                : text(property, ENGINE_ID, defaultEngineId());
         if (!engineId.matches("[A-Za-z0-9_.-]{1,32}")) {
             throw new InvalidSettingException(ENGINE_ID, engineId, "use 1 to 32 letters, digits, '_', '.' or '-'");
         }
-        String numberText = property.apply(ENGINE_NUMBER);
+        String numberText = claimed ? Integer.toString(claimedNumber) : property.apply(ENGINE_NUMBER);
+        if (!claimed && claimsEngineNumber(property)) {
+            throw new InvalidSettingException(ENGINE_NUMBER, numberText, "the fleet's claim through the broker did not run");
+        }
         int engineNumber = numberText == null || numberText.trim().isEmpty()
                 ? Math.floorMod(engineId.hashCode(), DeliveryLedger.MAX_ENGINE_NUMBER + 1)
                 : (int) parse(ENGINE_NUMBER, numberText, 0, DeliveryLedger.MAX_ENGINE_NUMBER);
         String givenRunId = text(property, RUN_ID, null);
         String runId;
         RunIdSource runIdSource;
-        if (givenRunId != null) {
+        if (claimed && givenRunId == null) {
+            runId = claimedRunId;
+            runIdSource = RunIdSource.FLEET;
+        } else if (givenRunId != null) {
             runId = givenRunId;
             runIdSource = RunIdSource.PROPERTY;
         } else if (controllerRunId != null && !controllerRunId.trim().isEmpty()) {
@@ -146,6 +174,63 @@ public final class RunConfig {
      * A run id for a run started now: the seconds since the epoch in base 36, and a random part, so that two
      * controllers (or engines) that start a run in the same second still make different ids.
      */
+    /** Where and how engines started alike claim their numbers (see {@link #claimsEngineNumber}). */
+    public static final class Fleet {
+        public final String name;
+        public final String brokerHost;
+        public final int brokerPort;
+        public final int engines;
+        public final long timeoutMillis;
+
+        Fleet(String name, String brokerHost, int brokerPort, int engines, long timeoutMillis) {
+            this.name = name;
+            this.brokerHost = brokerHost;
+            this.brokerPort = brokerPort;
+            this.engines = engines;
+            this.timeoutMillis = timeoutMillis;
+        }
+
+        public String broker() {
+            return brokerHost + ":" + brokerPort;
+        }
+    }
+
+    /**
+     * The fleet's settings: {@value #FLEET} (default: the scenario), {@value #FLEET_BROKER} (default: the plans'
+     * {@code mqtt.host} and {@code mqtt.port}), {@value #ENGINES} and {@value #FLEET_TIMEOUT_SECONDS}; each refused
+     * naming the property and the value.
+     */
+    public static Fleet fleet(Function<String, String> property, String scenario) {
+        String name = text(property, FLEET, scenario == null || scenario.isEmpty() ? "mqtt" : scenario);
+        if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
+            throw new InvalidSettingException(FLEET, name, "use 1 to 64 letters, digits, '_', '.' or '-'"
+                    + (property.apply(FLEET) == null ? " (it defaults to the scenario: set " + FLEET + ")" : ""));
+        }
+        String broker = text(property, FLEET_BROKER, null);
+        String planHost = text(property, "mqtt.host", null);
+        if (broker == null && planHost != null) {
+            broker = planHost + ":" + text(property, "mqtt.port", "1883");
+        }
+        if (broker == null) {
+            throw new InvalidSettingException(ENGINE_NUMBER, CLAIM, "engines claim their numbers through a broker: set "
+                    + FLEET_BROKER + "=host:port (or mqtt.host and mqtt.port)");
+        }
+        int colon = broker.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new InvalidSettingException(FLEET_BROKER, broker, "expected host:port");
+        }
+        int port = (int) parse(FLEET_BROKER, broker.substring(colon + 1), 1, 65_535);
+        int engines = (int) parse(ENGINES, text(property, ENGINES, "1"), 1, 100_000);
+        long timeout = parse(FLEET_TIMEOUT_SECONDS, text(property, FLEET_TIMEOUT_SECONDS, "120"), 1, 86_400) * 1000;
+        return new Fleet(name, broker.substring(0, colon), port, engines, timeout);
+    }
+
+    /** Whether {@value #ENGINE_NUMBER} asks this engine to claim its number through the broker ({@value #CLAIM}). */
+    public static boolean claimsEngineNumber(Function<String, String> property) {
+        String v = property.apply(ENGINE_NUMBER);
+        return v != null && v.trim().equalsIgnoreCase(CLAIM);
+    }
+
     public static String newRunId() {
         // No longer than the earlier "run-<seconds>": plans put {run} into client ids, which MQTT 3.1.1 caps at 23.
         String random = Integer.toString(36 * 36 + ThreadLocalRandom.current().nextInt(36 * 36 * 35), 36);

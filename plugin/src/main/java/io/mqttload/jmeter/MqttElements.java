@@ -24,6 +24,7 @@ import io.mqttload.engine.RunConfig;
 import io.mqttload.engine.RunContext;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.PayloadHeader;
+import io.mqttload.rendezvous.FleetClaim;
 import io.mqttload.report.prometheus.PrometheusExport;
 import io.mqttload.report.prometheus.PrometheusSettings;
 import io.mqttload.summary.ClockReport;
@@ -36,6 +37,8 @@ final class MqttElements {
 
     /** Why the runtime could not start for the current test, so that every sample can say it. */
     private static volatile String startupError;
+    /** This run's place in its fleet, held (and its announcement kept) until the run ends; null outside a fleet. */
+    private static volatile FleetClaim fleetClaim;
 
     private MqttElements() {
     }
@@ -52,7 +55,13 @@ final class MqttElements {
             EngineLifecycle.startIfNone(() -> {
                 ExitStatus.reset();
                 ExitStatus.validate();
-                return RunConfig.from(JMeterUtils::getProperty, scenario, runIdFromController);
+                FleetClaim claim = FleetStart.claimIfAsked(JMeterUtils::getProperty, scenario);
+                if (claim == null) {
+                    return RunConfig.from(JMeterUtils::getProperty, scenario, runIdFromController);
+                }
+                fleetClaim = claim;
+                return RunConfig.from(JMeterUtils::getProperty, scenario, runIdFromController,
+                        claim.claimed().engineNumber, claim.claimed().runId);
             }, System.out, runtime -> {
                 runtime.describe(engineFacts(), changedProperties());
                 JMeterStop.testStarted();
@@ -69,8 +78,17 @@ final class MqttElements {
                 startupError = null;
             });
         } catch (InvalidSettingException e) {
+            releaseFleetClaim();
             reportInvalid("engine properties", e);
             startupError = "invalid engine property: " + e.getMessage();
+        }
+    }
+
+    private static void releaseFleetClaim() {
+        FleetClaim claim = fleetClaim;
+        fleetClaim = null;
+        if (claim != null) {
+            claim.close();
         }
     }
 
@@ -182,6 +200,7 @@ final class MqttElements {
             EngineLifecycle.running().ifPresent(EngineRuntime::stoppedBeforePlanEnd);
         }
         RunSummary summary = EngineLifecycle.stop();
+        releaseFleetClaim();
         if (summary != null) {
             ExitStatus.record(summary.verdict());
         }

@@ -1,8 +1,6 @@
 package io.mqttload.jmeter;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,7 +28,7 @@ import org.slf4j.LoggerFactory;
 
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.engine.RunConfig;
-import io.mqttload.report.HtmlReport;
+import io.mqttload.report.ReportFiles;
 import io.mqttload.report.ReportText;
 import io.mqttload.report.influx.InfluxWriter;
 import io.mqttload.report.influx.ReportPoints;
@@ -339,16 +337,10 @@ public class MqttRunReport extends AbstractTestElement
 
     private void write(MergedReport report) {
         Path dir = Path.of(JMeterUtils.getPropDefault(RunConfig.RESULTS_DIR, "mqttload-results"));
-        String base = "report-" + report.runId.replaceAll("[^A-Za-z0-9_.-]", "_");
         try {
-            Files.createDirectories(dir);
-            Files.write(dir.resolve(base + ".json"), report.toJson().getBytes(StandardCharsets.UTF_8));
-            Files.write(dir.resolve(base + ".md"), ReportText.markdown(report).getBytes(StandardCharsets.UTF_8));
-            Files.write(dir.resolve(base + ".txt"), ReportText.table(report).getBytes(StandardCharsets.UTF_8));
-            Files.write(dir.resolve(base + ".html"), HtmlReport.render(report).getBytes(StandardCharsets.UTF_8));
-            LAST_HTML.set(dir.resolve(base + ".html").toAbsolutePath());
-            System.out.println("MQTT run report written to " + dir.resolve(base + ".html").toAbsolutePath()
-                    + " (and .md, .json, .txt)");
+            Path html = ReportFiles.write(report, dir);
+            LAST_HTML.set(html.toAbsolutePath());
+            System.out.println("MQTT run report written to " + html.toAbsolutePath() + " (and .md, .json, .txt)");
         } catch (IOException e) {
             log.error("MQTT run report could not be written to {}: {}", dir, e.toString());
             System.out.println("MQTT run report could not be written to " + dir + ": " + e);

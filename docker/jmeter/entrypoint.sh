@@ -70,6 +70,10 @@ run_engine() {
   local rmi_args=() engine_args=()
   rmi_options
   engine_identity
+  # Every MQTT connection holds a descriptor; runtimes that leave the soft limit at 1024 (containerd 2.0) would stop
+  # an engine there. Raising it to the hard limit needs no privilege.
+  ulimit -Sn "$(ulimit -Hn)" 2>/dev/null || echo "entrypoint: the open files limit stays at $(ulimit -Sn)" >&2
+  echo "entrypoint: engine with at most $(ulimit -Sn) open files (sockets included)"
   [ -z "${RUN_ID:-}" ] || engine_args+=(-Jmqttload.runId="$RUN_ID")
   [ -z "${ENGINES:-}" ] || engine_args+=(-Jmqttload.engines="$ENGINES")
   if [ -n "${PROMETHEUS_PORT:-}" ]; then
@@ -86,7 +90,8 @@ run_controller() {
   local plan="${PLAN:-}" engine_hosts="${ENGINE_HOSTS:-}" client_port="${CLIENT_RMI_LOCAL_PORT:-4445}"
   [ -n "$plan" ] || fail "the controller needs PLAN (a .jmx path; a bare name is looked up in /plans)"
   [ -n "$engine_hosts" ] || fail "the controller needs ENGINE_HOSTS (host:port,host:port,...)"
-  require_port CLIENT_RMI_LOCAL_PORT "$client_port"
+  # 0 (a random port) is what RMI over SSL needs in JMeter 5.6.3 (docs/distributed.md, "Ports").
+  [ "$client_port" = "0" ] || require_port CLIENT_RMI_LOCAL_PORT "$client_port"
   [[ "$plan" == */* ]] || plan="/plans/$plan"
   local engine_count engines_listed
   IFS=',' read -r -a engines_listed <<< "$engine_hosts"

@@ -44,7 +44,7 @@ app.kubernetes.io/component: {{ .component }}
 
 {{/* The RMI transport of every pod: SSL off, or the keystore Secret's file and password. */}}
 {{- define "mqtt-load.rmiEnv" -}}
-{{- if .Values.rmi.ssl.enabled }}
+{{- if .Values.rmi.ssl.enabled -}}
 - name: RMI_SSL_DISABLE
   value: "false"
 - name: RMI_KEYSTORE_FILE
@@ -56,14 +56,14 @@ app.kubernetes.io/component: {{ .component }}
     secretKeyRef:
       name: {{ required "rmi.ssl.keystoreSecret: the Secret holding the RMI keystore, when rmi.ssl.enabled" .Values.rmi.ssl.keystoreSecret }}
       key: {{ .Values.rmi.ssl.passwordKey }}
-{{- else }}
+{{- else -}}
 - name: RMI_SSL_DISABLE
   value: "true"
 {{- end }}
 {{- end -}}
 
 {{- define "mqtt-load.rmiVolumeMount" -}}
-{{- if .Values.rmi.ssl.enabled }}
+{{- if .Values.rmi.ssl.enabled -}}
 - name: rmi-keystore
   mountPath: /etc/mqtt-load/rmi
   readOnly: true
@@ -71,7 +71,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
 {{- define "mqtt-load.rmiVolume" -}}
-{{- if .Values.rmi.ssl.enabled }}
+{{- if .Values.rmi.ssl.enabled -}}
 - name: rmi-keystore
   secret:
     secretName: {{ .Values.rmi.ssl.keystoreSecret }}

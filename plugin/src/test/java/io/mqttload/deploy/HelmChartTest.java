@@ -173,7 +173,8 @@ class HelmChartTest {
 
         Map<String, Object> stringForNumber = yaml.load(yaml.dump(statefulSet));
         HelmChartTest.<Map<String, Object>>at(stringForNumber, "spec").put("replicas", "2");
-        assertRejected(yaml.dump(stringForNumber), "cannot unmarshal string into Go struct field StatefulSetSpec.spec.replicas of type int32");
+        assertRejected(yaml.dump(stringForNumber),
+                "cannot unmarshal string into Go struct field StatefulSetSpec.spec.replicas of type int32");
 
         Map<String, Object> numberForString = yaml.load(yaml.dump(statefulSet));
         HelmChartTest.<Map<String, Object>>at(numberForString, "spec", "template", "spec", "containers", 0, "env", 0)
@@ -233,6 +234,9 @@ class HelmChartTest {
         Map<String, Object> job = objects.get("Job/load-controller");
         Map<String, Object> controller = at(job, "spec", "template", "spec", "containers", 0);
         Map<String, String> env = environment(controller, Map.of("status.podIP", "192.0.2.10"));
+        assertThat(env).containsEntry("RESULTS_HOLD_SECONDS", "600");
+        // The stand-in ends at once; the pod's wait for kubectl cp is DockerEntrypointTest's.
+        env.put("RESULTS_HOLD_SECONDS", "0");
         List<String> args = at(controller, "args");
         Entrypoint.Run run = entrypoint.run(env, args.toArray(new String[0]));
         assertThat(run.result.exit).as(run.result.all()).isZero();

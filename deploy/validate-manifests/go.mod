@@ -1,4 +1,4 @@
-module github.com/mqtt-load/validate-manifests
+module mqtt-load/validate-manifests
 
 go 1.26.0
 

@@ -1,6 +1,7 @@
 package io.mqttload.delivery;
 
 import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.DataFormatException;
@@ -14,11 +15,12 @@ import java.util.zip.Inflater;
  * a run of one-byte differences that repeats the one before, which deflate stores in a fraction of a byte; a gap costs
  * its ranges. Decoding gives back the very ledger encoded, so the merge reads exactly what the engine booked.
  *
- * <p>Layout (version {@link #LAYOUT}), every number a varint, "±" zigzag-coded against the previous value of that field:
- * layout; stream count; per stream ±id, topic, ±sent, ±(sent − acknowledged), failed, publisher; scope count; per
- * scope key, label, node, grantedAt, filter count and filters, no-local count and filters, entry count, per entry
- * ±stream id, ±highest, ±(highest − unique), missing, ±duplicates, ±reordered. Texts are {@link TextColumn}s (one per
- * field), number arrays {@link Varints.Out#longs} (null, or length and each element against the one before).
+ * <p>Layout (version {@link #LAYOUT}), every number a varint, "±" zigzag-coded against the previous value of that
+ * field: layout; stream count; per stream ±id, topic, ±sent, ±(sent − acknowledged), failed, publisher; scope count;
+ * per scope key, label, node, grantedAt, filter count and filters, no-local count and filters, entry count, per entry
+ * ±stream id, ±highest (see {@link ScopeColumns}), ±(highest − unique), missing, ±duplicates, ±reordered. Texts are
+ * {@link TextColumn}s (one per field), number arrays {@link Varints.Out#longs} (null, or length and each element
+ * against the one before).
  */
 public final class LedgerCodec {
     /** Raised when the layout changes; a decoder refuses any other. */
@@ -55,7 +57,7 @@ public final class LedgerCodec {
             out.longs(s.failed);
             publishers.write(s.publisher, out);
         }
-        ScopeColumns columns = new ScopeColumns();
+        ScopeColumns columns = new ScopeColumns(ledger.streams);
         out.unsigned(ledger.scopes.size());
         for (DeliveryCheck.Scope scope : ledger.scopes) {
             columns.write(scope, out);
@@ -82,7 +84,7 @@ public final class LedgerCodec {
             long[] failed = in.longs();
             streams[i] = new DeliveryCheck.Stream((int) id, topic, sent, acknowledged, failed, publishers.read(in));
         }
-        ScopeColumns columns = new ScopeColumns();
+        ScopeColumns columns = new ScopeColumns(List.of(streams));
         DeliveryCheck.Scope[] scopes = new DeliveryCheck.Scope[in.count()];
         for (int i = 0; i < scopes.length; i++) {
             scopes[i] = columns.read(in);
@@ -93,14 +95,41 @@ public final class LedgerCodec {
         return new DeliveryCheck.Ledger(List.of(streams), List.of(scopes));
     }
 
-    /** A receiver scope's texts, each in a column of its own, and its entries' counts against the entry before. */
+    /**
+     * A receiver scope's texts, each in a column of its own, and its entries' counts: the highest sequence number
+     * against what its stream sent when the stream is in this ledger (a subscriber that got everything then writes 0,
+     * whatever each publisher sent), else against the entry before.
+     */
     private static final class ScopeColumns {
         final TextColumn keys = new TextColumn();
         final TextColumn labels = new TextColumn();
         final TextColumn nodes = new TextColumn();
         final TextColumn grantedAt = new TextColumn();
         final TextColumn filters = new TextColumn();
+        /** Stream ids in the high half, their index in {@link #sent} in the low half, sorted. */
+        final long[] streamIds;
+        final long[] sent;
         long highest;
+
+        ScopeColumns(List<DeliveryCheck.Stream> streams) {
+            streamIds = new long[streams.size()];
+            sent = new long[streams.size()];
+            for (int i = 0; i < streamIds.length; i++) {
+                streamIds[i] = (long) streams.get(i).id << 32 | i;
+                sent[i] = streams.get(i).sent;
+            }
+            Arrays.sort(streamIds);
+        }
+
+        /** What the stream with this id sent, or the last entry's highest when the stream is not in this ledger. */
+        long reference(int streamId) {
+            int at = Arrays.binarySearch(streamIds, (long) streamId << 32);
+            int insertion = at >= 0 ? at : -at - 1;
+            if (insertion < streamIds.length && (int) (streamIds[insertion] >> 32) == streamId) {
+                return sent[(int) streamIds[insertion]];
+            }
+            return highest;
+        }
 
         void write(DeliveryCheck.Scope scope, Varints.Out out) {
             keys.write(scope.key, out);
@@ -117,7 +146,7 @@ public final class LedgerCodec {
                 DeliveryCheck.Seen seen = e.getValue();
                 out.signed(e.getKey() - streamId);
                 streamId = e.getKey();
-                out.signed(seen.highest - highest);
+                out.signed(seen.highest - reference(e.getKey()));
                 highest = seen.highest;
                 out.signed(seen.highest - seen.unique);
                 out.longs(seen.missing);
@@ -139,7 +168,7 @@ public final class LedgerCodec {
             long streamId = 0;
             for (int n = in.count(); n > 0; n--) {
                 streamId += in.signed();
-                highest += in.signed();
+                highest = reference((int) streamId) + in.signed();
                 long unique = highest - in.signed();
                 long[] missing = in.longs();
                 long duplicates = in.signed();
@@ -150,8 +179,9 @@ public final class LedgerCodec {
         }
     }
 
+    /** Deflate's default level: level 9 made 160,000 streams 11 % smaller and took 7 times as long (0.7 s against 0.1). */
     private static byte[] deflate(byte[] bytes) {
-        Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION);
+        Deflater deflater = new Deflater(Deflater.DEFAULT_COMPRESSION);
         try {
             deflater.setInput(bytes);
             deflater.finish();

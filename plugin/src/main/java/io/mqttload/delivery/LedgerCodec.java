@@ -109,7 +109,9 @@ public final class LedgerCodec {
         /** Stream ids in the high half, their index in {@link #sent} in the low half, sorted. */
         final long[] streamIds;
         final long[] sent;
-        long highest;
+        long lastHighest;
+        /** Not reset per scope: one subscriber per publisher gives scopes whose only entries are consecutive streams. */
+        long lastStreamId;
 
         ScopeColumns(List<DeliveryCheck.Stream> streams) {
             streamIds = new long[streams.size()];
@@ -128,7 +130,7 @@ public final class LedgerCodec {
             if (insertion < streamIds.length && (int) (streamIds[insertion] >> 32) == streamId) {
                 return sent[(int) streamIds[insertion]];
             }
-            return highest;
+            return lastHighest;
         }
 
         void write(DeliveryCheck.Scope scope, Varints.Out out) {
@@ -141,13 +143,12 @@ public final class LedgerCodec {
             out.unsigned(scope.noLocalFilters.size());
             scope.noLocalFilters.forEach(f -> filters.write(f, out));
             out.unsigned(scope.seen.size());
-            long streamId = 0;
             for (Map.Entry<Integer, DeliveryCheck.Seen> e : scope.seen.entrySet()) {
                 DeliveryCheck.Seen seen = e.getValue();
-                out.signed(e.getKey() - streamId);
-                streamId = e.getKey();
+                out.signed(e.getKey() - lastStreamId);
+                lastStreamId = e.getKey();
                 out.signed(seen.highest - reference(e.getKey()));
-                highest = seen.highest;
+                lastHighest = seen.highest;
                 out.signed(seen.highest - seen.unique);
                 out.longs(seen.missing);
                 out.signed(seen.duplicates);
@@ -165,15 +166,15 @@ public final class LedgerCodec {
             for (int n = in.count(); n > 0; n--) {
                 scope.noLocalFilters.add(filters.read(in));
             }
-            long streamId = 0;
             for (int n = in.count(); n > 0; n--) {
-                streamId += in.signed();
-                highest = reference((int) streamId) + in.signed();
+                lastStreamId += in.signed();
+                long highest = reference((int) lastStreamId) + in.signed();
+                lastHighest = highest;
                 long unique = highest - in.signed();
                 long[] missing = in.longs();
                 long duplicates = in.signed();
                 long reordered = in.signed();
-                scope.seen.put((int) streamId, new DeliveryCheck.Seen(unique, highest, missing, duplicates, reordered));
+                scope.seen.put((int) lastStreamId, new DeliveryCheck.Seen(unique, highest, missing, duplicates, reordered));
             }
             return scope;
         }

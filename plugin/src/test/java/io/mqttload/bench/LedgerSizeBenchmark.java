@@ -26,7 +26,8 @@ import io.mqttload.summary.SummaryJson;
  * One engine's ledger of N streams: N / 10 publishers on 10 topics each ({@code devices/00042/sensor/3}), one
  * subscriber scope per topic receiving every publisher, each stream 600-604 messages (a run ended by its duration).
  * Shapes: everything delivered; 0.1 % of the messages lost at random (gaps); 1 % of the entries with duplicates and
- * 0.5 % reordered; everything delivered but the streams created in random order (no two neighbours alike).
+ * 0.5 % reordered; everything delivered but the streams created in random order (no two neighbours alike); and pairs,
+ * N publishers on a topic each and a subscriber per publisher (N receiver scopes of one entry each).
  */
 public final class LedgerSizeBenchmark {
     private static final int TOPICS = 10;
@@ -35,7 +36,7 @@ public final class LedgerSizeBenchmark {
     private LedgerSizeBenchmark() {
     }
 
-    enum Shape { ALL_DELIVERED, LOST_0_1_PERCENT, DUPLICATES_AND_REORDERED, ALL_DELIVERED_RANDOM_ORDER }
+    enum Shape { ALL_DELIVERED, LOST_0_1_PERCENT, DUPLICATES_AND_REORDERED, ALL_DELIVERED_RANDOM_ORDER, PAIRS }
 
     public static void main(String[] args) throws Exception {
         int repetitions = args.length > 0 ? Integer.parseInt(args[0]) : 3;
@@ -106,6 +107,9 @@ public final class LedgerSizeBenchmark {
 
     private static DeliveryCheck.Ledger ledger(Shape shape, int streamCount) {
         Random random = new Random(streamCount * 31L + shape.ordinal());
+        if (shape == Shape.PAIRS) {
+            return pairs(streamCount, random);
+        }
         List<DeliveryCheck.Scope> scopes = new ArrayList<>();
         for (int topic = 0; topic < TOPICS; topic++) {
             DeliveryCheck.Scope scope = new DeliveryCheck.Scope("client:sub-" + topic, "Subscribe");
@@ -128,6 +132,22 @@ public final class LedgerSizeBenchmark {
             String topic = String.format(Locale.ROOT, "devices/%05d/sensor/%d", deviceTopic[0], deviceTopic[1]);
             streams.add(new DeliveryCheck.Stream(++id, topic, sent, sent, new long[0]));
             scopes.get(deviceTopic[1]).see(id, seen(shape, sent, random));
+        }
+        return new DeliveryCheck.Ledger(streams, scopes);
+    }
+
+    private static DeliveryCheck.Ledger pairs(int streamCount, Random random) {
+        List<DeliveryCheck.Stream> streams = new ArrayList<>(streamCount);
+        List<DeliveryCheck.Scope> scopes = new ArrayList<>(streamCount);
+        int id = 1 << DeliveryLedger.LOCAL_STREAM_BITS;
+        for (int pair = 0; pair < streamCount; pair++) {
+            long sent = 600 + random.nextInt(5);
+            String topic = String.format(Locale.ROOT, "pairs/%07d", pair);
+            streams.add(new DeliveryCheck.Stream(++id, topic, sent, sent, new long[0]));
+            DeliveryCheck.Scope scope = new DeliveryCheck.Scope(String.format(Locale.ROOT, "client:sub-%07d", pair), "Subscribe");
+            scope.addFilter(topic);
+            scope.see(id, new DeliveryCheck.Seen(sent, sent, new long[0]));
+            scopes.add(scope);
         }
         return new DeliveryCheck.Ledger(streams, scopes);
     }

@@ -32,11 +32,9 @@ class CompactLedgerSummaryTest {
     private static final class Run {
         final EngineMetrics metrics = new EngineMetrics();
         final DeliveryLedger ledger;
-        final String id;
         final int number;
 
-        Run(String id, int number) {
-            this.id = id;
+        Run(int number) {
             this.number = number;
             this.ledger = new DeliveryLedger(number);
         }
@@ -75,7 +73,7 @@ class CompactLedgerSummaryTest {
             metrics.takePubToSubInterval(true);
             metrics.publishLatency.takeInterval(true);
             metrics.connectLatency.takeInterval(true);
-            return new RunSummary("run-30", id, number, "compact-ledger", 1_000, 11_000, 0, 10.0, metrics,
+            return new RunSummary("run-30", "engine-" + number, number, "compact-ledger", 1_000, 11_000, 0, 10.0, metrics,
                     ledger.delivery(), metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED), WindowCounts.NONE,
                     new long[] {0, 0, 0}, ledger.book(), 0).figures();
         }
@@ -83,9 +81,9 @@ class CompactLedgerSummaryTest {
 
     /** Three engines: publishers and subscribers on different ones, a shared group across two, no local, gaps. */
     private static List<EngineSummary> threeEngines() {
-        Run a = new Run("engine-a", 1);
-        Run b = new Run("engine-b", 2);
-        Run c = new Run("engine-c", 3);
+        Run a = new Run(1);
+        Run b = new Run(2);
+        Run c = new Run(3);
         List<PublishStream> fromA = new ArrayList<>();
         for (int device = 0; device < 40; device++) {
             fromA.add(a.publish(String.format(java.util.Locale.ROOT, "plant/%03d/temp", device), "pub-a-" + device, 50,

@@ -224,6 +224,23 @@ public final class DeliveryCheck {
             this.streams = streams == null ? List.of() : List.copyOf(streams);
             this.scopes = scopes == null ? List.of() : List.copyOf(scopes);
         }
+
+        public int streamCount() {
+            return streams.size();
+        }
+
+        public int scopeCount() {
+            return scopes.size();
+        }
+
+        /** (Receiver scope, stream) entries: what a ledger's size grows with besides its streams. */
+        public long receivedCount() {
+            long n = 0;
+            for (Scope scope : scopes) {
+                n += scope.seen.size();
+            }
+            return n;
+        }
     }
 
     /**

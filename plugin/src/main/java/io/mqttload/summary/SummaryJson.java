@@ -17,9 +17,18 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  */
 public final class SummaryJson {
     /** Raised whenever a field changes meaning or goes; new fields a reader ignores need no new version. */
-    public static final int FORMAT_VERSION = 3;
+    public static final int FORMAT_VERSION = 4;
+    /**
+     * The format before the compact ledger ({@link LedgerJson}): still read, and a summary read in it is written back in
+     * it, so rewriting an old summary does not change what an older plugin can read of it.
+     */
+    public static final int FORMAT_WITH_LEDGER_LISTS = 3;
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .serializationInclusion(JsonInclude.Include.NON_NULL)
+            .addModule(LedgerJson.module())
+            .build();
+    private static final ObjectMapper MAPPER_WITH_LEDGER_LISTS = JsonMapper.builder()
             .serializationInclusion(JsonInclude.Include.NON_NULL)
             .build();
     /** Indented, {@code "name": value} as people and most tools write JSON. */
@@ -30,12 +39,12 @@ public final class SummaryJson {
     }
 
     /**
-     * Without indentation: an engine's ledger holds a line per publish stream (160,000 of them for 16,000 devices
-     * publishing on 10 topics each), and indenting them made the 48,000-publisher run's summaries 25 MB each
+     * Without indentation: at format 3 an engine's ledger held a line per publish stream (160,000 of them for 16,000
+     * devices publishing on 10 topics each), and indenting them made the 48,000-publisher run's summaries 25 MB each
      * instead of 15; people read the summary's table, tools the JSON.
      */
     public static String write(EngineSummary figures) {
-        return write(MAPPER.writer(), figures);
+        return write(mapperFor(figures.formatVersion).writer(), figures);
     }
 
     /** Indented, for people opening {@code report-<run>.json}. */
@@ -49,6 +58,10 @@ public final class SummaryJson {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("the figures could not be written as JSON: " + e.getOriginalMessage(), e);
         }
+    }
+
+    private static ObjectMapper mapperFor(int formatVersion) {
+        return formatVersion == FORMAT_WITH_LEDGER_LISTS ? MAPPER_WITH_LEDGER_LISTS : MAPPER;
     }
 
     public static EngineSummary readEngineSummary(String json) {
@@ -67,13 +80,13 @@ public final class SummaryJson {
             throw new IllegalArgumentException("not " + what + " (JSON): " + e.getOriginalMessage(), e);
         }
         int version = tree.path("formatVersion").asInt(1);
-        if (version != FORMAT_VERSION) {
+        if (version != FORMAT_VERSION && version != FORMAT_WITH_LEDGER_LISTS) {
             throw new IllegalArgumentException(what + " of format " + version + " (engine " + tree.path("engineId")
-                    .asText("?") + "), and this plugin reads format " + FORMAT_VERSION + ": run the same plugin version"
-                    + " on every engine and on the controller");
+                    .asText("?") + "), and this plugin reads format " + FORMAT_VERSION + " (and the earlier "
+                    + FORMAT_WITH_LEDGER_LISTS + "): run the same plugin version on every engine and on the controller");
         }
         try {
-            return MAPPER.treeToValue(tree, type);
+            return mapperFor(version).treeToValue(tree, type);
         } catch (JsonProcessingException | IllegalArgumentException e) {
             throw new IllegalArgumentException("not " + what + ": " + e.getMessage(), e);
         }

@@ -95,9 +95,12 @@ class PublishScheduleIT {
         assertThat(summary.count(Count.SCHEDULED_IN_WINDOW) / seconds).as(table).isCloseTo(THREADS * 10.0, withinPercentage(4));
         long acknowledged = summary.count(Count.ACKNOWLEDGED_IN_WINDOW);
         long inFlightAtEnd = summary.count(Count.IN_FLIGHT_AT_WINDOW_END);
-        // Offered in whole samples, like what was sent: every message offered in the window left in it, none else.
-        assertThat(summary.count(Count.SCHEDULED_IN_WINDOW)).as(table).isEqualTo(acknowledged + inFlightAtEnd
-                - summary.count(Count.IN_FLIGHT_AT_WINDOW_START));
+        // Offered in whole samples, like what was sent: every message offered in the window left in it, none else, but
+        // for a sample a thread had begun and not yet handed to its client when the window closed or opened (CI saw
+        // 102 offered against 101 sent): at most one per thread at each edge.
+        long sentInWindow = acknowledged + inFlightAtEnd - summary.count(Count.IN_FLIGHT_AT_WINDOW_START);
+        assertThat(summary.count(Count.SCHEDULED_IN_WINDOW)).as(table).isBetween(sentInWindow - THREADS,
+                sentInWindow + THREADS);
         assertThat(inFlightAtEnd).as("synchronous: at most a publish per thread").isBetween(0L, (long) THREADS);
         assertThat(summary.count(Count.IN_FLIGHT_AT_WINDOW_START)).isBetween(0L, (long) THREADS);
         assertThat(acknowledged).as(table).isPositive().isBetween(summary.measuredPublished - inFlightAtEnd,

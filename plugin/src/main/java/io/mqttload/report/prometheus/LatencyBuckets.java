@@ -69,13 +69,5 @@ final class LatencyBuckets {
             this.counts = counts;
             this.sumSeconds = sumSeconds;
         }
-
-        long count() {
-            long n = 0;
-            for (long c : counts) {
-                n += c;
-            }
-            return n;
-        }
     }
 }

@@ -93,11 +93,6 @@ public final class PrometheusMetrics implements IntervalListener {
         this.engineLabels = Labels.of("run", config.runId(), "scenario", config.scenario(), "engine", config.engineId());
     }
 
-    /** The labels every metric of this engine carries (the Pushgateway's grouping key repeats run and engine). */
-    Labels engineLabels() {
-        return engineLabels;
-    }
-
     @Override
     public void onInterval(Interval interval) {
         boolean measured = interval.countedInTotal;

@@ -78,8 +78,11 @@ final class CapacityOutput {
     String verdict() {
         CapacitySearch.Step pass = result.sustainedStep;
         CapacitySearch.Step fail = result.failedStep;
+        String caveat = fail == null || fail.result.judgement.saturationCaveat == null ? ""
+                : ", while " + fail.result.judgement.saturationCaveat + ": that limit may be the machine's as much as"
+                        + " the broker's";
         String failure = fail == null ? "" : value(fail.value) + engines() + " because " + fail.result.judgement.reason()
-                + " (" + fail.phase.title + ", step " + fail.result.index + ")";
+                + " (" + fail.phase.title + ", step " + fail.result.index + caveat + ")";
         String sustained = pass == null ? "" : value(pass.value) + engines() + " (" + figures(pass.result) + ")";
         String text;
         switch (result.outcome) {
@@ -294,6 +297,9 @@ final class CapacityOutput {
                     .put("dir", s.dir).put("passed", step.passed()).put("seconds", Math.round(s.seconds * 10) / 10.0);
             if (s.judgement != null) {
                 n.put("limit", s.judgement.limit == null ? null : s.judgement.limit.name());
+                if (s.judgement.saturationCaveat != null) {
+                    n.put("saturationCaveat", s.judgement.saturationCaveat);
+                }
                 ArrayNode reasons = n.putArray("reasons");
                 s.judgement.breaches.forEach(b -> reasons.addObject().put("criterion", b.criterion).put("figure", b.figure));
             }

@@ -11,7 +11,8 @@ import java.util.Locale;
  * start until one fails, then bisect between the highest pass and the lowest fail until they are within the
  * tolerance, then a longer run confirms the highest pass. A first step that fails ramps down instead. A step the
  * load generator (or its machine) could not drive ends the search there: its failure is not the broker's limit. A
- * failed confirmation makes its value the lowest fail and the search bisects again below it, once.
+ * failed confirmation makes its value the lowest fail and the search bisects again below it (ramping down first when
+ * nothing below it passed), once.
  *
  * <p>Decisions only: the steps are run by a {@link StepRunner} (JMeter runs in the sweep, a model in the tests).
  */
@@ -144,21 +145,8 @@ final class CapacitySearch {
                 value = b.pass.value + settings.resolution;
             }
         }
-        while (b.pass == null) {
-            double lower = round(value / settings.factor);
-            if (lower < settings.resolution || lower >= value) {
-                r.outcome = Outcome.SUSTAINS_NONE;
-                r.failedStep = b.fail;
-                r.failed = b.fail.value;
-                r.note = "no lower value to try: " + number(value) + " is the smallest the resolution allows";
-                return r;
-            }
-            value = lower;
-            Step s = step(runner, r, value, Phase.RAMP_DOWN);
-            if (s == null) {
-                return r;
-            }
-            b.take(s);
+        if (!rampDown(runner, r, b, value)) {
+            return r;
         }
         for (int confirmation = 1; ; confirmation++) {
             while (b.fail != null && !withinTolerance(b.pass.value, b.fail.value)) {
@@ -198,16 +186,45 @@ final class CapacitySearch {
             }
             b.fail = confirm;
             b.pass = highestPassBelow(r, confirm.value);
-            if (confirmation >= CONFIRMATIONS || b.pass == null) {
+            if (confirmation >= CONFIRMATIONS) {
                 r.outcome = Outcome.NOT_CONFIRMED;
                 r.failedStep = confirm;
                 r.failed = confirm.value;
-                r.note = b.pass == null ? "no lower value passed a step" : "the longer run failed "
-                        + CONFIRMATIONS + " times: the steps are too short to show this broker's limit (raise"
-                        + " --step-seconds)";
+                r.note = "the longer run failed " + CONFIRMATIONS + " times: the steps are too short to show this"
+                        + " broker's limit (raise --step-seconds)";
+                return r;
+            }
+            // Every pass was at the value that failed its longer run: below it, as a first step that fails.
+            if (!rampDown(runner, r, b, confirm.value)) {
                 return r;
             }
         }
+    }
+
+    /**
+     * Steps down by the factor from {@code from} until one passes; false when the search ends there (nothing passed
+     * down to the resolution, or a step stopped it), with the result's outcome set.
+     */
+    private boolean rampDown(StepRunner runner, Result r, Bounds b, double from) throws IOException,
+            InterruptedException {
+        double value = from;
+        while (b.pass == null) {
+            double lower = round(value / settings.factor);
+            if (lower < settings.resolution || lower >= value) {
+                r.outcome = Outcome.SUSTAINS_NONE;
+                r.failedStep = b.fail;
+                r.failed = b.fail.value;
+                r.note = "no lower value to try: " + number(value) + " is the smallest the resolution allows";
+                return false;
+            }
+            value = lower;
+            Step s = step(runner, r, value, Phase.RAMP_DOWN);
+            if (s == null) {
+                return false;
+            }
+            b.take(s);
+        }
+        return true;
     }
 
     /**

@@ -100,12 +100,22 @@ final class StepCriteria {
         final List<Breach> breaches;
         /** Criteria the run gave no figure for, where the figure is not required: the sweep of an unpaced plan. */
         final List<String> notJudged;
+        /**
+         * A failed step's saturated generator or machine that a raised saturation threshold let through, or null: the
+         * failure is named as the broker's, and this says it may not be the broker's alone.
+         */
+        final String saturationCaveat;
 
         Judgement(boolean passed, Limit limit, List<Breach> breaches, List<String> notJudged) {
+            this(passed, limit, breaches, notJudged, null);
+        }
+
+        Judgement(boolean passed, Limit limit, List<Breach> breaches, List<String> notJudged, String saturationCaveat) {
             this.passed = passed;
             this.limit = limit;
             this.breaches = List.copyOf(breaches);
             this.notJudged = List.copyOf(notJudged);
+            this.saturationCaveat = passed ? null : saturationCaveat;
         }
 
         /** "passed", or the first reason: the one the capacity verdict names, with what to do about a saturated one. */
@@ -131,6 +141,9 @@ final class StepCriteria {
             }
             List<String> all = new ArrayList<>();
             breaches.forEach(b -> all.add(b.toString()));
+            if (saturationCaveat != null) {
+                all.add("while " + saturationCaveat);
+            }
             return String.join("; ", all);
         }
     }
@@ -152,6 +165,12 @@ final class StepCriteria {
             case LOSS_UNCERTAIN:
                 break;
             case FAILED:
+                if (s.clients == 0) {
+                    // Not one connection: a wrong address or port, a broker down, credentials refused. The plan never
+                    // ran, so no load was judged; at a lower load it would fail the same way.
+                    breaches.add(new Breach(RUN, "no connection succeeded, so no load was offered: " + s.verdictText));
+                    return new Judgement(false, Limit.RUN, breaches, List.of());
+                }
                 // The broker refused or broke what the plan asked (connections, subscriptions, publishes): its limit.
                 breaches.add(new Breach("verdict FAILED", s.verdictText));
                 break;
@@ -206,6 +225,7 @@ final class StepCriteria {
         }
         double generatorPercent = saturatedPercent(s.generatorSaturatedSeconds, s);
         double machinePercent = saturatedPercent(s.machineSaturatedSeconds, s);
+        String caveat = saturationAllowed(s, generatorPercent, machinePercent);
         Limit limit = Limit.BROKER;
         if (generatorPercent > maxSaturatedPercent) {
             limit = Limit.GENERATOR;
@@ -218,7 +238,28 @@ final class StepCriteria {
                     + " for %d of %.0f s", Math.min(s.machineSaturatedSeconds, Math.round(s.measuredSeconds)),
                     s.measuredSeconds)));
         }
-        return new Judgement(breaches.isEmpty(), breaches.isEmpty() ? null : limit, breaches, notJudged);
+        return new Judgement(breaches.isEmpty(), breaches.isEmpty() ? null : limit, breaches, notJudged,
+                limit == Limit.BROKER ? caveat : null);
+    }
+
+    /**
+     * When the user raised {@link #maxSaturatedPercent} above its default (a broker sharing the engine's machine, say)
+     * and the step's generator or machine was saturated for more than the default allows: what that leaves open. The
+     * step is judged on the other criteria, but a failure there may be the machine's as much as the broker's.
+     */
+    private String saturationAllowed(StepResult s, double generatorPercent, double machinePercent) {
+        long window = Math.round(s.measuredSeconds);
+        if (generatorPercent > DEFAULT_MAX_SATURATED_PERCENT && generatorPercent <= maxSaturatedPercent) {
+            return String.format(Locale.ROOT, "the generator's process used over 90 %% of every core for %d of %d s"
+                    + " (allowed: saturated <= %s %%)", Math.min(s.generatorSaturatedSeconds, window), window,
+                    plain(maxSaturatedPercent));
+        }
+        if (machinePercent > DEFAULT_MAX_SATURATED_PERCENT && machinePercent <= maxSaturatedPercent) {
+            return String.format(Locale.ROOT, "the engine's machine was over 90 %% busy for %d of %d s (allowed:"
+                    + " saturated <= %s %%)", Math.min(s.machineSaturatedSeconds, window), window,
+                    plain(maxSaturatedPercent));
+        }
+        return null;
     }
 
     /**

@@ -248,10 +248,17 @@ public final class Sweep {
             Map<String, String> global = new LinkedHashMap<>();
             // The barriers wait for threads x engines: without it a multi-engine run would release too early.
             global.put(RunConfig.ENGINES, Integer.toString(o.remote.size()));
+            // The plan runs on the engines, not here: what the user set for every step (-J, -q) goes to them too, or
+            // a -Jmqtt.port would reach only the controller and every engine would connect to the plan's default.
+            global.putAll(o.localProperties);
             global.putAll(o.globalProperties);
             global.putAll(brokerProperties());
             global.putAll(r.step.properties);
             global.put("mqttload.runId", r.runId);
+            for (Path q : o.propertyFiles) {
+                // -G with a file name sends the file's properties to every engine.
+                c.add("-G" + q.toAbsolutePath());
+            }
             global.forEach((k, v) -> c.add("-G" + k + "=" + v));
         }
         return c;

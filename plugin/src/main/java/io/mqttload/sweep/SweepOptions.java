@@ -145,7 +145,7 @@ final class SweepOptions {
     }
 
     @Option(names = "--remote", paramLabel = "HOST:PORT,...",
-            description = "drive these jmeter-server engines (-R); step properties go as -G and -J")
+            description = "drive these jmeter-server engines (-R); step properties, -J and -q go to them as -G too")
     void remote(String v) {
         for (String host : v.split(",")) {
             if (!host.trim().matches("[^\\s:,]+(:\\d{1,5})?")) {
@@ -155,17 +155,17 @@ final class SweepOptions {
         }
     }
 
-    @Option(names = "-J", paramLabel = "name=value", description = "a JMeter property for every step")
+    @Option(names = "-J", paramLabel = "name=value", description = "a JMeter property for every step (with --remote, for the engines too)")
     void localProperty(String kv) {
         property("-J", kv, localProperties);
     }
 
-    @Option(names = "-G", paramLabel = "name=value", description = "a property for the remote engines of every step")
+    @Option(names = "-G", paramLabel = "name=value", description = "a property for the remote engines only, overriding -J there")
     void globalProperty(String kv) {
         property("-G", kv, globalProperties);
     }
 
-    @Option(names = "-q", paramLabel = "FILE", description = "a JMeter property file for every step")
+    @Option(names = "-q", paramLabel = "FILE", description = "a JMeter property file for every step (with --remote, sent to the engines too)")
     void propertyFile(String v) {
         if (!Files.isRegularFile(Path.of(v))) {
             throw invalid("-q '" + v + "': no such file");

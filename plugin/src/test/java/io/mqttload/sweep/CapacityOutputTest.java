@@ -91,4 +91,23 @@ class CapacityOutputTest {
         assertThat(none.verdict()).startsWith("SUSTAINS NONE of the values tried: fails at rate=1 because");
         assertThat(none.exitCode()).isEqualTo(1);
     }
+
+    @Test
+    void aLimitFoundOnABusyMachine_thatTheUserAllowed_saysSoInTheVerdict(@TempDir Path dir) throws Exception {
+        SweepOptions o = options(dir, "--max-saturated", "100");
+        CapacitySearch search = new CapacitySearch(o.capacity.settings);
+        CapacityModelBroker broker = new CapacityModelBroker(1234);
+        broker.machineBusyFrom = 1000;
+        broker.criteria.maxSaturatedPercent = o.capacity.criteria.maxSaturatedPercent;
+        CapacitySearch.Result result = search.run(broker);
+
+        CapacityOutput output = new CapacityOutput(o, search, result, Instant.EPOCH, Instant.EPOCH);
+
+        assertThat(result.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);
+        assertThat(output.verdict()).contains(", while the engine's machine was over 90 % busy for 30 of 30 s (allowed:"
+                + " saturated <= 100 %): that limit may be the machine's as much as the broker's)");
+        JsonNode failed = JSON.readTree(output.json()).path("steps").get(result.failedStep.result.index - 1);
+        assertThat(failed.path("limit").asText()).isEqualTo("BROKER");
+        assertThat(failed.path("saturationCaveat").asText()).startsWith("the engine's machine was over 90 % busy");
+    }
 }

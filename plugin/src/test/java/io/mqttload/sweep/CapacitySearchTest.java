@@ -19,6 +19,23 @@ class CapacitySearchTest {
         return s;
     }
 
+    /** The first confirmation fails at whatever value it runs; the next passes where the steps did. */
+    private static CapacityModelBroker firstConfirmationFails(double capacity) {
+        return new CapacityModelBroker(capacity) {
+            private int confirmations;
+
+            @Override
+            public StepResult run(double value, CapacitySearch.Phase phase) {
+                if (phase == CapacitySearch.Phase.CONFIRM && confirmations++ == 0) {
+                    StepResult r = super.run(value + 10_000, phase);
+                    values.set(values.size() - 1, value);
+                    return r;
+                }
+                return super.run(value, phase);
+            }
+        };
+    }
+
     @Test
     void findsTheCapacityWithinTheTolerance_rampingThenBisectingThenConfirming() throws Exception {
         CapacityModelBroker broker = new CapacityModelBroker(1234);
@@ -85,25 +102,28 @@ class CapacitySearchTest {
 
     @Test
     void aLoadThatFailsItsLongerRunOnce_isSearchedAgainBelowIt() throws Exception {
-        CapacityModelBroker broker = new CapacityModelBroker(1000) {
-            private int confirmations;
-
-            @Override
-            public StepResult run(double value, CapacitySearch.Phase phase) {
-                // The first confirmation fails at whatever value it runs: the next passes where the steps did.
-                if (phase == CapacitySearch.Phase.CONFIRM && confirmations++ == 0) {
-                    StepResult r = super.run(value + 10_000, phase);
-                    values.set(values.size() - 1, value);
-                    return r;
-                }
-                return super.run(value, phase);
-            }
-        };
+        CapacityModelBroker broker = firstConfirmationFails(1000);
         CapacitySearch.Result r = new CapacitySearch(settings(500)).run(broker);
 
         assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);
         assertThat(r.sustained).isLessThan(r.steps.stream().filter(s -> s.phase == CapacitySearch.Phase.CONFIRM)
                 .findFirst().orElseThrow().value);
+    }
+
+    @Test
+    void aConfirmationThatFails_withNoPassBelowIt_rampsDown_ratherThanGivingUp() throws Exception {
+        // 1000 passes its step and every value above it fails; its first long run fails, as on a hiccup of the machine.
+        CapacityModelBroker broker = firstConfirmationFails(1010);
+        CapacitySearch.Settings s = settings(1000);
+        s.tolerancePercent = 10;
+        CapacitySearch.Result r = new CapacitySearch(s).run(broker);
+
+        assertThat(broker.values).containsExactly(1000.0, 2000.0, 1500.0, 1250.0, 1125.0, 1063.0, 1000.0, 500.0, 750.0,
+                875.0, 938.0, 938.0);
+        assertThat(r.steps.get(7).phase).isEqualTo(CapacitySearch.Phase.RAMP_DOWN);
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);
+        assertThat(r.sustained).isEqualTo(938);
+        assertThat(r.failed).isEqualTo(1000);
     }
 
     @Test

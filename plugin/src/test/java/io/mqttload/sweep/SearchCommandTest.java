@@ -38,4 +38,27 @@ class SearchCommandTest {
                 "-Gmqtt.nodes=127.0.0.1:1883,127.0.0.1:1884");
         assertThat(confirm.properties).containsEntry("durationSeconds", "65");
     }
+
+    @Test
+    void withRemoteEngines_theSweepsOwnPropertiesAndPropertyFilesReachTheEngines_andGOverridesJThere(@TempDir Path dir)
+            throws Exception {
+        Path plan = Files.writeString(dir.resolve("plan.jmx"), "<jmeterTestPlan/>");
+        Path preset = Files.writeString(dir.resolve("preset.properties"), "qos=1\n");
+        Files.createDirectories(dir.resolve("home/bin"));
+        SweepOptions o = SweepOptions.parse(new String[] {"--plan", plan.toString(), "--out", dir.resolve("out").toString(),
+            "--jmeter-home", dir.resolve("home").toString(), "--search", "floodRate", "--start", "2000", "--remote",
+            "127.0.0.1:1099", "-Jmqtt.port=21883", "-Jmqtt.host=10.0.0.1", "-Gmqtt.host=127.0.0.1", "-q",
+            preset.toString(), "--sweep-id", "cap"});
+        Sweep sweep = new Sweep(o, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        SweepOptions.Step step = sweep.searchStep(new CapacitySearch(o.capacity.settings), 2000,
+                CapacitySearch.Phase.RAMP);
+
+        List<String> c = sweep.command(new StepResult(1, step.label, step, "cap-s1", "step-1"), dir.resolve("j.jar"),
+                plan, dir.resolve("out/step-1"));
+
+        // Without them the engines ran the plan's default port: connection refused, read as the broker's limit.
+        assertThat(c).contains("-Jmqtt.port=21883", "-Gmqtt.port=21883", "-Jmqtt.host=10.0.0.1", "-Gmqtt.host=127.0.0.1",
+                "-q", preset.toAbsolutePath().toString(), "-G" + preset.toAbsolutePath())
+                .doesNotContain("-Gmqtt.host=10.0.0.1");
+    }
 }

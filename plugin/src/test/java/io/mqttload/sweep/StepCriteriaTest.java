@@ -24,6 +24,7 @@ class StepCriteriaTest {
         r.intendedP50Millis = 2;
         r.intendedP99Millis = 5;
         r.lagP99Millis = 1;
+        r.clients = 20;
         return r;
     }
 
@@ -121,6 +122,29 @@ class StepCriteriaTest {
     }
 
     @Test
+    void aSaturationAllowedByARaisedThreshold_isSaidBesideTheBrokersFailure_notOnAPass() {
+        StepCriteria allowing = criteria();
+        allowing.maxSaturatedPercent = 100;
+        StepResult r = healthy();
+        r.machineSaturatedSeconds = 31;
+        assertThat(allowing.judge(r).passed).isTrue();
+        assertThat(allowing.judge(r).saturationCaveat).isNull();
+
+        r.deliveredRate = 900;
+        StepCriteria.Judgement j = allowing.judge(r);
+        assertThat(j.limit).isEqualTo(StepCriteria.Limit.BROKER);
+        assertThat(j.saturationCaveat).isEqualTo("the engine's machine was over 90 % busy for 30 of 30 s (allowed:"
+                + " saturated <= 100 %)");
+        assertThat(j.reasons()).endsWith("; while " + j.saturationCaveat);
+
+        r.machineSaturatedSeconds = 3;
+        assertThat(allowing.judge(r).saturationCaveat).as("within the default's 10 %").isNull();
+        r.generatorSaturatedSeconds = 12;
+        assertThat(allowing.judge(r).saturationCaveat).startsWith("the generator's process used over 90 % of every core"
+                + " for 12 of 30 s");
+    }
+
+    @Test
     void aRunThatWasStoppedOrIncomplete_hasNothingToJudge_butAFailedOneIsTheBrokers() {
         StepResult stopped = healthy();
         stopped.verdict = Verdict.STOPPED;
@@ -133,6 +157,15 @@ class StepCriteriaTest {
         StepCriteria.Judgement j = criteria().judge(failed);
         assertThat(j.limit).isEqualTo(StepCriteria.Limit.BROKER);
         assertThat(j.reason()).isEqualTo("verdict FAILED: FAILED: 12 connects failed");
+
+        StepResult refused = healthy();
+        refused.verdict = Verdict.FAILED;
+        refused.verdictText = "FAILED: no connection succeeded: 40 connect(s) failed (most often: 40 x connection refused)";
+        refused.clients = 0;
+        j = criteria().judge(refused);
+        assertThat(j.limit).as("a plan that never connected offered no load: not the broker's limit at it")
+                .isEqualTo(StepCriteria.Limit.RUN);
+        assertThat(j.reason()).isEqualTo("no connection succeeded, so no load was offered: " + refused.verdictText);
 
         StepResult noReport = new StepResult(1, "x", null, "run", "step-1");
         noReport.exitCode = 1;

@@ -1,6 +1,7 @@
 package io.mqttload.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,6 +32,8 @@ class CapacitySearchIT {
     /** Messages per second the proxy lets through toward the subscribers: the bottleneck's capacity. */
     private static final double CAPACITY = 200;
     private static final double TOLERANCE_PERCENT = 2;
+    /** capacity-probe.jmx's default: publishing threads, each with rate / partitions msg/s of the schedule. */
+    private static final int PARTITIONS = 10;
 
     private static Path basedir() {
         return Path.of(System.getProperty("project.basedir", "."));
@@ -109,8 +112,13 @@ class CapacitySearchIT {
         assertThat(last.path("measuredSeconds").asDouble()).isGreaterThan(18);
         for (JsonNode step : steps) {
             double value = step.path("value").asDouble();
-            assertThat(step.path("offeredRate").asDouble()).as("step at " + value + " offered what it asked")
-                    .isCloseTo(value, org.assertj.core.data.Percentage.withPercentage(1.5));
+            // What the timers schedule: each partition waits round(60000 / its samples per minute) whole ms (210 msg/s
+            // is 48 ms each, 208.3 msg/s in all). The window's end may cut off a sample per partition, and a busy
+            // machine may leave a partition a little behind its schedule (CI: 206.6 offered of 208.3).
+            double scheduled = PARTITIONS * 1000.0 / Math.round(60_000.0 / (value * 60 / PARTITIONS));
+            double measured = step.path("measuredSeconds").asDouble();
+            assertThat(step.path("offeredRate").asDouble()).as("step at " + value + " offered what its timers scheduled")
+                    .isCloseTo(scheduled, within(PARTITIONS / measured + 0.01 * scheduled));
             if (value > CAPACITY * 1.1) {
                 assertThat(step.path("passed").asBoolean()).isFalse();
                 assertThat(step.path("deliveredRate").asDouble()).as("the bottleneck held step at " + value)

@@ -7,8 +7,8 @@
 # before the run, and printed per connection. The merged report (connects, connections lost, verdict) is the
 # controller's output.
 #
-# Needs Debian's mosquitto and a build (./mvnw -B -ntp -DskipTests verify). Every process it starts ends by itself
-# or is stopped by PID when it ends.
+# Needs Debian's mosquitto and a build (./mvnw -B -ntp -DskipTests verify), or a JMeter home with the plugin in
+# JMETER_HOME. Every process it starts ends by itself or is stopped by PID when it ends.
 #
 # Usage: bench/idle-connections.sh [engines] [partitions] [connections per partition] [brokers] [rate] [idle s]
 #        defaults 6 20 834 6 500 60: 100,080 connections, 3,000 connects/s in all, held for a minute.
@@ -29,11 +29,12 @@ ulimit -n "$(ulimit -Hn)"
 # Engines start small and grow: their resident memory then shows what the connections cost, not -Xms.
 export HEAP=${HEAP:--Xms128m -Xmx2g -XX:MaxMetaspaceSize=256m}
 
+engines_sh=("$top/test-plans/distributed/engines.sh" ${JMETER_HOME:+--home "$JMETER_HOME"} --dir "$work/engines")
 pids=()
 controller=
 cleanup() {
   [ -z "$controller" ] || kill "$controller" 2>/dev/null || true
-  "$top/test-plans/distributed/engines.sh" --dir "$work/engines" stop >/dev/null 2>&1 || true
+  "${engines_sh[@]}" stop >/dev/null 2>&1 || true
   for pid in "${pids[@]}"; do
     kill "$pid" 2>/dev/null || true
   done
@@ -52,7 +53,7 @@ for ((n = 1; n <= brokers; n++)); do
   node_list+="${node_list:+,}b$n=127.0.0.1:$port"
 done
 
-"$top/test-plans/distributed/engines.sh" --dir "$work/engines" start --no-ssl --port-base "$rmi_base" "$engines"
+"${engines_sh[@]}" start --no-ssl --port-base "$rmi_base" "$engines"
 engine_pids=()
 while read -r _ pid _; do engine_pids+=("$pid"); done <"$work/engines/engines"
 
@@ -78,7 +79,7 @@ snapshot() {
 snapshot before >"$work/memory.txt"
 
 run_id=idle-$(date +%H%M%S)
-"$top/test-plans/distributed/engines.sh" --dir "$work/engines" run "$top/test-plans/plans/rabbitmq-idle-connections.jmx" \
+"${engines_sh[@]}" run "$top/test-plans/plans/rabbitmq-idle-connections.jmx" \
   -Gmqtt.nodes="$node_list" -Gmqtt.nodeAssignment=ROUND_ROBIN -Gmqtt.port=$((port_base + 1)) \
   -Gpartitions="$partitions" -GconnectionsPerThread="$per_partition" -GconnectRate="$rate" -GidleSeconds="$idle" \
   -Gmqttload.engines="$engines" -GrendezvousTimeoutMs=600000 -Gmqttload.runId="$run_id" \

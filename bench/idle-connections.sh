@@ -103,8 +103,11 @@ while :; do
   sleep 1
 done
 connected_at=$SECONDS
-# Let the last connections' handshakes and the first keep-alive settle before reading.
-sleep 10
+# Let the last connections' handshakes settle before reading, well inside the idle time.
+sleep $((idle / 4 < 10 ? idle / 4 : 10))
+for pid in "${engine_pids[@]}" "${broker_pids[@]}"; do
+  [ -d "/proc/$pid" ] || { echo "process $pid ended before its memory was read: give a longer idle time" >&2; exit 1; }
+done
 snapshot held >>"$work/memory.txt"
 
 wait "$controller" || { echo "the controller failed; see $work/controller.out" >&2; exit 1; }
@@ -113,14 +116,16 @@ grep -E "verdict|connects|connection" "$work/controller.out" | head -20 || true
 
 echo "== $engines engines x $partitions partitions x $per_partition connections = $total, $brokers brokers," \
   "$rate connects/s per engine, held ${idle} s; all connected $connected_at s after the engines were ready"
-awk '
+awk -v clients="$per_engine" '
   $1 == "before" { s0[$2] = $3; r0[$2] = $4; h0[$2] = $5 }
   $1 == "held" { s1[$2] = $3; r1[$2] = $4; h1[$2] = $5; order[++n] = $2 }
   END {
     printf "%-10s %12s %14s %14s %12s %14s %14s %12s\n", "process", "connections", "RSS before MiB", "RSS held MiB",
       "RSS KiB/conn", "heap before MiB", "heap held MiB", "heap KiB/conn"
     for (i = 1; i <= n; i++) {
-      p = order[i]; c = s1[p] - s0[p]
+      # An engine opens exactly its clients (its socket count also has RMI and the rendezvous client); a broker
+      # holds what round robin gave it, read from its sockets.
+      p = order[i]; c = p ~ /^engine/ ? clients : s1[p] - s0[p]
       printf "%-10s %12d %14.1f %14.1f %12.2f", p, c, r0[p] / 1024, r1[p] / 1024, (r1[p] - r0[p]) / c
       if (p ~ /^engine/) printf " %14.1f %14.1f %12.2f", h0[p] / 1024, h1[p] / 1024, (h1[p] - h0[p]) / c
       printf "\n"

@@ -102,6 +102,14 @@ public final class EngineRuntime {
                 config.engineNumber(), config.scenario());
     }
 
+    /**
+     * Ends a run whose start failed before any element could use it: its ticker stops; nothing was measured, so
+     * nothing is drained or written.
+     */
+    public void abandon() {
+        ticker.shutdownNow();
+    }
+
     /** What the operations of this run work with. */
     public RunContext context() {
         return context;

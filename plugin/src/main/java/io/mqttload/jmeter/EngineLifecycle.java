@@ -43,6 +43,8 @@ public final class EngineLifecycle {
      * config} reads and {@code started} run on it before any other element can see it, all under one lock.
      *
      * @throws io.mqttload.common.InvalidSettingException from {@code config}: then no run is started
+     * @throws RuntimeException from {@code config} or {@code started}: then no run is started, and a runtime made
+     *     already is abandoned
      */
     static void startIfNone(Supplier<RunConfig> config, PrintStream console, Consumer<EngineRuntime> started) {
         synchronized (LOCK) {
@@ -50,7 +52,13 @@ public final class EngineLifecycle {
                 return;
             }
             EngineRuntime runtime = new EngineRuntime(config.get(), console);
-            started.accept(runtime);
+            try {
+                started.accept(runtime);
+            } catch (RuntimeException | Error e) {
+                // Never running, so never shut down: its ticker would tick for the life of a jmeter-server.
+                runtime.abandon();
+                throw e;
+            }
             running = runtime;
             runningNumber = ++runsStarted;
         }

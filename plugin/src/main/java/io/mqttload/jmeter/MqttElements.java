@@ -18,6 +18,7 @@ import org.apache.jmeter.util.JMeterUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.mqttload.client.Errors;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.RunConfig;
@@ -81,6 +82,14 @@ final class MqttElements {
             releaseFleetClaim();
             reportInvalid("engine properties", e);
             startupError = "invalid engine property: " + e.getMessage();
+        } catch (RuntimeException e) {
+            // Out of an element's testStarted it would end JMeter's engine thread with the test still marked running:
+            // a non-GUI run and a jmeter-server then wait forever. As a startup error the first sample stops the test.
+            releaseFleetClaim();
+            String why = "the MQTT runtime could not start: " + Errors.describe(e);
+            log.error("MQTT: {}", why, e);
+            System.out.println("MQTT: " + why);
+            startupError = why;
         }
     }
 

@@ -16,7 +16,7 @@ import java.util.List;
  */
 public final class ProcessStats {
     /** Clock ticks per second of /proc/<pid>/stat's CPU times; USER_HZ is 100 on every Linux architecture in use. */
-    static final long TICKS_PER_SECOND = 100;
+    public static final long TICKS_PER_SECOND = 100;
     private static final Path PROC = Path.of("/proc");
 
     public final long pid;
@@ -33,6 +33,11 @@ public final class ProcessStats {
         this.threads = threads;
         this.openFds = openFds;
         this.sockets = sockets;
+    }
+
+    /** The process's CPU time so far (user and system), in ticks of {@link #TICKS_PER_SECOND}: its stat file only. */
+    public static long cpuTicksOf(long pid) throws IOException {
+        return cpuTicks(read(PROC.resolve(Long.toString(pid)).resolve("stat")));
     }
 
     public static ProcessStats read(long pid) throws IOException {

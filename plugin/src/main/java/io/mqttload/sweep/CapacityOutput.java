@@ -307,6 +307,9 @@ final class CapacityOutput {
                 n.put("exitCode", s.exitCode);
             }
             n.put("timedOut", s.timedOut);
+            if (s.settle != null) {
+                s.settle.putInto(n);
+            }
             if (!s.hasReport()) {
                 continue;
             }

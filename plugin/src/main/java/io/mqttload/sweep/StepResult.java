@@ -75,6 +75,8 @@ final class StepResult {
     double lagP99Millis;
     long generatorSaturatedSeconds;
     long machineSaturatedSeconds;
+    /** How the wait for the broker to be quiet before the step ended; null when there was none. */
+    BrokerSettle.Result settle;
     /** Set by whoever ran the step, from {@link StepCriteria#judge}: the one decision on it. */
     StepCriteria.Judgement judgement;
 

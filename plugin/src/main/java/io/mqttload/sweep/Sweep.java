@@ -99,6 +99,7 @@ public final class Sweep {
                 r.skipped = true;
                 continue;
             }
+            settle(r, "sweep");
             console.printf(Locale.ROOT, "sweep %s: step %d/%d (%s) starting: %s%n", o.sweepId, index, o.steps.size(),
                     r.label, step.describe());
             runStep(r, jar, plan, dir.resolve(r.dir));
@@ -135,6 +136,7 @@ public final class Sweep {
             long seconds = phase == CapacitySearch.Phase.CONFIRM ? o.capacity.confirmSeconds : o.capacity.stepSeconds;
             String label = step.label;
             StepResult r = new StepResult(index, label, step, o.sweepId + "-s" + index, "step-" + index);
+            settle(r, "capacity");
             console.printf(Locale.ROOT, "capacity %s: step %d (%s) %s for %d s; %s%n", o.sweepId, index, phase.title,
                     label, seconds, soFar(search, results));
             runStep(r, jar, plan, dir.resolve(r.dir));
@@ -153,6 +155,18 @@ public final class Sweep {
         console.println("capacity " + o.sweepId + ": " + output.verdict());
         console.println("capacity " + o.sweepId + ": wrote " + String.join(", ", files) + " in " + dir);
         return output.exitCode();
+    }
+
+    /**
+     * Before every step but the first, with a local broker watched by PID: waits (bounded) for it to finish the step
+     * before's work, and says how that went. With remote engines the PID is of the broker engine's host, not this one.
+     */
+    private void settle(StepResult r, String what) throws InterruptedException {
+        if (r.index == 1 || o.brokerPid <= 0 || o.settleSeconds <= 0 || !o.remote.isEmpty()) {
+            return;
+        }
+        r.settle = BrokerSettle.await(o.brokerPid, o.settleSeconds);
+        console.printf(Locale.ROOT, "%s %s: step %d: %s%n", what, o.sweepId, r.index, r.settle.describe());
     }
 
     /**

@@ -70,6 +70,8 @@ final class SweepOptions {
     final List<Step> steps = new ArrayList<>();
     String clientsProperty = "";
     long brokerPid;
+    /** With {@link #brokerPid}: the longest wait before a step for the broker to be quiet; 0: none. */
+    long settleSeconds = 120;
     String brokerProcess = "";
     String brokerName = "broker";
     String brokerEngine = "";
@@ -165,7 +167,8 @@ final class SweepOptions {
         property("-G", kv, globalProperties);
     }
 
-    @Option(names = "-q", paramLabel = "FILE", description = "a JMeter property file for every step (with --remote, sent to the engines too)")
+    @Option(names = "-q", paramLabel = "FILE",
+            description = "a JMeter property file for every step (with --remote, sent to the engines too)")
     void propertyFile(String v) {
         if (!Files.isRegularFile(Path.of(v))) {
             throw invalid("-q '" + v + "': no such file");
@@ -182,6 +185,13 @@ final class SweepOptions {
             description = "the JMeter JVM's heap (default -Xms1g -Xmx1g -XX:MaxMetaspaceSize=256m)")
     void heap(String v) {
         heap = v.trim();
+    }
+
+    @Option(names = "--settle-seconds", paramLabel = "SECONDS",
+            description = "with --broker-pid, without --remote: before each step after the first, wait at most this"
+                    + " long for the broker to use under 20 % of a core for 3 s (default 120; 0: do not wait)")
+    void settleSeconds(String v) {
+        settleSeconds = number("--settle-seconds", v, 0, 3600);
     }
 
     @Option(names = "--step-timeout", paramLabel = "SECONDS",

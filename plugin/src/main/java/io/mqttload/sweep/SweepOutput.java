@@ -209,6 +209,9 @@ final class SweepOutput {
                 n.put("exitCode", s.exitCode);
             }
             n.put("timedOut", s.timedOut);
+            if (s.settle != null) {
+                s.settle.putInto(n);
+            }
             n.put("seconds", Math.round(s.seconds * 10) / 10.0);
             if (!s.hasReport()) {
                 continue;

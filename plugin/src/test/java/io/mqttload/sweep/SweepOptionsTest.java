@@ -68,6 +68,8 @@ class SweepOptionsTest {
         assertThatThrownBy(() -> parse("--steps", "p=1", "--bogus", "x")).hasMessage("unknown option '--bogus'");
         assertThatThrownBy(() -> parse("--steps", "p=1", "--step-timeout", "ten"))
                 .hasMessage("--step-timeout 'ten': not a whole number");
+        assertThatThrownBy(() -> parse("--steps", "p=1", "--settle-seconds", "-1"))
+                .hasMessageStartingWith("--settle-seconds '-1'");
         assertThatThrownBy(() -> parse("--steps", "p=1", "--on-failure", "retry"))
                 .hasMessage("--on-failure 'retry': expected continue or stop");
         assertThatThrownBy(() -> parse("--steps", "p=1", "--clients-property", "partitions"))

@@ -95,9 +95,14 @@ class SweepIT {
         }
 
         assertThat(r.exitCode).as(r.output).isZero();
+        // Watched by PID, the broker is waited for between steps until it is quiet (it is, between these small ones).
+        assertThat(r.output).contains("sweep sweep-it: step 2: broker settled in ", "sweep sweep-it: step 3: broker"
+                + " settled in ").doesNotContain("step 1: broker settled");
         JsonNode sweep = JSON.readTree(out.resolve("sweep.json").toFile());
         JsonNode steps = sweep.path("steps");
         assertThat(steps).hasSize(3);
+        assertThat(steps.get(0).has("brokerSettle")).isFalse();
+        assertThat(steps.get(2).path("brokerSettle").path("settled").asBoolean()).isTrue();
         long previous = 0;
         for (int i = 0; i < 3; i++) {
             JsonNode step = steps.get(i);

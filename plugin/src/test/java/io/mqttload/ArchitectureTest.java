@@ -68,7 +68,7 @@ class ArchitectureTest {
                 .whereLayer("report").mayOnlyBeAccessedByLayers("jmeter", "sweep")
                 .whereLayer("engine").mayOnlyBeAccessedByLayers("influx", "prometheus", "live", "sweep", "jmeter")
                 .whereLayer("summary").mayOnlyBeAccessedByLayers("engine", "report", "influx", "prometheus", "sweep", "jmeter")
-                .whereLayer("broker").mayOnlyBeAccessedByLayers("summary", "engine", "influx", "prometheus", "jmeter")
+                .whereLayer("broker").mayOnlyBeAccessedByLayers("summary", "engine", "influx", "prometheus", "sweep", "jmeter")
                 .whereLayer("rendezvous").mayOnlyBeAccessedByLayers("summary", "engine", "jmeter")
                 .whereLayer("clock").mayOnlyBeAccessedByLayers("summary", "engine", "report", "jmeter")
                 .whereLayer("clock").mayOnlyAccessLayers("client", "measure", "common")

@@ -15,7 +15,7 @@ import java.util.List;
  * ended or an entry that cannot be read raises an {@link IOException} naming the file.
  */
 public final class ProcessStats {
-    /** Clock ticks per second of /proc/<pid>/stat's CPU times; USER_HZ is 100 on every Linux architecture in use. */
+    /** Clock ticks per second of {@code /proc/<pid>/stat}'s CPU times; USER_HZ is 100 on every Linux architecture in use. */
     public static final long TICKS_PER_SECOND = 100;
     private static final Path PROC = Path.of("/proc");
 

@@ -127,7 +127,7 @@ public final class BrokerAgent implements Callable<Integer> {
             }
             long nanos = System.nanoTime();
             if (lastTicks >= 0) {
-                double cpu = 100.0 * (s.cpuTicks - lastTicks) / ProcessStats.TICKS_PER_SECOND / ((nanos - lastNanos) / 1e9);
+                double cpu = ProcessStats.cpuPercentOfCore(lastTicks, s.cpuTicks, (nanos - lastNanos) / 1e9);
                 String json = String.format(Locale.ROOT, "{\"timeMillis\": %d, \"cpuPercentOfCore\": %.3f,"
                         + " \"cpuPercentOfMachine\": %.3f, \"rssBytes\": %d, \"openFds\": %d, \"sockets\": %d,"
                         + " \"threads\": %d}", System.currentTimeMillis(), cpu, cpu / CORES, s.rssBytes, s.openFds,

@@ -162,7 +162,7 @@ public final class BrokerMonitor implements AutoCloseable {
                         lastTicks = s.cpuTicks;
                         lastNanos = nanos;
                     } else if (seconds >= MIN_CPU_SECONDS) {
-                        cpu = 100.0 * (s.cpuTicks - lastTicks) / ProcessStats.TICKS_PER_SECOND / seconds;
+                        cpu = ProcessStats.cpuPercentOfCore(lastTicks, s.cpuTicks, seconds);
                         lastTicks = s.cpuTicks;
                         lastNanos = nanos;
                     }

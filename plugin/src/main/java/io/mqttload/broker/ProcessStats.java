@@ -16,7 +16,7 @@ import java.util.List;
  */
 public final class ProcessStats {
     /** Clock ticks per second of {@code /proc/<pid>/stat}'s CPU times; USER_HZ is 100 on every Linux architecture in use. */
-    public static final long TICKS_PER_SECOND = 100;
+    static final long TICKS_PER_SECOND = 100;
     private static final Path PROC = Path.of("/proc");
 
     public final long pid;
@@ -33,6 +33,11 @@ public final class ProcessStats {
         this.threads = threads;
         this.openFds = openFds;
         this.sockets = sockets;
+    }
+
+    /** CPU used between two readings of {@link #cpuTicks} taken {@code seconds} apart, in % of one core. */
+    public static double cpuPercentOfCore(long ticksBefore, long ticksAfter, double seconds) {
+        return 100.0 * (ticksAfter - ticksBefore) / TICKS_PER_SECOND / seconds;
     }
 
     /** The process's CPU time so far (user and system), in ticks of {@link #TICKS_PER_SECOND}: its stat file only. */

@@ -67,13 +67,13 @@ final class BrokerSettle {
                 TimeUnit.SECONDS.sleep(1);
                 long nowTicks = ProcessStats.cpuTicksOf(pid);
                 long now = System.nanoTime();
-                percent = 100.0 * (nowTicks - ticks) / ProcessStats.TICKS_PER_SECOND / ((now - at) / 1e9);
+                percent = ProcessStats.cpuPercentOfCore(ticks, nowTicks, (now - at) / 1e9);
                 quiet = percent < QUIET_SHARE * 100 ? quiet + 1 : 0;
                 ticks = nowTicks;
                 at = now;
             }
         } catch (IOException gone) {
-            return new Result(true, (System.nanoTime() - start) / 1e9, percent);
+            // Nothing left to wait for: settled, as documented above.
         }
         return new Result(true, (System.nanoTime() - start) / 1e9, percent);
     }

@@ -80,12 +80,28 @@ public final class ControlClient {
     }
 
     private ControlClient connect(long timeoutMillis) {
-        String failure = await(client.connectWith().cleanSession(true).keepAlive(60).send(), timeoutMillis);
+        CompletableFuture<?> connack = client.connectWith().cleanSession(true).keepAlive(60).send();
+        String failure = await(connack, timeoutMillis);
         if (failure != null) {
+            // Before the close below, which ends the attempt: still pending now means the broker never answered.
+            boolean answered = connack.isDone();
             close(timeoutMillis);
-            throw new IllegalStateException("could not connect to " + broker + ": " + failure);
+            String message = "could not connect to " + broker + ": " + failure;
+            throw answered ? new IllegalStateException(message) : new NoAnswer(message);
         }
         return this;
+    }
+
+    /**
+     * The broker gave no CONNACK (nor refused the connection) in time: busy, as under a storm of connects, rather than
+     * absent or refusing; worth another try where the caller has time left.
+     */
+    public static final class NoAnswer extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        NoAnswer(String message) {
+            super(message);
+        }
     }
 
     /** Subscribes; the future completes when the broker granted the subscription. */

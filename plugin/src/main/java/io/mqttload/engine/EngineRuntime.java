@@ -53,6 +53,8 @@ public final class EngineRuntime {
     private final AtomicInteger nextThreadGroupNumber = new AtomicInteger();
     /** Rendezvous clients by broker: one per engine for each broker barriers go through. */
     private final ConcurrentHashMap<String, Rendezvous> rendezvous = new ConcurrentHashMap<>();
+    /** Why the rendezvous client of a broker could not connect, by broker: told to every later thread at once. */
+    private final ConcurrentHashMap<String, String> rendezvousFailures = new ConcurrentHashMap<>();
     /** Clock offsets to the run's reference engine, through the first rendezvous's broker. */
     private final EngineClock clock;
     private final Set<String> reportedOnce = ConcurrentHashMap.newKeySet();
@@ -251,11 +253,33 @@ public final class EngineRuntime {
         return reportedOnce.add(key);
     }
 
-    /** This engine's rendezvous client for the broker of {@code settings}, connected on first use (bounded). */
-    public Rendezvous rendezvous(ConnectionSettings settings) {
-        return rendezvous.computeIfAbsent(settings.describe(), k -> {
-            Rendezvous r = new Rendezvous(settings, config.runId(), config.runIdSource() == RunConfig.RunIdSource.PROPERTY,
-                    config.runIdSource().describe(), config.engineId(), config.engineNumber());
+    /**
+     * This engine's rendezvous client for the broker of {@code settings}, connected on first use, trying again for up
+     * to {@code patienceMillis} while the broker gives no answer. A client that could not connect is not tried again by
+     * every thread that arrives after (each would wait its own timeout, and the test's stop with them): they get the
+     * first one's failure at once.
+     *
+     * @throws IllegalStateException naming the broker and why
+     */
+    public Rendezvous rendezvous(ConnectionSettings settings, long patienceMillis) {
+        String key = settings.describe();
+        String failed = rendezvousFailures.get(key);
+        if (failed != null) {
+            throw new IllegalStateException(failed);
+        }
+        return rendezvous.computeIfAbsent(key, k -> {
+            String failedMeanwhile = rendezvousFailures.get(key);
+            if (failedMeanwhile != null) {
+                throw new IllegalStateException(failedMeanwhile);
+            }
+            Rendezvous r;
+            try {
+                r = new Rendezvous(settings, config.runId(), config.runIdSource() == RunConfig.RunIdSource.PROPERTY,
+                        config.runIdSource().describe(), config.engineId(), config.engineNumber(), patienceMillis);
+            } catch (IllegalStateException e) {
+                rendezvousFailures.putIfAbsent(key, e.getMessage());
+                throw e;
+            }
             // Before the first announcement: see EngineClock.start.
             clock.start(settings);
             return r;

@@ -45,6 +45,9 @@ import io.mqttload.measure.MicroClock;
 public final class Rendezvous implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Rendezvous.class);
     private static final String ROOT = "mqttload/rendezvous/";
+    /** Between connect attempts to a broker that gave no answer: it is busy, so give it a moment. */
+    private static final long RECONNECT_PAUSE_MILLIS = 1_000;
+    private static final long MIN_ATTEMPT_MILLIS = 1_000;
     /** Arrivals by run id, outside every run's topics; not under {@link #ROOT}, where a run id could be the same word. */
     private static final String ARRIVALS_ROOT = "mqttload/rendezvous-runs/";
 
@@ -201,6 +204,19 @@ public final class Rendezvous implements AutoCloseable {
      */
     public Rendezvous(ConnectionSettings settings, String runId, boolean runIdGiven, String runIdOrigin, String engineId,
             int engineNumber) {
+        this(settings, runId, runIdGiven, runIdOrigin, engineId, engineNumber, 0);
+    }
+
+    /**
+     * As above, trying again for up to {@code patienceMillis} while the broker gives no answer in time: a broker busy
+     * with a storm of the load's connects (RabbitMQ at 3,000 connects/s left an engine's control client without a
+     * CONNACK for its whole timeout) answers a little later, and the barrier would wait that long anyway. A refusal, or
+     * a broker that is not there, fails at once.
+     *
+     * @throws IllegalStateException naming the broker and why, with the attempts made
+     */
+    public Rendezvous(ConnectionSettings settings, String runId, boolean runIdGiven, String runIdOrigin, String engineId,
+            int engineNumber, long patienceMillis) {
         this.engineId = engineId;
         this.runId = runId;
         this.runIdGiven = runIdGiven;
@@ -212,10 +228,35 @@ public final class Rendezvous implements AutoCloseable {
                 + Integer.toHexString((runId + "/" + engineId).hashCode());
         // Reconnects after a broker restart, then subscribes again and re-announces its waiting threads: a broker
         // without persistence forgets both, and a barrier that waits through a restart would otherwise never release.
-        try {
-            this.client = ControlClient.connect(id, settings, operationTimeoutMillis, this::restore, this::onMessage);
-        } catch (IllegalStateException e) {
-            throw new IllegalStateException("rendezvous client " + e.getMessage(), e);
+        this.client = connect(id, settings, patienceMillis);
+    }
+
+    private ControlClient connect(String id, ConnectionSettings settings, long patienceMillis) {
+        long start = System.nanoTime();
+        for (int attempt = 1; ; attempt++) {
+            // An attempt ends with the patience (a second at least): the barrier's timeout bounds the whole wait.
+            long leftMillis = patienceMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            long attemptMillis = patienceMillis <= 0 ? operationTimeoutMillis
+                    : Math.min(operationTimeoutMillis, Math.max(MIN_ATTEMPT_MILLIS, leftMillis));
+            try {
+                return ControlClient.connect(id, settings, attemptMillis, this::restore, this::onMessage);
+            } catch (ControlClient.NoAnswer e) {
+                long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                if (waitedMillis + RECONNECT_PAUSE_MILLIS >= patienceMillis || Thread.currentThread().isInterrupted()) {
+                    throw new IllegalStateException(String.format(Locale.ROOT, "rendezvous client %s (%d %s in %.1f s)",
+                            e.getMessage(), attempt, attempt == 1 ? "attempt" : "attempts", waitedMillis / 1000.0), e);
+                }
+                log.warn("rendezvous client of {}: {} (attempt {}); trying again, for at most {} ms in all", engineId,
+                        e.getMessage(), attempt, patienceMillis);
+                try {
+                    Thread.sleep(RECONNECT_PAUSE_MILLIS);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("rendezvous client " + e.getMessage() + " (interrupted)", e);
+                }
+            } catch (IllegalStateException e) {
+                throw new IllegalStateException("rendezvous client " + e.getMessage(), e);
+            }
         }
     }
 

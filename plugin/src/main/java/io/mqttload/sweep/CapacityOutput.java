@@ -82,7 +82,7 @@ final class CapacityOutput {
                 : ", while " + fail.result.judgement.saturationCaveat + ": that limit may be the machine's as much as"
                         + " the broker's";
         String failure = fail == null ? "" : value(fail.value) + engines() + " because " + fail.result.judgement.reason()
-                + " (" + fail.phase.title + ", step " + fail.result.index + caveat + ")";
+                + " (" + fail.title() + ", step " + fail.result.index + caveat + ")";
         String sustained = pass == null ? "" : value(pass.value) + engines() + " (" + figures(pass.result) + ")";
         String text;
         switch (result.outcome) {
@@ -103,7 +103,7 @@ final class CapacityOutput {
                 break;
             case LIMITED_BY_GENERATOR:
                 text = (fail.result.judgement.limit == StepCriteria.Limit.MACHINE ? "LIMITED BY THE ENGINE'S MACHINE at "
-                        : "LIMITED BY THE LOAD GENERATOR at ") + value(fail.value) + engines() + " (" + fail.phase.title
+                        : "LIMITED BY THE LOAD GENERATOR at ") + value(fail.value) + engines() + " (" + fail.title()
                         + ", step " + fail.result.index + "): " + fail.result.judgement.reason() + (pass == null
                         ? "; nothing passed before it" : "; the broker sustained " + sustained + " (not confirmed)")
                         + ": the broker's limit is not known";
@@ -119,6 +119,11 @@ final class CapacityOutput {
                     : "; BELOW --require " + search.number(options.capacity.required);
         }
         return text;
+    }
+
+    /** Whether the search ran this step again because it was disturbed (the repeat decided instead). */
+    private boolean repeated(CapacitySearch.Step step) {
+        return result.steps.stream().anyMatch(t -> t.repeatOf == step);
     }
 
     private List<CapacitySearch.Step> judgedByValue() {
@@ -148,7 +153,7 @@ final class CapacityOutput {
         for (int i = 0; i < n; i++) {
             CapacitySearch.Step s = plotted.get(i);
             x[i] = s.value;
-            labels[i] = "step " + s.result.index + " (" + s.phase.title + ", " + (s.passed() ? "passed" : "failed") + ")";
+            labels[i] = "step " + s.result.index + " (" + s.title() + ", " + (s.passed() ? "passed" : "failed") + ")";
             offered[i] = s.result.offeredRate;
             delivered[i] = s.result.deliveredRate;
             p50[i] = s.result.intendedP50Millis;
@@ -182,9 +187,13 @@ final class CapacityOutput {
         StepResult s = step.result;
         String[] r = new String[header().length];
         r[0] = Integer.toString(s.index);
-        r[1] = step.phase.title;
+        r[1] = step.title();
         r[2] = search.number(step.value);
         r[r.length - 1] = step.passed() ? "passed" : s.judgement == null ? s.status() : s.judgement.reasons();
+        if (repeated(step)) {
+            r[r.length - 1] += String.format(Locale.ROOT, "; run again: the generator or machine was saturated for %d / %d s",
+                    s.generatorSaturatedSeconds, s.machineSaturatedSeconds);
+        }
         if (!s.hasReport()) {
             for (int i = 3; i < r.length - 1; i++) {
                 r[i] = "";
@@ -295,6 +304,10 @@ final class CapacityOutput {
             ObjectNode n = list.addObject();
             n.put("index", s.index).put("phase", step.phase.name()).put("value", step.value).put("runId", s.runId)
                     .put("dir", s.dir).put("passed", step.passed()).put("seconds", Math.round(s.seconds * 10) / 10.0);
+            if (step.repeatOf != null) {
+                n.put("repeatOf", step.repeatOf.result.index);
+            }
+            n.put("repeated", repeated(step));
             if (s.judgement != null) {
                 n.put("limit", s.judgement.limit == null ? null : s.judgement.limit.name());
                 if (s.judgement.saturationCaveat != null) {

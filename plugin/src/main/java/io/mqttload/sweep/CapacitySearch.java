@@ -12,7 +12,9 @@ import java.util.Locale;
  * tolerance, then a longer run confirms the highest pass. A first step that fails ramps down instead. A step the
  * load generator (or its machine) could not drive ends the search there: its failure is not the broker's limit. A
  * failed confirmation makes its value the lowest fail and the search bisects again below it (ramping down first when
- * nothing below it passed), once.
+ * nothing below it passed), once. A step that fails while its generator or machine was saturated for a while (too
+ * short to call it the generator's limit, long enough to have cost the step its latency) is run once more, and the
+ * repeat decides: one disturbed window must not set the answer.
  *
  * <p>Decisions only: the steps are run by a {@link StepRunner} (JMeter runs in the sweep, a model in the tests).
  */
@@ -56,7 +58,8 @@ final class CapacitySearch {
 
     /** Runs one step of the search at a value and returns it judged. */
     interface StepRunner {
-        StepResult run(double value, Phase phase) throws IOException, InterruptedException;
+        /** @param repeat whether this runs a disturbed step's value and phase once more */
+        StepResult run(double value, Phase phase, boolean repeat) throws IOException, InterruptedException;
     }
 
     /** The search's settings, checked by the options. */
@@ -69,6 +72,8 @@ final class CapacitySearch {
         /** Values are rounded to multiples of it (the start's precision). */
         double resolution = 1;
         int maxSteps = 40;
+        /** Whether a failed step whose generator or machine was saturated at all is run once more. */
+        boolean repeatDisturbed = true;
     }
 
     /** One step as the search took it. */
@@ -76,11 +81,19 @@ final class CapacitySearch {
         final double value;
         final Phase phase;
         final StepResult result;
+        /** The disturbed step this one repeats, or null. */
+        final Step repeatOf;
 
-        Step(double value, Phase phase, StepResult result) {
+        Step(double value, Phase phase, StepResult result, Step repeatOf) {
             this.value = value;
             this.phase = phase;
             this.result = result;
+            this.repeatOf = repeatOf;
+        }
+
+        /** The phase as the outputs name it: "bisect", or "bisect, repeated" for a repeat. */
+        String title() {
+            return repeatOf == null ? phase.title : phase.title + ", repeated";
         }
 
         boolean passed() {
@@ -237,8 +250,12 @@ final class CapacitySearch {
             r.note = "stopped after " + settings.maxSteps + " steps (--max-steps) without an answer";
             return null;
         }
-        Step s = new Step(value, phase, runner.run(value, phase));
+        Step s = new Step(value, phase, runner.run(value, phase, false), null);
         r.steps.add(s);
+        if (settings.repeatDisturbed && disturbed(s) && r.steps.size() < settings.maxSteps) {
+            s = new Step(value, phase, runner.run(value, phase, true), s);
+            r.steps.add(s);
+        }
         if (s.passed()) {
             return s;
         }
@@ -250,6 +267,17 @@ final class CapacitySearch {
             return stopped(r, s, Outcome.LIMITED_BY_GENERATOR);
         }
         return s;
+    }
+
+    /**
+     * A step that failed on the broker's criteria while its generator or machine was saturated for some seconds: a
+     * stall of the load generator (another process on its cores, a pause) delays its sends, which the latency from the
+     * intended time counts, so the failure may be the machine's.
+     */
+    static boolean disturbed(Step s) {
+        StepCriteria.Judgement j = s.result.judgement;
+        return !s.passed() && j != null && j.limit == StepCriteria.Limit.BROKER
+                && (s.result.generatorSaturatedSeconds > 0 || s.result.machineSaturatedSeconds > 0);
     }
 
     private static Step stopped(Result r, Step s, Outcome outcome) {

@@ -65,6 +65,16 @@ final class SearchOptions {
         settings.maxSteps = (int) SweepOptions.number("--max-steps", v, 2, 1000);
     }
 
+    @Option(names = "--disturbed", paramLabel = "repeat|accept", description = "a step that fails while its generator or"
+            + " machine was saturated for some seconds is run once more and the repeat decides (repeat, the default), or"
+            + " its failure stands (accept)")
+    void disturbed(String v) {
+        if (!v.equals("repeat") && !v.equals("accept")) {
+            throw SweepOptions.invalid("--disturbed '" + v + "': expected repeat or accept");
+        }
+        settings.repeatDisturbed = v.equals("repeat");
+    }
+
     @Option(names = "--step-seconds", paramLabel = "S", description = "measured seconds of each search step (default 30)")
     void stepSeconds(String v) {
         stepSeconds = SweepOptions.number("--step-seconds", v, 1, 86_400);

@@ -126,19 +126,24 @@ public final class Sweep {
         CapacitySearch.Settings settings = o.capacity.settings;
         CapacitySearch search = new CapacitySearch(settings);
         List<StepResult> results = new ArrayList<>();
+        List<StepResult> superseded = new ArrayList<>();
         console.printf(Locale.ROOT, "capacity %s: searching %s from %s (x%s up, then bisecting to %s %%); a step passes"
                 + " when %s%n", o.sweepId, o.capacity.property, search.number(settings.start),
                 StepCriteria.plain(settings.factor), StepCriteria.plain(settings.tolerancePercent),
                 o.capacity.criteria.describe());
-        CapacitySearch.Result result = search.run((value, phase) -> {
+        CapacitySearch.Result result = search.run((value, phase, repeat) -> {
             int index = results.size() + 1;
             SweepOptions.Step step = searchStep(search, value, phase);
             long seconds = phase == CapacitySearch.Phase.CONFIRM ? o.capacity.confirmSeconds : o.capacity.stepSeconds;
             String label = step.label;
+            if (repeat) {
+                superseded.add(results.get(results.size() - 1));
+            }
             StepResult r = new StepResult(index, label, step, o.sweepId + "-s" + index, "step-" + index);
             settle(r, "capacity");
-            console.printf(Locale.ROOT, "capacity %s: step %d (%s) %s for %d s; %s%n", o.sweepId, index, phase.title,
-                    label, seconds, soFar(search, results));
+            console.printf(Locale.ROOT, "capacity %s: step %d (%s) %s for %d s; %s%n", o.sweepId, index,
+                    repeat ? phase.title + ", repeated: step " + (index - 1) + "'s generator or machine was saturated"
+                            : phase.title, label, seconds, soFar(search, results, superseded));
             runStep(r, jar, plan, dir.resolve(r.dir));
             r.judgement = o.capacity.criteria.judge(r);
             results.add(r);
@@ -188,13 +193,16 @@ public final class Sweep {
                 .reduce("", (a, b) -> a + b + "\n");
     }
 
-    /** What the search has found so far, for the progress line: the lowest fail, and the highest pass below it. */
-    private static String soFar(CapacitySearch search, List<StepResult> results) {
+    /**
+     * What the search has found so far, for the progress line: the lowest fail (a disturbed step run again does not
+     * count: its repeat does), and the highest pass below it.
+     */
+    private static String soFar(CapacitySearch search, List<StepResult> results, List<StepResult> superseded) {
         double pass = Double.NaN;
         double fail = Double.NaN;
         for (StepResult r : results) {
             double v = Double.parseDouble(r.step.properties.values().iterator().next());
-            if (!r.ok() && !(v >= fail)) {
+            if (!r.ok() && !superseded.contains(r) && !(v >= fail)) {
                 fail = v;
             }
         }

@@ -189,7 +189,7 @@ final class SweepOptions {
 
     @Option(names = "--settle-seconds", paramLabel = "SECONDS",
             description = "with --broker-pid, without --remote: before each step after the first, wait at most this"
-                    + " long for the broker to use under 20 % of a core for 3 s (default 120; 0: do not wait)")
+                    + " long for the broker to use under 20 %% of a core for 3 s (default 120; 0: do not wait)")
     void settleSeconds(String v) {
         settleSeconds = number("--settle-seconds", v, 0, 3600);
     }

@@ -32,6 +32,7 @@ import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
 
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.jmeter.MqttRendezvousTimer;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.measure.Count;
@@ -45,6 +46,7 @@ import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.LogCapture;
 import io.mqttload.testsupport.PlanBuilder;
 import io.mqttload.testsupport.RunResult;
+import io.mqttload.testsupport.TcpProxy;
 
 /**
  * The MQTT Rendezvous Timer on one engine against a real broker: threads that arrive over seconds
@@ -193,6 +195,72 @@ class RendezvousIT {
         assertThat(summary.toTable()).contains("TIMED OUT with 2 of 5 arrived");
     }
 
+    /**
+     * A broker busy with a storm of connects (RabbitMQ at 3,000/s) left an engine's control client without a CONNACK
+     * for its whole timeout, and that engine's start barrier never released: the control client tries again within
+     * the barrier's timeout.
+     */
+    @Test
+    void aControlClientTheBrokerDidNotAnswer_triesAgainWithinTheBarriersTimeout_andTheBarrierReleases() {
+        // Connection 1 is the load client's, 2 the rendezvous client's first attempt: never answered.
+        try (TcpProxy busy = TcpProxy.answeringNot("127.0.0.1", broker.tcpPort(), n -> n == 2)) {
+            MqttConnectionConfig config = connection("127.0.0.1", busy.port(), "MQTT_5");
+            config.setProperty("connectTimeoutMs", "1000");
+            HashTree plan = PlanBuilder.testPlan("rendezvous-busy").config(config).config(runReport())
+                    .threadGroup("pubs", 1, 1)
+                    .add(connect("pub", 1, "{engine}-rb-{thread}"))
+                    .add(publish("pub", "rb/{thread}", 1, 1, "SYNC"), timer("0", "20000", "STOP_TEST"))
+                    .build();
+
+            RunResult run;
+            List<String> warnings;
+            try (LogCapture log = LogCapture.start()) {
+                run = run(plan, "rv-busy");
+                warnings = log.messagesAtLeast(ch.qos.logback.classic.Level.WARN);
+            }
+
+            assertThat(run.failures()).as(run.describe()).isEmpty();
+            assertThat(run.byLabel("publish pub")).as("released after the second attempt").hasSize(1);
+            assertThat(EngineLifecycle.lastSummary().count(Count.RENDEZVOUS_FAILURES)).isZero();
+            assertThat(warnings).filteredOn(w -> w.contains("rendezvous client")).singleElement().asString()
+                    .contains("no answer within 1000 ms").contains("attempt 1").contains("trying again");
+            assertThat(busy.accepted()).as("load client, unanswered attempt, answered attempt (and the clock's)")
+                    .isGreaterThanOrEqualTo(3);
+        }
+    }
+
+    /**
+     * A control client that never gets an answer fails the barrier when its timeout is spent, once: the threads that
+     * arrive after the first do not each wait through attempts of their own (eight threads, eight timeouts in a row,
+     * kept the test from stopping), and the test stops.
+     */
+    @Test
+    void aControlClientThatNeverGetsAnAnswer_failsOnceWithinTheBarriersTimeout_andTheTestStops() {
+        int threads = 8;
+        try (TcpProxy silent = TcpProxy.answeringNot("127.0.0.1", broker.tcpPort(), n -> true)) {
+            MqttRendezvousTimer barrier = timer("0", "3000", "CONTINUE");
+            barrier.setProperty("brokerHost", "127.0.0.1");
+            barrier.setProperty("brokerPort", Integer.toString(silent.port()));
+            HashTree plan = PlanBuilder.testPlan("rendezvous-silent")
+                    .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                    .threadGroup("pubs", threads, 1)
+                    .add(connect("pub", 1, "{engine}-rn-{thread}"))
+                    .add(loop(50), publish("pub", "rn/{thread}", 1, 1, "SYNC"), barrier)
+                    .build();
+
+            Logged logged = runLogged(plan, "rv-silent", 1);
+
+            RunSummary summary = EngineLifecycle.lastSummary();
+            assertThat(logged.run.elapsed()).as("one 3 s patience, not one per thread").isLessThan(Duration.ofSeconds(15));
+            assertThat(summary.count(Count.RENDEZVOUS_FAILURES)).isEqualTo(1);
+            assertThat(logged.rendezvousErrors).singleElement().asString().contains("'start' cannot work")
+                    .contains("rendezvous client could not connect to").contains("127.0.0.1:" + silent.port())
+                    .contains("no answer within 3000 ms (1 attempt in 3.").contains("stopping the test");
+            assertThat(logged.run.byLabel("publish pub").size()).as("stopped, not run on unsynchronised")
+                    .isLessThanOrEqualTo(2 * threads);
+        }
+    }
+
     @Test
     void aBarrierThatCannotFill_withStopTest_stopsTheTestInsteadOfRunningUnsynchronised() {
         HashTree plan = PlanBuilder.testPlan("rendezvous-stop")
@@ -309,8 +377,12 @@ class RendezvousIT {
 
     /** A run with mqttload.engines=2, and the ERROR lines it logged about the rendezvous. */
     private Logged runLogged(HashTree plan, String runId) {
+        return runLogged(plan, runId, 2);
+    }
+
+    private Logged runLogged(HashTree plan, String runId, int engines) {
         try (LogCapture log = LogCapture.start()) {
-            RunResult run = run(plan, runId, 2);
+            RunResult run = run(plan, runId, engines);
             return new Logged(run, log.messagesAtLeast(ch.qos.logback.classic.Level.ERROR).stream()
                     .filter(e -> e.contains("rendezvous")).collect(Collectors.toList()));
         }

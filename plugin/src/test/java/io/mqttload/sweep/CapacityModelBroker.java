@@ -35,7 +35,7 @@ class CapacityModelBroker implements CapacitySearch.StepRunner {
     }
 
     @Override
-    public StepResult run(double value, CapacitySearch.Phase phase) {
+    public StepResult run(double value, CapacitySearch.Phase phase, boolean repeat) {
         values.add(value);
         StepResult r = new StepResult(values.size(), "rate=" + value, new SweepOptions.Step("rate=" + value,
                 Map.of("rate", Double.toString(value))), "run-" + values.size(),

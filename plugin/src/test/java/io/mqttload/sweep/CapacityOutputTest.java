@@ -110,4 +110,33 @@ class CapacityOutputTest {
         assertThat(failed.path("limit").asText()).isEqualTo("BROKER");
         assertThat(failed.path("saturationCaveat").asText()).startsWith("the engine's machine was over 90 % busy");
     }
+
+    @Test
+    void aStepRunAgain_saysWhyInItsRow_andTheRepeatNamesIt(@TempDir Path dir) throws Exception {
+        SweepOptions o = options(dir);
+        CapacitySearch search = new CapacitySearch(o.capacity.settings);
+        CapacityModelBroker broker = new CapacityModelBroker(1234) {
+            @Override
+            public StepResult run(double value, CapacitySearch.Phase phase, boolean repeat) {
+                StepResult r = super.run(value, phase, repeat);
+                if (value == 1600 && !repeat) {
+                    r.generatorSaturatedSeconds = 2;
+                    r.machineSaturatedSeconds = 3;
+                    r.judgement = criteria.judge(r);
+                }
+                return r;
+            }
+        };
+        CapacitySearch.Result result = search.run(broker);
+        CapacityOutput output = new CapacityOutput(o, search, result, Instant.EPOCH, Instant.EPOCH);
+
+        String md = output.markdown();
+        assertThat(md).containsPattern("\\| 5 \\| ramp up \\| 1600 \\|.*; run again: the generator or machine was saturated"
+                + " for 2 / 3 s \\|").containsPattern("\\| 6 \\| ramp up, repeated \\| 1600 \\|");
+        JsonNode steps = JSON.readTree(output.json()).path("steps");
+        assertThat(steps.get(4).path("repeated").asBoolean()).isTrue();
+        assertThat(steps.get(4).has("repeatOf")).isFalse();
+        assertThat(steps.get(5).path("repeatOf").asInt()).isEqualTo(5);
+        assertThat(steps.get(5).path("repeated").asBoolean()).isFalse();
+    }
 }

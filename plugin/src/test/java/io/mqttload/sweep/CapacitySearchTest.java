@@ -25,15 +25,97 @@ class CapacitySearchTest {
             private int confirmations;
 
             @Override
-            public StepResult run(double value, CapacitySearch.Phase phase) {
+            public StepResult run(double value, CapacitySearch.Phase phase, boolean repeat) {
                 if (phase == CapacitySearch.Phase.CONFIRM && confirmations++ == 0) {
-                    StepResult r = super.run(value + 10_000, phase);
+                    StepResult r = super.run(value + 10_000, phase, repeat);
                     values.set(values.size() - 1, value);
                     return r;
                 }
-                return super.run(value, phase);
+                return super.run(value, phase, repeat);
             }
         };
+    }
+
+    /**
+     * The first run at {@code disturbedValue} is hit by a stall of the load generator's machine: 3 s saturated and a
+     * p99 from the intended time far over the SLA, though the broker kept up; every later run is the model's.
+     */
+    private static CapacityModelBroker disturbedOnce(double capacity, double disturbedValue) {
+        return new CapacityModelBroker(capacity) {
+            private boolean disturbed;
+
+            @Override
+            public StepResult run(double value, CapacitySearch.Phase phase, boolean repeat) {
+                StepResult r = super.run(value, phase, repeat);
+                if (value == disturbedValue && !disturbed) {
+                    disturbed = true;
+                    r.machineSaturatedSeconds = 3;
+                    r.intendedP99Millis = 1400;
+                    r.judgement = criteria.judge(r);
+                }
+                return r;
+            }
+        };
+    }
+
+    @Test
+    void aStepFailedWhileTheMachineWasSaturated_isRunOnceMore_andTheRepeatDecides() throws Exception {
+        CapacityModelBroker broker = disturbedOnce(1234, 1200);
+        CapacitySearch.Result r = new CapacitySearch(settings(100)).run(broker);
+
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);
+        assertThat(r.sustained).isBetween(1234 * 0.98, 1234 * 1.005);
+        int first = broker.values.indexOf(1200.0);
+        assertThat(broker.values.get(first + 1)).as("the disturbed value again, at once").isEqualTo(1200.0);
+        CapacitySearch.Step disturbed = r.steps.get(first);
+        CapacitySearch.Step repeat = r.steps.get(first + 1);
+        assertThat(disturbed.passed()).isFalse();
+        assertThat(CapacitySearch.disturbed(disturbed)).isTrue();
+        assertThat(repeat.repeatOf).isSameAs(disturbed);
+        assertThat(repeat.passed()).isTrue();
+        assertThat(repeat.phase).isEqualTo(disturbed.phase);
+        assertThat(repeat.title()).isEqualTo(disturbed.phase.title + ", repeated");
+        assertThat(r.steps.stream().filter(s -> s.repeatOf != null)).as("only the disturbed step was repeated")
+                .containsExactly(repeat);
+    }
+
+    @Test
+    void aDisturbedFailure_stands_whenTheUserAcceptsIt() throws Exception {
+        CapacityModelBroker broker = disturbedOnce(1234, 1200);
+        CapacitySearch.Settings s = settings(100);
+        s.repeatDisturbed = false;
+        CapacitySearch.Result r = new CapacitySearch(s).run(broker);
+
+        assertThat(r.steps).noneMatch(step -> step.repeatOf != null);
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);
+        assertThat(r.sustained).as("the stall's failure bounded the search").isLessThan(1200);
+    }
+
+    @Test
+    void aDisturbedStepThatFailsAgain_failsOnItsRepeat_andIsNotRepeatedTwice() throws Exception {
+        // Over the capacity the machine is busy a few seconds in every window (allowed), and the broker falls behind.
+        CapacityModelBroker broker = new CapacityModelBroker(1234) {
+            @Override
+            public StepResult run(double value, CapacitySearch.Phase phase, boolean repeat) {
+                StepResult r = super.run(value, phase, repeat);
+                if (value > capacity) {
+                    r.machineSaturatedSeconds = 2;
+                    r.judgement = criteria.judge(r);
+                }
+                return r;
+            }
+        };
+        CapacitySearch.Result r = new CapacitySearch(settings(100)).run(broker);
+
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);
+        assertThat(r.sustained).isBetween(1234 * 0.98, 1234 * 1.005);
+        assertThat(r.failedStep.repeatOf).as("the failure quoted is the repeat's").isNotNull();
+        for (CapacitySearch.Step s : r.steps) {
+            if (!s.passed() && s.repeatOf == null) {
+                assertThat(r.steps.get(r.steps.indexOf(s) + 1).repeatOf).isSameAs(s);
+            }
+        }
+        assertThat(r.steps.stream().filter(s -> s.repeatOf != null && s.repeatOf.repeatOf != null)).isEmpty();
     }
 
     @Test
@@ -140,7 +222,7 @@ class CapacitySearchTest {
 
     @Test
     void aStepWithNothingToJudge_endsTheSearchInconclusive() throws Exception {
-        CapacitySearch.StepRunner noReport = (value, phase) -> {
+        CapacitySearch.StepRunner noReport = (value, phase, repeat) -> {
             StepResult r = new StepResult(1, "x", null, "run", "step-1");
             r.timedOut = true;
             r.judgement = new StepCriteria().judge(r);

@@ -107,7 +107,7 @@ class SweepOptionsTest {
         assertThat(o.helpRequested).isTrue();
         assertThat(SweepOptions.usage()).contains("--plan=PLAN.jmx", "--steps=[label:]k=v,k=v;...", "--step-file=FILE",
                 "--remote=HOST:PORT,...", "-J=name=value", "--on-failure=continue|stop", "Exit code of a sweep: 0 every step passed",
-                "--search=NAME", "--sla-p99-ms=MS");
+                "--search=NAME", "--sla-p99-ms=MS", "--disturbed=repeat|accept", "under 20 % of a core");
     }
 
     @Test
@@ -123,6 +123,9 @@ class SweepOptionsTest {
         assertThat(o.capacity.criteria.scheduleLagLimitMillis()).as("the lag's bound defaults to the SLA").isEqualTo(50);
         assertThat(o.capacity.criteria.paceRequired).isTrue();
         assertThat(parse("--search", "publishers", "--start", "1000").capacity.settings.resolution).isEqualTo(1);
+        assertThat(o.capacity.settings.repeatDisturbed).as("a disturbed failure is repeated by default").isTrue();
+        assertThat(parse("--search", "rate", "--start", "1", "--disturbed", "accept").capacity.settings.repeatDisturbed)
+                .isFalse();
     }
 
     @Test
@@ -130,6 +133,8 @@ class SweepOptionsTest {
         assertThatThrownBy(() -> parse("--search", "rate")).hasMessage("--search 'rate': --start missing (the first"
                 + " value to try)");
         assertThatThrownBy(() -> parse("--search", "rate", "--start", "fast")).hasMessage("--start 'fast': not a number");
+        assertThatThrownBy(() -> parse("--search", "rate", "--start", "1", "--disturbed", "retry"))
+                .hasMessage("--disturbed 'retry': expected repeat or accept");
         assertThatThrownBy(() -> parse("--search", "rate", "--start", "0")).hasMessage("--start '0': must be above 0");
         assertThatThrownBy(() -> parse("--search", "rate", "--start", "100", "--factor", "1"))
                 .hasMessage("--factor '1': out of range (1..100]");

@@ -1,6 +1,7 @@
 package io.mqttload.testsupport;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -8,6 +9,7 @@ import java.net.SocketException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntPredicate;
 
 /**
  * A TCP forwarder on 127.0.0.1 in front of a broker, so that a test can end a client's connection the way a network
@@ -27,10 +29,12 @@ public final class TcpProxy implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final Thread acceptor;
     private final AtomicInteger accepted = new AtomicInteger();
+    private final IntPredicate unanswered;
 
-    private TcpProxy(ServerSocket server, InetSocketAddress target) {
+    private TcpProxy(ServerSocket server, InetSocketAddress target, IntPredicate unanswered) {
         this.server = server;
         this.target = target;
+        this.unanswered = unanswered;
         this.acceptor = new Thread(this::acceptLoop, "tcp-proxy-" + server.getLocalPort());
         acceptor.setDaemon(true);
         acceptor.start();
@@ -38,7 +42,16 @@ public final class TcpProxy implements AutoCloseable {
 
     /** Listens on a free loopback port and forwards every connection to {@code host:port}. */
     public static TcpProxy to(String host, int port) {
-        return new TcpProxy(ProxySockets.listen(), new InetSocketAddress(host, port));
+        return new TcpProxy(ProxySockets.listen(), new InetSocketAddress(host, port), n -> false);
+    }
+
+    /**
+     * As {@link #to}, but the connections whose number {@code unanswered} takes (1 for the first accepted) are
+     * accepted and read, and never forwarded nor answered: a broker too busy to answer them, as under a storm of
+     * connects. The client's own timeout ends them.
+     */
+    public static TcpProxy answeringNot(String host, int port, IntPredicate unanswered) {
+        return new TcpProxy(ProxySockets.listen(), new InetSocketAddress(host, port), unanswered);
     }
 
     public int port() {
@@ -84,6 +97,13 @@ public final class TcpProxy implements AutoCloseable {
             } catch (IOException e) {
                 return;
             }
+            if (unanswered.test(accepted.incrementAndGet())) {
+                sockets.add(client);
+                Thread t = new Thread(() -> discard(client), "tcp-proxy-unanswered-" + client.getPort());
+                t.setDaemon(true);
+                t.start();
+                continue;
+            }
             try {
                 Socket broker = new Socket();
                 broker.connect(target, 5_000);
@@ -91,12 +111,25 @@ public final class TcpProxy implements AutoCloseable {
                 broker.setTcpNoDelay(true);
                 sockets.add(client);
                 sockets.add(broker);
-                accepted.incrementAndGet();
                 pump(client, broker);
                 pump(broker, client);
             } catch (IOException e) {
                 ProxySockets.closeQuietly(client);
             }
+        }
+    }
+
+    /** Reads what the client sends until it closes, and answers nothing. */
+    private static void discard(Socket client) {
+        byte[] buffer = new byte[1024];
+        try (InputStream in = client.getInputStream()) {
+            while (in.read(buffer) >= 0) {
+                continue;
+            }
+        } catch (IOException e) {
+            // The client gave up or cut() reset it: that is the end this connection waits for.
+        } finally {
+            ProxySockets.closeQuietly(client);
         }
     }
 

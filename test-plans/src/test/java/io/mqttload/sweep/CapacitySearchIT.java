@@ -112,6 +112,12 @@ class CapacitySearchIT {
         assertThat(last.path("measuredSeconds").asDouble()).isGreaterThan(18);
         for (JsonNode step : steps) {
             double value = step.path("value").asDouble();
+            if (step.path("repeated").asBoolean()) {
+                // A stall of this shared machine failed it (its generator or machine saturated): its repeat decided.
+                assertThat(steps.get(step.path("index").asInt()).path("repeatOf").asInt()).isEqualTo(
+                        step.path("index").asInt());
+                continue;
+            }
             // What the timers schedule: each partition waits round(60000 / its samples per minute) whole ms (210 msg/s
             // is 48 ms each, 208.3 msg/s in all). The window's end may cut off a sample per partition, and a busy
             // machine may leave a partition a little behind its schedule (CI: 206.6 offered of 208.3).

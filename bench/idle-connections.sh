@@ -58,7 +58,8 @@ engine_pids=()
 while read -r _ pid _; do engine_pids+=("$pid"); done <"$work/engines/engines"
 
 rss_kib() { awk '/^VmRSS/{print $2}' "/proc/$1/status"; }
-sockets() { find "/proc/$1/fd" -lname 'socket:*' 2>/dev/null | wc -l; }
+# find fails when a descriptor closes while it lists them (a connection lost): that is not this script's failure.
+sockets() { { find "/proc/$1/fd" -lname 'socket:*' 2>/dev/null || true; } | wc -l; }
 # Used heap in KiB after a full collection: survivors, eden and old generation as jstat reports them.
 heap_kib() {
   jcmd "$1" GC.run >/dev/null

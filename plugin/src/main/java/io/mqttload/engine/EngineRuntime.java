@@ -336,7 +336,7 @@ public final class EngineRuntime {
             if (errors != null) {
                 event("errors", errors);
             }
-            timeline.add(interval.endMillis, interval.pubToSub);
+            timeline.add(interval.endMillis, interval.pubToSub, interval.publish);
             for (IntervalListener l : intervalListeners) {
                 l.onInterval(interval);
             }
@@ -391,7 +391,7 @@ public final class EngineRuntime {
             Thread.currentThread().interrupt();
         }
         Interval last = takeInterval(true);
-        timeline.add(last.endMillis, last.pubToSub);
+        timeline.add(last.endMillis, last.pubToSub, last.publish);
         for (IntervalListener l : intervalListeners) {
             // A listener that fails here must not cost the run its summary.
             try {

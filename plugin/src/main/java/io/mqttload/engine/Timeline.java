@@ -10,8 +10,9 @@ import io.mqttload.summary.TimelineFigures;
 
 /**
  * The engine's run second by second, for the run report's charts: messages acknowledged and received,
- * open connections, connects and errors per interval, and the interval's pub-to-sub histogram (encoded,
- * so the report can merge engines second by second and chart exact percentiles); and the broker samples.
+ * open connections, connects and errors per interval, the interval's length, and its pub-to-sub and publish
+ * acknowledgement histograms (encoded, so the report can merge engines second by second and chart exact
+ * percentiles); and the broker samples.
  * Written by the metrics ticker and the broker monitor threads; read once, at the end.
  */
 final class Timeline {
@@ -21,13 +22,15 @@ final class Timeline {
     private long lastReceived;
     private long lastConnects;
     private long lastErrors;
+    /** The end of the last interval: the first covers the time from the runtime's start. */
+    private long lastTimeMillis = System.currentTimeMillis();
 
     Timeline(EngineMetrics metrics) {
         this.metrics = metrics;
     }
 
-    /** Called by the ticker after each interval; {@code pubToSub} is that interval's histogram. */
-    synchronized void add(long timeMillis, Histogram pubToSub) {
+    /** Called by the ticker after each interval, with that interval's histograms. */
+    synchronized void add(long timeMillis, Histogram pubToSub, Histogram publishAck) {
         long acknowledged = metrics.sum(Count.ACKNOWLEDGED);
         long received = metrics.sum(Count.RECEIVED);
         long connects = metrics.sum(Count.CONNECTS_OK);
@@ -40,6 +43,9 @@ final class Timeline {
         p.connects = connects - lastConnects;
         p.errors = errors - lastErrors;
         p.pubToSubHdr = pubToSub.getTotalCount() == 0 ? "" : LatencyStats.encode(pubToSub);
+        p.publishAckHdr = publishAck.getTotalCount() == 0 ? "" : LatencyStats.encode(publishAck);
+        p.intervalMillis = Math.max(1, timeMillis - lastTimeMillis);
+        lastTimeMillis = timeMillis;
         figures.seconds.add(p);
         lastAcknowledged = acknowledged;
         lastReceived = received;

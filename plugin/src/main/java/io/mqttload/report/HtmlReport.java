@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.HdrHistogram.Histogram;
+
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
@@ -71,31 +73,37 @@ public final class HtmlReport {
         double[] x = new double[n];
         double[] ack = new double[n];
         double[] recv = new double[n];
+        double[] errors = new double[n];
         double[] conns = new double[n];
-        double[] p50 = new double[n];
-        double[] p90 = new double[n];
-        double[] p99 = new double[n];
-        double[] max = new double[n];
+        Histogram[] pubToSub = new Histogram[n];
+        Histogram[] publishAck = new Histogram[n];
         for (int i = 0; i < n; i++) {
             RunSecond s = r.timeline.get(i);
-            double seconds = i == 0 ? 1 : Math.max(0.001, (s.timeMillis - r.timeline.get(i - 1).timeMillis) / 1000.0);
             x[i] = (s.timeMillis - t0) / 1000.0;
-            ack[i] = s.acknowledged / seconds;
-            recv[i] = s.received / seconds;
+            ack[i] = s.acknowledgedPerSecond;
+            recv[i] = s.receivedPerSecond;
+            errors[i] = s.errorsPerSecond;
             conns[i] = s.connections;
-            boolean any = s.pubToSub.getTotalCount() > 0;
-            p50[i] = any ? s.pubToSub.getValueAtPercentile(50) / 1000.0 : Double.NaN;
-            p90[i] = any ? s.pubToSub.getValueAtPercentile(90) / 1000.0 : Double.NaN;
-            p99[i] = any ? s.pubToSub.getValueAtPercentile(99) / 1000.0 : Double.NaN;
-            max[i] = any ? s.pubToSub.getMaxValue() / 1000.0 : Double.NaN;
+            pubToSub[i] = s.pubToSub;
+            publishAck[i] = s.publishAck;
         }
-        charts.add(new TimeChart("Throughput (msg/s, all engines)", "msg/s", x, List.of(
-                new ChartSeries("published (acknowledged)", ack), new ChartSeries("received", recv))));
-        charts.add(new TimeChart("Open connections (all engines)", "connections", x,
+        // Published first and drawn wider: where every message arrives, received lies on it and both stay visible.
+        charts.add(TimeChart.overTime("Throughput (msg/s, all engines; a second an engine covered only in part has no"
+                + " rate)", "msg/s", x, List.of(new ChartSeries("published (acknowledged)", ack),
+                        new ChartSeries("received", recv))));
+        charts.add(TimeChart.overTime("Open connections (all engines)", "connections", x,
                 List.of(new ChartSeries("connections", conns))));
-        charts.add(new TimeChart("Pub-to-sub latency per second (ms, all engines merged)", "ms", x, List.of(
-                new ChartSeries("p50", p50), new ChartSeries("p90", p90), new ChartSeries("p99", p99),
-                new ChartSeries("max", max))));
+        charts.add(TimeChart.overTime("Pub-to-sub latency per second (ms, all engines merged)", "ms", x,
+                percentileSeries(pubToSub)));
+        charts.add(TimeChart.overTime("Publish acknowledgement latency per second (ms, all engines merged)", "ms", x,
+                percentileSeries(publishAck)));
+        charts.add(TimeChart.overTime("Errors per second (all engines)", "errors/s", x,
+                List.of(new ChartSeries("errors", errors))));
+        LatencyStats measured = r.latency.get("pubToSub");
+        if (measured != null && measured.count > 0) {
+            charts.add(TimeChart.distribution("Pub-to-sub latency distribution (ms, measured phase, all engines"
+                    + " merged)", "ms", measured.histogram()));
+        }
         for (Map.Entry<String, List<double[]>> b : r.brokerTimeline.entrySet()) {
             List<double[]> samples = b.getValue();
             double[] bx = new double[samples.size()];
@@ -106,12 +114,30 @@ public final class HtmlReport {
                 cpu[i] = samples.get(i)[1] < 0 ? Double.NaN : samples.get(i)[1];
                 mem[i] = samples.get(i)[2] < 0 ? Double.NaN : samples.get(i)[2] / 1048576.0;
             }
-            charts.add(new TimeChart("Broker " + b.getKey() + ": CPU (% of one core)", "%", bx,
+            charts.add(TimeChart.overTime("Broker " + b.getKey() + ": CPU (% of one core)", "%", bx,
                     List.of(new ChartSeries("CPU", cpu))));
-            charts.add(new TimeChart("Broker " + b.getKey() + ": resident memory (MiB)", "MiB", bx,
+            charts.add(TimeChart.overTime("Broker " + b.getKey() + ": resident memory (MiB)", "MiB", bx,
                     List.of(new ChartSeries("memory", mem))));
         }
         return charts;
+    }
+
+    /** p50, p90, p99 and max of each second's histogram, in ms; NaN for a second without a value. */
+    private static List<ChartSeries> percentileSeries(Histogram[] seconds) {
+        int n = seconds.length;
+        double[] p50 = new double[n];
+        double[] p90 = new double[n];
+        double[] p99 = new double[n];
+        double[] max = new double[n];
+        for (int i = 0; i < n; i++) {
+            boolean any = seconds[i].getTotalCount() > 0;
+            p50[i] = any ? seconds[i].getValueAtPercentile(50) / 1000.0 : Double.NaN;
+            p90[i] = any ? seconds[i].getValueAtPercentile(90) / 1000.0 : Double.NaN;
+            p99[i] = any ? seconds[i].getValueAtPercentile(99) / 1000.0 : Double.NaN;
+            max[i] = any ? seconds[i].getMaxValue() / 1000.0 : Double.NaN;
+        }
+        return List.of(new ChartSeries("p50", p50), new ChartSeries("p90", p90), new ChartSeries("p99", p99),
+                new ChartSeries("max", max));
     }
 
     /** The largest defined value, at least 0: NaN marks a missing point. */

@@ -193,10 +193,15 @@ public final class MergedReport {
         return tally.rows();
     }
 
-    /** Engines' seconds are matched by wall-clock second; counts add up, histograms merge. */
+    /**
+     * Engines' seconds are matched by wall-clock second; counts add up, histograms merge. An engine's ticks are a
+     * second apart but not aligned with the clock's seconds, so one wall second may hold two of its intervals (the
+     * run's last, short one among them): its rate there is its counts over the time they cover, not over a second.
+     */
     private void mergeTimelines(List<EngineSummary> summaries) {
         Map<Long, RunSecond> seconds = new TreeMap<>();
         for (EngineSummary s : summaries) {
+            Map<Long, long[]> engineSeconds = new TreeMap<>();
             for (TimelineFigures.Point p : s.timeline.seconds) {
                 long second = p.timeMillis / 1000;
                 RunSecond sec = seconds.computeIfAbsent(second, k -> new RunSecond(k * 1000));
@@ -208,7 +213,16 @@ public final class MergedReport {
                 if (p.pubToSubHdr != null && !p.pubToSubHdr.isEmpty()) {
                     sec.pubToSub.add(decode(p.pubToSubHdr));
                 }
+                if (p.publishAckHdr != null && !p.publishAckHdr.isEmpty()) {
+                    sec.publishAck.add(decode(p.publishAckHdr));
+                }
+                long[] e = engineSeconds.computeIfAbsent(second, k -> new long[4]);
+                e[0] += p.acknowledged;
+                e[1] += p.received;
+                e[2] += p.errors;
+                e[3] += p.intervalMillis > 0 ? p.intervalMillis : 1000;
             }
+            engineSeconds.forEach((second, e) -> seconds.get(second).addEngineRates(e[0], e[1], e[2], e[3]));
             for (TimelineFigures.BrokerPoint b : s.timeline.broker) {
                 brokerTimeline.computeIfAbsent(b.broker, k -> new ArrayList<>())
                         .add(new double[] {b.timeMillis, b.cpuPercentOfCore, b.rssBytes});

@@ -21,6 +21,13 @@ public final class TimelineFigures {
         public long connects;
         public long errors;
         public String pubToSubHdr = "";
+        /** The publish acknowledgements' latency in the interval, encoded; empty when none. */
+        public String publishAckHdr = "";
+        /**
+         * The interval this point covers, ending at {@link #timeMillis}: a second, shorter for the run's last (its
+         * end comes when it comes). 0 in summaries written before it was kept, read as a second.
+         */
+        public long intervalMillis;
     }
 
     /** One broker sample: CPU in % of one core (-1 when the first sample had nothing to compare with), memory. */

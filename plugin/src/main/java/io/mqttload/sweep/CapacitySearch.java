@@ -12,15 +12,17 @@ import java.util.Locale;
  * tolerance, then a longer run confirms the highest pass. A first step that fails ramps down instead. A step the
  * load generator (or its machine) could not drive ends the search there: its failure is not the broker's limit. A
  * failed confirmation makes its value the lowest fail and the search bisects again below it (ramping down first when
- * nothing below it passed), once. A step that fails while its generator or machine was saturated for a while (too
- * short to call it the generator's limit, long enough to have cost the step its latency) is run once more, and the
- * repeat decides: one disturbed window must not set the answer.
+ * nothing below it passed), once. A step that fails while its generator or machine was saturated for a short while
+ * (a stall, long enough to have cost the step its latency) is run once more, and the repeat decides: one disturbed
+ * window must not set the answer.
  *
  * <p>Decisions only: the steps are run by a {@link StepRunner} (JMeter runs in the sweep, a model in the tests).
  */
 final class CapacitySearch {
     /** Two confirmations at most: a load that fails its long run twice is reported as not confirmed. */
     static final int CONFIRMATIONS = 2;
+    /** Saturated seconds a step may have had and still count as disturbed rather than run on a busy machine. */
+    static final long DISTURBANCE_SECONDS = 2;
 
     /** Why a step was run. */
     enum Phase {
@@ -72,7 +74,7 @@ final class CapacitySearch {
         /** Values are rounded to multiples of it (the start's precision). */
         double resolution = 1;
         int maxSteps = 40;
-        /** Whether a failed step whose generator or machine was saturated at all is run once more. */
+        /** Whether a failed step whose generator or machine was saturated for a short while is run once more. */
         boolean repeatDisturbed = true;
     }
 
@@ -270,14 +272,18 @@ final class CapacitySearch {
     }
 
     /**
-     * A step that failed on the broker's criteria while its generator or machine was saturated for some seconds: a
+     * A step that failed on the broker's criteria while its generator or machine was saturated for a short while: a
      * stall of the load generator (another process on its cores, a pause) delays its sends, which the latency from the
-     * intended time counts, so the failure may be the machine's.
+     * intended time counts, so the failure may be the machine's. Short: at most {@link #DISTURBANCE_SECONDS}, or the
+     * default saturation allowance's share of the window. A machine busy for longer is not a disturbance a repeat
+     * would miss (a broker sharing it, near its limit): the failure stands, with its saturation caveat.
      */
     static boolean disturbed(Step s) {
         StepCriteria.Judgement j = s.result.judgement;
-        return !s.passed() && j != null && j.limit == StepCriteria.Limit.BROKER
-                && (s.result.generatorSaturatedSeconds > 0 || s.result.machineSaturatedSeconds > 0);
+        long saturated = Math.max(s.result.generatorSaturatedSeconds, s.result.machineSaturatedSeconds);
+        double shortWhile = Math.max(DISTURBANCE_SECONDS,
+                StepCriteria.DEFAULT_MAX_SATURATED_PERCENT / 100 * s.result.measuredSeconds);
+        return !s.passed() && j != null && j.limit == StepCriteria.Limit.BROKER && saturated > 0 && saturated <= shortWhile;
     }
 
     private static Step stopped(Result r, Step s, Outcome outcome) {

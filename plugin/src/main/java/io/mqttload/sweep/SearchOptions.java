@@ -66,8 +66,8 @@ final class SearchOptions {
     }
 
     @Option(names = "--disturbed", paramLabel = "repeat|accept", description = "a step that fails while its generator or"
-            + " machine was saturated for some seconds is run once more and the repeat decides (repeat, the default), or"
-            + " its failure stands (accept)")
+            + " machine was saturated for a short while (at most 2 s, or 10 %% of its window) is run once more and the"
+            + " repeat decides (repeat, the default), or its failure stands (accept)")
     void disturbed(String v) {
         if (!v.equals("repeat") && !v.equals("accept")) {
             throw SweepOptions.invalid("--disturbed '" + v + "': expected repeat or accept");

@@ -88,7 +88,8 @@ class HtmlReportIT {
             HeadlessChromium.Page page = HeadlessChromium.load(html, dir.resolve("chromium"));
 
             assertThat(page.console).as("console messages").isEmpty();
-            // Throughput, connections, latency, broker CPU, broker memory: each drawn with data.
+            // Throughput, connections, pub-to-sub and publish-ack latency, errors, the latency distribution, broker CPU
+            // and memory: each drawn with data.
             Matcher charts = Pattern.compile("<svg class=\"chart\".*?</svg>", Pattern.DOTALL).matcher(page.dom);
             int drawn = 0;
             while (charts.find()) {
@@ -99,7 +100,7 @@ class HtmlReportIT {
                         .isGreaterThanOrEqualTo(2);
                 drawn++;
             }
-            assertThat(drawn).isEqualTo(5);
+            assertThat(drawn).isEqualTo(8);
             assertThat(page.dom).contains("NO LOSS").contains("mosquitto")
                     .contains(String.format(java.util.Locale.ROOT, "%.3f", report.latency.get("pubToSub").percentile(99) / 1000.0))
                     .contains(">" + report.receivedOfExpected + "<").contains("mqttload.runId").contains("html-it")

@@ -67,6 +67,17 @@ class MergedReportTest {
         }
 
         final java.util.Map<String, Histogram> bySampler = new java.util.TreeMap<>();
+        final TimelineFigures timeline = new TimelineFigures();
+
+        /** A timeline point: {@code acknowledged} messages in the interval of {@code intervalMillis} ending at t. */
+        void tick(long timeMillis, long intervalMillis, long acknowledged) {
+            TimelineFigures.Point p = new TimelineFigures.Point();
+            p.timeMillis = timeMillis;
+            p.intervalMillis = intervalMillis;
+            p.acknowledged = acknowledged;
+            p.received = acknowledged;
+            timeline.seconds.add(p);
+        }
 
         String summary() {
             // As at run end: what the recorders hold since the last interval goes into the run's totals.
@@ -81,8 +92,41 @@ class MergedReportTest {
             java.util.Map<String, LatencyStats> stats = new java.util.TreeMap<>();
             bySampler.forEach((label, h) -> stats.put(label, new LatencyStats(h)));
             summary.pubToSubBySampler(stats);
+            summary.timeline(timeline);
             return summary.toJson();
         }
+    }
+
+    /**
+     * Two engines at 1,000 msg/s each, ticking a second apart at different offsets into the clock's seconds; one of
+     * them ticks twice in one wall second at its end (a last interval of 270 ms). The chart's rate is the true one
+     * wherever it is drawn (the old one divided 1,270 ms of messages by a second: a spike to 1,270 msg/s), a second
+     * only partly covered has none, and the counts still add up to every message.
+     */
+    @Test
+    void timeline_ratesAreCountsOverTheTimeEachEngineCovered_neverAboveTheTrueRate() {
+        Engine a = new Engine("a", 1);
+        Engine b = new Engine("b", 2);
+        long base = 1_800_000_000_000L;
+        for (int i = 1; i <= 5; i++) {
+            a.tick(base + i * 1000 + 100, 1000, 1000);
+            b.tick(base + i * 1000 + 600, 1000, 1000);
+        }
+        a.tick(base + 5 * 1000 + 370, 270, 270);
+        b.tick(base + 6 * 1000 + 870, 270, 270);
+
+        MergedReport report = MergedReport.merge(List.of(a.summary(), b.summary()), List.of());
+
+        assertThat(report.timeline).extracting(s -> s.timeMillis).containsExactly(base + 1000, base + 2000, base + 3000,
+                base + 4000, base + 5000, base + 6000);
+        for (RunSecond s : report.timeline.subList(0, 5)) {
+            assertThat(s.acknowledgedPerSecond).as("second " + s.timeMillis).isCloseTo(2000, org.assertj.core.data.Offset
+                    .offset(1e-6));
+            assertThat(s.receivedPerSecond).isCloseTo(2000, org.assertj.core.data.Offset.offset(1e-6));
+        }
+        assertThat(report.timeline.get(4).acknowledged).as("a's two intervals in one second").isEqualTo(2270);
+        assertThat(report.timeline.get(5).acknowledgedPerSecond).as("b's last 270 ms alone: no rate").isNaN();
+        assertThat(report.timeline.stream().mapToLong(s -> s.acknowledged).sum()).isEqualTo(2 * 5270);
     }
 
     @Test

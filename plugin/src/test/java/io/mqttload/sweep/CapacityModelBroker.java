@@ -18,6 +18,8 @@ class CapacityModelBroker implements CapacitySearch.StepRunner {
     double generatorLimit = Double.POSITIVE_INFINITY;
     /** From this value on the engine's machine is busy throughout the window (a broker beside it); infinite: never. */
     double machineBusyFrom = Double.POSITIVE_INFINITY;
+    /** Above the capacity the engine's machine is busy this many seconds of each window (a broker beside it). */
+    long machineBusySecondsOverCapacity;
     /** Above this value a confirmation run (longer) fails although a short step passes. */
     double longRunCapacity = Double.POSITIVE_INFINITY;
     /**
@@ -54,7 +56,8 @@ class CapacityModelBroker implements CapacitySearch.StepRunner {
         r.intendedP50Millis = 2 + queueSeconds * 500;
         r.intendedP99Millis = 5 + queueSeconds * 1000;
         r.generatorSaturatedSeconds = value >= generatorLimit ? (long) WINDOW_SECONDS : 0;
-        r.machineSaturatedSeconds = value >= machineBusyFrom ? (long) WINDOW_SECONDS : 0;
+        r.machineSaturatedSeconds = value >= machineBusyFrom ? (long) WINDOW_SECONDS
+                : value > capacity ? machineBusySecondsOverCapacity : 0;
         if (offeredStep > 0) {
             r.offeredRate = Math.floor(value / offeredStep) * offeredStep;
             r.deliveredRate = value >= noisyFrom ? r.offeredRate * 0.9 : r.offeredRate;

@@ -80,6 +80,19 @@ class CapacitySearchTest {
     }
 
     @Test
+    void aFailureOnAMachineBusyForMostOfTheWindow_isNotRepeated() throws Exception {
+        // A broker beside the engine near its limit: the machine busy 20 of 30 s (allowed by --max-saturated 100).
+        CapacityModelBroker broker = new CapacityModelBroker(1234);
+        broker.machineBusySecondsOverCapacity = 20;
+        broker.criteria.maxSaturatedPercent = 100;
+        CapacitySearch.Result r = new CapacitySearch(settings(100)).run(broker);
+
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);
+        assertThat(r.steps).noneMatch(step -> step.repeatOf != null);
+        assertThat(r.failedStep.result.judgement.saturationCaveat).startsWith("the engine's machine was over 90 % busy");
+    }
+
+    @Test
     void aDisturbedFailure_stands_whenTheUserAcceptsIt() throws Exception {
         CapacityModelBroker broker = disturbedOnce(1234, 1200);
         CapacitySearch.Settings s = settings(100);
@@ -94,17 +107,8 @@ class CapacitySearchTest {
     @Test
     void aDisturbedStepThatFailsAgain_failsOnItsRepeat_andIsNotRepeatedTwice() throws Exception {
         // Over the capacity the machine is busy a few seconds in every window (allowed), and the broker falls behind.
-        CapacityModelBroker broker = new CapacityModelBroker(1234) {
-            @Override
-            public StepResult run(double value, CapacitySearch.Phase phase, boolean repeat) {
-                StepResult r = super.run(value, phase, repeat);
-                if (value > capacity) {
-                    r.machineSaturatedSeconds = 2;
-                    r.judgement = criteria.judge(r);
-                }
-                return r;
-            }
-        };
+        CapacityModelBroker broker = new CapacityModelBroker(1234);
+        broker.machineBusySecondsOverCapacity = 2;
         CapacitySearch.Result r = new CapacitySearch(settings(100)).run(broker);
 
         assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);

@@ -184,6 +184,30 @@ public final class JMeterEngines implements AutoCloseable {
     }
 
     /**
+     * JMeter's HTML dashboard of a results file, as {@code jmeter -g jtl -o out} writes it in the JMeter home
+     * {@code home} (whose {@code bin/user.properties} it reads); returns the command's console output.
+     *
+     * @throws IllegalStateException when the generation fails or does not end within {@code timeout}
+     */
+    public static String dashboard(Path home, Path jtl, Path out, Duration timeout) throws IOException,
+            InterruptedException {
+        List<String> command = java(jmeterJar(home));
+        command.addAll(List.of("-g", jtl.toString(), "-o", out.toString(), "-j",
+                out.resolveSibling(out.getFileName() + ".log").toString()));
+        Path output = out.resolveSibling(out.getFileName() + ".out");
+        Process process = process(command, jtl.getParent(), output);
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException("jmeter -g " + jtl + " did not end with 0 within " + timeout + ":\n"
+                        + read(output));
+            }
+            return read(output);
+        } finally {
+            kill(process);
+        }
+    }
+
+    /**
      * The JMeter GUI of the JMeter home {@code home} on {@code plan}, without engines, on the X display {@code display}:
      * as a user opens a plan to run it with Run &gt; Start. Its files are as {@link #startLocal}'s; {@code properties}
      * become {@code -J}, and {@code jsr223.init.file} among them is how a test acts in the GUI.

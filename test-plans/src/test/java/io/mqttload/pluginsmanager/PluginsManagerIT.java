@@ -97,6 +97,25 @@ class PluginsManagerIT {
         runPlan(home, dir.resolve("run"));
     }
 
+    /**
+     * What a user with only a plan does: {@code install-for-jmx} reads the plan's element classes and installs the
+     * plugin whose descriptor names them.
+     */
+    @Test
+    void installForJmx_findsThePluginFromAPlansElements(@TempDir Path dir) throws Exception {
+        Path home = stockHomeWithPluginsManager(dir.resolve("jmeter"));
+        Path plan = Path.of(System.getProperty("project.basedir", "."), "plans", "quickstart-p2p.jmx");
+
+        Cli install = cli(home, dir, "install-for-jmx", plan.toString());
+
+        assertThat(install.exitCode).as(install.output).isZero();
+        Path installed = home.resolve("lib").resolve("ext").resolve(jarName());
+        awaitMoved(installed, install);
+        assertThat(installed).as("the repository's jar").hasSameBinaryContentAs(repository().resolve(jarName()));
+        Cli after = cli(home, dir, "status");
+        assertThat(after.output).contains(PLUGIN_ID + "=" + version());
+    }
+
     /** What {@code install-for-jmx} and the GUI's suggestions go by: every element of ours that a plan names. */
     @Test
     void descriptor_namesEveryElementThePlansUse_andTheJarBesideItHoldsThem() throws IOException {

@@ -80,9 +80,9 @@ public final class HtmlReport {
         for (int i = 0; i < n; i++) {
             RunSecond s = r.timeline.get(i);
             x[i] = (s.timeMillis - t0) / 1000.0;
-            ack[i] = s.acknowledgedPerSecond;
-            recv[i] = s.receivedPerSecond;
-            errors[i] = s.errorsPerSecond;
+            ack[i] = s.acknowledgedPerSecond();
+            recv[i] = s.receivedPerSecond();
+            errors[i] = s.errorsPerSecond();
             conns[i] = s.connections;
             pubToSub[i] = s.pubToSub;
             publishAck[i] = s.publishAck;

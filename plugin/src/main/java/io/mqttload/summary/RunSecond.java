@@ -20,14 +20,26 @@ public final class RunSecond {
      * Acknowledged and received messages per second: each engine's counts over the time its intervals in this second
      * cover, summed over the engines; NaN when an engine covers only part of a second here.
      */
-    public double acknowledgedPerSecond;
-    public double receivedPerSecond;
-    public double errorsPerSecond;
+    private double acknowledgedPerSecond;
+    private double receivedPerSecond;
+    private double errorsPerSecond;
     public final Histogram pubToSub = new Histogram(3);
     public final Histogram publishAck = new Histogram(3);
 
     RunSecond(long timeMillis) {
         this.timeMillis = timeMillis;
+    }
+
+    public double acknowledgedPerSecond() {
+        return acknowledgedPerSecond;
+    }
+
+    public double receivedPerSecond() {
+        return receivedPerSecond;
+    }
+
+    public double errorsPerSecond() {
+        return errorsPerSecond;
     }
 
     /** One engine's counts in this second, over {@code intervalMillis} of its time. */

@@ -120,12 +120,12 @@ class MergedReportTest {
         assertThat(report.timeline).extracting(s -> s.timeMillis).containsExactly(base + 1000, base + 2000, base + 3000,
                 base + 4000, base + 5000, base + 6000);
         for (RunSecond s : report.timeline.subList(0, 5)) {
-            assertThat(s.acknowledgedPerSecond).as("second " + s.timeMillis).isCloseTo(2000, org.assertj.core.data.Offset
+            assertThat(s.acknowledgedPerSecond()).as("second " + s.timeMillis).isCloseTo(2000, org.assertj.core.data.Offset
                     .offset(1e-6));
-            assertThat(s.receivedPerSecond).isCloseTo(2000, org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(s.receivedPerSecond()).isCloseTo(2000, org.assertj.core.data.Offset.offset(1e-6));
         }
         assertThat(report.timeline.get(4).acknowledged).as("a's two intervals in one second").isEqualTo(2270);
-        assertThat(report.timeline.get(5).acknowledgedPerSecond).as("b's last 270 ms alone: no rate").isNaN();
+        assertThat(report.timeline.get(5).acknowledgedPerSecond()).as("b's last 270 ms alone: no rate").isNaN();
         assertThat(report.timeline.stream().mapToLong(s -> s.acknowledged).sum()).isEqualTo(2 * 5270);
     }
 

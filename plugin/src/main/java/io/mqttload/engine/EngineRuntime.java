@@ -263,14 +263,11 @@ public final class EngineRuntime {
      */
     public Rendezvous rendezvous(ConnectionSettings settings, long patienceMillis) {
         String key = settings.describe();
-        String failed = rendezvousFailures.get(key);
-        if (failed != null) {
-            throw new IllegalStateException(failed);
-        }
+        // A failed client stays out of the map, so every later thread comes in here, one at a time, and finds it.
         return rendezvous.computeIfAbsent(key, k -> {
-            String failedMeanwhile = rendezvousFailures.get(key);
-            if (failedMeanwhile != null) {
-                throw new IllegalStateException(failedMeanwhile);
+            String failed = rendezvousFailures.get(key);
+            if (failed != null) {
+                throw new IllegalStateException(failed);
             }
             Rendezvous r;
             try {

@@ -201,7 +201,8 @@ public final class MergedReport {
     private void mergeTimelines(List<EngineSummary> summaries) {
         Map<Long, RunSecond> seconds = new TreeMap<>();
         for (EngineSummary s : summaries) {
-            Map<Long, long[]> engineSeconds = new TreeMap<>();
+            // This engine's points by wall second, summed: its share of each second, over the time it covers.
+            Map<Long, TimelineFigures.Point> engineSeconds = new TreeMap<>();
             for (TimelineFigures.Point p : s.timeline.seconds) {
                 long second = p.timeMillis / 1000;
                 RunSecond sec = seconds.computeIfAbsent(second, k -> new RunSecond(k * 1000));
@@ -210,19 +211,16 @@ public final class MergedReport {
                 sec.connections += p.connections;
                 sec.connects += p.connects;
                 sec.errors += p.errors;
-                if (p.pubToSubHdr != null && !p.pubToSubHdr.isEmpty()) {
-                    sec.pubToSub.add(decode(p.pubToSubHdr));
-                }
-                if (p.publishAckHdr != null && !p.publishAckHdr.isEmpty()) {
-                    sec.publishAck.add(decode(p.publishAckHdr));
-                }
-                long[] e = engineSeconds.computeIfAbsent(second, k -> new long[4]);
-                e[0] += p.acknowledged;
-                e[1] += p.received;
-                e[2] += p.errors;
-                e[3] += p.intervalMillis > 0 ? p.intervalMillis : 1000;
+                addEncoded(sec.pubToSub, p.pubToSubHdr);
+                addEncoded(sec.publishAck, p.publishAckHdr);
+                TimelineFigures.Point share = engineSeconds.computeIfAbsent(second, k -> new TimelineFigures.Point());
+                share.acknowledged += p.acknowledged;
+                share.received += p.received;
+                share.errors += p.errors;
+                share.intervalMillis += p.intervalMillis > 0 ? p.intervalMillis : 1000;
             }
-            engineSeconds.forEach((second, e) -> seconds.get(second).addEngineRates(e[0], e[1], e[2], e[3]));
+            engineSeconds.forEach((second, share) -> seconds.get(second).addEngineRates(share.acknowledged,
+                    share.received, share.errors, share.intervalMillis));
             for (TimelineFigures.BrokerPoint b : s.timeline.broker) {
                 brokerTimeline.computeIfAbsent(b.broker, k -> new ArrayList<>())
                         .add(new double[] {b.timeMillis, b.cpuPercentOfCore, b.rssBytes});
@@ -230,6 +228,13 @@ public final class MergedReport {
         }
         timeline.addAll(seconds.values());
         brokerTimeline.values().forEach(l -> l.sort(Comparator.comparingDouble(a -> a[0])));
+    }
+
+    /** Adds a histogram as the timeline carries it (encoded; empty when the interval had no value). */
+    private static void addEncoded(Histogram into, String encoded) {
+        if (encoded != null && !encoded.isEmpty()) {
+            into.add(decode(encoded));
+        }
     }
 
     private void mergeSamplerLatency(List<EngineSummary> summaries) {

@@ -187,24 +187,18 @@ public final class JMeterEngines implements AutoCloseable {
      * JMeter's HTML dashboard of a results file, as {@code jmeter -g jtl -o out} writes it in the JMeter home
      * {@code home} (whose {@code bin/user.properties} it reads); returns the command's console output.
      *
-     * @throws IllegalStateException when the generation fails or does not end within {@code timeout}
+     * @throws IllegalStateException when the generation fails; the test fails when it does not end within
+     *                               {@code timeout}
      */
-    public static String dashboard(Path home, Path jtl, Path out, Duration timeout) throws IOException,
-            InterruptedException {
+    public static String dashboard(Path home, Path jtl, Path out, Duration timeout) throws IOException {
         List<String> command = java(jmeterJar(home));
         command.addAll(List.of("-g", jtl.toString(), "-o", out.toString(), "-j",
                 out.resolveSibling(out.getFileName() + ".log").toString()));
-        Path output = out.resolveSibling(out.getFileName() + ".out");
-        Process process = process(command, jtl.getParent(), output);
-        try {
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) || process.exitValue() != 0) {
-                throw new IllegalStateException("jmeter -g " + jtl + " did not end with 0 within " + timeout + ":\n"
-                        + read(output));
-            }
-            return read(output);
-        } finally {
-            kill(process);
+        Command.Result r = Command.run(command, jtl.getParent(), "", timeout);
+        if (r.exit != 0) {
+            throw new IllegalStateException("jmeter -g " + jtl + " ended with " + r.exit + ":\n" + r.all());
         }
+        return r.out;
     }
 
     /**

@@ -3,15 +3,14 @@ package io.mqttload.release;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -27,6 +26,8 @@ import org.w3c.dom.NodeList;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.mqttload.testsupport.Command;
 
 /**
  * The release as docs/releasing.md runs it ({@code -Prelease -pl plugin -am deploy} with a key), in a copy of the
@@ -52,20 +53,20 @@ class ReleaseBuildIT {
         Path gnupgHome = Files.createDirectories(dir.resolve("gnupg"));
         Files.setPosixFilePermissions(gnupgHome, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
         Map<String, String> gpgEnv = Map.of("GNUPGHOME", gnupgHome.toString());
-        run(dir, "gpg", gpgEnv, Duration.ofMinutes(2), "gpg", "--batch", "--pinentry-mode", "loopback", "--passphrase", "",
+        run(dir, gpgEnv, Duration.ofMinutes(2), "gpg", "--batch", "--pinentry-mode", "loopback", "--passphrase", "",
                 "--quick-gen-key", "Release Check <release-check@example.invalid>", "rsa2048", "sign", "never");
         Path repository = dir.resolve("repository");
         try {
             deployAndCheck(dir, sources, gpgEnv, repository);
         } finally {
             // The agent gpg started for this key ring would outlive the test.
-            run(dir, "gpgconf", gpgEnv, Duration.ofMinutes(1), "gpgconf", "--kill", "gpg-agent");
+            run(dir, gpgEnv, Duration.ofMinutes(1), "gpgconf", "--kill", "gpg-agent");
         }
     }
 
     private static void deployAndCheck(Path dir, Path sources, Map<String, String> gpgEnv, Path repository)
             throws Exception {
-        run(sources, "mvn", gpgEnv, BUILD_TIMEOUT, "./mvnw", "-B", "-ntp", "-Prelease", "-pl", "plugin", "-am",
+        run(sources, gpgEnv, BUILD_TIMEOUT, "./mvnw", "-B", "-ntp", "-Prelease", "-pl", "plugin", "-am",
                 "deploy", "-DskipTests", "-Dcheckstyle.skip", "-Dspotbugs.skip", "-Dmaven.install.skip=true",
                 "-Dgpg.keyname=release-check@example.invalid", "-DaltDeploymentRepository=check::file://" + repository);
 
@@ -77,7 +78,7 @@ class ReleaseBuildIT {
         for (String f : files) {
             if (f.endsWith(".jar") || f.endsWith(".pom")) {
                 assertThat(files).as("a signature for " + f).contains(f + ".asc");
-                run(dir, "gpg-verify-" + f, gpgEnv, Duration.ofMinutes(1), "gpg", "--batch", "--verify",
+                run(dir, gpgEnv, Duration.ofMinutes(1), "gpg", "--batch", "--verify",
                         pluginDir.resolve(f + ".asc").toString(), pluginDir.resolve(f).toString());
             }
         }
@@ -147,27 +148,15 @@ class ReleaseBuildIT {
         return to;
     }
 
-    private static void run(Path dir, String name, Map<String, String> env, Duration timeout, String... command)
-            throws IOException, InterruptedException {
-        Path output = dir.resolve(name.replaceAll("[^A-Za-z0-9.-]", "_") + ".out");
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(output.toFile());
-        builder.environment().putAll(env);
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        Process p = builder.start();
-        try {
-            boolean ended = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            String out = Files.readString(output, StandardCharsets.UTF_8);
-            assertThat(ended).as("%s ended within %s:%n%s", String.join(" ", command), timeout, tail(out)).isTrue();
-            assertThat(p.exitValue()).as("%s:%n%s", String.join(" ", command), tail(out)).isZero();
-        } finally {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-        }
-    }
-
-    private static String tail(String text) {
-        return text.length() <= 6_000 ? text : text.substring(text.length() - 6_000);
+    /** Runs a command to its end with this JVM's environment and Java, plus {@code env}; fails the test unless it exits 0. */
+    private static void run(Path dir, Map<String, String> env, Duration timeout, String... command) {
+        Map<String, String> environment = new HashMap<>(System.getenv());
+        environment.putAll(env);
+        environment.put("JAVA_HOME", System.getProperty("java.home"));
+        Command.Result r = Command.run(List.of(command), dir, environment, "", timeout);
+        String all = r.all();
+        assertThat(r.exit).as("%s:%n%s", String.join(" ", command),
+                all.length() <= 6_000 ? all : all.substring(all.length() - 6_000)).isZero();
     }
 
     /** The one version directory under an artifact's directory (a SNAPSHOT deploys with timestamped names). */

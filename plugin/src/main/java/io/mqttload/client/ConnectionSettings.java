@@ -198,6 +198,21 @@ public final class ConnectionSettings {
         return target + " " + protocolVersion;
     }
 
+    /**
+     * Every node's transport and address, for a report: {@code tcp://127.0.0.1:1883}, or a cluster's list with how
+     * clients spread over it.
+     */
+    public String describeNodes() {
+        StringBuilder s = new StringBuilder();
+        for (BrokerNode n : nodes) {
+            String address = n.transport.scheme() + "://" + n.host + ":" + n.port
+                    + (n.transport.isWebSocket() ? "/" + webSocketPath : "");
+            s.append(s.length() == 0 ? "" : " ").append(n.name.equals(n.host + ":" + n.port) ? address
+                    : n.name + "=" + address);
+        }
+        return nodes.size() > 1 ? s + " (" + assignment + ")" : s.toString();
+    }
+
     /** Mutable collector of the raw values; {@link #build()} validates. */
     public static final class Builder {
         private String host = "localhost";

@@ -27,6 +27,11 @@ public enum Transport {
         return webSocket;
     }
 
+    /** The URI scheme that names it in a node list (see {@link BrokerNode#parseList}). */
+    public String scheme() {
+        return webSocket ? (secure ? "wss" : "ws") : (secure ? "tls" : "tcp");
+    }
+
     public static Transport parse(String field, String text) {
         String key = text == null ? "" : text.trim().toUpperCase(Locale.ROOT).replace(' ', '_').replace('-', '_');
         switch (key) {

@@ -1,10 +1,13 @@
 package io.mqttload.engine;
 
+import java.math.BigDecimal;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -13,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.NodeAssignment;
+import io.mqttload.client.ProtocolVersion;
 import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
@@ -40,6 +44,7 @@ public final class ConnectOperation {
     /** The node every client of this sampler uses, whatever the connection's policy; -1: the policy decides. */
     private int fixedNode = -1;
     private long consumeDelayNanos;
+    private final SetupRecorder.StepRef step = new SetupRecorder.StepRef("connect");
 
     public ConnectOperation(ConnectionSettings settings, int count, String clientIdTemplate, boolean idsWithin23,
             double connectRate, ReconnectPolicy reconnectPolicy, String localAddresses) {
@@ -150,10 +155,32 @@ public final class ConnectOperation {
             started.add(client);
             acks.add(client.connect());
         }
-        return awaitConnects(started, acks);
+        return awaitConnects(started, acks, step.in(run, sampler, this::setup));
     }
 
-    private OperationResult awaitConnects(List<LoadClient> clients, List<CompletableFuture<Boolean>> acks) {
+    /** The settings a report's setup shows. */
+    Map<String, String> setup() {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("MQTT", settings.protocolVersion() == ProtocolVersion.MQTT_5 ? "5" : "3.1.1");
+        s.put("broker", settings.describeNodes());
+        s.put("clients per thread", Integer.toString(count));
+        s.put("keep-alive", settings.keepAliveSeconds() + " s");
+        s.put(settings.protocolVersion() == ProtocolVersion.MQTT_5 ? "clean start" : "clean session",
+                settings.cleanStart() ? "yes" : "no");
+        if (settings.protocolVersion() == ProtocolVersion.MQTT_5) {
+            s.put("session expiry", settings.sessionExpirySeconds() + " s");
+        }
+        if (connectRate > 0) {
+            s.put("connect rate", BigDecimal.valueOf(connectRate).stripTrailingZeros().toPlainString() + "/s on this engine");
+        }
+        if (fixedNode >= 0) {
+            s.put("node", settings.nodes().get(fixedNode).name);
+        }
+        return s;
+    }
+
+    private OperationResult awaitConnects(List<LoadClient> clients, List<CompletableFuture<Boolean>> acks,
+            SetupRecorder.Step setupStep) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.connectTimeoutMs() + 5_000L);
         int ok = 0;
         int failed = 0;
@@ -164,6 +191,7 @@ public final class ConnectOperation {
                 long left = Math.max(0, deadline - System.nanoTime());
                 acks.get(i).get(left, TimeUnit.NANOSECONDS);
                 ok++;
+                setupStep.ranOn(clients.get(i));
             } catch (TimeoutException e) {
                 timedOut++;
                 if (firstError == null) {

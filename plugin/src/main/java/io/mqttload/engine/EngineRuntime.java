@@ -419,6 +419,8 @@ public final class EngineRuntime {
         summary.pubToSubBySampler(pubToSubBySampler);
         summary.timeline(timeline.figures());
         summary.engineFacts(engineFacts, parameters);
+        // A broker still being asked had a connect timeout and an answer timeout to go.
+        summary.setup(context.setup().snapshot(2 * config.brokerVersionTimeoutMillis()));
         for (IntervalListener l : intervalListeners) {
             l.onRunEnd(summary);
         }

@@ -24,10 +24,13 @@ public final class PayloadSource {
 
     private final byte[] template;
     private final boolean measured;
+    /** What the report says of it: "256 B random". */
+    private final String description;
 
-    private PayloadSource(byte[] template, boolean measured) {
+    private PayloadSource(byte[] template, boolean measured, String description) {
         this.template = template;
         this.measured = measured;
+        this.description = description;
     }
 
     public static Kind parseKind(String text) {
@@ -64,7 +67,8 @@ public final class PayloadSource {
                     + "measurement needs at least " + PayloadHeader.SIZE + " for its header; make it larger or turn "
                     + "measureLatency off");
         }
-        return new PayloadSource(bytes, measured);
+        String source = kind == Kind.FILE ? "from " + Path.of(file.trim()).getFileName() : kind.name().toLowerCase(Locale.ROOT);
+        return new PayloadSource(bytes, measured, bytes.length + " B " + source + (measured ? "" : ", not measured"));
     }
 
     private static byte[] readFile(String file) {
@@ -84,6 +88,11 @@ public final class PayloadSource {
 
     public int size() {
         return template.length;
+    }
+
+    /** Size and kind, for the report's setup: "256 B random", "1024 B from telemetry.json". */
+    public String describe() {
+        return description;
     }
 
     /**

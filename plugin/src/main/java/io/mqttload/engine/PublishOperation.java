@@ -1,5 +1,7 @@
 package io.mqttload.engine;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -50,6 +52,7 @@ public final class PublishOperation {
     /** MQTT 5 properties of every message; a response topic makes each message a request. */
     private final PublishProperties properties;
     private final NameTemplate responseTopic;
+    private final SetupRecorder.StepRef step = new SetupRecorder.StepRef("publish");
 
     public PublishOperation(String topicTemplate, int qos, boolean retain, PayloadSource payload, int messagesPerSample,
             boolean synchronous, int maxInFlight, int maxInFlightPerClient, long ackTimeoutMillis) {
@@ -102,6 +105,23 @@ public final class PublishOperation {
         return messagesPerSample;
     }
 
+    /** The settings a report's setup shows. */
+    Map<String, String> setup() {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("topic", topic.source());
+        s.put("QoS", Integer.toString(qos));
+        s.put("payload", payload.describe());
+        if (retain) {
+            s.put("retain", "yes");
+        }
+        s.put("messages per sample", Integer.toString(messagesPerSample));
+        s.put("acks", synchronous ? "waited for each" : "up to " + maxInFlight + " in flight per thread");
+        if (responseTopic != null) {
+            s.put("response topic", responseTopic.source());
+        }
+        return s;
+    }
+
     public OperationResult run(RunContext run, ClientGroup group, int threadGroup, int thread,
             SamplerMetrics sampler) {
         return run(run, group, threadGroup, thread, sampler, NO_INTENDED_TIME);
@@ -122,8 +142,9 @@ public final class PublishOperation {
         String earlierFailures = group.takeAsyncFailures();
         Semaphore window = synchronous ? null : group.inFlight(maxInFlight);
         Counts counts = new Counts(metrics, sampler);
+        SetupRecorder.Step setupStep = step.in(run, sampler, this::setup);
         try {
-            return publishAll(metrics, sampler, group, values, window, earlierFailures, counts, intendedMicros);
+            return publishAll(metrics, sampler, group, values, window, earlierFailures, counts, intendedMicros, setupStep);
         } finally {
             // Counted once per sample and node rather than per message: shared counters less on the hot path.
             counts.book();
@@ -168,7 +189,7 @@ public final class PublishOperation {
     }
 
     private OperationResult publishAll(EngineMetrics metrics, SamplerMetrics sampler, ClientGroup group, PlaceholderValues values,
-            Semaphore window, String earlierFailures, Counts counts, long intendedMicros) {
+            Semaphore window, String earlierFailures, Counts counts, long intendedMicros, SetupRecorder.Step setupStep) {
         int failed = 0;
         String firstError = null;
         for (int i = 0; i < messagesPerSample; i++) {
@@ -234,6 +255,7 @@ public final class PublishOperation {
             }
             stream.sent();
             counts.sent(client.node(), body.length);
+            setupStep.ranOn(client);
             if (lag >= 0) {
                 metrics.sentAfterIntended(sampler, lag);
             }

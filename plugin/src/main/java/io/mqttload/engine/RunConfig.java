@@ -36,6 +36,8 @@ public final class RunConfig {
     public static final String CLOCK_SAMPLES = "mqttload.clockSamples";
     /** Bound on each clock measurement, and on waiting for the reference engine once production started. */
     public static final String CLOCK_TIMEOUT_MS = "mqttload.clockTimeoutMs";
+    /** How long a broker endpoint is given to say what it is ({@code $SYS} version) for the report; 0: not asked. */
+    public static final String BROKER_VERSION_TIMEOUT_MS = "mqttload.brokerVersionTimeoutMs";
     /** The value of {@value #ENGINE_NUMBER} that has engines started alike claim their numbers through the broker. */
     public static final String CLAIM = "auto";
     /** The name engines started alike claim their numbers under (default: the scenario). */
@@ -60,6 +62,7 @@ public final class RunConfig {
     private final double failureTolerancePercent;
     private final int clockSamples;
     private final long clockTimeoutMillis;
+    private final long brokerVersionTimeoutMillis;
 
     /** Where an engine's run id came from: what decides whether another id at a barrier is a mistake. */
     public enum RunIdSource {
@@ -85,7 +88,9 @@ public final class RunConfig {
 
     private RunConfig(String engineId, int engineNumber, String runId, RunIdSource runIdSource, String scenario,
             Path resultsDir, long warmupMillis, long drainTimeoutMillis, long closeTimeoutMillis, long progressMillis,
-            long drainQuietMillis, int engines, double failureTolerancePercent, int clockSamples, long clockTimeoutMillis) {
+            long drainQuietMillis, int engines, double failureTolerancePercent, int clockSamples, long clockTimeoutMillis,
+            long brokerVersionTimeoutMillis) {
+        this.brokerVersionTimeoutMillis = brokerVersionTimeoutMillis;
         this.runIdSource = runIdSource;
         this.failureTolerancePercent = failureTolerancePercent;
         this.clockSamples = clockSamples;
@@ -166,8 +171,10 @@ public final class RunConfig {
         double tolerance = percent(FAILURE_TOLERANCE_PERCENT, text(property, FAILURE_TOLERANCE_PERCENT, "0"));
         int clockSamples = (int) parse(CLOCK_SAMPLES, text(property, CLOCK_SAMPLES, "16"), 0, 1000);
         long clockTimeout = parse(CLOCK_TIMEOUT_MS, text(property, CLOCK_TIMEOUT_MS, "5000"), 1, 600_000);
+        long brokerVersionTimeout = parse(BROKER_VERSION_TIMEOUT_MS, text(property, BROKER_VERSION_TIMEOUT_MS, "3000"), 0,
+                60_000);
         return new RunConfig(engineId, engineNumber, runId, runIdSource, scenario, results, warmup, drain, close, progress, quiet,
-                engines, tolerance, clockSamples, clockTimeout);
+                engines, tolerance, clockSamples, clockTimeout, brokerVersionTimeout);
     }
 
     /**
@@ -337,6 +344,10 @@ public final class RunConfig {
 
     public long clockTimeoutMillis() {
         return clockTimeoutMillis;
+    }
+
+    public long brokerVersionTimeoutMillis() {
+        return brokerVersionTimeoutMillis;
     }
 
     public long progressMillis() {

@@ -3,6 +3,7 @@ package io.mqttload.engine;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.mqttload.client.ConnectionSettings;
@@ -27,6 +28,7 @@ public final class RunContext {
     /** The broker of the first MQTT Connect on this engine: where barriers go unless a timer names another. */
     private volatile ConnectionSettings firstConnection;
     private final Runnable onDisconnecting;
+    private final SetupRecorder setup;
 
     /** @param onDisconnecting what the engine does when the first MQTT Disconnect of the run begins */
     RunContext(RunConfig config, EngineMetrics metrics, DeliveryLedger ledger, Runnable onDisconnecting) {
@@ -34,6 +36,14 @@ public final class RunContext {
         this.metrics = metrics;
         this.ledger = ledger;
         this.onDisconnecting = onDisconnecting;
+        // Short and random: an MQTT 3.1.1 broker takes ids of up to 23 characters, and engines must not share one.
+        this.setup = new SetupRecorder("mlid-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36)
+                + "-", config.brokerVersionTimeoutMillis());
+    }
+
+    /** The run's setup as its samplers run it, for the report. */
+    public SetupRecorder setup() {
+        return setup;
     }
 
     public RunConfig config() {
@@ -90,6 +100,7 @@ public final class RunContext {
         if (firstConnection == null) {
             firstConnection = settings;
         }
+        setup.brokersOf(settings);
     }
 
     /** The engine-wide limiter for a connection rate; every thread asking for the same rate shares it. */

@@ -1,7 +1,9 @@
 package io.mqttload.engine;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -34,6 +36,7 @@ public final class SubscribeOperation {
     private final SubscribeOptions options;
     /** Whether the subscribing clients answer requests (MQTT 5 messages with a response topic). */
     private final boolean answerRequests;
+    private final SetupRecorder.StepRef step = new SetupRecorder.StepRef("subscribe");
 
     public SubscribeOperation(String topicFilters, int qos, String clients, long timeoutMillis) {
         this(topicFilters, qos, clients, timeoutMillis, SubscribeOptions.DEFAULT, false);
@@ -64,6 +67,24 @@ public final class SubscribeOperation {
                 }
             }
         }
+    }
+
+    /** The settings a report's setup shows. */
+    Map<String, String> setup() {
+        Map<String, String> s = new LinkedHashMap<>();
+        List<String> sources = new ArrayList<>();
+        for (NameTemplate f : filters) {
+            sources.add(f.source());
+        }
+        s.put(sources.size() == 1 ? "filter" : "filters", String.join(" ", sources));
+        s.put("QoS", Integer.toString(qos));
+        if (!"all".equals(selection.toString())) {
+            s.put("clients", selection.toString());
+        }
+        if (answerRequests) {
+            s.put("answers requests", "yes");
+        }
+        return s;
     }
 
     public OperationResult run(RunContext run, ClientGroup group, int threadGroup, int thread,
@@ -102,6 +123,7 @@ public final class SubscribeOperation {
                     + group.size() + " client(s) (indexes 0-" + (group.size() - 1) + ")");
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        SetupRecorder.Step setupStep = step.in(run, sampler, this::setup);
         int ok = 0;
         String firstError = null;
         EngineMetrics metrics = run.metrics();
@@ -110,6 +132,7 @@ public final class SubscribeOperation {
                 acks.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 ok++;
                 metrics.subscribed(sampler);
+                setupStep.ranOn(selected.get(i));
             } catch (ExecutionException e) {
                 metrics.failed(FailureTally.Kind.SUBSCRIBE, sampler, Errors.reason(e));
                 if (firstError == null) {

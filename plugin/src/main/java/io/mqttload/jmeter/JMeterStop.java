@@ -35,7 +35,8 @@ final class JMeterStop {
         return engineAtStart && engine() == null;
     }
 
-    private static Object engine() {
+    /** JMeter's engine of the running test, or null (stopped, none, or the field not readable). */
+    static Object engine() {
         if (ENGINE == null) {
             return null;
         }

@@ -65,6 +65,7 @@ final class MqttElements {
                         claim.claimed().engineNumber, claim.claimed().runId);
             }, System.out, runtime -> {
                 runtime.describe(engineFacts(), changedProperties());
+                runtime.context().setup().testPlan(TestPlanName.current());
                 JMeterStop.testStarted();
                 // Checked every second, and once more at the end: a stop within the last second is seen too.
                 runtime.addIntervalListener(interval -> {

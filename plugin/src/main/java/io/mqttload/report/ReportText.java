@@ -28,6 +28,8 @@ public final class ReportText {
         t.append(String.format(Locale.ROOT, "measured %.1f s (warm-up %.1f s excluded from rates and latency)%n",
                 r.measuredSeconds, r.warmupMillis / 1000.0));
         t.append(rule);
+        r.setup.appendText(t, r.scenario, r.scheduleLine(), r.enginesLine());
+        t.append(rule);
         t.append(String.format(Locale.ROOT, "%-14s %11s %11s %8s %7s %11s %11s %8s %6s %10s%n", "engine", "pub msg/s",
                 "sub msg/s", "connects", "errors", "expected", "received", "lost", "dups", "p99 ms"));
         for (EngineRow e : r.engines) {
@@ -85,6 +87,8 @@ public final class ReportText {
         m.append(String.format(Locale.ROOT, "Scenario `%s`, %d engine(s), measured %.1f s, warm-up %.1f s excluded.%n%n",
                 r.scenario, r.engines.size() + r.missingEngines.size(), r.measuredSeconds, r.warmupMillis / 1000.0));
         m.append("**Verdict:** ").append(r.verdictLine()).append("\n\n");
+        r.setup.appendMarkdown(m, r.scenario, r.scheduleLine(), r.enginesLine());
+        m.append("## Figures\n\n");
         m.append("| actual rate pub:sub (msg/s) | avg latency (ms) | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
         m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         LatencyStats p = r.latency.get("pubToSub");

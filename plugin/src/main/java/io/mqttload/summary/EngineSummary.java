@@ -55,6 +55,8 @@ public final class EngineSummary {
     public DeliveryCheck.Ledger ledger = new DeliveryCheck.Ledger(List.of(), List.of());
     /** This engine's clock against the run's reference engine; null in a summary written before clocks were measured. */
     public ClockFigures clock;
+    /** What the run was asked to do; null in a summary written before the setup was recorded. */
+    public RunSetup setup;
 
     /** The count, 0 when the summary does not carry it. */
     public long count(Count c) {

@@ -83,6 +83,9 @@ public final class MergedReport {
     /** The engines' clock offsets, and what they do to cross-engine pub-to-sub latency. */
     public final ClockReport clocks;
 
+    /** What the run was asked to do, over every engine. */
+    public final RunSetup setup;
+
     /** Why the figures cannot be trusted as a whole (colliding engine numbers, mixed runs), or empty. */
     public final List<String> problems = new ArrayList<>();
 
@@ -156,6 +159,11 @@ public final class MergedReport {
             latency.put(LatencyKind.values()[i].key(), new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
         }
         this.clocks = ClockReport.of(summaries, latency.get(LatencyKind.PUB_TO_SUB.key()));
+        List<RunSetup> setups = new ArrayList<>();
+        for (EngineSummary sm : summaries) {
+            setups.add(sm.setup);
+        }
+        this.setup = RunSetup.merge(setups);
         DeliveryCheck.Result d = mergeLedgers(summaries);
         this.expected = d.expected;
         this.receivedOfExpected = d.receivedOfExpected;
@@ -339,6 +347,30 @@ public final class MergedReport {
         return LatencyKind.ofKey(kind).row(this::latencyOf) == LatencyKind.Row.NO_INTENDED_TIME;
     }
 
+    /** The throughput timers' publish rate over every engine and the seconds behind it, or empty (see {@link RunSetup}). */
+    public String scheduleLine() {
+        return RunSetup.scheduleText(count(Count.SCHEDULED_PUBLISH_RATE), count(Count.PUBLISH_BEHIND_SCHEDULE_SECONDS));
+    }
+
+    /** The engines on one line: how many, and each with its machine ("engine-1 on host-a, 2 cores"). */
+    public String enginesLine() {
+        StringBuilder s = new StringBuilder(Integer.toString(engines.size() + missingEngines.size()));
+        String sep = " (";
+        for (EngineRow e : engines) {
+            Map<String, String> facts = engineFacts.getOrDefault(e.engineId, Map.of());
+            s.append(sep).append(e.engineId).append(" on ").append(facts.getOrDefault("host", "?"));
+            if (facts.containsKey("cores")) {
+                s.append(", ").append(facts.get("cores")).append(" cores");
+            }
+            sep = "; ";
+        }
+        for (String m : missingEngines) {
+            s.append(sep).append(m).append(": no summary");
+            sep = "; ";
+        }
+        return sep.equals(" (") ? s.toString() : s.append(')').toString();
+    }
+
     /** The request/response line of the whole run ("" without requests or replies). */
     public String requestResponseLine() {
         return RunSummary.requestResponseLine(this::count).trim();
@@ -410,6 +442,7 @@ public final class MergedReport {
         f.failureTolerancePercent = failureTolerancePercent;
         f.failures.addAll(failures);
         f.clocks = clocks;
+        f.setup = setup;
         return f;
     }
 

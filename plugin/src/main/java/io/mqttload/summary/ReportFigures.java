@@ -43,6 +43,8 @@ public final class ReportFigures {
     public List<FailureTally.Row> failures = new ArrayList<>();
     /** The engines' clock offsets and their warnings; null in a report written before clocks were measured. */
     public ClockReport clocks;
+    /** What the run was asked to do, over every engine; null in a report written before the setup was recorded. */
+    public RunSetup setup;
 
     /** The count, 0 when the report does not carry it. */
     public long count(Count c) {

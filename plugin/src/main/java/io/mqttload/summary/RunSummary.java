@@ -176,6 +176,17 @@ public final class RunSummary {
         parameters.putAll(planParameters);
     }
 
+    private RunSetup setup = new RunSetup();
+
+    /** What the run was asked to do, as its samplers ran it. */
+    public void setup(RunSetup runSetup) {
+        setup = runSetup;
+    }
+
+    public RunSetup setup() {
+        return setup;
+    }
+
     public void broker(List<BrokerMonitor.Stats> stats) {
         broker.addAll(stats);
     }
@@ -236,6 +247,9 @@ public final class RunSummary {
         t.append(String.format(Locale.ROOT, "MQTT run %s  scenario %s  engine %s%n", runId, scenario, engineId));
         t.append(String.format(Locale.ROOT, "measured %.1f s (warm-up %.1f s excluded from rates and latency)%n",
                 measuredSeconds, warmupMillis / 1000.0));
+        t.append(rule);
+        // The schedule has its own line below, beside the actual rate.
+        setup.appendText(t, scenario, "", engineId + " on " + facts.getOrDefault("host", "?"));
         t.append(rule);
         t.append(String.format(Locale.ROOT, "%-28s %s%n", "actual rate pub:sub (msg/s)",
                 String.format(Locale.ROOT, "%.1f : %.1f", publishRate(), receiveRate())));
@@ -360,6 +374,7 @@ public final class RunSummary {
         f.timeline = timeline;
         f.ledger = ledger;
         f.clock = clock;
+        f.setup = setup;
         return f;
     }
 

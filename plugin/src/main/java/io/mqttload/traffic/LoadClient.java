@@ -47,6 +47,8 @@ public final class LoadClient {
     private final Replies replies;
     private final Responder responder;
     private final Receiver receiver;
+    /** The tally that counted this client last (see {@link #tallyChanged}); only this client's JMeter thread sets it. */
+    private Object lastTally;
     /** What the connection tells this client; package-visible so that tests can play a connection's life. */
     final MqttConnection.Listener events = new ConnectionEvents();
 
@@ -71,6 +73,18 @@ public final class LoadClient {
 
     private NodeMetrics nodeMetrics(BrokerNode brokerNode) {
         return metrics.nodes.node(brokerNode.index, brokerNode.name);
+    }
+
+    /**
+     * Whether {@code tally} differs from the one this asked last, which it becomes: a count of distinct clients per
+     * sampler looks a client up only when it moves to another sampler, not once per message.
+     */
+    public boolean tallyChanged(Object tally) {
+        if (lastTally == tally) {
+            return false;
+        }
+        lastTally = tally;
+        return true;
     }
 
     public String clientId() {

@@ -128,6 +128,11 @@ class RunReportIT {
         assertThat(json.path("verdict").asText()).isEqualTo("NO_LOSS");
         String markdown = Files.readString(results.resolve("report-report-it.md"), StandardCharsets.UTF_8);
         assertThat(markdown).contains("**Verdict:** NO LOSS").contains("| " + summary.engineId + " |");
+        // HiveMQ CE publishes no $SYS version: the report says so rather than naming a guess.
+        String endpoint = "tcp://127.0.0.1:" + broker.tcpPort();
+        assertThat(report.setup.brokers).containsExactly(Map.entry(endpoint, ""));
+        assertThat(markdown).contains("| " + endpoint + " | (does not say its name or version) |");
+        assertThat(json.path("setup").path("testPlan").asText()).isEqualTo("report");
         assertThat(results.resolve("report-report-it.txt")).exists();
     }
 

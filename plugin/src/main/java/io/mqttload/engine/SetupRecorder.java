@@ -39,7 +39,7 @@ public final class SetupRecorder {
 
     /**
      * @param clientIdPrefix   the start of the asking clients' ids (unique per engine and run)
-     * @param askTimeoutMillis how long a broker is given to connect and to answer; 0: brokers are not asked
+     * @param askTimeoutMillis how long a broker is given to connect and to answer; 0: brokers are not asked (nor listed)
      */
     SetupRecorder(String clientIdPrefix, long askTimeoutMillis) {
         this.clientIdPrefix = clientIdPrefix;
@@ -98,6 +98,9 @@ public final class SetupRecorder {
 
     /** Asks each node of the connection, once per endpoint and run, what broker it is. */
     void brokersOf(ConnectionSettings settings) {
+        if (askTimeoutMillis == 0) {
+            return;
+        }
         for (BrokerNode node : settings.nodes()) {
             String endpoint = endpoint(node);
             if (brokers.containsKey(endpoint)) {
@@ -105,10 +108,6 @@ public final class SetupRecorder {
             }
             CompletableFuture<String> answer = new CompletableFuture<>();
             if (brokers.putIfAbsent(endpoint, answer) != null) {
-                continue;
-            }
-            if (askTimeoutMillis == 0) {
-                answer.complete(RunSetup.NOT_ANNOUNCED);
                 continue;
             }
             String clientId = clientIdPrefix + asked.incrementAndGet();

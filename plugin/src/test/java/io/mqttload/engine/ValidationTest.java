@@ -97,6 +97,14 @@ class ValidationTest {
     }
 
     @Test
+    void brokerVersionTimeout_outOfRange_namesThePropertyAndTheValue() {
+        assertThatThrownBy(() -> RunConfig.from(name -> name.equals(RunConfig.BROKER_VERSION_TIMEOUT_MS) ? "-1" : null, "s"))
+                .hasMessageStartingWith("mqttload.brokerVersionTimeoutMs = '-1'");
+        assertThat(RunConfig.from(name -> name.equals(RunConfig.BROKER_VERSION_TIMEOUT_MS) ? "0" : null, "s")
+                .brokerVersionTimeoutMillis()).isZero();
+    }
+
+    @Test
     void verdictNames_areReadBackOrRefusedByName() {
         assertThat(Verdict.of(" no_loss ")).isEqualTo(Verdict.NO_LOSS);
         assertThatThrownBy(() -> Verdict.of("NO LOSS")).hasMessage("not an MQTT run verdict: 'NO LOSS'");

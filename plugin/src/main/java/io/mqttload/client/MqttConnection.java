@@ -156,7 +156,8 @@ public final class MqttConnection {
                     : violation;
         }
         String reason = Errors.reason(error);
-        if (session.isMqtt5() && Errors.unwrap(error) instanceof ConnectionClosedException) {
+        // A connection closed by a TLS alert (a refused client certificate) is not a 3.1.1 broker's silence.
+        if (session.isMqtt5() && Errors.unwrap(error) instanceof ConnectionClosedException && !Errors.isTls(error)) {
             return reason + " (no CONNACK to an MQTT 5 CONNECT: the broker may speak only MQTT 3.1.1; try mqttVersion"
                     + " = MQTT_3_1_1)";
         }

@@ -12,6 +12,9 @@ import com.hivemq.client.mqtt.MqttClientTransportConfigBuilder;
 import com.hivemq.client.mqtt.MqttWebSocketConfig;
 import com.hivemq.client.mqtt.lifecycle.MqttClientDisconnectedContext;
 
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.reactivex.schedulers.Schedulers;
 
@@ -26,9 +29,17 @@ public final class ClientConfigs {
      * ThreadLocal map and recycled objects go through a shared queue, which cost the delivered path about
      * 10 % of its client CPU per message (docs/performance.md).
      */
+    private static final int THREADS = Math.max(2, Runtime.getRuntime().availableProcessors() * 2);
+    /**
+     * The event loops themselves, made here rather than by the client library from an executor, so that each load
+     * client can reach them through a group of its own that notes its connect's phases ({@link ConnectPhases}). NIO is
+     * what the library picks too when no native transport is on the class path, and the shaded jar bundles none.
+     */
+    private static final NioEventLoopGroup LOOPS = new NioEventLoopGroup(THREADS,
+            Executors.newCachedThreadPool(new DefaultThreadFactory("mqttload-netty", true)));
     private static final MqttClientExecutorConfig SHARED_EVENT_LOOP = MqttClientExecutorConfig.builder()
-            .nettyExecutor(Executors.newCachedThreadPool(new DefaultThreadFactory("mqttload-netty", true)))
-            .nettyThreads(Math.max(2, Runtime.getRuntime().availableProcessors() * 2))
+            .nettyExecutor(LOOPS)
+            .nettyThreads(THREADS)
             .build();
     /**
      * The same event loop, with the load clients' completions (PUBACK, PUBCOMP, CONNACK, SUBACK) run on it where
@@ -48,9 +59,15 @@ public final class ClientConfigs {
         return SHARED_EVENT_LOOP;
     }
 
-    /** The shared event loop for load clients, whose completions run on it without a thread hand-off. */
-    public static MqttClientExecutorConfig loadClients() {
-        return LOAD_CLIENTS;
+    /**
+     * The executor configuration of one load client: the shared event loops (or a slow consumer's own, {@code loops}),
+     * through a group of one loop that notes the client's connect phases.
+     */
+    static MqttClientExecutorConfig loadClient(ConnectPhases phases, EventLoopGroup loops) {
+        return LOAD_CLIENTS.extend()
+                .nettyExecutor(phases.group((EventLoop) (loops == null ? LOOPS : loops).next()))
+                .nettyThreads(1)
+                .build();
     }
 
     /** Asks for the next reconnect attempt after the policy's delay for it. */
@@ -72,7 +89,7 @@ public final class ClientConfigs {
             TlsSettings tls = s.tls();
             MqttClientSslConfigBuilder ssl = MqttClientSslConfig.builder()
                     .trustManagerFactory(tls.trustManagers())
-                    .keyManagerFactory(tls.keyManagers())
+                    .keyManagerFactory(s.keyManagers())
                     .handshakeTimeout(s.connectTimeoutMs(), TimeUnit.MILLISECONDS);
             if (!tls.verifyHostname()) {
                 ssl.hostnameVerifier((host, session) -> true);

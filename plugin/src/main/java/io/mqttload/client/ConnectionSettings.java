@@ -3,6 +3,8 @@ package io.mqttload.client;
 import java.util.List;
 import java.util.Objects;
 
+import javax.net.ssl.KeyManagerFactory;
+
 import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
 
@@ -34,8 +36,11 @@ public final class ConnectionSettings {
     private final long sessionExpirySeconds;
     private final int connectTimeoutMs;
     private final ConnectOptions connectOptions;
+    /** This client's own key material (a per-client key store); null: the TLS settings' key, if any. */
+    private final KeyManagerFactory clientKeys;
 
     private ConnectionSettings(Builder b) {
+        this.clientKeys = null;
         this.nodes = List.copyOf(BrokerNode.parseList("nodes", b.nodes, b.host, b.port,
                 Objects.requireNonNull(b.transport, "transport")));
         this.node = nodes.get(0);
@@ -75,8 +80,9 @@ public final class ConnectionSettings {
         }
     }
 
-    /** The same settings aimed at {@code target}, one of {@code base}'s nodes. */
-    private ConnectionSettings(ConnectionSettings base, BrokerNode target) {
+    /** The same settings aimed at {@code target}, one of {@code base}'s nodes, presenting {@code clientKeys}. */
+    private ConnectionSettings(ConnectionSettings base, BrokerNode target, KeyManagerFactory clientKeys) {
+        this.clientKeys = clientKeys;
         this.nodes = base.nodes;
         this.node = target;
         this.host = target.host;
@@ -105,7 +111,20 @@ public final class ConnectionSettings {
 
     /** These settings aimed at node {@code index} of the list. */
     public ConnectionSettings forNode(int index) {
-        return index == node.index ? this : new ConnectionSettings(this, nodes.get(index));
+        return index == node.index ? this : new ConnectionSettings(this, nodes.get(index), clientKeys);
+    }
+
+    /** These settings for a client that presents its own key (a per-client key store), on every node it goes to. */
+    public ConnectionSettings withClientKeys(KeyManagerFactory keys) {
+        return new ConnectionSettings(this, node, keys);
+    }
+
+    /** The key material this client presents in a TLS handshake, or null for none. */
+    KeyManagerFactory keyManagers() {
+        if (clientKeys != null) {
+            return clientKeys;
+        }
+        return tls == null ? null : tls.keyManagers();
     }
 
     public List<BrokerNode> nodes() {

@@ -58,7 +58,7 @@ public final class Errors {
         if (root instanceof UnknownHostException) {
             return "unknown host: " + root.getMessage();
         }
-        if (hasCause(e, SSLException.class) || hasCause(e, GeneralSecurityException.class)) {
+        if (isTls(e)) {
             // The root is often a PKIX path error (an untrusted CA) wrapped in an SSLHandshakeException.
             return "TLS handshake failed: " + root.getMessage();
         }
@@ -109,6 +109,11 @@ public final class Errors {
             return null;
         }
         return "the client closed the connection during CONNECT: " + message;
+    }
+
+    /** Whether TLS failed: a handshake, or an alert the broker sent (it refused the client's certificate). */
+    static boolean isTls(Throwable t) {
+        return hasCause(t, SSLException.class) || hasCause(t, GeneralSecurityException.class);
     }
 
     private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {

@@ -4,11 +4,12 @@ import java.net.InetAddress;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.reactivex.schedulers.Schedulers;
 
 import com.hivemq.client.mqtt.MqttClient;
@@ -61,8 +62,10 @@ public final class MqttConnection {
     private final InetAddress localAddress;
     private final ReconnectPolicy reconnectPolicy;
     private final Listener listener;
-    /** A slow consumer's own event-loop thread, shut down with the connection; null for every other client. */
-    private final ExecutorService ownEventLoop;
+    /** A slow consumer's own event loop, shut down with the connection; null for every other client. */
+    private final NioEventLoopGroup ownEventLoop;
+    /** The instants of the connect, for its phases. */
+    private final ConnectPhases phases = new ConnectPhases();
     /** The protocol-version part: MQTT 3.1.1 or 5. */
     private final MqttSession session;
     private final AtomicBoolean connected = new AtomicBoolean();
@@ -91,17 +94,13 @@ public final class MqttConnection {
                 .addConnectedListener(ctx -> onConnected(sessionPresent(ctx)))
                 .addDisconnectedListener(this::onDisconnected);
         if (ownEventLoop) {
-            this.ownEventLoop = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "mqttload-slow-consumer-" + clientId);
-                t.setDaemon(true);
-                return t;
-            });
-            builder.executorConfig(ClientConfigs.loadClients().extend().nettyExecutor(this.ownEventLoop).nettyThreads(1)
-                    .build());
+            // One daemon thread, which ends with the loop.
+            this.ownEventLoop = new NioEventLoopGroup(1, new DefaultThreadFactory("mqttload-slow-consumer-" + clientId,
+                    true));
         } else {
             this.ownEventLoop = null;
-            builder.executorConfig(ClientConfigs.loadClients());
         }
+        builder.executorConfig(ClientConfigs.loadClient(phases, this.ownEventLoop));
         this.session = MqttSession.of(builder, settings, listener::message);
     }
 
@@ -135,7 +134,13 @@ public final class MqttConnection {
 
     /** Connects; the future completes with whether the broker resumed a session. */
     public CompletableFuture<Boolean> connect() {
+        phases.reset();
         return session.connect(settings);
+    }
+
+    /** The instants of the last connect (TCP established, TLS done), read when its CONNACK arrived. */
+    public ConnectPhases phases() {
+        return phases;
     }
 
     /**
@@ -151,7 +156,8 @@ public final class MqttConnection {
                     : violation;
         }
         String reason = Errors.reason(error);
-        if (session.isMqtt5() && Errors.unwrap(error) instanceof ConnectionClosedException) {
+        // A connection closed by a TLS alert (a refused client certificate) is not a 3.1.1 broker's silence.
+        if (session.isMqtt5() && Errors.unwrap(error) instanceof ConnectionClosedException && !Errors.isTls(error)) {
             return reason + " (no CONNACK to an MQTT 5 CONNECT: the broker may speak only MQTT 3.1.1; try mqttVersion"
                     + " = MQTT_3_1_1)";
         }
@@ -253,7 +259,7 @@ public final class MqttConnection {
         closing = true;
         return session.disconnect().whenComplete((ok, error) -> {
             if (ownEventLoop != null) {
-                ownEventLoop.shutdown();
+                ownEventLoop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             }
         });
     }

@@ -12,6 +12,16 @@ import java.util.Set;
  * Example: {@code System{thread}/Subsystem{client/100}/Device{client%100}/Parameter{msg%10}}.
  */
 public final class NameTemplate {
+    /**
+     * The placeholders of a template expanded once per client (client ids, a node's name, a client's key store and
+     * alias): the engine, its number, the run, the thread group, the thread and the client's number in its group.
+     */
+    public static final Set<String> CLIENT_PLACEHOLDERS = Set.of("engine", "engineNumber", "run", "threadGroup", "thread",
+            "client");
+
+    /** The placeholders whose values are text (see {@link Values#text}): arithmetic on them is refused when compiled. */
+    private static final Set<String> TEXT_PLACEHOLDERS = Set.of("engine", "run");
+
     private final String source;
     private final Segment[] segments;
     private final boolean constant;
@@ -91,6 +101,10 @@ public final class NameTemplate {
                 throw new InvalidSettingException(field, template, "division by zero in {" + body + "}");
             }
             ops.add(new long[] {op, operand});
+        }
+        if (!ops.isEmpty() && TEXT_PLACEHOLDERS.contains(name)) {
+            throw new InvalidSettingException(field, template, "{" + name + "} is text and takes no arithmetic: {"
+                    + body + "}");
         }
         return Segment.variable(name, ops.toArray(new long[0][]));
     }

@@ -83,7 +83,7 @@ final class SuiteElements {
                 "host", "localhost", "port", "1883", "transport", "TCP", "webSocketPath", "/mqtt", "mqttVersion", "MQTT_5",
                 "nodes", "", "nodeAssignment", "ROUND_ROBIN", "nodeTemplate", "", "nodeSeed", "0", "nodeFailover", "true",
                 "username", "", "password", "", "trustStorePath", "", "trustStorePassword", "", "keyStorePath", "",
-                "keyStorePassword", "", "verifyHostname", "true", "keepAliveSeconds", "60", "cleanStart", "true",
+                "keyStorePassword", "", "keyStoreAlias", "", "verifyHostname", "true", "keepAliveSeconds", "60", "cleanStart", "true",
                 "sessionExpirySeconds", "0", "connectTimeoutMs", "10000", "willTopic", "", "willPayload", "", "willQos", "0",
                 "willRetain", "false", "willDelaySeconds", "", "receiveMaximum", "", "maximumPacketSize", "",
                 "topicAliasMaximum", "", "sendTopicAliasMaximum", "", "userProperties", "", "authMethod", "", "authData", "",

@@ -18,9 +18,11 @@ import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.NodeAssignment;
 import io.mqttload.client.ProtocolVersion;
 import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.client.TlsSettings;
 import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.NameTemplate;
+import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.traffic.LoadClient;
 
@@ -30,7 +32,7 @@ import io.mqttload.traffic.LoadClient;
  * CONNACK. Many connects are in flight at once, so thousands of clients take seconds, not minutes.
  */
 public final class ConnectOperation {
-    public static final Set<String> ID_PLACEHOLDERS = Set.of("engine", "engineNumber", "run", "threadGroup", "thread", "client");
+    public static final Set<String> ID_PLACEHOLDERS = NameTemplate.CLIENT_PLACEHOLDERS;
 
     private final ConnectionSettings settings;
     private final int count;
@@ -120,6 +122,9 @@ public final class ConnectOperation {
         RateLimiter limiter = connectRate > 0 ? run.rateLimiter(connectRate) : null;
         List<LoadClient> started = new ArrayList<>(count);
         List<CompletableFuture<Boolean>> acks = new ArrayList<>(count);
+        List<String> keyFailures = new ArrayList<>();
+        TlsSettings tls = settings.tls();
+        boolean keysPerClient = tls != null && tls.keysPerClient();
         Set<String> ids = new HashSet<>();
         int firstIndex = group.size();
         PlaceholderValues values = new PlaceholderValues(run.config(), threadGroup, thread);
@@ -148,14 +153,25 @@ public final class ConnectOperation {
             } catch (InvalidSettingException e) {
                 return OperationResult.failed("INVALID_SETTING", e.getMessage());
             }
-            LoadClient client = new LoadClient(id, values.client, local, settings.forNode(node), run.metrics(),
+            ConnectionSettings own = settings.forNode(node);
+            if (keysPerClient) {
+                try {
+                    own = own.withClientKeys(tls.clientKeys(run.keyStores(), values, id));
+                } catch (InvalidSettingException e) {
+                    // This client cannot present its certificate: its connect fails, the others go ahead.
+                    run.metrics().failed(FailureTally.Kind.CONNECT, sampler, e.getMessage());
+                    keyFailures.add(e.getMessage());
+                    continue;
+                }
+            }
+            LoadClient client = new LoadClient(id, values.client, local, own, run.metrics(),
                     sampler, run.ledger(), reconnectPolicy, consumeDelayNanos);
             group.add(client);
             run.register(client);
             started.add(client);
             acks.add(client.connect());
         }
-        return awaitConnects(started, acks, step.in(run, sampler, this::setup));
+        return awaitConnects(started, acks, keyFailures, step.in(run, sampler, this::setup));
     }
 
     /** The settings a report's setup shows. */
@@ -179,13 +195,14 @@ public final class ConnectOperation {
         return s;
     }
 
+    /** @param keyFailures why clients that could not load their key material did not connect (already counted) */
     private OperationResult awaitConnects(List<LoadClient> clients, List<CompletableFuture<Boolean>> acks,
-            SetupRecorder.Step setupStep) {
+            List<String> keyFailures, SetupRecorder.Step setupStep) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.connectTimeoutMs() + 5_000L);
         int ok = 0;
-        int failed = 0;
+        int failed = keyFailures.size();
         int timedOut = 0;
-        String firstError = null;
+        String firstError = keyFailures.isEmpty() ? null : keyFailures.get(0);
         for (int i = 0; i < acks.size(); i++) {
             try {
                 long left = Math.max(0, deadline - System.nanoTime());
@@ -212,9 +229,10 @@ public final class ConnectOperation {
         if (failed == 0 && timedOut == 0) {
             return OperationResult.ok("connected " + ok + " client(s) to " + target, 0);
         }
-        // Each client's failure was counted as a failed connect where it happened (LoadClient).
+        // Each client's failure was counted as a failed connect where it happened (LoadClient; run() for a missing key).
         return OperationResult.failedCounted(timedOut > 0 && failed == 0 ? "CONNECT_TIMEOUT" : "CONNECT_FAILED",
-                "connected " + ok + " of " + acks.size() + " to " + target + "; " + failed + " failed, " + timedOut
+                "connected " + ok + " of " + (acks.size() + keyFailures.size()) + " to " + target + "; " + failed
+                        + " failed, " + timedOut
                         + " timed out; first: " + firstError, 0);
     }
 }

@@ -24,7 +24,8 @@ final class Intervals {
         List<Interval.OfSampler> bySampler = new ArrayList<>(samplers.size());
         for (SamplerMetrics s : samplers) {
             bySampler.add(new Interval.OfSampler(s, pubToSub.of(s), s.publishLatency.takeInterval(false),
-                    s.connectLatency.takeInterval(false), new Interval.FromIntended(pubToSub.intendedOf(s),
+                    s.connectLatency.takeInterval(false),
+                    new Interval.ConnectPhases(s.connectPhases.takeInterval(false)), new Interval.FromIntended(pubToSub.intendedOf(s),
                             s.publishIntendedLatency.takeInterval(false), s.scheduleLag.takeInterval(false))));
         }
         Interval.FromIntended fromIntended = new Interval.FromIntended(pubToSub.engineIntended,
@@ -32,6 +33,7 @@ final class Intervals {
         return new Interval(System.currentTimeMillis(), pubToSub.engine,
                 // Connects happen before production, most of them before any warm-up ends: they always count.
                 metrics.publishLatency.takeInterval(countInTotal), metrics.connectLatency.takeInterval(true),
+                new Interval.ConnectPhases(metrics.connectPhases.takeInterval(true)),
                 metrics.roundTripLatency.takeInterval(countInTotal), fromIntended,
                 bySampler, byNode, countInTotal);
     }

@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.mqttload.client.ClientKeyStores;
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.measure.EngineMetrics;
@@ -25,6 +26,8 @@ public final class RunContext {
     private final ConcurrentHashMap<Double, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
     /** Clients this engine has made, in connect order: the round-robin over broker nodes counts them. */
     private final AtomicLong clientOrdinal = new AtomicLong();
+    /** The run's per-client key stores: each file read once, whichever threads' clients use it. */
+    private final ClientKeyStores keyStores = new ClientKeyStores();
     /** The broker of the first MQTT Connect on this engine: where barriers go unless a timer names another. */
     private volatile ConnectionSettings firstConnection;
     private final Runnable onDisconnecting;
@@ -106,6 +109,11 @@ public final class RunContext {
     /** The engine-wide limiter for a connection rate; every thread asking for the same rate shares it. */
     RateLimiter rateLimiter(double perSecond) {
         return rateLimiters.computeIfAbsent(perSecond, RateLimiter::new);
+    }
+
+    /** The key stores of the run's per-client certificates. */
+    public ClientKeyStores keyStores() {
+        return keyStores;
     }
 
     /** The next client's place among this engine's clients (0-based). */

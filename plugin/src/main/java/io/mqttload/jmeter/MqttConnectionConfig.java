@@ -35,6 +35,7 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
     private String trustStorePassword = "";
     private String keyStorePath = "";
     private String keyStorePassword = "";
+    private String keyStoreAlias = "";
     private String verifyHostname = "true";
     private String keepAliveSeconds = "60";
     private String cleanStart = "true";
@@ -79,7 +80,9 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
                             + "(verifyHostname = false): the broker's certificate is not checked against '{}'",
                             getName(), host);
                 }
-                tls = TlsSettings.load(trustStorePath, trustStorePassword, keyStorePath, keyStorePassword, verify);
+                tls = TlsSettings.load(trustStorePath, trustStorePassword, keyStorePath, keyStorePassword,
+                        // Plans saved before the field existed load it as null: no alias.
+                        keyStoreAlias == null ? "" : keyStoreAlias, verify);
             }
             settings = ConnectionSettings.builder()
                     .host(host)
@@ -253,6 +256,14 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
 
     public void setKeyStorePassword(String keyStorePassword) {
         this.keyStorePassword = keyStorePassword;
+    }
+
+    public String getKeyStoreAlias() {
+        return keyStoreAlias;
+    }
+
+    public void setKeyStoreAlias(String keyStoreAlias) {
+        this.keyStoreAlias = keyStoreAlias;
     }
 
     public String getVerifyHostname() {

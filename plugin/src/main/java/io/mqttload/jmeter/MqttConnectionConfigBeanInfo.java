@@ -24,11 +24,12 @@ public class MqttConnectionConfigBeanInfo extends MqttBeanInfoSupport {
         secret("password");
 
         createPropertyGroup("tls", new String[] {"trustStorePath", "trustStorePassword", "keyStorePath",
-            "keyStorePassword", "verifyHostname"});
+            "keyStorePassword", "keyStoreAlias", "verifyHostname"});
         file("trustStorePath");
         secret("trustStorePassword");
         file("keyStorePath");
         secret("keyStorePassword");
+        text("keyStoreAlias", "");
         flag("verifyHostname", true);
 
         createPropertyGroup("session", new String[] {"keepAliveSeconds", "cleanStart", "sessionExpirySeconds",

@@ -24,6 +24,8 @@ public final class EngineMetrics {
     /** The schedule lag: actual send minus intended send, of every message that had an intended time. */
     public final LatencyRecorder scheduleLag = new LatencyRecorder();
     public final LatencyRecorder connectLatency = new LatencyRecorder();
+    /** The connects' phases: TCP, TLS handshake, CONNACK. */
+    public final ConnectPhaseRecorders connectPhases = new ConnectPhaseRecorders();
     /** Request/response (MQTT 5): from a request's send to its reply's arrival at the requester. */
     public final LatencyRecorder roundTripLatency = new LatencyRecorder();
     /** Why the most recent established connection was lost, for the summary. */
@@ -104,6 +106,17 @@ public final class EngineMetrics {
         connectLatency.record(micros);
         sampler.connectLatency.record(micros);
         count(Count.CONNECTS_OK, sampler, node, 1);
+    }
+
+    /**
+     * A connect and its phases, from its instants in {@link MicroClock} microseconds: the call, the TCP connection
+     * established, the TLS handshake done (negative without TLS) and the CONNACK.
+     */
+    public void connected(SamplerMetrics sampler, NodeMetrics node, long start, long tcpConnected, long tlsDone,
+            long connack) {
+        connected(sampler, node, connack - start);
+        connectPhases.record(start, tcpConnected, tlsDone, connack);
+        sampler.connectPhases.record(start, tcpConnected, tlsDone, connack);
     }
 
     /** A connection opened (+1) or closed (-1). */

@@ -12,6 +12,8 @@ public final class Interval {
     public final Histogram connect;
     /** Request/response: a request's send to its reply's arrival (empty without requests). */
     public final Histogram roundTrip;
+    /** The connects' phases (see {@link ConnectPhaseRecorders}). */
+    public final ConnectPhases connectPhases;
 
     /** The latencies of the paced messages, from their intended send time. */
     public final FromIntended fromIntended;
@@ -43,12 +45,32 @@ public final class Interval {
         }
     }
 
+    /** The connects' latency by phase in one interval: TCP, TLS handshake (empty without TLS) and CONNACK. */
+    public static final class ConnectPhases {
+        public final Histogram tcp;
+        public final Histogram tls;
+        public final Histogram connack;
+
+        public ConnectPhases(Histogram[] tcpTlsConnack) {
+            this.tcp = tcpTlsConnack[0];
+            this.tls = tcpTlsConnack[1];
+            this.connack = tcpTlsConnack[2];
+        }
+
+        /** No connect in the interval. */
+        public static ConnectPhases none() {
+            return new ConnectPhases(new Histogram[] {LatencyRecorder.newHistogram(), LatencyRecorder.newHistogram(),
+                LatencyRecorder.newHistogram()});
+        }
+    }
+
     /** One sampler's latency in the interval, and its (cumulative) counters. */
     public static final class OfSampler {
         public final SamplerMetrics sampler;
         public final Histogram pubToSub;
         public final Histogram publish;
         public final Histogram connect;
+        public final ConnectPhases connectPhases;
         public final FromIntended fromIntended;
 
         public OfSampler(SamplerMetrics sampler, Histogram pubToSub, Histogram publish, Histogram connect) {
@@ -57,6 +79,12 @@ public final class Interval {
 
         public OfSampler(SamplerMetrics sampler, Histogram pubToSub, Histogram publish, Histogram connect,
                 FromIntended fromIntended) {
+            this(sampler, pubToSub, publish, connect, ConnectPhases.none(), fromIntended);
+        }
+
+        public OfSampler(SamplerMetrics sampler, Histogram pubToSub, Histogram publish, Histogram connect,
+                ConnectPhases connectPhases, FromIntended fromIntended) {
+            this.connectPhases = connectPhases;
             this.sampler = sampler;
             this.pubToSub = pubToSub;
             this.publish = publish;
@@ -86,7 +114,15 @@ public final class Interval {
 
     public Interval(long endMillis, Histogram pubToSub, Histogram publish, Histogram connect, Histogram roundTrip,
             FromIntended fromIntended, List<OfSampler> bySampler, List<OfNode> byNode, boolean countedInTotal) {
+        this(endMillis, pubToSub, publish, connect, ConnectPhases.none(), roundTrip, fromIntended, bySampler, byNode,
+                countedInTotal);
+    }
+
+    public Interval(long endMillis, Histogram pubToSub, Histogram publish, Histogram connect,
+            ConnectPhases connectPhases, Histogram roundTrip, FromIntended fromIntended, List<OfSampler> bySampler,
+            List<OfNode> byNode, boolean countedInTotal) {
         this.endMillis = endMillis;
+        this.connectPhases = connectPhases;
         this.fromIntended = fromIntended;
         this.countedInTotal = countedInTotal;
         this.bySampler = bySampler;

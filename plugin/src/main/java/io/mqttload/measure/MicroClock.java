@@ -24,6 +24,11 @@ public final class MicroClock {
     }
 
     public static long nowMicros() {
-        return ANCHOR_MICROS + (System.nanoTime() - ANCHOR_NANOS) / 1000L;
+        return micros(System.nanoTime());
+    }
+
+    /** This clock's reading at {@code nanoTime}, a {@link System#nanoTime()} value taken in this JVM. */
+    public static long micros(long nanoTime) {
+        return ANCHOR_MICROS + (nanoTime - ANCHOR_NANOS) / 1000L;
     }
 }

@@ -16,6 +16,7 @@ public final class SamplerMetrics {
     public final LatencyRecorder publishIntendedLatency = new LatencyRecorder();
     public final LatencyRecorder scheduleLag = new LatencyRecorder();
     public final LatencyRecorder connectLatency = new LatencyRecorder();
+    public final ConnectPhaseRecorders connectPhases = new ConnectPhaseRecorders();
     /** The counts a sampler keeps ({@link Count.Level#SAMPLER}), updated through {@link EngineMetrics}. */
     final Counters counters = new Counters(Count.Level.SAMPLER);
 

@@ -17,6 +17,10 @@ public enum LatencyKind {
     PUBLISH_INTENDED("publishIntended", "publish ack from intended", PUBLISH),
     SCHEDULE_LAG("scheduleLag", "schedule lag", PUBLISH),
     CONNECT("connect", "connect", null),
+    /** The connect's phases (docs/measurement.md): they add up to {@link #CONNECT}; TLS only over TLS. */
+    CONNECT_TCP("connectTcp", "connect: TCP", null),
+    CONNECT_TLS("connectTls", "connect: TLS handshake", null),
+    CONNECT_CONNACK("connectConnack", "connect: CONNACK", null),
     ROUND_TRIP("roundTrip", "round trip (reply)", null);
 
     /** What a report says in place of a figure from the intended time when no message had one. */
@@ -42,6 +46,11 @@ public enum LatencyKind {
         return title;
     }
 
+    /** Whether the figure is one phase of {@link #CONNECT}. */
+    public boolean isConnectPhase() {
+        return this == CONNECT_TCP || this == CONNECT_TLS || this == CONNECT_CONNACK;
+    }
+
     /** Whether the figure is measured from the intended send time (or is the lag behind it). */
     public boolean fromIntendedTime() {
         return fromSend != null;
@@ -57,7 +66,7 @@ public enum LatencyKind {
         if (own != null && own.count > 0) {
             return Row.FIGURES;
         }
-        if (this == ROUND_TRIP) {
+        if (this == ROUND_TRIP || isConnectPhase()) {
             return Row.HIDDEN;
         }
         if (fromSend == null) {

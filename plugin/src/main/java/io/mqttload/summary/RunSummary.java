@@ -45,6 +45,10 @@ public final class RunSummary {
     public final LatencyStats pubToSub;
     public final LatencyStats publish;
     public final LatencyStats connect;
+    /** The connects' phases: TCP, TLS handshake (empty without TLS), CONNACK. */
+    public final LatencyStats connectTcp;
+    public final LatencyStats connectTls;
+    public final LatencyStats connectConnack;
     /** Of the messages that had an intended send time: pub-to-sub and publish (ack) from it, and the schedule lag. */
     public final LatencyStats pubToSubIntended;
     public final LatencyStats publishIntended;
@@ -122,6 +126,9 @@ public final class RunSummary {
         this.pubToSub = new LatencyStats(m.pubToSubLatency.totalCopy());
         this.publish = new LatencyStats(m.publishLatency.totalCopy());
         this.connect = new LatencyStats(m.connectLatency.totalCopy());
+        this.connectTcp = new LatencyStats(m.connectPhases.tcp.totalCopy());
+        this.connectTls = new LatencyStats(m.connectPhases.tls.totalCopy());
+        this.connectConnack = new LatencyStats(m.connectPhases.connack.totalCopy());
         this.roundTrip = new LatencyStats(m.roundTripLatency.totalCopy());
         this.pubToSubIntended = new LatencyStats(m.pubToSubIntendedLatency.totalCopy());
         this.publishIntended = new LatencyStats(m.publishIntendedLatency.totalCopy());
@@ -143,6 +150,12 @@ public final class RunSummary {
                 return scheduleLag;
             case CONNECT:
                 return connect;
+            case CONNECT_TCP:
+                return connectTcp;
+            case CONNECT_TLS:
+                return connectTls;
+            case CONNECT_CONNACK:
+                return connectConnack;
             default:
                 return roundTrip;
         }

@@ -10,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.mqttload.client.BrokerNode;
+import io.mqttload.client.ConnectPhases;
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.Errors;
 import io.mqttload.client.InboundMessage;
@@ -124,7 +125,17 @@ public final class LoadClient {
         long start = MicroClock.nowMicros();
         return connection.connect().whenComplete((present, error) -> {
             if (error == null) {
-                metrics.connected(connectSampler, node, MicroClock.nowMicros() - start);
+                long connack = MicroClock.nowMicros();
+                ConnectPhases phases = connection.phases();
+                long tcp = phases.tcpConnectedNanos();
+                if (tcp == 0) {
+                    // Not seen (the connection's pipeline was not the one watched): the whole, without phases.
+                    metrics.connected(connectSampler, node, connack - start);
+                } else {
+                    long tls = phases.tlsDoneNanos();
+                    metrics.connected(connectSampler, node, start, MicroClock.micros(tcp),
+                            tls == 0 ? -1 : MicroClock.micros(tls), connack);
+                }
             } else if (Errors.connectViolation(error) != null) {
                 metrics.connectViolated(connectSampler, node, connectFailure(error));
             } else {

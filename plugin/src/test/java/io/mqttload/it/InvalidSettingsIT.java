@@ -261,6 +261,44 @@ class InvalidSettingsIT {
     }
 
     @Test
+    void perClientKeyStore_unexpandableTemplates_failAtTheStart() {
+        MqttConnectionConfig unknown = with(with(validConnection(), "transport", "TLS"), "keyStorePath",
+                "certs/{device}.p12");
+        assertFails(firstFailure(unknown, connect("c", 1, "{client}")), "INVALID_SETTING",
+                "keyStorePath = 'certs/{device}.p12'", "unknown placeholder {device}");
+
+        MqttConnectionConfig arithmeticOnText = with(with(with(validConnection(), "transport", "TLS"), "keyStorePath",
+                "certs/{client}.p12"), "keyStoreAlias", "{engine+1}");
+        assertFails(firstFailure(arithmeticOnText, connect("c", 1, "{client}")), "INVALID_SETTING",
+                "keyStoreAlias = '{engine+1}'", "{engine} is text and takes no arithmetic");
+
+        MqttConnectionConfig aliasWithoutStore = with(with(validConnection(), "transport", "TLS"), "keyStoreAlias",
+                "device-{client}");
+        assertFails(firstFailure(aliasWithoutStore, connect("c", 1, "{client}")), "INVALID_SETTING",
+                "keyStoreAlias = 'device-{client}'", "keyStorePath is empty");
+    }
+
+    @Test
+    void perClientKeyStore_missingFileOrAlias_failsThatClientsConnectNamingFieldValueAndClient() {
+        TestCertificates certs = TestCertificates.generate(dir.resolve("certs"));
+        Path devices = dir.resolve("devices");
+        certs.writeClientKeyStores(devices, "device", 1);
+        MqttConnectionConfig missingFile = with(with(with(validConnection(), "transport", "TLS"), "keyStorePath",
+                devices.resolve("device-{client}.p12").toString()), "keyStorePassword", TestCertificates.PASSWORD);
+        // Client 0 has its file and goes on to the TLS handshake (which fails on this plain TCP port); client 1 has none.
+        SampleResult file = firstFailure(missingFile, connect("c", 2, "{engine}-dev-{client}"));
+        assertFails(file, "CONNECT_FAILED", "keyStorePath = '" + devices.resolve("device-1.p12") + "'",
+                "file does not exist or is not readable", "-dev-1)");
+
+        MqttConnectionConfig missingAlias = with(with(with(with(validConnection(), "transport", "TLS"), "keyStorePath",
+                certs.clientKeyStore().toString()), "keyStorePassword", TestCertificates.PASSWORD), "keyStoreAlias",
+                "device-{client}");
+        SampleResult alias = firstFailure(missingAlias, connect("c", 1, "{engine}-dev-{client}"));
+        assertFails(alias, "CONNECT_FAILED", "keyStoreAlias = 'device-0'", "no key entry of that name in "
+                + certs.clientKeyStore(), "-dev-0)");
+    }
+
+    @Test
     void subscriptionRefusedByTheBroker_failsWithTheFilterAndTheReasonCode() {
         try (EmbeddedHiveMqBroker refusing = EmbeddedHiveMqBroker.builder().withExtension(new RefuseClosedTopics()).start()) {
             SampleResult v5 = firstFailure(connection("127.0.0.1", refusing.tcpPort(), "MQTT_5"),

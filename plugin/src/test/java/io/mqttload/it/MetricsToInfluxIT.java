@@ -117,6 +117,15 @@ class MetricsToInfluxIT {
             assertThat(subscriberLatency.getTotalCount()).isEqualTo(summary.pubToSub.count);
             assertThat(subscriberLatency.getValueAtPercentile(99)).isEqualTo(summary.pubToSub.percentile(99));
 
+            // The connect phases: every connect's TCP and CONNACK phases; no TLS point over TCP.
+            assertThat(decodeAll(influx.query("mqttload", "SELECT \"hdr\" FROM mqtt_latency WHERE \"run\" = 'influx-it'"
+                    + " AND \"kind\" = 'connectTcp'")).getTotalCount()).isEqualTo(summary.count(Count.CONNECTS_OK));
+            assertThat(decodeAll(influx.query("mqttload", "SELECT \"hdr\" FROM mqtt_sampler_latency WHERE \"run\" ="
+                    + " 'influx-it' AND \"kind\" = 'connectConnack' AND \"sampler\" = 'connect pub'")).getTotalCount())
+                    .isEqualTo(3);
+            assertThat(influx.query("mqttload", "SELECT count(\"count\") FROM mqtt_latency WHERE \"run\" = 'influx-it'"
+                    + " AND \"kind\" = 'connectTls'")).doesNotContain("\"values\"");
+
             String events = influx.query("mqttload", "SELECT \"text\" FROM mqtt_events WHERE \"run\" = 'influx-it'");
             assertThat(events).contains("MQTT run influx-it started").contains("production over").contains("NO LOSS");
 

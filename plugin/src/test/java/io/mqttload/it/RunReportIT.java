@@ -126,8 +126,15 @@ class RunReportIT {
         assertThat(json.path("latencyMicros").path("pubToSub").path("p99").asLong())
                 .isEqualTo(summary.pubToSub.percentile(99));
         assertThat(json.path("verdict").asText()).isEqualTo("NO_LOSS");
+        // The connect phases merge like every latency; over TCP there is no TLS phase, in any form of the report.
+        assertThat(report.latency.get("connectTcp").count).isEqualTo(summary.connectTcp.count)
+                .isEqualTo(summary.count(Count.CONNECTS_OK));
+        assertThat(report.latency.get("connectConnack").max).isEqualTo(summary.connectConnack.max);
+        assertThat(json.path("latencyMicros").has("connectTcp")).isTrue();
+        assertThat(json.path("latencyMicros").has("connectTls")).isFalse();
         String markdown = Files.readString(results.resolve("report-report-it.md"), StandardCharsets.UTF_8);
-        assertThat(markdown).contains("**Verdict:** NO LOSS").contains("| " + summary.engineId + " |");
+        assertThat(markdown).contains("**Verdict:** NO LOSS").contains("| " + summary.engineId + " |")
+                .contains("| connect: TCP |").contains("| connect: CONNACK |").doesNotContain("TLS handshake");
         // HiveMQ CE publishes no $SYS version: the report says so rather than naming a guess.
         String endpoint = "tcp://127.0.0.1:" + broker.tcpPort();
         assertThat(report.setup.brokers).containsExactly(Map.entry(endpoint, ""));

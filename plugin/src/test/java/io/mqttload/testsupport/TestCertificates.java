@@ -17,6 +17,7 @@ import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
+import java.util.List;
 
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
@@ -61,10 +62,12 @@ public final class TestCertificates {
 
     private final Path directory;
     private final X509Certificate caCertificate;
+    private final KeyPair caKeys;
 
-    private TestCertificates(Path directory, X509Certificate caCertificate) {
+    private TestCertificates(Path directory, X509Certificate caCertificate, KeyPair caKeys) {
         this.directory = directory;
         this.caCertificate = caCertificate;
+        this.caKeys = caKeys;
     }
 
     /** Generates the whole PKI and writes every key store into {@code directory} (created if missing). */
@@ -96,7 +99,7 @@ public final class TestCertificates {
                 writeKeyStore(directory.resolve("client" + extension), type, clientKeys, client, ca);
                 writeTrustStore(directory.resolve("truststore" + extension), type, ca);
             }
-            return new TestCertificates(directory, ca);
+            return new TestCertificates(directory, ca, caKeys);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write test key stores into " + directory, e);
         } catch (GeneralSecurityException | OperatorCreationException e) {
@@ -150,6 +153,49 @@ public final class TestCertificates {
     /** JKS twin of {@link #clientKeyStore()}. */
     public Path clientKeyStoreJks() {
         return directory.resolve("client.jks");
+    }
+
+    /**
+     * PKCS12 files {@code <prefix>-0.p12} to {@code <prefix>-<count-1>.p12} in {@code into}, each with its own client
+     * key and a certificate for {@code CN=<prefix>-<i>} signed by this CA (one device's certificate each).
+     */
+    public void writeClientKeyStores(Path into, String prefix, int count) {
+        for (int i = 0; i < count; i++) {
+            writeClientKeyStore(into.resolve(prefix + "-" + i + ".p12"), List.of(prefix + "-" + i), true);
+        }
+    }
+
+    /**
+     * One PKCS12 file with a key entry per alias, each a client key with a certificate for {@code CN=<alias>}, signed by
+     * this CA when {@code trusted}, else by a CA of its own that no trust store of the tests holds.
+     */
+    public Path writeClientKeyStore(Path file, List<String> aliases, boolean trusted) {
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            SecureRandom random = new SecureRandom();
+            KeyPair signer = caKeys;
+            X509Certificate signerCertificate = caCertificate;
+            if (!trusted) {
+                signer = newKeyPair(random);
+                signerCertificate = caCertificate(new X500Name("CN=mqttload untrusted CA"), signer, random);
+            }
+            X500Name issuer = new X500Name(signerCertificate.getSubjectX500Principal().getName());
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            for (String alias : aliases) {
+                KeyPair keys = newKeyPair(random);
+                X509Certificate leaf = leafCertificate(issuer, signer, signerCertificate, keys, alias, random,
+                        KeyPurposeId.id_kp_clientAuth);
+                store.setKeyEntry(alias, keys.getPrivate(), PASSWORD.toCharArray(),
+                        new Certificate[] {leaf, signerCertificate});
+            }
+            save(store, file);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        } catch (GeneralSecurityException | OperatorCreationException e) {
+            throw new IllegalStateException("cannot generate client certificates", e);
+        }
     }
 
     private static KeyPair newKeyPair(SecureRandom random) throws GeneralSecurityException {

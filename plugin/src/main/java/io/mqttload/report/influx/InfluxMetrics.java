@@ -42,6 +42,8 @@ public final class InfluxMetrics implements IntervalListener {
     private Histogram pubToSub;
     private Histogram publish;
     private Histogram connect;
+    /** The connects' phases: TCP, TLS, CONNACK ({@link #PHASES}). */
+    private final Histogram[] connectPhases = new Histogram[PHASES.size()];
     private Histogram roundTrip;
     /** Of the messages that had an intended send time (paced publishers). */
     private Histogram pubToSubIntended;
@@ -51,6 +53,9 @@ public final class InfluxMetrics implements IntervalListener {
     private final Map<String, PendingSampler> samplers = new LinkedHashMap<>();
     /** Per broker node, written only when the connection lists several. */
     private final Map<String, PendingNode> nodes = new LinkedHashMap<>();
+    /** The connect phases, in the order of {@link #mergePhases}'s arrays. */
+    private static final List<LatencyKind> PHASES = List.of(LatencyKind.CONNECT_TCP, LatencyKind.CONNECT_TLS,
+            LatencyKind.CONNECT_CONNACK);
     /** The delivery figures the run's last {@code mqtt_counts} point carries, final there ({@code lost} is live before). */
     private static final List<Count> FINAL_COUNTS = List.of(Count.LOST, Count.EXPECTED, Count.RECEIVED_OF_EXPECTED,
             Count.DELIVERED_UNACKNOWLEDGED);
@@ -74,6 +79,7 @@ public final class InfluxMetrics implements IntervalListener {
         Histogram pubToSub;
         Histogram publish;
         Histogram connect;
+        final Histogram[] connectPhases = new Histogram[PHASES.size()];
         Histogram pubToSubIntended;
         Histogram publishIntended;
         Histogram scheduleLag;
@@ -166,6 +172,7 @@ public final class InfluxMetrics implements IntervalListener {
         pubToSub = merge(pubToSub, interval.pubToSub);
         publish = merge(publish, interval.publish);
         connect = merge(connect, interval.connect);
+        mergePhases(connectPhases, interval.connectPhases);
         roundTrip = merge(roundTrip, interval.roundTrip);
         pubToSubIntended = merge(pubToSubIntended, interval.fromIntended.pubToSub);
         publishIntended = merge(publishIntended, interval.fromIntended.publish);
@@ -175,6 +182,7 @@ public final class InfluxMetrics implements IntervalListener {
             p.pubToSub = merge(p.pubToSub, s.pubToSub);
             p.publish = merge(p.publish, s.publish);
             p.connect = merge(p.connect, s.connect);
+            mergePhases(p.connectPhases, s.connectPhases);
             p.pubToSubIntended = merge(p.pubToSubIntended, s.fromIntended.pubToSub);
             p.publishIntended = merge(p.publishIntended, s.fromIntended.publish);
             p.scheduleLag = merge(p.scheduleLag, s.fromIntended.scheduleLag);
@@ -237,6 +245,7 @@ public final class InfluxMetrics implements IntervalListener {
         latency("mqtt_latency", null, null, "pubToSub", pubToSub, endMillis);
         latency("mqtt_latency", null, null, "publish", publish, endMillis);
         latency("mqtt_latency", null, null, "connect", connect, endMillis);
+        writePhases("mqtt_latency", null, null, connectPhases, endMillis);
         latency("mqtt_latency", null, null, "roundTrip", roundTrip, endMillis);
         latency("mqtt_latency", null, null, LatencyKind.PUB_TO_SUB_INTENDED.key(), pubToSubIntended, endMillis);
         latency("mqtt_latency", null, null, LatencyKind.PUBLISH_INTENDED.key(), publishIntended, endMillis);
@@ -283,6 +292,7 @@ public final class InfluxMetrics implements IntervalListener {
         latency("mqtt_sampler_latency", "sampler", p.tag, "pubToSub", p.pubToSub, endMillis);
         latency("mqtt_sampler_latency", "sampler", p.tag, "publish", p.publish, endMillis);
         latency("mqtt_sampler_latency", "sampler", p.tag, "connect", p.connect, endMillis);
+        writePhases("mqtt_sampler_latency", "sampler", p.tag, p.connectPhases, endMillis);
         latency("mqtt_sampler_latency", "sampler", p.tag, LatencyKind.PUB_TO_SUB_INTENDED.key(), p.pubToSubIntended, endMillis);
         latency("mqtt_sampler_latency", "sampler", p.tag, LatencyKind.PUBLISH_INTENDED.key(), p.publishIntended, endMillis);
         latency("mqtt_sampler_latency", "sampler", p.tag, LatencyKind.SCHEDULE_LAG.key(), p.scheduleLag, endMillis);
@@ -346,6 +356,20 @@ public final class InfluxMetrics implements IntervalListener {
      * One latency point of {@code measurement}; {@code tagKey = tagValue} names the sampler or the node it is about
      * (null: the engine's totals, which also get their heat-map buckets).
      */
+    private static void mergePhases(Histogram[] into, Interval.ConnectPhases phases) {
+        into[0] = merge(into[0], phases.tcp);
+        into[1] = merge(into[1], phases.tls);
+        into[2] = merge(into[2], phases.connack);
+    }
+
+    /** The connect phases since the last point (a phase without connects writes nothing), then forgets them. */
+    private void writePhases(String measurement, String tagKey, String tagValue, Histogram[] phases, long endMillis) {
+        for (int i = 0; i < phases.length; i++) {
+            latency(measurement, tagKey, tagValue, PHASES.get(i).key(), phases[i], endMillis);
+            phases[i] = null;
+        }
+    }
+
     private void latency(String measurement, String tagKey, String tagValue, String kind, Histogram h, long endMillis) {
         if (h == null || h.getTotalCount() == 0) {
             return;

@@ -47,7 +47,8 @@ public final class PrometheusMetrics implements IntervalListener {
 
     private static final List<LatencyKind> ENGINE_KINDS = List.of(LatencyKind.values());
     private static final List<LatencyKind> SAMPLER_KINDS = List.of(LatencyKind.PUB_TO_SUB, LatencyKind.PUB_TO_SUB_INTENDED,
-            LatencyKind.PUBLISH, LatencyKind.PUBLISH_INTENDED, LatencyKind.SCHEDULE_LAG, LatencyKind.CONNECT);
+            LatencyKind.PUBLISH, LatencyKind.PUBLISH_INTENDED, LatencyKind.SCHEDULE_LAG, LatencyKind.CONNECT,
+            LatencyKind.CONNECT_TCP, LatencyKind.CONNECT_TLS, LatencyKind.CONNECT_CONNACK);
 
     private final EngineMetrics metrics;
     private final Labels engineLabels;
@@ -132,6 +133,9 @@ public final class PrometheusMetrics implements IntervalListener {
     }
 
     private static Histogram histogram(LatencyKind kind, Interval i) {
+        if (kind.isConnectPhase()) {
+            return phase(kind, i.connectPhases);
+        }
         switch (kind) {
             case PUB_TO_SUB:
                 return i.pubToSub;
@@ -147,6 +151,9 @@ public final class PrometheusMetrics implements IntervalListener {
     }
 
     private static Histogram histogram(LatencyKind kind, Interval.OfSampler s) {
+        if (kind.isConnectPhase()) {
+            return phase(kind, s.connectPhases);
+        }
         switch (kind) {
             case PUB_TO_SUB:
                 return s.pubToSub;
@@ -156,6 +163,17 @@ public final class PrometheusMetrics implements IntervalListener {
                 return s.connect;
             default:
                 return intended(kind, s.fromIntended);
+        }
+    }
+
+    private static Histogram phase(LatencyKind kind, Interval.ConnectPhases p) {
+        switch (kind) {
+            case CONNECT_TCP:
+                return p.tcp;
+            case CONNECT_TLS:
+                return p.tls;
+            default:
+                return p.connack;
         }
     }
 
@@ -290,6 +308,12 @@ public final class PrometheusMetrics implements IntervalListener {
                 return "schedule_lag_seconds";
             case CONNECT:
                 return "connect_latency_seconds";
+            case CONNECT_TCP:
+                return "connect_tcp_latency_seconds";
+            case CONNECT_TLS:
+                return "connect_tls_latency_seconds";
+            case CONNECT_CONNACK:
+                return "connect_connack_latency_seconds";
             default:
                 return "round_trip_latency_seconds";
         }

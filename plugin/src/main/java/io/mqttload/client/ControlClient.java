@@ -83,8 +83,10 @@ public final class ControlClient {
         CompletableFuture<?> connack = client.connectWith().cleanSession(true).keepAlive(60).send();
         String failure = await(connack, timeoutMillis);
         if (failure != null) {
-            // Before the close below, which ends the attempt: still pending now means the broker never answered.
-            boolean answered = connack.isDone();
+            // Before the close below, which ends the attempt: still pending now means the broker never answered; so does
+            // the library's own CONNACK timeout, which races with this wait when both are the connect timeout.
+            boolean answered = connack.isDone()
+                    && !connack.handle((ack, e) -> e != null && Errors.isConnackTimeout(e)).join();
             close(timeoutMillis);
             String message = "could not connect to " + broker + ": " + failure;
             throw answered ? new IllegalStateException(message) : new NoAnswer(message);

@@ -111,6 +111,13 @@ public final class Errors {
         return "the client closed the connection during CONNECT: " + message;
     }
 
+    /** Whether the connect failed on the HiveMQ client's own CONNACK timeout: the broker did not answer, nor refuse. */
+    static boolean isConnackTimeout(Throwable t) {
+        Throwable e = unwrap(t);
+        return (e instanceof Mqtt3DisconnectException || e instanceof Mqtt5DisconnectException)
+                && e.getMessage() != null && e.getMessage().startsWith(CONNACK_TIMEOUT);
+    }
+
     /** Whether TLS failed: a handshake, or an alert the broker sent (it refused the client's certificate). */
     static boolean isTls(Throwable t) {
         return hasCause(t, SSLException.class) || hasCause(t, GeneralSecurityException.class);

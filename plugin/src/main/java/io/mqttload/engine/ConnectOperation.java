@@ -181,6 +181,11 @@ public final class ConnectOperation {
         s.put("broker", settings.describeNodes());
         s.put("clients per thread", Integer.toString(count));
         s.put("keep-alive", settings.keepAliveSeconds() + " s");
+        TlsSettings tls = settings.tls();
+        if (tls != null && settings.nodes().stream().anyMatch(n -> n.transport.isSecure())) {
+            s.put("TLS", tls.keysPerClient() ? "a certificate per client"
+                    : tls.keyManagers() != null ? "one client certificate" : "no client certificate");
+        }
         s.put(settings.protocolVersion() == ProtocolVersion.MQTT_5 ? "clean start" : "clean session",
                 settings.cleanStart() ? "yes" : "no");
         if (settings.protocolVersion() == ProtocolVersion.MQTT_5) {

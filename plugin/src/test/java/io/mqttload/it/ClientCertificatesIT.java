@@ -93,6 +93,7 @@ class ClientCertificatesIT {
             assertThat(run.failures()).as(run.describe()).isEmpty();
             RunSummary summary = EngineLifecycle.lastSummary();
             assertThat(summary.count(Count.CONNECTS_OK)).isEqualTo(6);
+            assertThat(summary.setup().steps.get(0).settings).containsEntry("TLS", "a certificate per client");
             Map<String, String> subjects = record.subjects();
             assertThat(subjects).hasSize(6);
             assertThat(new HashSet<>(subjects.values())).hasSize(6);

@@ -65,12 +65,20 @@ final class LiveRunModel {
     private LiveFeed feed;
     private List<LiveFigures.Point> lastHistory = List.of();
 
-    View refresh() {
+    /**
+     * Follows a run from its start (its first second's rates and chart point included), rather than from the first
+     * refresh after it, up to a second later.
+     */
+    synchronized void follow(EngineRuntime runtime) {
+        if (feed == null || !feed.follows(runtime)) {
+            feed = LiveFeed.attach(runtime);
+        }
+    }
+
+    synchronized View refresh() {
         EngineRuntime runtime = EngineLifecycle.running().orElse(null);
         if (runtime != null) {
-            if (feed == null || !feed.follows(runtime)) {
-                feed = LiveFeed.attach(runtime);
-            }
+            follow(runtime);
             LiveFigures f = feed.latest();
             if (f == null) {
                 return View.message("Run " + runtime.config().runId() + " starting", "", List.of());

@@ -19,8 +19,9 @@ public class MqttPublishSamplerGui extends MqttBeanGui {
     /** The field each payload type reads; a type given as an expression may be any, and shows them all. */
     private static final Map<String, String> FIELD_OF_TYPE = Map.of("RANDOM", "payloadSize", "TEXT", "payloadText",
             "FILE", "payloadFile");
-    /** Text areas a few lines high: a longer text scrolls inside them. */
+    /** Text areas a few lines high (JMeter's are 20): a longer text scrolls inside them. */
     private static final int TEXT_ROWS = 6;
+    private static final int USER_PROPERTY_ROWS = 3;
     private transient JComboBox<?> type;
 
     public MqttPublishSamplerGui() {
@@ -35,8 +36,8 @@ public class MqttPublishSamplerGui extends MqttBeanGui {
             if (type != null) {
                 type.addActionListener(e -> showPayloadFieldsOf(String.valueOf(type.getSelectedItem())));
             }
-            shorten("payloadText");
-            shorten("userProperties");
+            shorten("payloadText", TEXT_ROWS);
+            shorten("userProperties", USER_PROPERTY_ROWS);
         }
         showPayloadFieldsOf(element.getPropertyAsString("payloadType"));
     }
@@ -52,11 +53,11 @@ public class MqttPublishSamplerGui extends MqttBeanGui {
         repaint();
     }
 
-    private void shorten(String property) {
+    private void shorten(String property, int rows) {
         Component[] f = field(property);
         JTextArea area = f.length == 0 ? null : find(JTextArea.class, f[1]);
         if (area != null) {
-            area.setRows(TEXT_ROWS);
+            area.setRows(rows);
         }
     }
 

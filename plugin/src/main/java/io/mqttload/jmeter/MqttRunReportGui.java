@@ -5,6 +5,9 @@ import java.awt.Color;
 import java.awt.Component;
 import java.awt.Desktop;
 import java.awt.Font;
+import java.awt.GridBagConstraints;
+import java.awt.GridBagLayout;
+import java.awt.Insets;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,11 +20,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import javax.swing.BorderFactory;
-import javax.swing.Box;
-import javax.swing.BoxLayout;
 import javax.swing.JButton;
 import javax.swing.JComponent;
-import javax.swing.JLabel;
 import javax.swing.JOptionPane;
 import javax.swing.JPanel;
 import javax.swing.JScrollPane;
@@ -34,6 +34,7 @@ import javax.swing.UIManager;
 import javax.swing.table.DefaultTableCellRenderer;
 import javax.swing.text.DefaultCaret;
 
+import io.mqttload.engine.EngineRuntime;
 import io.mqttload.live.LiveTables;
 
 /**
@@ -45,6 +46,8 @@ import io.mqttload.live.LiveTables;
 public class MqttRunReportGui extends MqttBeanGui {
     private static final long serialVersionUID = 1L;
     private static final int REFRESH_MILLIS = 1000;
+    /** Room for a sampler's name or a latency row's; the figures share the rest. */
+    private static final int FIRST_COLUMN_WIDTH = 170;
     private static final Color PASSED_LIGHT = new Color(0x1b7f2a);
     private static final Color PASSED_DARK = new Color(0x6fd47c);
     private static final Color FAULT_LIGHT = new Color(0xb3261e);
@@ -58,7 +61,7 @@ public class MqttRunReportGui extends MqttBeanGui {
     private static final LiveRunModel MODEL = new LiveRunModel();
     private static final Set<MqttRunReportGui> PANELS = Collections.newSetFromMap(new WeakHashMap<>());
     private static ScheduledExecutorService refresher;
-    private final JLabel status = new JLabel(LiveRunModel.IDLE);
+    private final JTextArea status = wrapped();
     private final JTextArea verdict = wrapped();
     private final LiveChart chart = new LiveChart();
     private final FiguresTableModel latency = new FiguresTableModel(new LiveTables.Table(List.of()));
@@ -66,6 +69,7 @@ public class MqttRunReportGui extends MqttBeanGui {
     private final JPanel latencyTable = table(latency);
     private final JPanel samplerTable = table(samplers);
     private final JTextArea figures = new JTextArea(12, 80);
+    private final JScrollPane figuresPane = new JScrollPane(figures);
     private final JButton openReport = new JButton("Open HTML report");
     private final JPanel run = new JPanel();
     private final JToggleButton influx = new JToggleButton("InfluxDB: where the whole-run figures are written (show)");
@@ -76,19 +80,27 @@ public class MqttRunReportGui extends MqttBeanGui {
         figures.setEditable(false);
         ((DefaultCaret) figures.getCaret()).setUpdatePolicy(DefaultCaret.NEVER_UPDATE);
         figures.setFont(new Font(Font.MONOSPACED, Font.PLAIN, 12));
-        status.setFont(status.getFont().deriveFont(Font.BOLD));
+        status.setText(LiveRunModel.IDLE);
         openReport.setEnabled(false);
         openReport.addActionListener(e -> open(htmlReport));
         JPanel top = new JPanel(new BorderLayout(8, 0));
         top.add(status, BorderLayout.CENTER);
         top.add(openReport, BorderLayout.EAST);
-        run.setLayout(new BoxLayout(run, BoxLayout.Y_AXIS));
+        run.setLayout(new GridBagLayout());
         run.setBorder(BorderFactory.createTitledBorder("Run"));
-        for (JComponent c : new JComponent[] {top, verdict, chart, latencyTable, samplerTable, new JScrollPane(figures)}) {
-            c.setAlignmentX(LEFT_ALIGNMENT);
-            run.add(c);
-            run.add(Box.createVerticalStrut(6));
+        // One column, each part as wide as the panel and as high as it needs; the rest of the figures take what is left.
+        GridBagConstraints c = new GridBagConstraints();
+        c.gridx = 0;
+        c.fill = GridBagConstraints.HORIZONTAL;
+        c.weightx = 1;
+        c.insets = new Insets(2, 2, 4, 2);
+        for (JComponent part : new JComponent[] {top, verdict, chart, latencyTable, samplerTable}) {
+            run.add(part, c);
         }
+        c.fill = GridBagConstraints.BOTH;
+        c.weighty = 1;
+        run.add(figuresPane, c);
+        figuresPane.setVisible(false);
         latencyTable.setVisible(false);
         samplerTable.setVisible(false);
         verdict.setVisible(false);
@@ -115,6 +127,13 @@ public class MqttRunReportGui extends MqttBeanGui {
         page.add(run, BorderLayout.CENTER);
         page.add(below, BorderLayout.SOUTH);
         return page;
+    }
+
+    /** A run starts in this JVM: while a Run Report panel exists, the panel's figures follow it from its start. */
+    static synchronized void runStarted(EngineRuntime runtime) {
+        if (!PANELS.isEmpty()) {
+            MODEL.follow(runtime);
+        }
     }
 
     /** Adds a panel to those the shared refresher serves, starting the refresher with the first. */
@@ -159,6 +178,7 @@ public class MqttRunReportGui extends MqttBeanGui {
         verdict.setForeground(tone(view.tone));
         show(latency, latencyTable, view.latency);
         show(samplers, samplerTable, view.samplers);
+        figuresPane.setVisible(!view.text.isEmpty());
         if (!view.text.equals(figures.getText())) {
             // The caret never follows the text: whoever scrolled down to a line stays there.
             figures.setText(view.text);
@@ -226,7 +246,7 @@ public class MqttRunReportGui extends MqttBeanGui {
         });
         model.addTableModelListener(e -> {
             if (table.getColumnCount() > 0) {
-                table.getColumnModel().getColumn(0).setPreferredWidth(230);
+                table.getColumnModel().getColumn(0).setPreferredWidth(FIRST_COLUMN_WIDTH);
             }
         });
         JPanel panel = new JPanel(new BorderLayout());

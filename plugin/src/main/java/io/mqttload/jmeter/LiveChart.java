@@ -8,6 +8,8 @@ import java.awt.Graphics;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.geom.Path2D;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
@@ -20,7 +22,7 @@ import io.mqttload.live.LiveFigures;
 /**
  * Publish and receive rates (left axis) and pub-to-sub p99 (right axis), one point a second, from the run's start.
  * Drawn in the look and feel's own colours, so that it reads on JMeter's dark theme as on the light one; each axis is
- * scaled to a round value above its highest point.
+ * scaled to the first round grid value above its highest point.
  */
 final class LiveChart extends JComponent {
     private static final long serialVersionUID = 1L;
@@ -49,18 +51,24 @@ final class LiveChart extends JComponent {
         }
     }
 
-    /** The smallest of 1, 2, 2.5, 5 times a power of ten that is at least {@code value}: an axis' top. */
-    static double roundUp(double value) {
-        if (!(value > 0)) {
-            return 1;
-        }
-        double power = Math.pow(10, Math.floor(Math.log10(value)));
-        for (double step : new double[] {1, 2, 2.5, 5, 10}) {
-            if (step * power >= value * (1 - 1e-9)) {
+    /**
+     * An axis' grid step for values up to {@code max}: 1, 2 or 5 times a power of ten, at most {@link #GRID_LINES} steps
+     * to the top, so that every grid line has a round label.
+     */
+    static double gridStep(double max) {
+        double least = max > 0 ? max / GRID_LINES : 1.0 / GRID_LINES;
+        double power = Math.pow(10, Math.floor(Math.log10(least)));
+        for (double step : new double[] {1, 2, 5}) {
+            if (step * power >= least * (1 - 1e-9)) {
                 return step * power;
             }
         }
         return 10 * power;
+    }
+
+    /** The axis' top: the first grid line at or above {@code max}. */
+    static double top(double max, double step) {
+        return Math.max(step, Math.ceil(max / step - 1e-9) * step);
     }
 
     @Override
@@ -83,17 +91,28 @@ final class LiveChart extends JComponent {
             g.dispose();
             return;
         }
-        double maxRate = roundUp(Math.max(max(p -> p.publishRate), max(p -> p.receiveRate)));
-        double maxP99 = roundUp(Math.max(max(p -> p.pubToSubP99Millis), max(p -> p.pubToSubIntendedP99Millis)));
+        double rates = Math.max(max(p -> p.publishRate), max(p -> p.receiveRate));
+        double rateStep = gridStep(rates);
+        double maxRate = top(rates, rateStep);
+        double latency = Math.max(max(p -> p.pubToSubP99Millis), max(p -> p.pubToSubIntendedP99Millis));
+        double latencyStep = gridStep(latency);
+        double maxP99 = top(latency, latencyStep);
         double span = Math.max(MIN_SPAN_SECONDS, points.get(points.size() - 1).elapsedSeconds);
-        for (int i = 0; i <= GRID_LINES; i++) {
-            int y = TOP + h - h * i / GRID_LINES;
+        // Grid lines of the rate axis; the latency axis labels its own steps at their heights.
+        for (int i = 0; i * rateStep <= maxRate * (1 + 1e-9); i++) {
+            int y = (int) Math.round(TOP + h - h * i * rateStep / maxRate);
             g.setColor(grid);
             g.drawLine(MARGIN, y, MARGIN + w, y);
             g.setColor(text);
-            String rate = axisLabel(maxRate * i / GRID_LINES, "msg/s");
+            String rate = axisLabel(i * rateStep, "msg/s");
             g.drawString(rate, MARGIN - 6 - fm.stringWidth(rate), y + fm.getAscent() / 2 - 1);
-            g.drawString(axisLabel(maxP99 * i / GRID_LINES, "ms"), MARGIN + w + 6, y + fm.getAscent() / 2 - 1);
+        }
+        for (int i = 0; i * latencyStep <= maxP99 * (1 + 1e-9); i++) {
+            int y = (int) Math.round(TOP + h - h * i * latencyStep / maxP99);
+            g.setColor(grid);
+            g.drawLine(MARGIN + w, y, MARGIN + w + 4, y);
+            g.setColor(text);
+            g.drawString(axisLabel(i * latencyStep, "ms"), MARGIN + w + 6, y + fm.getAscent() / 2 - 1);
         }
         // Receive under publish, publish dashed: in a one-to-one run the two lines coincide.
         line(g, p -> p.receiveRate, maxRate, span, RECEIVE, w, h, new BasicStroke(2f));
@@ -115,9 +134,10 @@ final class LiveChart extends JComponent {
         g.dispose();
     }
 
+    /** A grid value: a multiple of 1, 2 or 5 times a power of ten, with no more decimals than that needs. */
     private static String axisLabel(double value, String unit) {
-        String number = value == Math.rint(value) ? String.format(Locale.ROOT, "%.0f", value)
-                : String.format(Locale.ROOT, value < 1 ? "%.3g" : "%.1f", value);
+        String number = new BigDecimal(value).round(new MathContext(6)).stripTrailingZeros()
+                .toPlainString();
         return number + " " + unit;
     }
 

@@ -5,6 +5,7 @@ import java.awt.Color;
 import java.awt.Component;
 import java.awt.Desktop;
 import java.awt.Font;
+import java.awt.FontMetrics;
 import java.awt.GridBagConstraints;
 import java.awt.GridBagLayout;
 import java.awt.Insets;
@@ -20,6 +21,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import javax.swing.BorderFactory;
+import javax.swing.Box;
 import javax.swing.JButton;
 import javax.swing.JComponent;
 import javax.swing.JOptionPane;
@@ -48,6 +50,7 @@ public class MqttRunReportGui extends MqttBeanGui {
     private static final int REFRESH_MILLIS = 1000;
     /** Room for a sampler's name or a latency row's; the figures share the rest. */
     private static final int FIRST_COLUMN_WIDTH = 170;
+    private static final int HEADER_PADDING = 24;
     private static final Color PASSED_LIGHT = new Color(0x1b7f2a);
     private static final Color PASSED_DARK = new Color(0x6fd47c);
     private static final Color FAULT_LIGHT = new Color(0xb3261e);
@@ -81,6 +84,7 @@ public class MqttRunReportGui extends MqttBeanGui {
         ((DefaultCaret) figures.getCaret()).setUpdatePolicy(DefaultCaret.NEVER_UPDATE);
         figures.setFont(new Font(Font.MONOSPACED, Font.PLAIN, 12));
         status.setText(LiveRunModel.IDLE);
+        status.setBorder(BorderFactory.createEmptyBorder(2, 2, 2, 2));
         openReport.setEnabled(false);
         openReport.addActionListener(e -> open(htmlReport));
         JPanel top = new JPanel(new BorderLayout(8, 0));
@@ -100,6 +104,9 @@ public class MqttRunReportGui extends MqttBeanGui {
         c.fill = GridBagConstraints.BOTH;
         c.weighty = 1;
         run.add(figuresPane, c);
+        // Takes the height nobody else wants, so that the parts stay at the top when the figures are hidden.
+        c.weighty = 1e-4;
+        run.add(Box.createVerticalStrut(0), c);
         figuresPane.setVisible(false);
         latencyTable.setVisible(false);
         samplerTable.setVisible(false);
@@ -245,8 +252,11 @@ public class MqttRunReportGui extends MqttBeanGui {
             }
         });
         model.addTableModelListener(e -> {
-            if (table.getColumnCount() > 0) {
-                table.getColumnModel().getColumn(0).setPreferredWidth(FIRST_COLUMN_WIDTH);
+            // The table shares its width out in proportion to these: each column its header's, the first more.
+            FontMetrics fm = table.getTableHeader().getFontMetrics(table.getTableHeader().getFont());
+            for (int i = 0; i < table.getColumnCount(); i++) {
+                table.getColumnModel().getColumn(i).setPreferredWidth(i == 0 ? FIRST_COLUMN_WIDTH
+                        : fm.stringWidth(model.getColumnName(i)) + HEADER_PADDING);
             }
         });
         JPanel panel = new JPanel(new BorderLayout());

@@ -197,7 +197,7 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
                 TestBeanHelper.prepare(this);
                 validate();
             } catch (InvalidSettingException e) {
-                MqttElements.invalidAtStart(getName(), e);
+                MqttElements.invalidAtStart(metricsLabel != null ? metricsLabel : getName(), e);
             }
         }
     }

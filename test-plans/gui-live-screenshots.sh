@@ -58,7 +58,12 @@ for _ in 1 2 3; do
   sleep 0.7
 done
 xdotool key ctrl+shift+r
-sleep 10
+# The engines take the plan over RMI before they start: the screenshot is taken a few seconds into their run.
+for _ in $(seq 60); do
+  grep -q "MQTT run .* started on engine" "$work/distributed/engine-1.log" 2>/dev/null && break
+  sleep 1
+done
+sleep 8
 import -window root "$out/mqtt-run-report-distributed.png"
 for _ in $(seq 60); do
   ls "$work"/distributed-results/report-*.html >/dev/null 2>&1 && break

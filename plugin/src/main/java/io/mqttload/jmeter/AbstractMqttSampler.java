@@ -122,7 +122,15 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
      * name (see {@link RunContext#planSampler}).
      */
     protected SamplerMetrics metrics(RunContext run) {
-        return run.samplerMetrics(metricsLabel != null ? metricsLabel : getName());
+        return run.samplerMetrics(metricsLabel());
+    }
+
+    private String metricsLabel() {
+        if (metricsLabel != null) {
+            return metricsLabel;
+        }
+        String name = getName();
+        return name == null ? "" : name;
     }
 
     /** Runs the sampler's operation; invalid settings are thrown as {@link InvalidSettingException}. */
@@ -197,7 +205,7 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
                 TestBeanHelper.prepare(this);
                 validate();
             } catch (InvalidSettingException e) {
-                MqttElements.invalidAtStart(metricsLabel != null ? metricsLabel : getName(), e);
+                MqttElements.invalidAtStart(metricsLabel(), e);
             }
         }
     }

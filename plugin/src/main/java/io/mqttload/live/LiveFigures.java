@@ -50,7 +50,10 @@ public final class LiveFigures {
     public LatencyStats pubToSubIntendedLastSecond;
     public LatencyStats pubToSubIntendedSteady;
     public LatencyStats scheduleLagSteady;
-    /** Publish acknowledgement latency (from the send) of the last interval and of the steady phase so far; null from an engine of an earlier version. */
+    /**
+     * Publish acknowledgement latency (from the send) of the last interval and of the steady phase so far; null from an
+     * engine of an earlier version.
+     */
     public LatencyStats publishAckLastSecond;
     public LatencyStats publishAckSteady;
     /** Request/response round trips of the steady phase so far; null or empty without requests. */

@@ -5,11 +5,13 @@
 # Usage: test-plans/gui-live-screenshots.sh <JMeter 5.6.3 home with the plugin jar in lib/ext>
 # Needs Debian's xvfb, xdotool, imagemagick (for `import`) and mosquitto.
 set -euo pipefail
-home=${1:?usage: $0 <JMeter home>}
+home=$(cd "${1:?usage: $0 <JMeter home>}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
-plan=$top/test-plans/plans/quickstart-p2p.jmx
 out=$top/docs/screenshots
 work=$(mktemp -d)
+# Copies: JMeter saves the plan it has open when a run starts, which would rewrite the repository's plans.
+cp "$top/test-plans/plans/quickstart-p2p.jmx" "$top/test-plans/plans/multi-publisher.jmx" "$work/"
+plan=$work/quickstart-p2p.jmx
 mkdir -p "$out"
 port=$((20000 + RANDOM % 20000))
 printf 'listener %d 127.0.0.1\nallow_anonymous true\n' "$port" >"$work/mosquitto.conf"
@@ -45,7 +47,7 @@ gui_close_plan
 # Start sends no -G properties; the run id it gives itself).
 engines start --no-ssl --port-base 24500 --property mqtt.port="$port" --property mqttload.engines=2 \
   --property durationSeconds=15 --property mqttload.resultsDir="$work/engine-results" 2 >/dev/null
-gui_open_plan "$home" "$top/test-plans/plans/multi-publisher.jmx" "$work/jmeter-gui-distributed.log" \
+gui_open_plan "$home" "$work/multi-publisher.jmx" "$work/jmeter-gui-distributed.log" \
   -Djava.rmi.server.hostname=127.0.0.1 -Jremote_hosts=127.0.0.1:24501,127.0.0.1:24502 -Jserver.rmi.ssl.disable=true \
   -Jmqttload.resultsDir="$work/distributed-results"
 # The Run Report is the plan's fourth element.
@@ -56,7 +58,12 @@ for _ in 1 2 3; do
   sleep 0.7
 done
 xdotool key ctrl+shift+r
-sleep 10
+# The engines take the plan over RMI before they start: the screenshot is taken a few seconds into their run.
+for _ in $(seq 60); do
+  grep -q "MQTT run .* started on engine" "$work/distributed/engine-1.log" 2>/dev/null && break
+  sleep 1
+done
+sleep 8
 import -window root "$out/mqtt-run-report-distributed.png"
 for _ in $(seq 60); do
   ls "$work"/distributed-results/report-*.html >/dev/null 2>&1 && break

@@ -1,11 +1,12 @@
 # Sourced by the GUI screenshot scripts: an Xvfb display and the real JMeter GUI on a plan, sized and placed the
-# same way every time so that the scripts can select tree nodes by position. Both end with the calling script.
+# same way every time (1366x768, a common laptop screen) so that the scripts can select tree nodes by position. Both
+# end with the calling script.
 # Needs Debian's xvfb and xdotool.
 
 # Starts Xvfb on a free display number and waits until it answers.
 gui_start_display() {
   display=:$((90 + RANDOM % 9))
-  Xvfb "$display" -screen 0 1400x1000x24 -nolisten tcp >/dev/null 2>&1 &
+  Xvfb "$display" -screen 0 1366x768x24 -nolisten tcp >/dev/null 2>&1 &
   xvfb_pid=$!
   export DISPLAY=$display
   for _ in $(seq 100); do
@@ -24,7 +25,7 @@ gui_open_plan() {
   window=$(timeout 120 xdotool search --sync --name "$(basename "$plan" .jmx)" | head -1)
   # The window appears before the plan is laid out; the pauses let Swing paint.
   sleep 5
-  xdotool windowsize "$window" 1400 1000
+  xdotool windowsize "$window" 1366 768
   xdotool windowmove "$window" 0 0
   sleep 2
 }

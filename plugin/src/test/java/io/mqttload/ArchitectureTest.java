@@ -67,7 +67,8 @@ class ArchitectureTest {
                 .whereLayer("live").mayOnlyBeAccessedByLayers("jmeter")
                 .whereLayer("report").mayOnlyBeAccessedByLayers("jmeter", "sweep")
                 .whereLayer("engine").mayOnlyBeAccessedByLayers("influx", "prometheus", "live", "sweep", "jmeter")
-                .whereLayer("summary").mayOnlyBeAccessedByLayers("engine", "report", "influx", "prometheus", "sweep", "jmeter")
+                .whereLayer("summary").mayOnlyBeAccessedByLayers("engine", "report", "influx", "prometheus", "live", "sweep",
+                        "jmeter")
                 .whereLayer("broker").mayOnlyBeAccessedByLayers("summary", "engine", "influx", "prometheus", "sweep", "jmeter")
                 .whereLayer("rendezvous").mayOnlyBeAccessedByLayers("summary", "engine", "jmeter")
                 .whereLayer("clock").mayOnlyBeAccessedByLayers("summary", "engine", "report", "jmeter")

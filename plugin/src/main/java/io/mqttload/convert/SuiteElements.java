@@ -104,7 +104,7 @@ final class SuiteElements {
     }
 
     Bean publish(String testname, boolean enabled) {
-        return new Bean("MqttPublishSampler", BEAN_GUI, testname, enabled).defaults(
+        return new Bean("MqttPublishSampler", PKG + "MqttPublishSamplerGui", testname, enabled).defaults(
                 "clientGroup", "default", "topic", "test/{thread}/{client}", "qos", "1", "retain", "false",
                 "payloadType", "RANDOM", "payloadSize", "64", "payloadText", "", "payloadFile", "", "measureLatency", "true",
                 "messagesPerSample", "1", "mode", "ASYNC", "maxInFlight", "1000", "maxInFlightPerClient", "20",
@@ -124,7 +124,7 @@ final class SuiteElements {
     }
 
     Bean runEnd(String testname) {
-        return new Bean("MqttRunEndSampler", BEAN_GUI, testname, true);
+        return new Bean("MqttRunEndSampler", PKG + "MqttRunEndSamplerGui", testname, true);
     }
 
     /** JMeter's Once Only Controller: its children run on the first pass of each thread (of each run of its loop). */

@@ -1,7 +1,9 @@
 package io.mqttload.engine;
 
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,6 +25,9 @@ public final class RunContext {
     private final DeliveryLedger ledger;
     private final RunClients clients = new RunClients();
     private final ConcurrentHashMap<String, SamplerMetrics> samplers = new ConcurrentHashMap<>();
+    /** The labels of the plan's samplers in plan order (see {@link #planSampler}), and how often each name came. */
+    private final Map<String, Integer> planPositions = new HashMap<>();
+    private final Map<String, Integer> namesSeen = new HashMap<>();
     private final ConcurrentHashMap<Double, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
     /** Clients this engine has made, in connect order: the round-robin over broker nodes counts them. */
     private final AtomicLong clientOrdinal = new AtomicLong();
@@ -76,9 +81,26 @@ public final class RunContext {
         return clients.existingGroup(threadKey, name);
     }
 
+    /**
+     * Called for each MQTT sampler of the plan at test start, which JMeter runs in plan order before any thread
+     * starts: the label its figures go under. That is its name, and for a later sampler of a name already met, the name
+     * and its count ("MQTT Publish #2"), so that two samplers of one name are not added into one row.
+     */
+    public synchronized String planSampler(String name) {
+        int seen = namesSeen.merge(name, 1, Integer::sum);
+        String label = seen == 1 ? name : name + " #" + seen;
+        planPositions.putIfAbsent(label, planPositions.size());
+        return label;
+    }
+
     /** The metrics of the sampler labelled {@code label}, created on first use. */
     public SamplerMetrics samplerMetrics(String label) {
-        return samplers.computeIfAbsent(label, SamplerMetrics::new);
+        SamplerMetrics known = samplers.get(label);
+        return known != null ? known : samplers.computeIfAbsent(label, l -> new SamplerMetrics(l, planPosition(l)));
+    }
+
+    private synchronized int planPosition(String label) {
+        return planPositions.getOrDefault(label, SamplerMetrics.NOT_IN_PLAN);
     }
 
     /** The broker of this engine's first MQTT Connect, or null before any. */

@@ -23,6 +23,7 @@ import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.RunContext;
 import io.mqttload.engine.OperationResult;
 import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.SamplerMetrics;
 
 /**
  * Common frame of the MQTT samplers: one sample times one operation on this thread's clients;
@@ -38,6 +39,9 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
 
     /** A field, not a property: it goes to the engines with the plan, and never into a saved plan (see RemoteStartRunId). */
     private String runIdFromController;
+
+    /** The label of this sampler's figures, given at test start and copied to the threads' clones; null: its name. */
+    private String metricsLabel;
 
     @Override
     public SampleResult sample(Entry entry) {
@@ -76,7 +80,7 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
             RunContext run = runtime.context();
             boolean invalid = "INVALID_SETTING".equals(outcome.code);
             run.metrics().failed(invalid ? FailureTally.Kind.INVALID_SETTING : FailureTally.Kind.SAMPLE,
-                    run.samplerMetrics(getName()), invalid ? outcome.message : outcome.code + ": " + outcome.message);
+                    metrics(run), invalid ? outcome.message : outcome.code + ": " + outcome.message);
         }
         if (invalidAtStart != null) {
             // A plan found wrong at test start must not run its full length to say so: JMeter stops the test now.
@@ -111,6 +115,22 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
      */
     protected static List<Object> settingsKey(Object... values) {
         return Arrays.asList(values);
+    }
+
+    /**
+     * This sampler's figures: under its name, or its name and number when an earlier sampler of the plan has the same
+     * name (see {@link RunContext#planSampler}).
+     */
+    protected SamplerMetrics metrics(RunContext run) {
+        return run.samplerMetrics(metricsLabel());
+    }
+
+    private String metricsLabel() {
+        if (metricsLabel != null) {
+            return metricsLabel;
+        }
+        String name = getName();
+        return name == null ? "" : name;
     }
 
     /** Runs the sampler's operation; invalid settings are thrown as {@link InvalidSettingException}. */
@@ -172,18 +192,20 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
     public Object clone() {
         AbstractMqttSampler clone = (AbstractMqttSampler) super.clone();
         clone.runIdFromController = runIdFromController;
+        clone.metricsLabel = metricsLabel;
         return clone;
     }
 
     @Override
     public void testStarted() {
         MqttElements.startRuntime(runIdFromController);
+        EngineLifecycle.running().ifPresent(r -> metricsLabel = r.context().planSampler(getName()));
         if (!hasPerThreadVariables()) {
             try {
                 TestBeanHelper.prepare(this);
                 validate();
             } catch (InvalidSettingException e) {
-                MqttElements.invalidAtStart(getName(), e);
+                MqttElements.invalidAtStart(metricsLabel(), e);
             }
         }
     }

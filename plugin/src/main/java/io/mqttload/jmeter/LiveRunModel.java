@@ -2,11 +2,14 @@ package io.mqttload.jmeter;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
+import io.mqttload.delivery.Verdict;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.live.LiveFeed;
 import io.mqttload.live.LiveFigures;
+import io.mqttload.live.LiveTables;
 import io.mqttload.live.LiveText;
 import io.mqttload.report.ReportText;
 import io.mqttload.summary.MergedReport;
@@ -18,19 +21,40 @@ import io.mqttload.summary.MergedReport;
  * once a run has ended.
  */
 final class LiveRunModel {
+    /** How the verdict line reads: a fault in red, a pass in green, anything else plain. */
+    enum Tone {
+        PLAIN, PASSED, FAULT
+    }
+
     /** One refresh's content. */
     static final class View {
         final String status;
+        /** The verdict, or while a run goes what is known of it so far; empty when there is no run. */
+        final String verdict;
+        final Tone tone;
+        /** The tables, or null when there is nothing to put in them. */
+        final LiveTables.Table latency;
+        final LiveTables.Table samplers;
+        /** Everything else: counts and errors while the run goes, the whole report after it. */
         final String text;
         final List<LiveFigures.Point> history;
         /** The HTML report to open, or null. */
         final Path htmlReport;
 
-        View(String status, String text, List<LiveFigures.Point> history, Path htmlReport) {
+        View(String status, String verdict, Tone tone, LiveTables.Table latency, LiveTables.Table samplers, String text,
+                List<LiveFigures.Point> history, Path htmlReport) {
             this.status = status;
+            this.verdict = verdict;
+            this.tone = tone;
+            this.latency = latency;
+            this.samplers = samplers;
             this.text = text;
             this.history = history;
             this.htmlReport = htmlReport;
+        }
+
+        static View message(String status, String text, List<LiveFigures.Point> history) {
+            return new View(status, "", Tone.PLAIN, null, null, text, history, null);
         }
     }
 
@@ -41,19 +65,28 @@ final class LiveRunModel {
     private LiveFeed feed;
     private List<LiveFigures.Point> lastHistory = List.of();
 
-    View refresh() {
+    /**
+     * Follows a run from its start (its first second's rates and chart point included), rather than from the first
+     * refresh after it, up to a second later.
+     */
+    synchronized void follow(EngineRuntime runtime) {
+        if (feed == null || !feed.follows(runtime)) {
+            feed = LiveFeed.attach(runtime);
+        }
+    }
+
+    synchronized View refresh() {
         EngineRuntime runtime = EngineLifecycle.running().orElse(null);
         if (runtime != null) {
-            if (feed == null || !feed.follows(runtime)) {
-                feed = LiveFeed.attach(runtime);
-            }
+            follow(runtime);
             LiveFigures f = feed.latest();
             if (f == null) {
-                return new View("Run " + runtime.config().runId() + " starting", "", List.of(), null);
+                return View.message("Run " + runtime.config().runId() + " starting", "", List.of());
             }
             lastHistory = f.history;
-            return new View(String.format(java.util.Locale.ROOT, "Run %s: %s, %.0f s", runtime.config().runId(), f.phase,
-                    f.elapsedSeconds), LiveText.render(f), f.history, null);
+            return new View(String.format(Locale.ROOT, "Run %s: %s, %.0f s", runtime.config().runId(), f.phase,
+                    f.elapsedSeconds), soFar(f), f.errors > 0 ? Tone.FAULT : Tone.PLAIN, LiveTables.latency(f),
+                    LiveTables.samplers(f), LiveText.counts(f) + LiveText.errors(f), f.history, null);
         }
         String engines = MqttRunReport.collectingStatus();
         if (engines != null) {
@@ -61,10 +94,19 @@ final class LiveRunModel {
         }
         MergedReport last = MqttRunReport.lastReport();
         if (last != null) {
-            return new View("Run " + last.runId + " ended: " + last.verdict(), ReportText.table(last), lastHistory,
-                    MqttRunReport.lastHtmlReport());
+            Verdict verdict = last.verdict();
+            return new View("Run " + last.runId + " ended", "Verdict: " + last.verdictLine(),
+                    verdict.passed() ? Tone.PASSED : verdict.isFault() ? Tone.FAULT : Tone.PLAIN, LiveTables.latency(last),
+                    null, ReportText.table(last), lastHistory, MqttRunReport.lastHtmlReport());
         }
-        return new View(IDLE, "", List.of(), null);
+        return View.message(IDLE, "", List.of());
+    }
+
+    /** What a running engine can say of its verdict: errors count now, deliveries only once the drain is over. */
+    static String soFar(LiveFigures f) {
+        return String.format(Locale.ROOT, "The verdict comes with the merged report at the end of the run. So far: %d"
+                + " error%s, %d of %d expected messages received.", f.errors, f.errors == 1 ? "" : "s",
+                f.receivedOfExpected, f.expected);
     }
 
     /** A controller's run: every running engine's figures, one block each, and their rates added up in the chart. */
@@ -79,6 +121,6 @@ final class LiveRunModel {
         }
         text.append("The merged report appears here when every engine has ended.\n");
         lastHistory = LiveFigures.combinedHistory(RemoteLiveFigures.figures(answers));
-        return new View("Distributed run: " + engines, text.toString(), lastHistory, null);
+        return View.message("Distributed run: " + engines, text.toString(), lastHistory);
     }
 }

@@ -76,7 +76,7 @@ public class MqttConnectSampler extends AbstractMqttSampler {
         }
         return operation.run(runtime.context(), group(runtime, context), MqttElements.threadGroupNumber(runtime, context),
                 threadNumber(context),
-                runtime.context().samplerMetrics(getName()));
+                metrics(runtime.context()));
     }
 
     private ConnectOperation operation(ConnectionSettings settings) {

@@ -24,6 +24,12 @@ import io.mqttload.measure.SamplerMetrics;
 public class MqttPublishSampler extends AbstractMqttSampler {
     private static final long serialVersionUID = 1L;
 
+    /** A plan saved before the element had its own panel opens with that panel, not JMeter's generic bean editor. */
+    @Override
+    public void setProperty(String name, String value) {
+        super.setProperty(name, MqttBeanGui.guiClassAsRead(name, value, MqttPublishSamplerGui.class));
+    }
+
     private String topic = "test/{thread}/{client}";
     private String qos = "1";
     private String retain = "false";
@@ -58,7 +64,7 @@ public class MqttPublishSampler extends AbstractMqttSampler {
             operation = operation();
             operationKey = key;
         }
-        SamplerMetrics metrics = runtime.context().samplerMetrics(getName());
+        SamplerMetrics metrics = metrics(runtime.context());
         if (!pacingRead) {
             // Once per thread: this element is the thread's own copy, and which timers pace it does not change.
             pacingRead = true;

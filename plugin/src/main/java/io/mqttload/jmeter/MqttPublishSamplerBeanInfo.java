@@ -1,6 +1,6 @@
 package io.mqttload.jmeter;
 
-/** Fields of the MQTT Publish sampler. */
+/** Fields of the MQTT Publish sampler; hidden from the menus, which list its panel {@link MqttPublishSamplerGui}. */
 public class MqttPublishSamplerBeanInfo extends MqttBeanInfoSupport {
     public MqttPublishSamplerBeanInfo() {
         super(MqttPublishSampler.class);
@@ -33,5 +33,6 @@ public class MqttPublishSamplerBeanInfo extends MqttBeanInfoSupport {
         text("responseTopic", "");
         text("correlationData", "");
         multiLine("userProperties", "");
+        getBeanDescriptor().setHidden(true);
     }
 }

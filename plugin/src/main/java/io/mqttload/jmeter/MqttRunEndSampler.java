@@ -18,6 +18,12 @@ import io.mqttload.summary.RunSummary;
  */
 public class MqttRunEndSampler extends AbstractSampler implements TestBean, MqttTestStateListener {
     private static final long serialVersionUID = 1L;
+
+    /** A plan saved before the element had its own panel opens with that panel, not JMeter's generic bean editor. */
+    @Override
+    public void setProperty(String name, String value) {
+        super.setProperty(name, MqttBeanGui.guiClassAsRead(name, value, MqttRunEndSamplerGui.class));
+    }
     /** Marks the sample that carries a summary; content type survives JMeter's stripping remote senders. */
     static final String SUMMARY_CONTENT_TYPE = "application/vnd.mqttload.summary+json";
 

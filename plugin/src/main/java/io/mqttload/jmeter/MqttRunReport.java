@@ -47,6 +47,12 @@ import io.mqttload.summary.SummaryJson;
 public class MqttRunReport extends AbstractTestElement
         implements TestBean, SampleListener, TestStateListener, Remoteable, NoThreadClone, Visualizer {
     private static final long serialVersionUID = 1L;
+
+    /** A plan saved before the element had its own panel opens with that panel, not JMeter's generic bean editor. */
+    @Override
+    public void setProperty(String name, String value) {
+        super.setProperty(name, MqttBeanGui.guiClassAsRead(name, value, MqttRunReportGui.class));
+    }
     private static final Logger log = LoggerFactory.getLogger(MqttRunReport.class);
     private static final AtomicReference<MergedReport> LAST = new AtomicReference<>();
     private static final AtomicReference<Path> LAST_HTML = new AtomicReference<>();

@@ -1,56 +1,60 @@
 package io.mqttload.jmeter;
 
-import java.awt.BasicStroke;
 import java.awt.BorderLayout;
 import java.awt.Color;
+import java.awt.Component;
 import java.awt.Desktop;
-import java.awt.Dimension;
 import java.awt.Font;
-import java.awt.Graphics;
-import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.geom.Path2D;
+import java.awt.FontMetrics;
+import java.awt.GridBagConstraints;
+import java.awt.GridBagLayout;
+import java.awt.Insets;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.ToDoubleFunction;
 
 import javax.swing.BorderFactory;
+import javax.swing.Box;
 import javax.swing.JButton;
 import javax.swing.JComponent;
-import javax.swing.JLabel;
 import javax.swing.JOptionPane;
 import javax.swing.JPanel;
 import javax.swing.JScrollPane;
+import javax.swing.JTable;
 import javax.swing.JTextArea;
+import javax.swing.JToggleButton;
+import javax.swing.SwingConstants;
 import javax.swing.SwingUtilities;
+import javax.swing.UIManager;
+import javax.swing.table.DefaultTableCellRenderer;
 import javax.swing.text.DefaultCaret;
 
-import org.apache.jmeter.testbeans.gui.TestBeanGUI;
-import org.apache.jmeter.testelement.TestElement;
-
-import io.mqttload.live.LiveFigures;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.live.LiveTables;
 
 /**
- * The MQTT Run Report's panel: its InfluxDB fields (JMeter's bean editor) and, below them, the run as it goes —
- * refreshed every second from {@link LiveRunModel} — then the merged report and a button to open its HTML page.
- * All Swing of the suite is here; the figures and their text come from the model.
+ * The MQTT Run Report's panel: the run first, as it goes (refreshed every second from {@link LiveRunModel}) and once it
+ * ended: status, the verdict, the chart, the latency and sampler tables and the rest of the figures, with a button to
+ * open the HTML report; the InfluxDB fields (JMeter's bean editor) folded at the bottom. All Swing of the Run Report
+ * is here and in {@link LiveChart}; the figures and their text come from the model.
  */
-public class MqttRunReportGui extends TestBeanGUI {
+public class MqttRunReportGui extends MqttBeanGui {
     private static final long serialVersionUID = 1L;
     private static final int REFRESH_MILLIS = 1000;
-    private static final Color PUBLISH = new Color(0x1f77b4);
-    private static final Color RECEIVE = new Color(0x2ca02c);
-    private static final Color P99 = new Color(0xd62728);
-    private static final Color P99_INTENDED = new Color(0x9467bd);
+    /** Room for a sampler's name or a latency row's; the figures share the rest. */
+    private static final int FIRST_COLUMN_WIDTH = 170;
+    private static final int HEADER_PADDING = 24;
+    private static final Color PASSED_LIGHT = new Color(0x1b7f2a);
+    private static final Color PASSED_DARK = new Color(0x6fd47c);
+    private static final Color FAULT_LIGHT = new Color(0xb3261e);
+    private static final Color FAULT_DARK = new Color(0xff7a70);
 
     /**
      * JMeter makes several instances of a GUI class (its menus, its cache, after a look-and-feel change): one model and
@@ -60,11 +64,18 @@ public class MqttRunReportGui extends TestBeanGUI {
     private static final LiveRunModel MODEL = new LiveRunModel();
     private static final Set<MqttRunReportGui> PANELS = Collections.newSetFromMap(new WeakHashMap<>());
     private static ScheduledExecutorService refresher;
-    private final JLabel status = new JLabel(LiveRunModel.IDLE);
-    private final JTextArea figures = new JTextArea(22, 100);
-    private final Chart chart = new Chart();
+    private final JTextArea status = wrapped();
+    private final JTextArea verdict = wrapped();
+    private final LiveChart chart = new LiveChart();
+    private final FiguresTableModel latency = new FiguresTableModel(new LiveTables.Table(List.of()));
+    private final FiguresTableModel samplers = new FiguresTableModel(new LiveTables.Table(List.of()));
+    private final JPanel latencyTable = table(latency);
+    private final JPanel samplerTable = table(samplers);
+    private final JTextArea figures = new JTextArea(12, 80);
+    private final JScrollPane figuresPane = new JScrollPane(figures);
     private final JButton openReport = new JButton("Open HTML report");
-    private final JPanel run = new JPanel(new BorderLayout(0, 5));
+    private final JPanel run = new JPanel();
+    private final JToggleButton influx = new JToggleButton("InfluxDB: where the whole-run figures are written (show)");
     private transient Path htmlReport;
 
     public MqttRunReportGui() {
@@ -72,31 +83,64 @@ public class MqttRunReportGui extends TestBeanGUI {
         figures.setEditable(false);
         ((DefaultCaret) figures.getCaret()).setUpdatePolicy(DefaultCaret.NEVER_UPDATE);
         figures.setFont(new Font(Font.MONOSPACED, Font.PLAIN, 12));
+        status.setText(LiveRunModel.IDLE);
+        status.setBorder(BorderFactory.createEmptyBorder(2, 2, 2, 2));
         openReport.setEnabled(false);
         openReport.addActionListener(e -> open(htmlReport));
         JPanel top = new JPanel(new BorderLayout(8, 0));
         top.add(status, BorderLayout.CENTER);
         top.add(openReport, BorderLayout.EAST);
+        run.setLayout(new GridBagLayout());
         run.setBorder(BorderFactory.createTitledBorder("Run"));
-        run.add(top, BorderLayout.NORTH);
-        run.add(chart, BorderLayout.CENTER);
-        run.add(new JScrollPane(figures), BorderLayout.SOUTH);
+        // One column, each part as wide as the panel and as high as it needs; the rest of the figures take what is left.
+        GridBagConstraints c = new GridBagConstraints();
+        c.gridx = 0;
+        c.fill = GridBagConstraints.HORIZONTAL;
+        c.weightx = 1;
+        c.insets = new Insets(2, 2, 4, 2);
+        for (JComponent part : new JComponent[] {top, verdict, chart, latencyTable, samplerTable}) {
+            run.add(part, c);
+        }
+        c.fill = GridBagConstraints.BOTH;
+        c.weighty = 1;
+        run.add(figuresPane, c);
+        // Takes the height nobody else wants, so that the parts stay at the top when the figures are hidden.
+        c.weighty = 1e-4;
+        run.add(Box.createVerticalStrut(0), c);
+        figuresPane.setVisible(false);
+        latencyTable.setVisible(false);
+        samplerTable.setVisible(false);
+        verdict.setVisible(false);
         register(this);
     }
 
-    /** The bean editor lays itself out on its first configure, replacing the layout: the run panel goes in after. */
+    /**
+     * The run goes in the middle of the panel, and the bean editor below it, folded behind a button: its fields matter
+     * before a run, the run matters while it goes.
+     */
     @Override
-    public void configure(TestElement element) {
-        super.configure(element);
-        if (run.getParent() == null) {
-            add(run, BorderLayout.SOUTH);
-        }
+    protected Component page(Component fields) {
+        fields.setVisible(false);
+        influx.addActionListener(e -> {
+            fields.setVisible(influx.isSelected());
+            influx.setText("InfluxDB: where the whole-run figures are written ("
+                    + (influx.isSelected() ? "hide" : "show") + ")");
+            revalidate();
+        });
+        JPanel below = new JPanel(new BorderLayout(0, 4));
+        below.add(influx, BorderLayout.NORTH);
+        below.add(fields, BorderLayout.CENTER);
+        JPanel page = new JPanel(new BorderLayout(0, 6));
+        page.add(run, BorderLayout.CENTER);
+        page.add(below, BorderLayout.SOUTH);
+        return page;
     }
 
-    /** JMeter lists this panel under Add > Listener in place of the generic bean panel, which the bean info hides. */
-    @Override
-    public boolean isHidden() {
-        return false;
+    /** A run starts in this JVM: while a Run Report panel exists, the panel's figures follow it from its start. */
+    static synchronized void runStarted(EngineRuntime runtime) {
+        if (!PANELS.isEmpty()) {
+            MODEL.follow(runtime);
+        }
     }
 
     /** Adds a panel to those the shared refresher serves, starting the refresher with the first. */
@@ -136,13 +180,89 @@ public class MqttRunReportGui extends TestBeanGUI {
 
     private void show(LiveRunModel.View view) {
         status.setText(view.status);
+        verdict.setText(view.verdict);
+        verdict.setVisible(!view.verdict.isEmpty());
+        verdict.setForeground(tone(view.tone));
+        show(latency, latencyTable, view.latency);
+        show(samplers, samplerTable, view.samplers);
+        figuresPane.setVisible(!view.text.isEmpty());
         if (!view.text.equals(figures.getText())) {
-            // The caret never follows the text: whoever scrolled down to a sampler row or an engine stays there.
+            // The caret never follows the text: whoever scrolled down to a line stays there.
             figures.setText(view.text);
         }
         chart.show(view.history);
         htmlReport = view.htmlReport;
         openReport.setEnabled(htmlReport != null);
+    }
+
+    private static void show(FiguresTableModel model, JPanel panel, LiveTables.Table table) {
+        panel.setVisible(table != null && !table.rows.isEmpty());
+        if (table != null) {
+            model.show(table);
+        }
+    }
+
+    /** Green or red that reads on the look and feel's background, light or dark. */
+    private Color tone(LiveRunModel.Tone tone) {
+        boolean dark = isDark(getBackground());
+        switch (tone) {
+            case PASSED:
+                return dark ? PASSED_DARK : PASSED_LIGHT;
+            case FAULT:
+                return dark ? FAULT_DARK : FAULT_LIGHT;
+            default:
+                return UIManager.getColor("Label.foreground");
+        }
+    }
+
+    private static boolean isDark(Color c) {
+        return c != null && c.getRed() * 299 + c.getGreen() * 587 + c.getBlue() * 114 < 128_000;
+    }
+
+    /** A read-only text that wraps at the panel's width, in the label font, bold. */
+    private static JTextArea wrapped() {
+        JTextArea text = new JTextArea();
+        text.setEditable(false);
+        text.setLineWrap(true);
+        text.setWrapStyleWord(true);
+        text.setOpaque(false);
+        text.setFont(UIManager.getFont("Label.font").deriveFont(Font.BOLD));
+        return text;
+    }
+
+    /** A table with its header, all rows shown (the page scrolls, not the table), the first column wider. */
+    private static JPanel table(FiguresTableModel model) {
+        JTable table = new JTable(model);
+        table.setFillsViewportHeight(false);
+        table.setRowSelectionAllowed(true);
+        table.setAutoResizeMode(JTable.AUTO_RESIZE_SUBSEQUENT_COLUMNS);
+        table.setDefaultRenderer(Object.class, new DefaultTableCellRenderer() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public Component getTableCellRendererComponent(JTable t, Object value, boolean selected, boolean focus,
+                    int row, int column) {
+                super.getTableCellRendererComponent(t, value, selected, focus, row, column);
+                String cell = String.valueOf(value);
+                // Figures right-aligned; a first column or a note (a sentence where a figure would be) left.
+                boolean words = column == 0 || cell.indexOf(' ') > 0;
+                setHorizontalAlignment(words ? SwingConstants.LEFT : SwingConstants.RIGHT);
+                setToolTipText(words && column > 0 ? cell : null);
+                return this;
+            }
+        });
+        model.addTableModelListener(e -> {
+            // The table shares its width out in proportion to these: each column its header's, the first more.
+            FontMetrics fm = table.getTableHeader().getFontMetrics(table.getTableHeader().getFont());
+            for (int i = 0; i < table.getColumnCount(); i++) {
+                table.getColumnModel().getColumn(i).setPreferredWidth(i == 0 ? FIRST_COLUMN_WIDTH
+                        : fm.stringWidth(model.getColumnName(i)) + HEADER_PADDING);
+            }
+        });
+        JPanel panel = new JPanel(new BorderLayout());
+        panel.add(table.getTableHeader(), BorderLayout.NORTH);
+        panel.add(table, BorderLayout.CENTER);
+        return panel;
     }
 
     private void open(Path report) {
@@ -161,99 +281,5 @@ public class MqttRunReportGui extends TestBeanGUI {
         }
         JOptionPane.showMessageDialog(this, "No browser is known to this desktop; the report is at\n" + report,
                 "MQTT Run Report", JOptionPane.INFORMATION_MESSAGE);
-    }
-
-    /** Publish and receive rates (left axis) and pub-to-sub p99 (right axis), one point a second. */
-    private static final class Chart extends JComponent {
-        private static final long serialVersionUID = 1L;
-        /** Room left and right of the plot for the axes' top values. */
-        private static final int MARGIN = 80;
-        private transient List<LiveFigures.Point> points = List.of();
-
-        Chart() {
-            setPreferredSize(new Dimension(600, 170));
-        }
-
-        void show(List<LiveFigures.Point> history) {
-            if (history != points) {
-                points = history;
-                repaint();
-            }
-        }
-
-        @Override
-        protected void paintComponent(Graphics graphics) {
-            Graphics2D g = (Graphics2D) graphics.create();
-            g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-            g.setColor(Color.WHITE);
-            g.fillRect(0, 0, getWidth(), getHeight());
-            int w = getWidth() - 2 * MARGIN;
-            int h = getHeight() - 30;
-            g.setColor(Color.GRAY);
-            g.drawRect(MARGIN, 8, w, h);
-            if (points.size() < 2) {
-                g.drawString("rates and p99 appear here once the run has two seconds of figures", MARGIN + 8, 8 + h / 2);
-                g.dispose();
-                return;
-            }
-            double maxRate = Math.max(1, Math.max(max(p -> p.publishRate), max(p -> p.receiveRate)));
-            double maxP99 = Math.max(0.001, Math.max(max(p -> p.pubToSubP99Millis), max(p -> p.pubToSubIntendedP99Millis)));
-            // Receive under publish, publish dashed: in a one-to-one run the two lines coincide.
-            line(g, p -> p.receiveRate, maxRate, RECEIVE, w, h, new BasicStroke(2f));
-            line(g, p -> p.publishRate, maxRate, PUBLISH, w, h, new BasicStroke(1.5f, BasicStroke.CAP_BUTT,
-                    BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
-            line(g, p -> p.pubToSubP99Millis, maxP99, P99, w, h, new BasicStroke(1.5f));
-            if (max(p -> p.pubToSubIntendedP99Millis) > 0) {
-                // Dotted, over the p99 from the send: where they part, publishers sent late and the gap is the wait.
-                line(g, p -> p.pubToSubIntendedP99Millis, maxP99, P99_INTENDED, w, h, new BasicStroke(1.5f,
-                        BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {2f, 3f}, 0f));
-            }
-            g.setColor(Color.DARK_GRAY);
-            g.drawString(String.format(Locale.ROOT, "%.0f msg/s", maxRate), 4, 18);
-            g.drawString(String.format(Locale.ROOT, "%.1f ms", maxP99), MARGIN + w + 4, 18);
-            double first = points.get(0).elapsedSeconds;
-            double last = points.get(points.size() - 1).elapsedSeconds;
-            g.drawString(String.format(Locale.ROOT, "%.0f s", first), MARGIN, 8 + h + 16);
-            g.drawString(String.format(Locale.ROOT, "%.0f s", last), MARGIN + w - 30, 8 + h + 16);
-            legend(g, MARGIN + w / 2 - 230, 8 + h + 16);
-            g.dispose();
-        }
-
-        private double max(ToDoubleFunction<LiveFigures.Point> value) {
-            return points.stream().mapToDouble(value).max().orElse(0);
-        }
-
-        private void line(Graphics2D g, ToDoubleFunction<LiveFigures.Point> value, double max, Color color, int w, int h,
-                BasicStroke stroke) {
-            double first = points.get(0).elapsedSeconds;
-            double span = Math.max(1, points.get(points.size() - 1).elapsedSeconds - first);
-            Path2D.Double path = new Path2D.Double();
-            for (int i = 0; i < points.size(); i++) {
-                LiveFigures.Point p = points.get(i);
-                double x = MARGIN + (p.elapsedSeconds - first) / span * w;
-                double y = 8 + h - value.applyAsDouble(p) / max * h;
-                if (i == 0) {
-                    path.moveTo(x, y);
-                } else {
-                    path.lineTo(x, y);
-                }
-            }
-            g.setColor(color);
-            g.setStroke(stroke);
-            g.draw(path);
-        }
-
-        private static void legend(Graphics2D g, int x, int y) {
-            String[] names = {"publish msg/s", "receive msg/s", "pub-to-sub p99 ms", "p99 from intended send"};
-            Color[] colors = {PUBLISH, RECEIVE, P99, P99_INTENDED};
-            int at = x;
-            for (int i = 0; i < names.length; i++) {
-                g.setColor(colors[i]);
-                g.fillRect(at, y - 9, 10, 10);
-                g.setColor(Color.DARK_GRAY);
-                g.drawString(names[i], at + 14, y);
-                at += 14 + g.getFontMetrics().stringWidth(names[i]) + 16;
-            }
-        }
     }
 }

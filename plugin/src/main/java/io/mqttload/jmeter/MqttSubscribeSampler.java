@@ -44,7 +44,7 @@ public class MqttSubscribeSampler extends AbstractMqttSampler {
         }
         return operation.run(runtime.context(), group, MqttElements.threadGroupNumber(runtime, context),
                 threadNumber(context),
-                runtime.context().samplerMetrics(getName()));
+                metrics(runtime.context()));
     }
 
     private SubscribeOperation operation() {

@@ -2,6 +2,7 @@ package io.mqttload.live;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,25 +27,42 @@ import io.mqttload.measure.SamplerMetrics;
  * headless run need not pay.
  */
 public final class LiveFeed implements IntervalListener {
+    /** The engine's ticker ends its first interval a second into the run. */
+    private static final long FIRST_TICK_MILLIS = 1000;
     private final EngineRuntime runtime;
     private final ArrayDeque<LiveFigures.Point> history = new ArrayDeque<>();
     private final Histogram steadyPubToSub = LatencyRecorder.newHistogram();
     private final Histogram steadyRoundTrip = LatencyRecorder.newHistogram();
     private final Histogram steadyPubToSubIntended = LatencyRecorder.newHistogram();
     private final Histogram steadyScheduleLag = LatencyRecorder.newHistogram();
+    private final Histogram steadyPublishAck = LatencyRecorder.newHistogram();
     private final Map<SamplerMetrics, long[]> samplerCountsAtLastTick = new HashMap<>();
     private long publishedAtLastTick;
     private long receivedAtLastTick;
     private long lastTickMillis = System.currentTimeMillis();
-    /** The first interval after attaching may have begun long before it: it gives counts, not rates or a point. */
-    private boolean firstInterval = true;
+    /**
+     * The first interval after attaching may have begun long before it: it gives counts, not rates or a point. Unless
+     * the feed was attached before the run's first tick: that interval began with the run, so do its rates and chart.
+     */
+    private boolean firstInterval;
+    private final boolean fromRunStart;
     private volatile LiveFigures latest;
 
-    /** Counts from the moment of attaching: a feed attached mid-run starts its rates there, not at the run's start. */
+    /**
+     * Counts from the moment of attaching: a feed attached mid-run starts its rates there, not at the run's start; one
+     * attached within the run's first second counts from the start (every counter was 0 then).
+     */
     private LiveFeed(EngineRuntime runtime) {
         this.runtime = runtime;
-        this.publishedAtLastTick = runtime.context().metrics().sum(Count.PUBLISHED);
-        this.receivedAtLastTick = runtime.context().metrics().sum(Count.RECEIVED);
+        long elapsed = runtime.elapsedMillis();
+        fromRunStart = elapsed < FIRST_TICK_MILLIS;
+        firstInterval = !fromRunStart;
+        if (fromRunStart) {
+            lastTickMillis -= elapsed;
+        } else {
+            publishedAtLastTick = runtime.context().metrics().sum(Count.PUBLISHED);
+            receivedAtLastTick = runtime.context().metrics().sum(Count.RECEIVED);
+        }
     }
 
     /** A feed on {@code runtime}'s intervals from now on. */
@@ -84,7 +102,9 @@ public final class LiveFeed implements IntervalListener {
         receivedAtLastTick = f.received;
         f.pubToSubLastSecond = new LatencyStats(interval.pubToSub);
         f.pubToSubIntendedLastSecond = new LatencyStats(interval.fromIntended.pubToSub);
+        f.publishAckLastSecond = new LatencyStats(interval.publish);
         if (interval.countedInTotal) {
+            steadyPublishAck.add(interval.publish);
             steadyPubToSub.add(interval.pubToSub);
             steadyRoundTrip.add(interval.roundTrip);
             steadyPubToSubIntended.add(interval.fromIntended.pubToSub);
@@ -94,13 +114,17 @@ public final class LiveFeed implements IntervalListener {
         f.pubToSubIntendedSteady = new LatencyStats(steadyPubToSubIntended);
         f.scheduleLagSteady = new LatencyStats(steadyScheduleLag);
         f.roundTripSteady = new LatencyStats(steadyRoundTrip);
+        f.publishAckSteady = new LatencyStats(steadyPublishAck);
         f.errors = m.errors();
         List<FailureTally.Row> rows = m.failures.rows();
         f.topErrors = new ArrayList<>(rows.subList(0, Math.min(LiveFigures.TOP_ERRORS, rows.size())));
         DeliveryLedger.Delivery delivery = runtime.context().ledger().delivery();
         f.expected = delivery.expected;
         f.receivedOfExpected = delivery.receivedOfExpected;
-        for (Interval.OfSampler s : interval.bySampler) {
+        List<Interval.OfSampler> inPlanOrder = new ArrayList<>(interval.bySampler);
+        inPlanOrder.sort(Comparator.comparingInt((Interval.OfSampler s) -> s.sampler.planPosition)
+                .thenComparing(s -> s.sampler.label));
+        for (Interval.OfSampler s : inPlanOrder) {
             f.samplers.add(samplerRow(s, seconds));
         }
         LiveFigures.Point point = new LiveFigures.Point();
@@ -126,12 +150,14 @@ public final class LiveFeed implements IntervalListener {
         row.label = sm.label;
         row.published = sm.sum(Count.PUBLISHED);
         row.received = sm.sum(Count.RECEIVED);
-        long[] before = samplerCountsAtLastTick.get(sm);
-        // A sampler first seen now has no earlier count here: its rate starts at the next tick.
+        long[] before = samplerCountsAtLastTick.getOrDefault(sm, fromRunStart ? new long[2] : null);
+        // A sampler first seen now has no earlier count here (unless the feed counts from the run's start): its rate
+        // starts at the next tick.
         row.publishRate = before == null ? 0 : (row.published - before[0]) / seconds;
         row.receiveRate = before == null ? 0 : (row.received - before[1]) / seconds;
         samplerCountsAtLastTick.put(sm, new long[] {row.published, row.received});
         row.pubToSubP99Millis = p99Millis(s.pubToSub);
+        row.publishAckP99Millis = p99Millis(s.publish);
         row.errors = sm.errors();
         return row;
     }

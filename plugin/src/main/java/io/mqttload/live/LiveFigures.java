@@ -50,6 +50,12 @@ public final class LiveFigures {
     public LatencyStats pubToSubIntendedLastSecond;
     public LatencyStats pubToSubIntendedSteady;
     public LatencyStats scheduleLagSteady;
+    /**
+     * Publish acknowledgement latency (from the send) of the last interval and of the steady phase so far; null from an
+     * engine of an earlier version.
+     */
+    public LatencyStats publishAckLastSecond;
+    public LatencyStats publishAckSteady;
     /** Request/response round trips of the steady phase so far; null or empty without requests. */
     public LatencyStats roundTripSteady;
     public long errors;
@@ -103,7 +109,7 @@ public final class LiveFigures {
         return combined;
     }
 
-    /** One sampler's share. */
+    /** One sampler's share; {@link #samplers} lists them in plan order. */
     public static final class SamplerRow {
         public String label;
         public long published;
@@ -112,6 +118,8 @@ public final class LiveFigures {
         public double receiveRate;
         /** Pub-to-sub p99 of the last interval (ms); 0 when nothing arrived in it. */
         public double pubToSubP99Millis;
+        /** Publish acknowledgement p99 of the last interval (ms); 0 when no publish was acknowledged in it. */
+        public double publishAckP99Millis;
         public long errors;
     }
 

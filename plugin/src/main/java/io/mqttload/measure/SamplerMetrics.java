@@ -6,7 +6,11 @@ package io.mqttload.measure;
  * what they receive belong to the Connect and Subscribe samplers that made them.
  */
 public final class SamplerMetrics {
+    /** Where a sampler not met at test start (a failure counted under a made-up label) sorts: after the plan's. */
+    public static final int NOT_IN_PLAN = Integer.MAX_VALUE;
     public final String label;
+    /** The sampler's place among the plan's MQTT samplers (0 first), or {@link #NOT_IN_PLAN}. */
+    public final int planPosition;
     /** What this sampler's subscribers received: latency, summed from the engine's pub-to-sub recorders. */
     public final LatencyTotal pubToSubLatency = new LatencyTotal();
     /** The same from the intended send time, of the messages that had one. */
@@ -21,7 +25,12 @@ public final class SamplerMetrics {
     final Counters counters = new Counters(Count.Level.SAMPLER);
 
     public SamplerMetrics(String label) {
+        this(label, NOT_IN_PLAN);
+    }
+
+    public SamplerMetrics(String label, int planPosition) {
         this.label = label;
+        this.planPosition = planPosition;
     }
 
     /** The sampler's count so far; a count samplers do not keep is refused. */

@@ -67,7 +67,8 @@ class LiveRunModelIT {
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 LiveRunModel.View v = model.refresh();
                 live.set(v);
-                return v.history.size() >= 3 && v.text.contains("publish pub");
+                return v.history.size() >= 3 && v.samplers != null
+                        && v.samplers.rows.stream().anyMatch(row -> row.get(0).equals("publish pub"));
             });
             LiveRunModel.View during = live.get();
             assertThat(during.status).startsWith("Run ").contains(" s");
@@ -88,7 +89,10 @@ class LiveRunModelIT {
             MergedReport report = MqttRunReport.lastReport();
             LiveRunModel.View after = model.refresh();
             assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
-            assertThat(after.status).isEqualTo("Run " + report.runId + " ended: NO_LOSS");
+            assertThat(after.status).isEqualTo("Run " + report.runId + " ended");
+            assertThat(after.verdict).isEqualTo("Verdict: " + report.verdictLine());
+            assertThat(after.tone).isEqualTo(LiveRunModel.Tone.PASSED);
+            assertThat(after.latency.rows).isNotEmpty();
             assertThat(after.text).isEqualTo(ReportText.table(report));
             assertThat(after.htmlReport).isNotNull();
             assertThat(Files.readString(after.htmlReport)).contains(report.runId);

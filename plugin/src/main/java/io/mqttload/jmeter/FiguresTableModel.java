@@ -1,0 +1,46 @@
+package io.mqttload.jmeter;
+
+import javax.swing.table.AbstractTableModel;
+
+import io.mqttload.live.LiveTables;
+
+/** One of the Run Report panel's tables: the cells {@link LiveTables} made, read-only. */
+final class FiguresTableModel extends AbstractTableModel {
+    private static final long serialVersionUID = 1L;
+    private transient LiveTables.Table table;
+
+    FiguresTableModel(LiveTables.Table table) {
+        this.table = table;
+    }
+
+    /** Shows another refresh's table; the columns change only when the kind of table does. */
+    void show(LiveTables.Table next) {
+        boolean sameColumns = table.columns.equals(next.columns);
+        table = next;
+        if (sameColumns) {
+            fireTableDataChanged();
+        } else {
+            fireTableStructureChanged();
+        }
+    }
+
+    @Override
+    public int getRowCount() {
+        return table.rows.size();
+    }
+
+    @Override
+    public int getColumnCount() {
+        return table.columns.size();
+    }
+
+    @Override
+    public String getColumnName(int column) {
+        return table.columns.get(column);
+    }
+
+    @Override
+    public Object getValueAt(int row, int column) {
+        return table.rows.get(row).get(column);
+    }
+}

@@ -94,6 +94,12 @@ public final class BrokerNode {
         }
     }
 
+    /** For a report: {@code tcp://127.0.0.1:1883}, after its name when the node has one of its own ({@code n1=...}). */
+    public String describe() {
+        String address = host + ":" + port;
+        return (name.equals(address) ? "" : name + "=") + transport.scheme() + "://" + address;
+    }
+
     @Override
     public String toString() {
         return name;

@@ -224,10 +224,7 @@ public final class ConnectionSettings {
     public String describeNodes() {
         StringBuilder s = new StringBuilder();
         for (BrokerNode n : nodes) {
-            String address = n.transport.scheme() + "://" + n.host + ":" + n.port
-                    + (n.transport.isWebSocket() ? "/" + webSocketPath : "");
-            s.append(s.length() == 0 ? "" : " ").append(n.name.equals(n.host + ":" + n.port) ? address
-                    : n.name + "=" + address);
+            s.append(s.length() == 0 ? "" : " ").append(n.describe()).append(n.transport.isWebSocket() ? "/" + webSocketPath : "");
         }
         return nodes.size() > 1 ? s + " (" + assignment + ")" : s.toString();
     }

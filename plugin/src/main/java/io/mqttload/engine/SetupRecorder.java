@@ -92,7 +92,7 @@ public final class SetupRecorder {
 
     /** The step of a sampler with these settings, made on first use; the same settings share one. */
     public Step step(String role, String sampler, Map<String, String> settings) {
-        return steps.computeIfAbsent(role + '\u0000' + sampler + '\u0000' + settings,
+        return steps.computeIfAbsent(RunSetup.Step.key(role, sampler, settings),
                 k -> new Step(role, sampler, Collections.unmodifiableMap(new LinkedHashMap<>(settings))));
     }
 
@@ -102,7 +102,7 @@ public final class SetupRecorder {
             return;
         }
         for (BrokerNode node : settings.nodes()) {
-            String endpoint = endpoint(node);
+            String endpoint = node.describe();
             if (brokers.containsKey(endpoint)) {
                 continue;
             }
@@ -122,11 +122,6 @@ public final class SetupRecorder {
             asker.setDaemon(true);
             asker.start();
         }
-    }
-
-    static String endpoint(BrokerNode node) {
-        String address = node.host + ":" + node.port;
-        return (node.name.equals(address) ? "" : node.name + " ") + node.transport.scheme() + "://" + address;
     }
 
     /** The setup so far; waits at most {@code waitMillis} in all for brokers still being asked. */

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import org.HdrHistogram.Histogram;
 
@@ -159,11 +160,7 @@ public final class MergedReport {
             latency.put(LatencyKind.values()[i].key(), new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
         }
         this.clocks = ClockReport.of(summaries, latency.get(LatencyKind.PUB_TO_SUB.key()));
-        List<RunSetup> setups = new ArrayList<>();
-        for (EngineSummary sm : summaries) {
-            setups.add(sm.setup);
-        }
-        this.setup = RunSetup.merge(setups);
+        this.setup = RunSetup.merge(summaries.stream().map(sm -> sm.setup).collect(Collectors.toList()));
         DeliveryCheck.Result d = mergeLedgers(summaries);
         this.expected = d.expected;
         this.receivedOfExpected = d.receivedOfExpected;
@@ -354,21 +351,7 @@ public final class MergedReport {
 
     /** The engines on one line: how many, and each with its machine ("engine-1 on host-a, 2 cores"). */
     public String enginesLine() {
-        StringBuilder s = new StringBuilder(Integer.toString(engines.size() + missingEngines.size()));
-        String sep = " (";
-        for (EngineRow e : engines) {
-            Map<String, String> facts = engineFacts.getOrDefault(e.engineId, Map.of());
-            s.append(sep).append(e.engineId).append(" on ").append(facts.getOrDefault("host", "?"));
-            if (facts.containsKey("cores")) {
-                s.append(", ").append(facts.get("cores")).append(" cores");
-            }
-            sep = "; ";
-        }
-        for (String m : missingEngines) {
-            s.append(sep).append(m).append(": no summary");
-            sep = "; ";
-        }
-        return sep.equals(" (") ? s.toString() : s.append(')').toString();
+        return RunSetup.enginesText(engineFacts, missingEngines);
     }
 
     /** The request/response line of the whole run ("" without requests or replies). */

@@ -1,6 +1,7 @@
 package io.mqttload.summary;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,7 +53,8 @@ public final class RunSetup {
             return s.toString();
         }
 
-        String key() {
+        /** What makes two steps one: the same role, sampler and settings (on one engine or over several). */
+        public static String key(String role, String sampler, Map<String, String> settings) {
             return role + '\u0000' + sampler + '\u0000' + settings;
         }
     }
@@ -84,8 +86,8 @@ public final class RunSetup {
                 merged.setTestPlan(s.testPlan);
             }
             for (Step step : s.steps) {
-                byKey.computeIfAbsent(step.key(), k -> new Step(step.role, step.sampler, step.settings, 0)).clients
-                        += step.clients;
+                byKey.computeIfAbsent(Step.key(step.role, step.sampler, step.settings),
+                        k -> new Step(step.role, step.sampler, step.settings, 0)).clients += step.clients;
             }
             s.brokers.forEach((endpoint, says) -> merged.brokers.merge(endpoint, says,
                     (a, b) -> a.isEmpty() ? b : a));
@@ -110,6 +112,30 @@ public final class RunSetup {
 
     public void setTestPlan(String name) {
         testPlan = name == null ? "" : name;
+    }
+
+    /**
+     * The engines on one line: how many, and each with its machine ("engine-1 on host-a, 2 cores"), those that sent no
+     * summary last.
+     *
+     * @param factsByEngine each engine's facts (see {@link MergedReport#engineFacts}), in engine order
+     */
+    public static String enginesText(Map<String, Map<String, String>> factsByEngine, Collection<String> missing) {
+        StringBuilder s = new StringBuilder(Integer.toString(factsByEngine.size() + missing.size()));
+        String sep = " (";
+        for (Map.Entry<String, Map<String, String>> e : factsByEngine.entrySet()) {
+            Map<String, String> facts = e.getValue();
+            s.append(sep).append(e.getKey()).append(" on ").append(facts.getOrDefault("host", "?"));
+            if (facts.containsKey("cores")) {
+                s.append(", ").append(facts.get("cores")).append(" cores");
+            }
+            sep = "; ";
+        }
+        for (String m : missing) {
+            s.append(sep).append(m).append(": no summary");
+            sep = "; ";
+        }
+        return sep.equals(" (") ? s.toString() : s.append(')').toString();
     }
 
     /** What the broker at {@code endpoint} says it is, for people: its announcement, or that it said nothing. */

@@ -60,7 +60,7 @@ class BrokerClusterIT {
 
     @BeforeAll
     static void startCluster() {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         root = MosquittoBroker.builder().withSetting("connection_messages true").withSetting("log_type notice").start();
         childA = MosquittoBroker.builder().withBridge("a", root, "# both 1").start();
         childB = MosquittoBroker.builder().withBridge("b", root, "# both 1").start();
@@ -85,7 +85,7 @@ class BrokerClusterIT {
 
     @Test
     void clientsSpreadOverTheNodes_everyNodesFiguresAndEveryNodePairAreExact() throws Exception {
-        InfluxDbServer.assumeInstalled();
+        InfluxDbServer.requireInstalled();
         try (InfluxDbServer influx = InfluxDbServer.start()) {
             assertThat(influx.query("", "CREATE DATABASE mqttload")).doesNotContain("error");
             runOnTheCluster(influx);

@@ -62,8 +62,8 @@ class BrokerMonitorIT {
 
     @Test
     void mosquittoUnderLoad_cpuRisesMemoryAndDescriptorsArePlausible_andSysCountsTheClients() throws Exception {
-        MosquittoBroker.assumeInstalled();
-        InfluxDbServer.assumeInstalled();
+        MosquittoBroker.requireInstalled();
+        InfluxDbServer.requireInstalled();
         try (MosquittoBroker broker = MosquittoBroker.builder().withSetting("sys_interval 1")
                 .withSetting("max_queued_messages 0").start(); InfluxDbServer influx = InfluxDbServer.start()) {
             assertThat(influx.query("", "CREATE DATABASE mqttload")).doesNotContain("error");
@@ -141,7 +141,7 @@ class BrokerMonitorIT {
 
     @Test
     void aRemoteBroker_cpuAndMemoryFromTheAgentRunningNextToIt() throws Exception {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         try (MosquittoBroker broker = MosquittoBroker.builder().start()) {
             // The agent as a user starts it next to the broker: the plugin jar alone, in a JVM of its own.
             Path jar = Path.of(System.getProperty("plugin.jar"));

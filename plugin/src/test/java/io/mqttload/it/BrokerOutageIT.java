@@ -56,7 +56,7 @@ class BrokerOutageIT {
     @ParameterizedTest(name = "reconnect attempts {0}")
     @ValueSource(ints = {20, 0})
     void brokerStopsAndRestarts_runEndsOnTimeWithClearFailures(int reconnectAttempts) throws Exception {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         try (MosquittoBroker broker = MosquittoBroker.builder().start()) {
             MqttConnectSampler connectPub = with(with(with(connect("pub", 2, "{engine}-p-{client}"),
                     "reconnectAttempts", Integer.toString(reconnectAttempts)), "reconnectDelayMs", "200"),

@@ -28,7 +28,7 @@ class FleetClaimIT {
 
     @BeforeAll
     static void start() throws Exception {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         broker = MosquittoBroker.builder().start();
     }
 

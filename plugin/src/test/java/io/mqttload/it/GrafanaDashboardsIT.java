@@ -61,7 +61,7 @@ class GrafanaDashboardsIT {
 
     @Test
     void everyPanelVariableAndAnnotationQuery_returnsDataFromTwoRealRuns() throws Exception {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         // $SYS every second, so that a run of a few seconds has broker statistics.
         try (InfluxDbServer influx = InfluxDbServer.start();
                 MosquittoBroker broker = MosquittoBroker.builder().withSetting("sys_interval 1").start()) {
@@ -185,8 +185,8 @@ class GrafanaDashboardsIT {
      */
     @Test
     void everyPrometheusPanelAndVariableQuery_returnsDataFromTwoRealRunsScraped() throws Exception {
-        MosquittoBroker.assumeInstalled();
-        PrometheusServer.assumeInstalled();
+        MosquittoBroker.requireInstalled();
+        PrometheusServer.requireInstalled();
         int metricsPort = FreePorts.tcpPort();
         try (PrometheusServer prometheus = PrometheusServer.startPrometheus(Duration.ofSeconds(1),
                 PrometheusServer.scrapeJob("mqttload", false, List.of("127.0.0.1:" + metricsPort)));

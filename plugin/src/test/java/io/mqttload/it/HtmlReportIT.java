@@ -56,8 +56,8 @@ class HtmlReportIT {
 
     @Test
     void theHtmlReport_opensInChromiumWithEveryChartDrawnAndTheReportsFigures() throws Exception {
-        MosquittoBroker.assumeInstalled();
-        HeadlessChromium.assumeInstalled();
+        MosquittoBroker.requireInstalled();
+        HeadlessChromium.requireInstalled();
         try (MosquittoBroker broker = MosquittoBroker.builder().withSetting("max_queued_messages 0").start()) {
             MqttBrokerMonitor monitor = PlanBuilder.testBean(new MqttBrokerMonitor(), "broker monitor");
             monitor.setProperty("brokerName", "mosquitto");

@@ -55,7 +55,7 @@ class IntendedSendTimeIT {
 
     @BeforeAll
     static void startBroker() {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         broker = MosquittoBroker.builder().start();
     }
 

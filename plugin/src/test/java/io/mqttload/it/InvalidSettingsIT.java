@@ -314,7 +314,7 @@ class InvalidSettingsIT {
 
     @Test
     void wrongBrokerPassword() throws Exception {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         Path passwords = dir.resolve("passwords");
         Process p = new ProcessBuilder("mosquitto_passwd", "-b", "-c", passwords.toString(), "alice", "secret")
                 .redirectErrorStream(true).start();

@@ -43,7 +43,7 @@ class LocalAddressIT {
 
     @Test
     void clients_connectFromTheConfiguredSourceAddresses_roundRobin() throws IOException {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         try (MosquittoBroker broker = MosquittoBroker.builder().start()) {
             RunContext run = start();
             ClientGroup group = run.group(Thread.currentThread(), "default");
@@ -60,7 +60,7 @@ class LocalAddressIT {
 
     @Test
     void aSourceAddressNotOnThisHost_failsTheSampleWithTheReason() {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         try (MosquittoBroker broker = MosquittoBroker.builder().start()) {
             RunContext run = start();
             ConnectionSettings settings = ConnectionSettings.builder().host("127.0.0.1").port(broker.tcpPort()).build();

@@ -37,7 +37,7 @@ class ManyClientsIT {
 
     @Test
     void oneThread_opensFifteenHundredClients_andEveryOnePublishes() {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         try (MosquittoBroker broker = MosquittoBroker.builder().withSetting("max_queued_messages 100000").start()) {
             HashTree plan = PlanBuilder.testPlan("many clients")
                     .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))

@@ -97,7 +97,7 @@ class Mqtt5ConnectOptionsIT {
         if (broker.equals("hivemq")) {
             return hivemq.tcpPort();
         }
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         return mosquitto.tcpPort();
     }
 

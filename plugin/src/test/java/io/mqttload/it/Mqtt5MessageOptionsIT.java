@@ -325,7 +325,7 @@ class Mqtt5MessageOptionsIT {
         if (brokerName.equals("hivemq")) {
             return EmbeddedHiveMqBroker.start();
         }
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         return MosquittoBroker.builder().start();
     }
 

@@ -49,7 +49,7 @@ class PointToPointIT {
     @BeforeAll
     static void startBrokers() {
         hivemq = EmbeddedHiveMqBroker.start();
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         mosquitto = MosquittoBroker.builder().withSetting("max_queued_messages 100000").start();
     }
 

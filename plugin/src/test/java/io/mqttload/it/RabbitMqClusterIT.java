@@ -42,7 +42,7 @@ class RabbitMqClusterIT {
 
     @BeforeAll
     static void startCluster() {
-        RabbitMqBroker.assumeInstalled();
+        RabbitMqBroker.requireInstalled();
         first = RabbitMqBroker.builder().start();
         second = RabbitMqBroker.builder().joining(first).start();
     }

@@ -41,7 +41,7 @@ class RabbitMqIT {
 
     @BeforeAll
     static void startBroker() {
-        RabbitMqBroker.assumeInstalled();
+        RabbitMqBroker.requireInstalled();
         broker = RabbitMqBroker.builder().start();
     }
 

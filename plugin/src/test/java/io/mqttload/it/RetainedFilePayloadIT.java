@@ -43,7 +43,7 @@ class RetainedFilePayloadIT {
     @ValueSource(strings = {"hivemq", "mosquitto"})
     void retainedFilePayload_reachesALateSubscriber(String brokerName) throws Exception {
         if (brokerName.equals("mosquitto")) {
-            MosquittoBroker.assumeInstalled();
+            MosquittoBroker.requireInstalled();
         }
         Path file = dir.resolve("payload.bin");
         byte[] content = new byte[FILE_SIZE];

@@ -145,7 +145,7 @@ class RunReportIT {
 
     @Test
     void withAnInfluxUrl_theReportsExactFiguresAreWrittenAsPoints() throws Exception {
-        InfluxDbServer.assumeInstalled();
+        InfluxDbServer.requireInstalled();
         try (InfluxDbServer influx = InfluxDbServer.start()) {
             assertThat(influx.query("", "CREATE DATABASE mqttload")).doesNotContain("error");
             MqttRunReport reportElement = runReport();

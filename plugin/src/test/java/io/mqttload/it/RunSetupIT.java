@@ -47,7 +47,7 @@ class RunSetupIT {
 
     @Test
     void theReportNamesThePlanEachSamplersSettingsAndClientsAndTheBrokersVersion() throws Exception {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         try (MosquittoBroker broker = MosquittoBroker.builder().start()) {
             HashTree plan = PlanBuilder.testPlan("Fan-in, Mosquitto")
                     .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_3_1_1"))

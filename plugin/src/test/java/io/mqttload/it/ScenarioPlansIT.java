@@ -41,7 +41,7 @@ class ScenarioPlansIT {
 
     @BeforeAll
     static void startBroker() {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         // Unlimited queues: Mosquitto's default of 1000 drops QoS 1/2 messages of a subscriber that falls behind.
         broker = MosquittoBroker.builder().withSetting("max_queued_messages 0").start();
     }

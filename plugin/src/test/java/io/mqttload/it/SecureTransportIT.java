@@ -190,7 +190,7 @@ class SecureTransportIT {
 
     @Test
     void webSocket_onMosquitto_deliversEveryMessage() {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         try (MosquittoBroker broker = startMosquittoWithWebSocket()) {
             MqttConnectionConfig ws = connection("127.0.0.1", broker.webSocketPort(), "MQTT_3_1_1");
             ws.setProperty("transport", "WEBSOCKET");

@@ -44,7 +44,7 @@ class SharedSubscriptionIT {
     @CsvSource({"hivemq, MQTT_5", "hivemq, MQTT_3_1_1", "mosquitto, MQTT_5", "mosquitto, MQTT_3_1_1"})
     void sharedGroup_splitsMessages_eachDeliveredOnce(String broker, String version) throws Exception {
         if (broker.equals("mosquitto")) {
-            MosquittoBroker.assumeInstalled();
+            MosquittoBroker.requireInstalled();
         }
         try (AutoCloseable server = broker.equals("hivemq") ? EmbeddedHiveMqBroker.start()
                 : MosquittoBroker.builder().withSetting("max_queued_messages 100000").start()) {

@@ -39,7 +39,7 @@ class SlowConsumerIT {
 
     @Test
     void qos0WithASlowConsumer_lossIsConfinedToTheSlowConsumerAndReportedAsItsOwn() {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         // Mosquitto's default queue limits: what a broker does to a slow QoS 0 reader is what is measured.
         try (MosquittoBroker broker = MosquittoBroker.builder().start()) {
             int messages = 50 * 200;

@@ -56,7 +56,7 @@ class XmeterConversionIT {
 
     @BeforeAll
     static void startBroker() {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         mosquitto = MosquittoBroker.builder().start();
     }
 

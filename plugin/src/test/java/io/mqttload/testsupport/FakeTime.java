@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A process whose wall clock is shifted by a known amount, with Debian's {@code faketime} package (libfaketime): the
@@ -30,10 +29,9 @@ public final class FakeTime {
     private FakeTime() {
     }
 
-    /** Skips the test when the faketime package is not installed. */
-    public static void assumeInstalled() {
-        Assumptions.assumeTrue(library().isPresent(), () -> "libfaketime is not installed under " + LIB
-                + "/<arch>/faketime (apt-get install -y faketime)");
+    /** Fails the calling test, naming the package, when libfaketime is missing; see {@link SystemPackages}. */
+    public static void requireInstalled() {
+        SystemPackages.require("/usr/bin/faketime", library().isPresent());
     }
 
     /** The preloadable library, if installed. */

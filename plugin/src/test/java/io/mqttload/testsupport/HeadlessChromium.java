@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * Debian's Chromium, headless, as a person's browser would open a page: the DOM after loading, the
@@ -24,8 +23,9 @@ public final class HeadlessChromium {
     private HeadlessChromium() {
     }
 
-    public static void assumeInstalled() {
-        Assumptions.assumeTrue(Files.isExecutable(BINARY), "Debian's chromium is not installed (.ci/run installs it)");
+    /** Fails the calling test, naming the package, when Chromium is missing; see {@link SystemPackages}. */
+    public static void requireInstalled() {
+        SystemPackages.require(BINARY.toString());
     }
 
     /** What loading a page gave: its DOM as serialised after load, and the console lines it logged. */

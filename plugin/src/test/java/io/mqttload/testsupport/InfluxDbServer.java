@@ -19,7 +19,6 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * Debian's InfluxDB 1.6 ({@code influxd}) on a free loopback port with its data in a temporary
@@ -40,9 +39,9 @@ public final class InfluxDbServer implements AutoCloseable {
         this.port = port;
     }
 
-    public static void assumeInstalled() {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of(BINARY)),
-                "Debian's influxdb is not installed (apt-get install influxdb); .ci/run installs it");
+    /** Fails the calling test, naming the package, when InfluxDB is missing; see {@link SystemPackages}. */
+    public static void requireInstalled() {
+        SystemPackages.require(BINARY);
     }
 
     public static InfluxDbServer start() {
@@ -72,7 +71,7 @@ public final class InfluxDbServer implements AutoCloseable {
     }
 
     private static InfluxDbServer start(boolean authEnabled) {
-        assumeInstalled();
+        requireInstalled();
         try {
             Path root = Files.createTempDirectory("mqttload-influxdb");
             List<Integer> ports = FreePorts.tcpPorts(2);

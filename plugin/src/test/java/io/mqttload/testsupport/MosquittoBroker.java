@@ -18,7 +18,6 @@ import java.util.stream.Stream;
 
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * An Eclipse Mosquitto 2.x process listening on 127.0.0.1 with anonymous access and no persistence. It can be
@@ -81,10 +80,12 @@ public final class MosquittoBroker implements AutoCloseable {
         return Files.isExecutable(binary());
     }
 
-    /** Skips the calling test, with the command that installs mosquitto, when it is missing. */
-    public static void assumeInstalled() {
-        Assumptions.assumeTrue(isInstalled(), () -> "mosquitto is not installed at " + binary()
-                + " (apt-get install -y mosquitto, or set -D" + BINARY_PROPERTY + "=<path>)");
+    /**
+     * Fails the calling test, naming the package, when mosquitto is missing (at {@code -D}{@value #BINARY_PROPERTY} when
+     * set); see {@link SystemPackages}.
+     */
+    public static void requireInstalled() {
+        SystemPackages.require(DEFAULT_BINARY, isInstalled());
     }
 
     private static Path binary() {

@@ -18,7 +18,6 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.Assumptions;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -42,9 +41,10 @@ public final class PrometheusServer implements AutoCloseable {
         this.port = port;
     }
 
-    public static void assumeInstalled() {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of(PROMETHEUS)) && Files.isExecutable(Path.of(PUSHGATEWAY)),
-                "Debian's prometheus and prometheus-pushgateway are not installed; .ci/run installs them");
+    /** Fails the calling test, naming the packages, when Prometheus or its Pushgateway is missing. */
+    public static void requireInstalled() {
+        SystemPackages.require(PROMETHEUS);
+        SystemPackages.require(PUSHGATEWAY);
     }
 
     /**
@@ -58,7 +58,7 @@ public final class PrometheusServer implements AutoCloseable {
 
     /** Prometheus scraping {@code jobs} (see {@link #scrapeJob}) every {@code interval}. */
     public static PrometheusServer startPrometheus(Duration interval, String... jobs) {
-        assumeInstalled();
+        requireInstalled();
         try {
             Path root = Files.createTempDirectory("mqttload-prometheus");
             int port = FreePorts.tcpPort();
@@ -76,7 +76,7 @@ public final class PrometheusServer implements AutoCloseable {
 
     /** A Pushgateway, which keeps what is pushed in memory only. */
     public static PrometheusServer startPushgateway() {
-        assumeInstalled();
+        requireInstalled();
         try {
             Path root = Files.createTempDirectory("mqttload-pushgateway");
             int port = FreePorts.tcpPort();

@@ -28,7 +28,6 @@ import java.util.stream.Stream;
 
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A RabbitMQ node (Debian's {@code rabbitmq-server} 3.10 with the {@code rabbitmq_mqtt} plugin) listening on
@@ -157,11 +156,12 @@ public final class RabbitMqBroker implements AutoCloseable {
         return Files.isExecutable(script("rabbitmq-server")) && Files.isExecutable(epmdBinary());
     }
 
-    /** Skips the calling test, with the command that installs RabbitMQ, when it is missing. */
-    public static void assumeInstalled() {
-        Assumptions.assumeTrue(isInstalled(), () -> "rabbitmq-server is not installed at " + script("rabbitmq-server")
-                + " or epmd at " + epmdBinary() + " (apt-get install -y rabbitmq-server, or set -D"
-                + BIN_DIR_PROPERTY + "=<folder> and -D" + EPMD_PROPERTY + "=<path>)");
+    /**
+     * Fails the calling test, naming the package, when RabbitMQ or its epmd is missing (in {@code -D}{@value
+     * #BIN_DIR_PROPERTY} and {@code -D}{@value #EPMD_PROPERTY} when set); see {@link SystemPackages}.
+     */
+    public static void requireInstalled() {
+        SystemPackages.require("/usr/lib/rabbitmq/bin/rabbitmq-server", isInstalled());
     }
 
     private static Path script(String name) {

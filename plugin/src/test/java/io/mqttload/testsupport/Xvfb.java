@@ -4,7 +4,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -12,7 +11,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * An X display of its own (Debian's {@code xvfb}), for the real JMeter GUI in tests. Xvfb picks a free display
@@ -29,9 +27,9 @@ public final class Xvfb implements AutoCloseable {
         this.display = display;
     }
 
-    public static void assumeInstalled() {
-        Assumptions.assumeTrue(Files.isExecutable(BINARY), () -> "Xvfb is not installed at " + BINARY
-                + " (apt-get install -y xvfb)");
+    /** Fails the calling test, naming the package, when Xvfb is missing; see {@link SystemPackages}. */
+    public static void requireInstalled() {
+        SystemPackages.require(BINARY.toString());
     }
 
     /** Starts a 1400x1000 screen on loopback only; returns once it accepts clients, or fails after {@code timeout}. */

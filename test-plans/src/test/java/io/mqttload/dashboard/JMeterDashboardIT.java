@@ -31,7 +31,7 @@ class JMeterDashboardIT {
 
     @Test
     void overTimeChartsHaveAPointPerSecond_andAPublishSampleIsOneTransactionPerBatch(@TempDir Path dir) throws Exception {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         Path home = JMeterEngines.homeFromBuild();
         Path plan = Path.of(System.getProperty("project.basedir", "."), "plans", "quickstart-p2p.jmx");
         Path jtl;

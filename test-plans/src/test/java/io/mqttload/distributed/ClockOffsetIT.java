@@ -41,7 +41,7 @@ class ClockOffsetIT {
     @Test
     void engineShifted2500ms_theReportNamesTheShiftWithinItsBound_warns_andCorrectsOnRequest(@TempDir Path dir)
             throws Exception {
-        FakeTime.assumeInstalled();
+        FakeTime.requireInstalled();
         try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start();
                 JMeterEngines engines = JMeterEngines.start(JMeterEngines.homeFromBuild(), dir.resolve("engines"), 2,
                         true, Duration.ofSeconds(90), n -> n == 2 ? FakeTime.shifted(SHIFT_MILLIS) : Map.of(),

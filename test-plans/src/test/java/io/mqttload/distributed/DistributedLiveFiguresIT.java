@@ -29,7 +29,7 @@ class DistributedLiveFiguresIT {
 
     @Test
     void twoEngines_eachOffersItsLiveFiguresWhileTheRunGoes_andNoneAfterIt(@TempDir Path dir) throws Exception {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         try (MosquittoBroker broker = MosquittoBroker.builder().withSetting("max_queued_messages 0").start();
                 JMeterEngines engines = JMeterEngines.start(JMeterEngines.homeFromBuild(), dir.resolve("engines"), ENGINES,
                         false, Duration.ofSeconds(90))) {

@@ -42,7 +42,7 @@ class DistributedMqttIT {
     @Test
     void twoEngines_barrierReleasesEveryThread_andTheMergedReportFindsNoLossAcrossEngines(@TempDir Path dir)
             throws Exception {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         try (MosquittoBroker broker = mosquitto(); InfluxDbServer influx = InfluxDbServer.start();
                 JMeterEngines engines = JMeterEngines.start(JMeterEngines.homeFromBuild(), dir.resolve("engines"), ENGINES,
                 true, Duration.ofSeconds(90))) {
@@ -141,7 +141,7 @@ class DistributedMqttIT {
      */
     @Test
     void twoEngines_oneSharedGroupAcrossEngines_everyMessageReachesExactlyOneMember(@TempDir Path dir) throws Exception {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         try (MosquittoBroker broker = mosquitto();
                 JMeterEngines engines = JMeterEngines.start(JMeterEngines.homeFromBuild(), dir.resolve("engines"), ENGINES,
                 true, Duration.ofSeconds(90))) {

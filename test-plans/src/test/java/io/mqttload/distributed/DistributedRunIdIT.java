@@ -56,7 +56,7 @@ class DistributedRunIdIT {
     @Test
     void remoteStartAll_givesBothEnginesOneRunId_andTheirBarrierReleasesLongBeforeItsTimeout(@TempDir Path dir)
             throws Exception {
-        Xvfb.assumeInstalled();
+        Xvfb.requireInstalled();
         Path plan = dir.resolve("gui-remote-start.jmx");
         Path engineResults = dir.resolve("engine-results");
         Path controllerResults = dir.resolve("controller-results");

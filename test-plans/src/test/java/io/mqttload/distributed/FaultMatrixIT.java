@@ -94,7 +94,7 @@ class FaultMatrixIT {
 
     @BeforeAll
     static void startSharedBroker() throws IOException {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         home = JMeterEngines.homeFromBuild();
         broker = mosquitto();
     }

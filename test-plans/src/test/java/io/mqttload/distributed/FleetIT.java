@@ -39,7 +39,7 @@ class FleetIT {
 
     @Test
     void threeEnginesStartedAlike_claimNumbersAndARunId_andMergeMakesTheRunsReport(@TempDir Path dir) throws Exception {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         Path home = JMeterEngines.homeFromBuild();
         Path results = dir.resolve("results");
         try (MosquittoBroker broker = MosquittoBroker.builder().start()) {

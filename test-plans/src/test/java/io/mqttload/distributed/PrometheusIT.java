@@ -44,8 +44,8 @@ class PrometheusIT {
 
     @Test
     void twoEnginesScrapedAndPushed_prometheusHoldsTheReportsCountsAndBuckets(@TempDir Path dir) throws Exception {
-        PrometheusServer.assumeInstalled();
-        MosquittoBroker.assumeInstalled();
+        PrometheusServer.requireInstalled();
+        MosquittoBroker.requireInstalled();
         List<Integer> metricsPorts = FreePorts.tcpPorts(2);
         try (MosquittoBroker broker = MosquittoBroker.builder().withSetting("max_queued_messages 0").start();
                 PrometheusServer pushgateway = PrometheusServer.startPushgateway();

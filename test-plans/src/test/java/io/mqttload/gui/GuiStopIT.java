@@ -38,7 +38,7 @@ class GuiStopIT {
 
     @Test
     void runStartedAndStoppedInTheGui_isReportedStoppedWithItsTime(@TempDir Path dir) throws Exception {
-        Xvfb.assumeInstalled();
+        Xvfb.requireInstalled();
         Path results = dir.resolve("results");
         // A copy: the GUI may save the plan it runs (save_automatically_before_run).
         Path plan = dir.resolve("gui-stop.jmx");

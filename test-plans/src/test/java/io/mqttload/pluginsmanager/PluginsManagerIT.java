@@ -73,7 +73,7 @@ class PluginsManagerIT {
 
     @Test
     void installWithTheCommandLine_statusShowsTheVersion_andAPlanRunsInThatHome(@TempDir Path dir) throws Exception {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         Path home = stockHomeWithPluginsManager(dir.resolve("jmeter"));
 
         Cli before = cli(home, dir, "status");

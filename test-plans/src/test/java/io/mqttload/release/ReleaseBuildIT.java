@@ -17,7 +17,6 @@ import java.util.stream.Stream;
 
 import javax.xml.parsers.DocumentBuilderFactory;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
@@ -28,6 +27,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.mqttload.testsupport.Command;
+import io.mqttload.testsupport.SystemPackages;
 
 /**
  * The release as docs/releasing.md runs it ({@code -Prelease -pl plugin -am deploy} with a key), in a copy of the
@@ -48,7 +48,7 @@ class ReleaseBuildIT {
 
     @Test
     void theReleaseProfile_deploysWhatMavenCentralRequires(@TempDir Path dir) throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/gpg")), "gpg (Debian's gnupg) is not installed");
+        SystemPackages.require("/usr/bin/gpg");
         Path sources = copySources(dir.resolve("src"));
         Path gnupgHome = Files.createDirectories(dir.resolve("gnupg"));
         Files.setPosixFilePermissions(gnupgHome, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));

@@ -73,7 +73,7 @@ class CapacitySearchIT {
 
     /** Mosquitto with unbounded queues: above the proxy's capacity messages wait in the broker, none is dropped. */
     private static MosquittoBroker mosquitto() {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         return MosquittoBroker.builder().withSetting("max_queued_messages 0").withSetting("set_tcp_nodelay true").start();
     }
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
  * one busy for two seconds and then idle is waited for until it has been quiet for three, one busy throughout until
  * the limit, and one that is gone not at all.
  */
-class BrokerSettleTest {
+class BrokerSettleIT {
 
     private static Process shell(String script) throws Exception {
         return new ProcessBuilder("bash", "-c", script).start();

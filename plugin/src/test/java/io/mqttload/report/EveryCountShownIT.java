@@ -44,7 +44,7 @@ import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
  * live counter in the live InfluxDB point of each level that keeps it; a node's counter in the node figures. One
  * engine's run with a distinct value in every counter, its live points written to a recording HTTP server.
  */
-class EveryCountShownTest {
+class EveryCountShownIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static EngineMetrics metrics;
     private static SamplerMetrics sampler;

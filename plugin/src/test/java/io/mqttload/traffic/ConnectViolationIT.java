@@ -22,7 +22,7 @@ import io.mqttload.testsupport.RawMqttServer;
  * A broker that breaks the protocol during CONNECT (a CONNACK the client cannot decode, a DISCONNECT before CONNACK)
  * is a protocol violation naming the packet, not a plain connect failure; and no connection was lost, as none opened.
  */
-class ConnectViolationTest {
+class ConnectViolationIT {
     private final EngineMetrics metrics = new EngineMetrics();
     private final SamplerMetrics connectSampler = new SamplerMetrics("connect");
 

@@ -23,12 +23,12 @@ import com.hivemq.client.mqtt.mqtt3.message.publish.Mqtt3Publish;
 import com.hivemq.client.mqtt.mqtt3.message.subscribe.suback.Mqtt3SubAck;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5BlockingClient;
 
-class RabbitMqBrokerSelfTest {
+class RabbitMqBrokerSelfIT {
     private static final String TOPIC = "selftest/rabbitmq";
 
     @Test
     void rabbitMq_carriesMqtt311_refusesMqtt5_andRestartsOnTheSamePorts(@TempDir Path dir) throws Exception {
-        RabbitMqBroker.assumeInstalled();
+        RabbitMqBroker.requireInstalled();
         long started = System.nanoTime();
         RabbitMqBroker broker = RabbitMqBroker.builder().inDirectory(dir).withSetting("mqtt.prefetch = 10").start();
         List<ProcessHandle> running;
@@ -142,6 +142,6 @@ class RabbitMqBrokerSelfTest {
     }
 
     private static void report(String format, Object... arguments) {
-        System.out.println("[RabbitMqBrokerSelfTest] " + String.format(Locale.ROOT, format, arguments));
+        System.out.println("[RabbitMqBrokerSelfIT] " + String.format(Locale.ROOT, format, arguments));
     }
 }

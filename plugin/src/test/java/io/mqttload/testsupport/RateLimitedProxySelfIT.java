@@ -24,7 +24,7 @@ import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
 
-class RateLimitedProxySelfTest {
+class RateLimitedProxySelfIT {
     private static final double RATE = 200;
     private static final long NANOS_PER_MILLI = 1_000_000;
     private static final long TIMEOUT_SECONDS = 20;
@@ -233,6 +233,6 @@ class RateLimitedProxySelfTest {
     }
 
     private static void report(String format, Object... arguments) {
-        System.out.println("[RateLimitedProxySelfTest] " + String.format(Locale.ROOT, format, arguments));
+        System.out.println("[RateLimitedProxySelfIT] " + String.format(Locale.ROOT, format, arguments));
     }
 }

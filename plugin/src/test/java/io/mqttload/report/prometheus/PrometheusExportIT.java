@@ -42,7 +42,7 @@ import io.mqttload.testsupport.FreePorts;
  * cumulative buckets whose quantiles land in the bucket of the true percentile of a known distribution, the final
  * figures waited for at the run's end, and settings that cannot work refused naming the property and the value.
  */
-class PrometheusExportTest {
+class PrometheusExportIT {
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})? (\\S+)$");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

@@ -15,7 +15,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,6 +25,7 @@ import org.yaml.snakeyaml.Yaml;
 
 import io.mqttload.testsupport.Command;
 import io.mqttload.testsupport.GrafanaDashboards;
+import io.mqttload.testsupport.SystemPackages;
 
 /**
  * The Helm chart ({@code deploy/helm/mqtt-load}) without a cluster: rendered by the real {@code helm} for several
@@ -33,7 +33,7 @@ import io.mqttload.testsupport.GrafanaDashboards;
  * API's own Go types: an unknown field or a wrong type fails, which the strictness tests show), and what the objects
  * say checked against each other and against the image's entry point.
  */
-class HelmChartTest {
+class HelmChartIT {
     private static final Path ROOT = GrafanaDashboards.repositoryRoot();
     private static final Path CHART = ROOT.resolve("deploy/helm/mqtt-load");
     private static final String NAMESPACE = "perf";
@@ -63,9 +63,8 @@ class HelmChartTest {
 
     @BeforeEach
     void requireHelmAndGo() {
-        Assumptions.assumeTrue(Command.onPath("helm"),
-                "helm is not installed: .ci/run installs it (go install helm.sh/helm/v3/cmd/helm@v3.22.0)");
-        Assumptions.assumeTrue(Command.onPath("go"), "go is not installed: it builds deploy/validate-manifests");
+        SystemPackages.require("helm");
+        SystemPackages.require("go");
     }
 
     private static String render(String... values) {
@@ -112,7 +111,7 @@ class HelmChartTest {
     /** A container's environment as the kubelet gives it: values, $(NAME) references expanded, field references resolved. */
     private static Map<String, String> environment(Map<String, Object> container, Map<String, String> fields) {
         Map<String, String> env = new LinkedHashMap<>();
-        for (Map<String, Object> variable : HelmChartTest.<List<Map<String, Object>>>at(container, "env")) {
+        for (Map<String, Object> variable : HelmChartIT.<List<Map<String, Object>>>at(container, "env")) {
             String name = (String) variable.get("name");
             if (variable.containsKey("value")) {
                 Matcher m = Pattern.compile("\\$\\((\\w+)\\)").matcher((String) variable.get("value"));
@@ -172,26 +171,26 @@ class HelmChartTest {
         assertThat(validate(yaml.dump(statefulSet)).exit).as("the object as rendered").isZero();
 
         Map<String, Object> unknownField = yaml.load(yaml.dump(statefulSet));
-        HelmChartTest.<Map<String, Object>>at(unknownField, "spec").put("replica", 3);
+        HelmChartIT.<Map<String, Object>>at(unknownField, "spec").put("replica", 3);
         assertRejected(yaml.dump(unknownField), "unknown field \"spec.replica\"");
 
         Map<String, Object> unknownDeepField = yaml.load(yaml.dump(statefulSet));
-        HelmChartTest.<Map<String, Object>>at(unknownDeepField, "spec", "template", "spec", "containers", 0)
+        HelmChartIT.<Map<String, Object>>at(unknownDeepField, "spec", "template", "spec", "containers", 0)
                 .put("imagePullPolcy", "Always");
         assertRejected(yaml.dump(unknownDeepField), "unknown field \"spec.template.spec.containers[0].imagePullPolcy\"");
 
         Map<String, Object> stringForNumber = yaml.load(yaml.dump(statefulSet));
-        HelmChartTest.<Map<String, Object>>at(stringForNumber, "spec").put("replicas", "2");
+        HelmChartIT.<Map<String, Object>>at(stringForNumber, "spec").put("replicas", "2");
         assertRejected(yaml.dump(stringForNumber),
                 "cannot unmarshal string into Go struct field StatefulSetSpec.spec.replicas of type int32");
 
         Map<String, Object> numberForString = yaml.load(yaml.dump(statefulSet));
-        HelmChartTest.<Map<String, Object>>at(numberForString, "spec", "template", "spec", "containers", 0, "env", 0)
+        HelmChartIT.<Map<String, Object>>at(numberForString, "spec", "template", "spec", "containers", 0, "env", 0)
                 .put("value", 1);
         assertRejected(yaml.dump(numberForString), "cannot unmarshal number into Go struct field EnvVar");
 
         Map<String, Object> listForObject = yaml.load(yaml.dump(statefulSet));
-        HelmChartTest.<Map<String, Object>>at(listForObject, "spec", "template", "spec", "containers", 0)
+        HelmChartIT.<Map<String, Object>>at(listForObject, "spec", "template", "spec", "containers", 0)
                 .put("resources", List.of("cpu"));
         assertRejected(yaml.dump(listForObject), "cannot unmarshal array into Go struct field");
 
@@ -246,7 +245,7 @@ class HelmChartTest {
         Map<String, Object> controller = at(job, "spec", "template", "spec", "containers", 0);
         Map<String, String> env = environment(controller, Map.of("status.podIP", "192.0.2.10"));
         assertThat(env).containsEntry("RESULTS_HOLD_SECONDS", "600");
-        // The stand-in ends at once; the pod's wait for kubectl cp is DockerEntrypointTest's.
+        // The stand-in ends at once; the pod's wait for kubectl cp is DockerEntrypointIT's.
         env.put("RESULTS_HOLD_SECONDS", "0");
         List<String> args = at(controller, "args");
         Entrypoint.Run run = entrypoint.run(env, args.toArray(new String[0]));

@@ -2,7 +2,6 @@ package io.mqttload.grafana;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +14,6 @@ import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.xpath.XPathFactory;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 import org.yaml.snakeyaml.Yaml;
@@ -24,19 +22,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.mqttload.testsupport.GrafanaDashboards;
+import io.mqttload.testsupport.SystemPackages;
 
 /**
  * The docker-compose stack without a Docker engine: Debian's docker-compose accepts the file, the JMeter image
  * takes the JMeter version and the plugin jar this build makes, and the engines, Grafana's mounts and the
  * controller fit together.
  */
-class DockerComposeTest {
+class DockerComposeIT {
     private static final Path ROOT = GrafanaDashboards.repositoryRoot();
 
     /** Runs docker-compose with {@code args} on the repository's file; returns its exit code and output. */
     private static Result dockerCompose(String... args) throws Exception {
-        Assumptions.assumeTrue(onPath("docker-compose"),
-                "docker-compose is not installed (apt-get install -y docker-compose); .ci/run installs it");
+        SystemPackages.require("docker-compose");
         List<String> command = new ArrayList<>(List.of("docker-compose", "-f", ROOT.resolve("docker-compose.yml").toString()));
         command.addAll(List.of(args));
         Path output = Files.createTempFile("docker-compose", ".out");
@@ -51,15 +49,6 @@ class DockerComposeTest {
         } finally {
             Files.deleteIfExists(output);
         }
-    }
-
-    private static boolean onPath(String program) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static final class Result {

@@ -27,7 +27,7 @@ import io.mqttload.testsupport.JMeterTestEngine;
  * answer is read, an engine that does not answer costs at most the call timeout and is not asked again until it
  * answers, an engine with nothing bound says so.
  */
-class RemoteLiveFiguresTest {
+class RemoteLiveFiguresIT {
     private final List<Registry> registries = new ArrayList<>();
     private final CountDownLatch release = new CountDownLatch(1);
     private final AtomicInteger stuckCalls = new AtomicInteger();

@@ -23,7 +23,7 @@ import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class BrokerSelfTest {
+class BrokerSelfIT {
     @Test
     void hiveMq_listensOnEveryListener_andTwoBrokersInARowWork(@TempDir Path dir) throws Exception {
         TestCertificates certificates = TestCertificates.generate(dir);
@@ -68,7 +68,7 @@ class BrokerSelfTest {
 
     @Test
     void mosquitto_startsStopsAndRestartsOnTheSamePorts() {
-        MosquittoBroker.assumeInstalled();
+        MosquittoBroker.requireInstalled();
         try (MosquittoBroker broker = MosquittoBroker.builder()
                 .withWebSocket()
                 .withSetting("max_queued_messages 100000")

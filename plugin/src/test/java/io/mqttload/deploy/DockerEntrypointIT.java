@@ -19,7 +19,7 @@ import io.mqttload.testsupport.Command;
  * The JMeter image's entry point without Docker: the command line of each role, as a stand-in {@code jmeter} or
  * {@code jmeter-server} receives it, and the settings it refuses before starting anything.
  */
-class DockerEntrypointTest {
+class DockerEntrypointIT {
     @TempDir
     Path directory;
 

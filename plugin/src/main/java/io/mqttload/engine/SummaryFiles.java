@@ -2,13 +2,13 @@ package io.mqttload.engine;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.mqttload.common.WholeFiles;
 import io.mqttload.summary.RunSummary;
 
 /** The engine's summary on the console, in the log and in {@code summary-<run>-<engine>.json} and {@code .txt}. */
@@ -27,8 +27,8 @@ final class SummaryFiles {
             String base = "summary-" + safe(summary.runId) + "-" + safe(summary.engineId);
             Path json = dir.resolve(base + ".json");
             Path text = dir.resolve(base + ".txt");
-            Files.write(json, summary.toJson().getBytes(StandardCharsets.UTF_8));
-            Files.write(text, table.getBytes(StandardCharsets.UTF_8));
+            WholeFiles.write(json, summary.toJson());
+            WholeFiles.write(text, table);
             console.println("MQTT summary written to " + json.toAbsolutePath() + " and " + text.getFileName());
         } catch (IOException e) {
             log.error("MQTT summary could not be written to {}: {}", dir, e.toString());

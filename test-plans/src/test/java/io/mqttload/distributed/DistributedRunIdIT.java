@@ -82,8 +82,10 @@ class DistributedRunIdIT {
                         .pollInterval(Duration.ofMillis(200)).until(() -> summaries(engineResults).size() == ENGINES);
                 Duration run = Duration.ofNanos(System.nanoTime() - startedNanos);
 
-                assertThat(run).as("released at once, not after the %d ms timeout", BARRIER_TIMEOUT_MS)
-                        .isLessThan(Duration.ofMillis(BARRIER_TIMEOUT_MS / 3));
+                // Released when both engines arrived, not by the timeout: however slow the machine, a run that waited
+                // for the barrier's timeout takes at least that long (and its log says "timed out", checked below).
+                assertThat(run).as("released before the %d ms timeout", BARRIER_TIMEOUT_MS)
+                        .isLessThan(Duration.ofMillis(BARRIER_TIMEOUT_MS));
                 for (Path file : summaries(engineResults)) {
                     EngineSummary summary = SummaryJson.readEngineSummary(Files.readString(file, StandardCharsets.UTF_8));
                     assertThat(summary.runId).as(file.toString()).isEqualTo(runId);
@@ -121,8 +123,10 @@ class DistributedRunIdIT {
                     Duration.ofSeconds(BARRIER_TIMEOUT_MS / 1000 * 2));
             Duration took = Duration.ofNanos(System.nanoTime() - startedNanos);
 
-            assertThat(took).as("named at once, not after the %d ms timeout: %s", BARRIER_TIMEOUT_MS, run.output)
-                    .isLessThan(Duration.ofMillis(BARRIER_TIMEOUT_MS / 3));
+            // Named when the other engine's arrival was seen, not by the timeout: a run that waited for it takes at
+            // least that long, however fast the machine; the failure rows below say "cannot work", not "timed out".
+            assertThat(took).as("named before the %d ms timeout: %s", BARRIER_TIMEOUT_MS, run.output)
+                    .isLessThan(Duration.ofMillis(BARRIER_TIMEOUT_MS));
             assertThat(engines.awaitExit(Duration.ofSeconds(30))).as("engines exit after the run").isTrue();
             List<Path> files = summaries(engineResults);
             assertThat(files).hasSize(ENGINES);

@@ -19,16 +19,21 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -44,9 +49,11 @@ import io.mqttload.testsupport.MosquittoBroker;
  * engine killed with SIGKILL, JMeter's own StopTestNow, and the exit-code gate. For each, the verdict and failure
  * reasons in the written JSON, the process exit code, and an upper bound on the time to exit, from the start or
  * from the fault. A process still running at its bound is a hang: the failure carries its console, its log and a
- * {@code jstack} thread dump.
+ * {@code jstack} thread dump. The cases run two at a time (failsafe's JUnit configuration), each with its own broker,
+ * folder and processes: the bounds must hold on a machine that is busy with other work.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Execution(ExecutionMode.CONCURRENT)
 class FaultMatrixIT {
     private static final String HOST = "127.0.0.1";
     private static final int FAIL_EXIT_CODE = 3;
@@ -87,23 +94,29 @@ class FaultMatrixIT {
     @TempDir
     static Path dir;
     private static Path home;
-    /** The broker of the cases whose broker stays up. */
-    private static MosquittoBroker broker;
-    private static int engineNumber = 100;
+    /** The broker of a case whose broker stays up: one per case, as the cases run two at a time. */
+    private MosquittoBroker broker;
+    private static final AtomicInteger ENGINE_NUMBER = new AtomicInteger(100);
     private static final List<String> OUTCOMES = Collections.synchronizedList(new ArrayList<>());
 
     @BeforeAll
-    static void startSharedBroker() throws IOException {
+    static void findHome() throws IOException {
         MosquittoBroker.requireInstalled();
         home = JMeterEngines.homeFromBuild();
+    }
+
+    @BeforeEach
+    void startBroker() {
         broker = mosquitto();
     }
 
+    @AfterEach
+    void stopBroker() {
+        broker.close();
+    }
+
     @AfterAll
-    static void stopSharedBroker() {
-        if (broker != null) {
-            broker.close();
-        }
+    static void printOutcomes() {
         // The measured times, for the build log: one line per case.
         OUTCOMES.forEach(System.out::println);
     }
@@ -423,7 +436,7 @@ class FaultMatrixIT {
         props.put("mqtt.host", HOST);
         props.put("mqttload.runId", runId);
         props.put("mqttload.engineId", "engine-fm");
-        props.put("mqttload.engineNumber", Integer.toString(++engineNumber));
+        props.put("mqttload.engineNumber", Integer.toString(ENGINE_NUMBER.incrementAndGet()));
         props.put("mqttload.progressSeconds", "1");
         props.put("mqttload.drainTimeoutMs", Long.toString(DRAIN_TIMEOUT_MS));
         props.put("mqttload.closeTimeoutMs", Long.toString(CLOSE_TIMEOUT_MS));
@@ -442,7 +455,7 @@ class FaultMatrixIT {
         return props;
     }
 
-    private static Map<String, String> idleRun(String runId) {
+    private Map<String, String> idleRun(String runId) {
         Map<String, String> props = common(runId);
         props.put("mqtt.port", Integer.toString(broker.tcpPort()));
         props.put("partitions", "1");

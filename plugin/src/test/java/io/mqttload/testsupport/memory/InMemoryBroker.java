@@ -64,6 +64,7 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable {
         DROPPED,
         DUPLICATED,
         DELAYED,
+        /** Deliveries held back by the reorder fault that a later delivery to the same client overtook. */
         REORDERED,
         /** QoS 1 and 2 messages queued for an offline session. */
         QUEUED_OFFLINE,

@@ -143,7 +143,10 @@ final class Link {
     /** Hands a delivery to the client; a held-back one follows it, so the two arrive swapped. */
     void deliver(MemoryMessage message, int qos) {
         events.message(message, qos);
-        flushHeldBack();
+        if (heldBack != null) {
+            broker.count(InMemoryBroker.Count.REORDERED, 1);
+            flushHeldBack();
+        }
     }
 
     void flushHeldBack() {

@@ -58,6 +58,11 @@ final class MemoryControlConnection implements ControlConnection {
         MemoryControlConnection client = new MemoryControlConnection(link, brokerName);
         CompletableFuture<Boolean> connack = link.connect();
         String failure = ControlConnection.await(connack, timeoutMillis);
+        if (connack.isCompletedExceptionally()) {
+            // A refusal reads as the real control client's: the CONNACK's reason, without an exception's name.
+            Throwable refusal = Errors.unwrap(connack.handle((ok, e) -> e).join());
+            failure = refusal instanceof InMemoryBroker.ConnackRefused ? refusal.getMessage() : failure;
+        }
         if (failure != null) {
             boolean answered = connack.isCompletedExceptionally()
                     && !(Errors.unwrap(connack.handle((ok, e) -> e).join()) instanceof Link.NoConnack);

@@ -64,17 +64,17 @@ public final class MemoryEngine {
         return runtime.context();
     }
 
-    /** {@code count} clients per thread for {@code threads} threads of thread group {@code threadGroup}. */
+    /** Opens {@code count} clients for thread {@code thread} into its client group {@code group}. */
     public OperationResult connect(String label, String group, int thread, ConnectionSettings settings, int count,
             String idTemplate, ReconnectPolicy reconnects) {
         ConnectOperation op = new ConnectOperation(settings, count, idTemplate, false, 0, reconnects, "");
-        return sample(label, thread, s -> op.run(context(), context().group(thread(thread), group), threadGroup(),
+        return sample(label, s -> op.run(context(), context().group(thread(thread), group), threadGroup(),
                 thread, s));
     }
 
     public OperationResult subscribe(String label, String group, int thread, String filters, int qos) {
         SubscribeOperation op = new SubscribeOperation(filters, qos, "all", 2_000);
-        return sample(label, thread, s -> op.run(context(), context().existingGroup(thread(thread), group),
+        return sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group),
                 threadGroup(), thread, s));
     }
 
@@ -83,7 +83,7 @@ public final class MemoryEngine {
             boolean synchronous) {
         PublishOperation op = new PublishOperation(topic, qos, false, PayloadSource.create(PayloadSource.Kind.RANDOM,
                 null, 32, null, true), messages, synchronous, 1_000, 1_000, 2_000);
-        OperationResult r = sample(label, thread, s -> op.run(context(), context().existingGroup(thread(thread), group),
+        OperationResult r = sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group),
                 threadGroup(), thread, s));
         runtime.publishSampleEnded();
         return r;
@@ -91,7 +91,7 @@ public final class MemoryEngine {
 
     public OperationResult disconnect(String label, String group, int thread) {
         DisconnectOperation op = new DisconnectOperation(2_000, 100);
-        return sample(label, thread, s -> op.run(context(), context().existingGroup(thread(thread), group)));
+        return sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group)));
     }
 
     /** Ends the run: drain, close, summary (written to the results directory). */
@@ -103,7 +103,7 @@ public final class MemoryEngine {
         OperationResult run(SamplerMetrics sampler);
     }
 
-    private OperationResult sample(String label, int thread, Operation op) {
+    private OperationResult sample(String label, Operation op) {
         SamplerMetrics sampler = context().samplerMetrics(label);
         OperationResult r = op.run(sampler);
         if (!r.ok && !r.counted) {

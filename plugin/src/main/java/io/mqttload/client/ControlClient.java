@@ -96,17 +96,9 @@ public final class ControlClient implements ControlConnection {
         return client.subscribeWith().topicFilter(filter).qos(HiveMqConnection.mqttQos(qos)).send().thenApply(ack -> null);
     }
 
-    /**
-     * Subscribes and waits for the SUBACK at most {@code timeoutMillis}.
-     *
-     * @throws IllegalStateException naming the filter, the broker and why, when it was not granted in time
-     */
     @Override
-    public void subscribe(String filter, int qos, long timeoutMillis) {
-        String failure = ControlConnection.await(subscribe(filter, qos), timeoutMillis);
-        if (failure != null) {
-            throw new IllegalStateException("subscribing to " + filter + " on " + broker + " failed: " + failure);
-        }
+    public String broker() {
+        return broker;
     }
 
     /** Publishes; the future completes when the broker took the message (written at QoS 0, PUBACK at QoS 1). */

@@ -20,7 +20,15 @@ public interface ControlConnection {
      *
      * @throws IllegalStateException naming the filter, the broker and why, when it was not granted in time
      */
-    void subscribe(String filter, int qos, long timeoutMillis);
+    default void subscribe(String filter, int qos, long timeoutMillis) {
+        String failure = await(subscribe(filter, qos), timeoutMillis);
+        if (failure != null) {
+            throw new IllegalStateException("subscribing to " + filter + " on " + broker() + " failed: " + failure);
+        }
+    }
+
+    /** The broker this client is connected to, as messages name it. */
+    String broker();
 
     /** Publishes; the future completes when the broker took the message (written at QoS 0, PUBACK at QoS 1). */
     CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain);

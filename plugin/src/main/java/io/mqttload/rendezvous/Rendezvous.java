@@ -234,8 +234,7 @@ public final class Rendezvous implements AutoCloseable {
         this.client = connect(connector, id, settings, patienceMillis);
     }
 
-    private ControlConnection connect(MqttConnector connector, String id, ConnectionSettings settings,
-            long patienceMillis) {
+    private ControlConnection connect(MqttConnector connector, String id, ConnectionSettings settings, long patienceMillis) {
         long start = System.nanoTime();
         for (int attempt = 1; ; attempt++) {
             // An attempt ends with the patience (a second at least): the barrier's timeout bounds the whole wait.

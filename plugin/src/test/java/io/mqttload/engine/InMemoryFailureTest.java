@@ -8,8 +8,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.client.ConnectionSettings;
@@ -32,12 +32,9 @@ class InMemoryFailureTest {
     @TempDir
     Path results;
 
-    private final InMemoryBroker broker = new InMemoryBroker();
+    @RegisterExtension
+    final InMemoryBroker broker = new InMemoryBroker();
 
-    @AfterEach
-    void closeBroker() {
-        broker.close();
-    }
 
     private MemoryEngine engine() {
         return new MemoryEngine(broker, results, Map.of());

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -35,12 +35,9 @@ class InMemoryRunTest {
     @TempDir
     Path results;
 
-    private final InMemoryBroker broker = new InMemoryBroker();
+    @RegisterExtension
+    final InMemoryBroker broker = new InMemoryBroker();
 
-    @AfterEach
-    void closeBroker() {
-        broker.close();
-    }
 
     /** Each thread: a subscriber on its own topic, then a publisher sending SAMPLES x PER_SAMPLE messages to it. */
     private RunSummary pointToPoint(ConnectionSettings settings, int qos, boolean synchronous) {

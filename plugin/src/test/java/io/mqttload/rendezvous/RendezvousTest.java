@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.testsupport.memory.InMemoryBroker;
@@ -25,7 +26,8 @@ import io.mqttload.testsupport.memory.MemoryEngine;
 class RendezvousTest {
     private static final ConnectionSettings SETTINGS = MemoryEngine.settings().connectTimeoutMs(300).build();
 
-    private final InMemoryBroker broker = new InMemoryBroker();
+    @RegisterExtension
+    final InMemoryBroker broker = new InMemoryBroker();
     private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "rendezvous-test");
         t.setDaemon(true);
@@ -37,7 +39,6 @@ class RendezvousTest {
     void close() {
         engines.forEach(Rendezvous::close);
         threads.shutdownNow();
-        broker.close();
     }
 
     private Rendezvous engine(String runId, boolean given, int number) {
@@ -47,21 +48,27 @@ class RendezvousTest {
         return r;
     }
 
-    private Future<Rendezvous.Passage> arrive(Rendezvous engine, int groupSize, long timeoutMillis) {
-        return threads.submit(() -> engine.await("start", 1, groupSize, timeoutMillis, true));
+    /** One thread of each engine arrives at barrier "start" #1 at once; their passages, in the engines' order. */
+    private List<Rendezvous.Passage> arrive(int groupSize, long timeoutMillis, Rendezvous... engines) throws Exception {
+        List<Future<Rendezvous.Passage>> waits = new ArrayList<>();
+        for (Rendezvous e : engines) {
+            waits.add(threads.submit(() -> e.await("start", 1, groupSize, timeoutMillis, true)));
+        }
+        List<Rendezvous.Passage> passages = new ArrayList<>();
+        for (Future<Rendezvous.Passage> w : waits) {
+            passages.add(w.get(timeoutMillis + 3_000, TimeUnit.MILLISECONDS));
+        }
+        return passages;
     }
 
     @Test
     void aCompleteGroup_releasesEveryEngineTogether() throws Exception {
-        List<Future<Rendezvous.Passage>> passages = new ArrayList<>();
-        for (int n = 1; n <= 3; n++) {
-            passages.add(arrive(engine("run-1", true, n), 3, 5_000));
-        }
+        List<Rendezvous.Passage> passages = arrive(3, 5_000, engine("run-1", true, 1), engine("run-1", true, 2),
+                engine("run-1", true, 3));
 
         long firstWake = Long.MAX_VALUE;
         long lastWake = Long.MIN_VALUE;
-        for (Future<Rendezvous.Passage> f : passages) {
-            Rendezvous.Passage p = f.get(5, TimeUnit.SECONDS);
+        for (Rendezvous.Passage p : passages) {
             assertThat(p.released).isTrue();
             assertThat(p.barrier.arrivedAtRelease()).isEqualTo(3);
             assertThat(p.barrier.enginesSeen()).containsExactly("engine-1", "engine-2", "engine-3");
@@ -76,46 +83,40 @@ class RendezvousTest {
 
     @Test
     void anIncompleteGroup_timesOut_andTheBarrierNamesWhoCame() throws Exception {
-        Future<Rendezvous.Passage> one = arrive(engine("run-2", true, 1), 3, 300);
-        Future<Rendezvous.Passage> two = arrive(engine("run-2", true, 2), 3, 300);
+        List<Rendezvous.Passage> passages = arrive(3, 300, engine("run-2", true, 1), engine("run-2", true, 2));
 
-        Rendezvous.Passage a = one.get(3, TimeUnit.SECONDS);
-        Rendezvous.Passage b = two.get(3, TimeUnit.SECONDS);
-
-        assertThat(a.released).isFalse();
-        assertThat(b.released).isFalse();
-        assertThat(a.brokeIt).as("each engine's own barrier is broken by its own thread").isTrue();
-        assertThat(b.brokeIt).isTrue();
-        assertThat(a.barrier.arrived()).isEqualTo(2);
-        assertThat(a.barrier.enginesSeen()).containsExactly("engine-1", "engine-2");
-        assertThat(a.barrier.isBroken()).isTrue();
+        assertThat(passages).allSatisfy(p -> {
+            assertThat(p.released).isFalse();
+            assertThat(p.brokeIt).as("each engine's barrier is broken by its own thread").isTrue();
+            assertThat(p.barrier.isBroken()).isTrue();
+            assertThat(p.barrier.arrived()).isEqualTo(2);
+            assertThat(p.barrier.enginesSeen()).containsExactly("engine-1", "engine-2");
+        });
     }
 
     @Test
     void enginesUnderAnotherRunId_stopTheBarrierAtOnce_namingBothIds() throws Exception {
-        Future<Rendezvous.Passage> mine = arrive(engine("run-mine", false, 1), 2, 10_000);
-        Future<Rendezvous.Passage> other = arrive(engine("run-other", false, 2), 2, 10_000);
+        long start = System.nanoTime();
+        List<Rendezvous.Passage> passages = arrive(2, 10_000, engine("run-mine", false, 1),
+                engine("run-other", false, 2));
 
-        Rendezvous.Passage p = mine.get(3, TimeUnit.SECONDS);
-        Rendezvous.Passage q = other.get(3, TimeUnit.SECONDS);
-
-        assertThat(p.released).isFalse();
-        assertThat(q.released).isFalse();
-        assertThat(p.barrier.mismatch()).contains("engine engine-2 arrived under run id run-other")
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("long before the timeout")
+                .isLessThan(3_000);
+        assertThat(passages).noneMatch(p -> p.released);
+        Rendezvous.Barrier mine = passages.get(0).barrier;
+        assertThat(mine.mismatch()).contains("engine engine-2 arrived under run id run-other")
                 .contains("this engine engine-1 under run id run-mine");
-        assertThat(q.barrier.mismatch()).contains("engine engine-1 arrived under run id run-mine");
-        assertThat(p.barrier.otherRuns()).containsExactly("engine-2 (run run-other)");
+        assertThat(mine.otherRuns()).containsExactly("engine-2 (run run-other)");
+        assertThat(passages.get(1).barrier.mismatch()).contains("engine engine-1 arrived under run id run-mine");
     }
 
     @Test
     void twoRunsWithIdsGivenOnPurpose_shareTheBrokerWithoutStoppingEachOther() throws Exception {
-        Future<Rendezvous.Passage> a1 = arrive(engine("run-a", true, 1), 2, 5_000);
-        Future<Rendezvous.Passage> b1 = arrive(engine("run-b", true, 3), 1, 5_000);
-        Future<Rendezvous.Passage> a2 = arrive(engine("run-a", true, 2), 2, 5_000);
+        Rendezvous runB = engine("run-b", true, 3);
+        Future<Rendezvous.Passage> alone = threads.submit(() -> runB.await("start", 1, 1, 5_000, true));
 
-        assertThat(a1.get(5, TimeUnit.SECONDS).released).isTrue();
-        assertThat(a2.get(5, TimeUnit.SECONDS).released).isTrue();
-        assertThat(b1.get(5, TimeUnit.SECONDS).released).isTrue();
+        assertThat(arrive(2, 5_000, engine("run-a", true, 1), engine("run-a", true, 2))).allMatch(p -> p.released);
+        assertThat(alone.get(5, TimeUnit.SECONDS).released).isTrue();
     }
 
     @Test

@@ -18,6 +18,9 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.ControlConnection;
 import io.mqttload.client.LoadConnection;
@@ -53,8 +56,10 @@ import io.mqttload.client.ReconnectPolicy;
  * will messages, authentication and access rules, TLS, WebSocket, local addresses, failover between nodes (every
  * node is this broker), a broker's own retries of unacknowledged deliveries, and the connect phases' instants (which
  * stay 0, so connect times are read whole).
+ *
+ * <p>A test's field with {@code @RegisterExtension} is closed after each test.
  */
-public final class InMemoryBroker implements MqttConnector, AutoCloseable {
+public final class InMemoryBroker implements MqttConnector, AutoCloseable, AfterEachCallback {
     /** What the broker counts. */
     public enum Count {
         /** PUBLISH packets taken from clients, the control clients' included. */
@@ -220,6 +225,11 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        close();
     }
 
     void count(Count c, long n) {

@@ -12,8 +12,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.ControlConnection;
@@ -28,7 +28,8 @@ import io.mqttload.client.SubscribeRefusedException;
 /** The in-memory broker as a client sees it through the transport port: exact deliveries, sessions and faults. */
 class InMemoryBrokerTest {
     private static final long WAIT = 2;
-    private final InMemoryBroker broker = new InMemoryBroker();
+    @RegisterExtension
+    final InMemoryBroker broker = new InMemoryBroker();
 
     /** What a connection's listener heard, in order: "opened reconnect=... present=...", "closed", "lost", messages. */
     private static final class Heard implements LoadConnection.Listener {
@@ -61,10 +62,6 @@ class InMemoryBrokerTest {
         }
     }
 
-    @AfterEach
-    void close() {
-        broker.close();
-    }
 
     private static ConnectionSettings settings(ProtocolVersion version, boolean cleanStart, long expirySeconds) {
         return ConnectionSettings.builder().host("memory").protocolVersion(version).cleanStart(cleanStart)

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
@@ -164,6 +165,21 @@ final class Link {
         }
         MemoryMessage m = new MemoryMessage(topic, payload.clone(), qos, retain, mqtt5 ? properties : null);
         broker.execute(() -> broker.publish(this, m, done));
+    }
+
+    /** As above, the future completing on {@code completion} when the broker took the message. */
+    CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain, PublishProperties properties,
+            Executor completion) {
+        CompletableFuture<Void> taken = new CompletableFuture<>();
+        Consumer<Throwable> done = error -> completion.execute(() -> {
+            if (error == null) {
+                taken.complete(null);
+            } else {
+                taken.completeExceptionally(error);
+            }
+        });
+        publish(topic, payload, qos, retain, properties, done);
+        return taken;
     }
 
     CompletableFuture<Void> subscribe(List<String> filters, int qos, SubscribeOptions options) {

@@ -79,24 +79,13 @@ final class MemoryControlConnection implements ControlConnection {
     }
 
     @Override
-    public void subscribe(String filter, int qos, long timeoutMillis) {
-        String failure = ControlConnection.await(subscribe(filter, qos), timeoutMillis);
-        if (failure != null) {
-            throw new IllegalStateException("subscribing to " + filter + " on " + broker + " failed: " + failure);
-        }
+    public String broker() {
+        return broker;
     }
 
     @Override
     public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain) {
-        CompletableFuture<Void> taken = new CompletableFuture<>();
-        link.publish(topic, payload, qos, retain, null, error -> {
-            if (error == null) {
-                taken.complete(null);
-            } else {
-                taken.completeExceptionally(error);
-            }
-        });
-        return taken;
+        return link.publish(topic, payload, qos, retain, null, Runnable::run);
     }
 
     @Override

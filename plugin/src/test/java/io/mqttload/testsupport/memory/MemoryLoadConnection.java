@@ -102,15 +102,7 @@ final class MemoryLoadConnection implements LoadConnection {
     @Override
     public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain,
             PublishProperties properties) {
-        CompletableFuture<Void> taken = new CompletableFuture<>();
-        publish(topic, payload, qos, retain, properties, error -> WAKER.execute(() -> {
-            if (error == null) {
-                taken.complete(null);
-            } else {
-                taken.completeExceptionally(error);
-            }
-        }));
-        return taken;
+        return link.publish(topic, payload, qos, retain, properties, WAKER);
     }
 
     @Override

@@ -14,10 +14,11 @@ import com.hivemq.client.mqtt.mqtt3.message.auth.Mqtt3SimpleAuth;
 
 /**
  * The HiveMQ client's {@link ControlConnection}: a small MQTT 3.1.1 client for the engine's own messages, outside the
- * load and its counters (the rendezvous, the {@code $SYS} reader, the broker agent). Every broker speaks 3.1.1. It runs on the suite's daemon event loop (the
- * library's own threads are not daemons, and a control client that could not connect kept a headless JMeter alive),
- * and, when asked, reconnects a connection that once worked until it is closed, then calls back so that its owner
- * can subscribe and announce again: a broker without persistence forgets both.
+ * load and its counters (the rendezvous, the clock exchange, the {@code $SYS} reader, the broker agent). Every broker
+ * speaks 3.1.1. It runs on the suite's daemon event loop (the library's own threads are not daemons, and a control
+ * client that could not connect kept a headless JMeter alive), and, when asked, reconnects a connection that once
+ * worked until it is closed, then calls back so that its owner can subscribe and announce again: a broker without
+ * persistence forgets both.
  */
 public final class ControlClient implements ControlConnection {
     private final Mqtt3AsyncClient client;

@@ -1,10 +1,8 @@
 package io.mqttload.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -136,7 +134,7 @@ class InMemoryFailureTest {
         engine.publish("publish", "pub", 1, "out/x", 1, 5, true);
 
         broker.disconnect("sub");
-        await().atMost(Duration.ofSeconds(2)).until(() -> engine.context().metrics().sum(Count.RECONNECTS) == 1);
+        engine.awaitCount(Count.RECONNECTS, 1);
         engine.publish("publish", "pub", 1, "out/x", 1, 5, true);
         RunSummary summary = engine.shutdown();
 
@@ -148,6 +146,24 @@ class InMemoryFailureTest {
         assertThat(summary.verdict()).isEqualTo(Verdict.FAILED);
         assertThat(summary.verdictLine()).contains("established connection(s) lost");
         assertThat(summary.failures).anySatisfy(r -> assertThat(r.kind).isEqualTo(FailureTally.Kind.CONNECTION_LOST));
+    }
+
+    @Test
+    void aPublisherWhoseConnectionIsGone_failsItsSampleSayingSo_andTheRunFails() {
+        MemoryEngine engine = engine();
+        engine.connect("connect pub", "pub", 1, MemoryEngine.settings().build(), 1, "gone", ReconnectPolicy.none());
+        engine.publish("publish", "pub", 1, "gone/x", 1, 3, true);
+
+        broker.disconnect("gone");
+        OperationResult publish = engine.publish("publish", "pub", 1, "gone/x", 1, 3, true);
+        RunSummary summary = engine.shutdown();
+
+        assertThat(publish.ok).isFalse();
+        assertThat(publish.message).contains("not connected");
+        assertThat(summary.count(Count.ACKNOWLEDGED)).as(summary.toTable()).isEqualTo(3);
+        assertThat(summary.count(Count.CONNECTIONS_LOST)).isEqualTo(1);
+        assertThat(summary.count(Count.RECONNECTS)).isZero();
+        assertThat(summary.verdict()).isEqualTo(Verdict.FAILED);
     }
 
     @Test
@@ -164,7 +180,7 @@ class InMemoryFailureTest {
         broker.disconnect("keeper");
         engine.publish("publish", "pub", 1, "kept/x", 1, 10, true);
         broker.acceptConnects();
-        await().atMost(Duration.ofSeconds(2)).until(() -> engine.context().metrics().sum(Count.RECONNECTS) == 1);
+        engine.awaitCount(Count.RECONNECTS, 1);
         RunSummary summary = engine.shutdown();
 
         assertThat(broker.count(InMemoryBroker.Count.QUEUED_OFFLINE)).isEqualTo(10);

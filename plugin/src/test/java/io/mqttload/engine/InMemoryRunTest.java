@@ -69,6 +69,9 @@ class InMemoryRunTest {
 
         assertThat(summary.count(Count.PUBLISHED)).as(summary.toTable()).isEqualTo(TOTAL);
         assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(TOTAL);
+        assertThat(summary.count(Count.ACKNOWLEDGED_IN_WINDOW)).as("no warm-up: the window is the whole run")
+                .isEqualTo(TOTAL);
+        assertThat(summary.count(Count.RECEIVED_IN_WINDOW)).isEqualTo(TOTAL);
         assertThat(summary.delivery.expected).isEqualTo(TOTAL);
         assertThat(summary.count(Count.RECEIVED)).isEqualTo(TOTAL);
         assertThat(summary.delivery.lost()).isZero();

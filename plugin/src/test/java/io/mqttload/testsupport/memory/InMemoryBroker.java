@@ -26,8 +26,8 @@ import io.mqttload.client.ControlConnection;
 import io.mqttload.client.LoadConnection;
 import io.mqttload.client.MqttConnector;
 import io.mqttload.client.ProtocolVersion;
-import io.mqttload.client.SubscribeOptions;
 import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.client.SubscribeOptions;
 
 /**
  * An MQTT broker in memory that implements the engine's transport port ({@link MqttConnector}), so that the engine's

@@ -1,8 +1,11 @@
 package io.mqttload.testsupport.memory;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -17,6 +20,7 @@ import io.mqttload.engine.PublishOperation;
 import io.mqttload.engine.RunConfig;
 import io.mqttload.engine.RunContext;
 import io.mqttload.engine.SubscribeOperation;
+import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.summary.RunSummary;
@@ -92,6 +96,12 @@ public final class MemoryEngine {
     public OperationResult disconnect(String label, String group, int thread) {
         DisconnectOperation op = new DisconnectOperation(2_000, 100);
         return sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group)));
+    }
+
+    /** Waits, at most 2 s, until the engine's {@code count} is {@code value}: an event of the broker's reached it. */
+    public void awaitCount(Count count, long value) {
+        await().atMost(Duration.ofSeconds(2)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(5))
+                .until(() -> context().metrics().sum(count) == value);
     }
 
     /** Ends the run: drain, close, summary (written to the results directory). */

@@ -2,7 +2,9 @@ package io.mqttload.rendezvous;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -117,6 +119,24 @@ class RendezvousTest {
 
         assertThat(arrive(2, 5_000, engine("run-a", true, 1), engine("run-a", true, 2))).allMatch(p -> p.released);
         assertThat(alone.get(5, TimeUnit.SECONDS).released).isTrue();
+    }
+
+    @Test
+    void aBrokerRestartDuringTheWait_isSurvived_theWaitingEngineAnnouncesItselfAgain() throws Exception {
+        Rendezvous first = engine("run-5", true, 1);
+        Future<Rendezvous.Passage> waiting = threads.submit(() -> first.await("start", 1, 2, 5_000, true));
+        await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(5))
+                .until(() -> broker.retained("mqttload/rendezvous/run-5/start/1/engine-1/1") != null);
+
+        broker.restart();
+        assertThat(broker.retained("mqttload/rendezvous/run-5/start/1/engine-1/1")).as("forgotten").isNull();
+        // Back within the control client's first reconnect delay: it subscribes and announces its thread again.
+        await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(5))
+                .until(() -> broker.retained("mqttload/rendezvous/run-5/start/1/engine-1/1") != null);
+        Rendezvous.Passage second = arrive(2, 5_000, engine("run-5", true, 2)).get(0);
+
+        assertThat(second.released).isTrue();
+        assertThat(waiting.get(5, TimeUnit.SECONDS).released).isTrue();
     }
 
     @Test

@@ -47,7 +47,8 @@ import io.mqttload.client.SubscribeOptions;
  *
  * <p>Faults, set at any time, on every topic ({@code "#"}) or a filter: drop, duplicate, delay (a fixed time, by the
  * event loop's scheduler), reorder (a delivery held back until the next one to the same client has gone); disconnect a
- * client or all (the listener sees closed and lost, and the client reconnects by its policy); refuse connects with a
+ * client or all (the listener sees closed and lost, and the client reconnects by its policy), or restart as a broker
+ * without persistence (sessions and retained messages forgotten too); refuse connects with a
  * CONNACK reason, or give no answer (the client's CONNACK timeout ends the connect); refuse subscriptions. {@link Count}
  * counts what the broker did, for exact assertions.
  *
@@ -192,6 +193,14 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
     /** Closes every connection, the control clients' too; returns once they are closed. */
     public void disconnectAll() {
         onLoop(() -> routing.closeByBroker(null));
+    }
+
+    /**
+     * Restarts as a broker without persistence: closes every connection (each client reconnects by its policy) and
+     * forgets every session and retained message; returns once that is done.
+     */
+    public void restart() {
+        onLoop(routing::restart);
     }
 
     /** Returns once every task the event loop has now (not the delayed deliveries) has run. */

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -209,6 +210,26 @@ class InMemoryBrokerTest {
         assertThat(broker.count(InMemoryBroker.Count.DUPLICATED)).isEqualTo(2);
         assertThat(broker.count(InMemoryBroker.Count.REORDERED)).isEqualTo(1);
         assertThat(broker.count(InMemoryBroker.Count.DELIVERIES)).isEqualTo(5 + 5 + 3);
+    }
+
+    @Test
+    void aSeededFraction_dropsTheSameDeliveriesEveryTime() throws Exception {
+        Heard sub = new Heard();
+        connected("sub", sub).subscribe(List.of("r"), 0, SubscribeOptions.DEFAULT).get(WAIT, TimeUnit.SECONDS);
+        broker.drop(Which.fraction(0.3, 42), "r");
+        Random sameSeed = new Random(42);
+        List<String> kept = new ArrayList<>();
+        for (int i = 1; i <= 50; i++) {
+            if (!(sameSeed.nextDouble() < 0.3)) {
+                kept.add("r " + i + " q0");
+            }
+        }
+
+        publish(connected("pub", new Heard()), "r", 50, 0);
+        broker.awaitIdle();
+
+        assertThat(sub.messages).containsExactlyElementsOf(kept);
+        assertThat(broker.count(InMemoryBroker.Count.DROPPED)).isEqualTo(50 - kept.size()).isPositive();
     }
 
     @Test

@@ -124,6 +124,16 @@ final class Routing {
         }
     }
 
+    /** A restart without persistence: every connection closed, every session and retained message forgotten. */
+    void restart() {
+        closeByBroker(null);
+        for (Session s : new ArrayList<>(sessions.values())) {
+            end(s);
+        }
+        // What the broker says of itself it says again once it is back.
+        retained.keySet().removeIf(topic -> !topic.startsWith("$SYS/"));
+    }
+
     private void close(Link link, Throwable cause) {
         broker.count(Count.CONNECTIONS_CLOSED_BY_BROKER, 1);
         offline(link);

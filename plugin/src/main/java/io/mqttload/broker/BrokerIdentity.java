@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import io.mqttload.client.ConnectionSettings;
-import io.mqttload.client.ControlClient;
+import io.mqttload.client.ControlConnection;
 import io.mqttload.client.Errors;
+import io.mqttload.client.MqttConnector;
 
 /**
  * What a broker says it is: the retained {@code $SYS} version topic that Mosquitto ({@code $SYS/broker/version}) and
@@ -27,15 +28,15 @@ public final class BrokerIdentity {
      * @return the announcement (e.g. {@code mosquitto version 2.0.11}), or empty when the broker said nothing in time
      * @throws IllegalStateException naming the broker and why, when it could not be reached
      */
-    public static String ask(String clientId, ConnectionSettings node, long timeoutMillis) {
+    public static String ask(MqttConnector connector, String clientId, ConnectionSettings node, long timeoutMillis) {
         CompletableFuture<String> heard = new CompletableFuture<>();
-        ControlClient client = ControlClient.connect(clientId, node, timeoutMillis, null,
+        ControlConnection client = connector.controlConnection(clientId, node, timeoutMillis, null,
                 (topic, payload) -> heard.complete(new String(payload, StandardCharsets.UTF_8).trim()));
         try {
             for (String topic : VERSION_TOPICS) {
                 client.subscribe(topic, 0);
             }
-            return ControlClient.await(heard, timeoutMillis) == null ? heard.getNow("") : "";
+            return ControlConnection.await(heard, timeoutMillis) == null ? heard.getNow("") : "";
         } catch (RuntimeException e) {
             throw new IllegalStateException("asking " + node.describe() + " for its version failed: " + Errors.describe(e),
                     e);

@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import io.mqttload.client.HiveMqConnector;
+import io.mqttload.client.MqttConnector;
 import io.mqttload.common.InvalidSettingException;
 
 /**
@@ -72,6 +74,12 @@ public final class BrokerMonitor implements AutoCloseable {
      * @param sink receives every sample (the InfluxDB writer); called on the monitor's thread
      */
     public BrokerMonitor(Settings settings, String clientId, Consumer<BrokerSample> sink, PrintStream console) {
+        this(HiveMqConnector.INSTANCE, settings, clientId, sink, console);
+    }
+
+    /** As {@link #BrokerMonitor(Settings, String, Consumer, PrintStream)}, reading $SYS through {@code connector}. */
+    public BrokerMonitor(MqttConnector connector, Settings settings, String clientId, Consumer<BrokerSample> sink,
+            PrintStream console) {
         this.settings = settings;
         this.sink = sink;
         this.console = console;
@@ -83,7 +91,7 @@ public final class BrokerMonitor implements AutoCloseable {
         SysTopics subscribed = null;
         if (!settings.sysHost.isEmpty() && (settings.sys || settings.agent)) {
             try {
-                subscribed = new SysTopics(settings.sysHost, settings.sysPort, clientId, 10_000, settings.sys,
+                subscribed = new SysTopics(connector, settings.sysHost, settings.sysPort, clientId, 10_000, settings.sys,
                         settings.agent ? BrokerAgent.TOPIC_PREFIX + settings.name.replaceAll("[^A-Za-z0-9_.-]", "_") : null);
             } catch (IllegalStateException e) {
                 warn("broker statistics unavailable: " + e.getMessage());

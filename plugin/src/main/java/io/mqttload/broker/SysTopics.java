@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.mqttload.client.ControlClient;
+import io.mqttload.client.ControlConnection;
+import io.mqttload.client.MqttConnector;
 
 /**
  * The broker's own statistics from its {@code $SYS} topics (Mosquitto, EMQX), by one MQTT 3.1.1 client:
@@ -34,7 +35,7 @@ final class SysTopics implements AutoCloseable {
         KNOWN.put("$SYS/brokers/+/metrics/messages/sent", "messagesSent");
     }
 
-    private final ControlClient client;
+    private final ControlConnection client;
     private final Map<String, Double> latest = new ConcurrentHashMap<>();
     private final String agentTopic;
     /** Written by the client's one event-loop thread, read by the monitor. */
@@ -65,9 +66,10 @@ final class SysTopics implements AutoCloseable {
      * @param subscribeSys whether to read $SYS/#
      * @param agentTopic   an agent's topic to read, or null
      */
-    SysTopics(String host, int port, String clientId, long timeoutMillis, boolean subscribeSys, String agentTopic) {
+    SysTopics(MqttConnector connector, String host, int port, String clientId, long timeoutMillis, boolean subscribeSys,
+            String agentTopic) {
         this.agentTopic = agentTopic;
-        client = ControlClient.connect(clientId, host, port, timeoutMillis, null, this::onMessage);
+        client = connector.controlConnection(clientId, host, port, timeoutMillis, null, this::onMessage);
         try {
             if (subscribeSys) {
                 client.subscribe("$SYS/#", 0, timeoutMillis);

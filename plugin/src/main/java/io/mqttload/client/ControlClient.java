@@ -1,10 +1,6 @@
 package io.mqttload.client;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 
@@ -17,13 +13,14 @@ import com.hivemq.client.mqtt.mqtt3.Mqtt3ClientBuilder;
 import com.hivemq.client.mqtt.mqtt3.message.auth.Mqtt3SimpleAuth;
 
 /**
- * A small MQTT 3.1.1 client for the engine's own messages, outside the load and its counters: the rendezvous, the
- * {@code $SYS} reader and the broker agent. Every broker speaks 3.1.1. It runs on the suite's daemon event loop (the
- * library's own threads are not daemons, and a control client that could not connect kept a headless JMeter alive),
- * and, when asked, reconnects a connection that once worked until it is closed, then calls back so that its owner
- * can subscribe and announce again: a broker without persistence forgets both.
+ * The HiveMQ client's {@link ControlConnection}: a small MQTT 3.1.1 client for the engine's own messages, outside the
+ * load and its counters (the rendezvous, the clock exchange, the {@code $SYS} reader, the broker agent). Every broker
+ * speaks 3.1.1. It runs on the suite's daemon event loop (the library's own threads are not daemons, and a control
+ * client that could not connect kept a headless JMeter alive), and, when asked, reconnects a connection that once
+ * worked until it is closed, then calls back so that its owner can subscribe and announce again: a broker without
+ * persistence forgets both.
  */
-public final class ControlClient {
+public final class ControlClient implements ControlConnection {
     private final Mqtt3AsyncClient client;
     private final String broker;
     private final AtomicBoolean connectedOnce = new AtomicBoolean();
@@ -81,7 +78,7 @@ public final class ControlClient {
 
     private ControlClient connect(long timeoutMillis) {
         CompletableFuture<?> connack = client.connectWith().cleanSession(true).keepAlive(60).send();
-        String failure = await(connack, timeoutMillis);
+        String failure = ControlConnection.await(connack, timeoutMillis);
         if (failure != null) {
             // Before the close below, which ends the attempt: still pending now means the broker never answered; so does
             // the library's own CONNACK timeout, which races with this wait when both are the connect timeout.
@@ -94,62 +91,28 @@ public final class ControlClient {
         return this;
     }
 
-    /**
-     * The broker gave no CONNACK (nor refused the connection) in time: busy, as under a storm of connects, rather than
-     * absent or refusing; worth another try where the caller has time left.
-     */
-    public static final class NoAnswer extends IllegalStateException {
-        private static final long serialVersionUID = 1L;
-
-        NoAnswer(String message) {
-            super(message);
-        }
-    }
-
     /** Subscribes; the future completes when the broker granted the subscription. */
+    @Override
     public CompletableFuture<Void> subscribe(String filter, int qos) {
-        return client.subscribeWith().topicFilter(filter).qos(MqttConnection.mqttQos(qos)).send().thenApply(ack -> null);
+        return client.subscribeWith().topicFilter(filter).qos(HiveMqConnection.mqttQos(qos)).send().thenApply(ack -> null);
     }
 
-    /**
-     * Subscribes and waits for the SUBACK at most {@code timeoutMillis}.
-     *
-     * @throws IllegalStateException naming the filter, the broker and why, when it was not granted in time
-     */
-    public void subscribe(String filter, int qos, long timeoutMillis) {
-        String failure = await(subscribe(filter, qos), timeoutMillis);
-        if (failure != null) {
-            throw new IllegalStateException("subscribing to " + filter + " on " + broker + " failed: " + failure);
-        }
+    @Override
+    public String broker() {
+        return broker;
     }
 
     /** Publishes; the future completes when the broker took the message (written at QoS 0, PUBACK at QoS 1). */
+    @Override
     public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain) {
-        return client.publishWith().topic(topic).qos(MqttConnection.mqttQos(qos)).retain(retain).payload(payload).send()
+        return client.publishWith().topic(topic).qos(HiveMqConnection.mqttQos(qos)).retain(retain).payload(payload).send()
                 .thenApply(published -> null);
     }
 
     /** Disconnects and stops reconnecting, waiting at most {@code timeoutMillis}; returns why it failed, or null. */
+    @Override
     public String close(long timeoutMillis) {
         closing = true;
-        return await(client.disconnect(), timeoutMillis);
-    }
-
-    /**
-     * Waits for {@code f} at most {@code timeoutMillis}; returns null when it completed normally, else why it did not,
-     * as one line. An interrupt is kept for the caller and reported as the reason.
-     */
-    public static String await(Future<?> f, long timeoutMillis) {
-        try {
-            f.get(timeoutMillis, TimeUnit.MILLISECONDS);
-            return null;
-        } catch (ExecutionException e) {
-            return Errors.describe(e);
-        } catch (TimeoutException e) {
-            return "no answer within " + timeoutMillis + " ms";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "interrupted";
-        }
+        return ControlConnection.await(client.disconnect(), timeoutMillis);
     }
 }

@@ -21,7 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.mqttload.client.ConnectionSettings;
-import io.mqttload.client.ControlClient;
+import io.mqttload.client.ControlConnection;
+import io.mqttload.client.HiveMqConnector;
+import io.mqttload.client.MqttConnector;
 import io.mqttload.measure.MicroClock;
 
 /**
@@ -51,7 +53,7 @@ public final class ClockSync implements AutoCloseable {
      */
     private static final long CLOSE_WAIT_MILLIS = 1_000;
 
-    private final ControlClient client;
+    private final ControlConnection client;
     private final String base;
     private final String engineId;
     private final int engineNumber;
@@ -91,8 +93,8 @@ public final class ClockSync implements AutoCloseable {
         }
     }
 
-    private ClockSync(ConnectionSettings settings, String runId, String engineId, int engineNumber, int engines,
-            int samples, long timeoutMillis) {
+    private ClockSync(MqttConnector connector, ConnectionSettings settings, String runId, String engineId,
+            int engineNumber, int engines, int samples, long timeoutMillis) {
         this.engineId = engineId;
         this.engineNumber = engineNumber;
         this.engines = engines;
@@ -109,7 +111,7 @@ public final class ClockSync implements AutoCloseable {
         String id = "clk-" + Integer.toHexString(engineNumber) + "-" + Integer.toHexString((runId + "/" + engineId).hashCode());
         try {
             // No reconnect: a clock exchange that loses its broker is reported as not measured, not retried for ever.
-            this.client = ControlClient.connect(id, settings, operationTimeoutMillis, null, this::onMessage);
+            this.client = connector.controlConnection(id, settings, operationTimeoutMillis, null, this::onMessage);
         } catch (IllegalStateException e) {
             measurer.shutdownNow();
             throw new IllegalStateException("clock exchange client " + e.getMessage(), e);
@@ -131,7 +133,14 @@ public final class ClockSync implements AutoCloseable {
      */
     public static ClockSync start(ConnectionSettings settings, String runId, String engineId, int engineNumber,
             int engines, int samples, long timeoutMillis) {
-        ClockSync sync = new ClockSync(settings, runId, engineId, engineNumber, engines, samples, timeoutMillis);
+        return start(HiveMqConnector.INSTANCE, settings, runId, engineId, engineNumber, engines, samples, timeoutMillis);
+    }
+
+    /** As {@link #start(ConnectionSettings, String, String, int, int, int, long)}, through the run's transport. */
+    public static ClockSync start(MqttConnector connector, ConnectionSettings settings, String runId, String engineId,
+            int engineNumber, int engines, int samples, long timeoutMillis) {
+        ClockSync sync = new ClockSync(connector, settings, runId, engineId, engineNumber, engines, samples,
+                timeoutMillis);
         try {
             sync.announce();
         } catch (IllegalStateException e) {
@@ -157,7 +166,7 @@ public final class ClockSync implements AutoCloseable {
         client.subscribe(base + "engines/+", 1, operationTimeoutMillis);
         // Acknowledged before the caller announces its first rendezvous arrival: once a barrier released, every engine
         // of it is known here.
-        String failure = ControlClient.await(client.publish(base + "engines/" + engineNumber,
+        String failure = ControlConnection.await(client.publish(base + "engines/" + engineNumber,
                 engineId.getBytes(StandardCharsets.UTF_8), 1, true), operationTimeoutMillis);
         if (failure != null) {
             throw new IllegalStateException("clock exchange: announcing engine " + engineId + " failed: " + failure);
@@ -415,7 +424,7 @@ public final class ClockSync implements AutoCloseable {
         }
         measurer.shutdownNow();
         responder.close();
-        String failure = ControlClient.await(client.publish(base + "engines/" + engineNumber, new byte[0], 1, true),
+        String failure = ControlConnection.await(client.publish(base + "engines/" + engineNumber, new byte[0], 1, true),
                 CLOSE_WAIT_MILLIS);
         String disconnect = client.close(CLOSE_WAIT_MILLIS);
         if (failure != null || disconnect != null) {

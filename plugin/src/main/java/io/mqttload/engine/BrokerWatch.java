@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 
 import io.mqttload.broker.BrokerMonitor;
 import io.mqttload.broker.BrokerSample;
+import io.mqttload.client.MqttConnector;
 
 /**
  * The brokers this engine monitors in a run, and the end of their measured window: the first MQTT Disconnect
@@ -18,9 +19,14 @@ final class BrokerWatch {
     private final List<BrokerMonitor> monitors = new CopyOnWriteArrayList<>();
     /** Wall-clock end of the broker's measured window, once the first Disconnect took its sample; -1 before. */
     private final AtomicLong windowEnd = new AtomicLong(-1);
+    private final MqttConnector connector;
+
+    BrokerWatch(MqttConnector connector) {
+        this.connector = connector;
+    }
 
     void add(BrokerMonitor.Settings settings, String clientId, Consumer<BrokerSample> samples, PrintStream console) {
-        monitors.add(new BrokerMonitor(settings, clientId, samples, console));
+        monitors.add(new BrokerMonitor(connector, settings, clientId, samples, console));
     }
 
     /** The first Disconnect begins: one more sample ends the window (later calls change nothing). */

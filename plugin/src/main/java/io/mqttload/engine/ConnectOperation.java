@@ -164,7 +164,7 @@ public final class ConnectOperation {
                     continue;
                 }
             }
-            LoadClient client = new LoadClient(id, values.client, local, own, run.metrics(),
+            LoadClient client = new LoadClient(run.connector(), id, values.client, local, own, run.metrics(),
                     sampler, run.ledger(), reconnectPolicy, consumeDelayNanos);
             group.add(client);
             run.register(client);

@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.Errors;
+import io.mqttload.client.MqttConnector;
 import io.mqttload.clock.ClockFigures;
 import io.mqttload.clock.ClockSync;
 
@@ -18,12 +19,14 @@ final class EngineClock {
     private static final Logger log = LoggerFactory.getLogger(EngineClock.class);
 
     private final RunConfig config;
+    private final MqttConnector connector;
     private ClockSync sync;
     private String notStarted = "not measured: the plan has no MQTT Rendezvous Timer (the clock exchange runs through"
             + " the rendezvous's broker)";
 
-    EngineClock(RunConfig config) {
+    EngineClock(RunConfig config, MqttConnector connector) {
         this.config = config;
+        this.connector = connector;
         if (config.clockSamples() == 0) {
             notStarted = "not measured: " + RunConfig.CLOCK_SAMPLES + " is 0";
         }
@@ -35,7 +38,7 @@ final class EngineClock {
             return;
         }
         try {
-            sync = ClockSync.start(settings, config.runId(), config.engineId(), config.engineNumber(), config.engines(),
+            sync = ClockSync.start(connector, settings, config.runId(), config.engineId(), config.engineNumber(), config.engines(),
                     config.clockSamples(), config.clockTimeoutMillis());
         } catch (IllegalStateException e) {
             notStarted = "not measured: " + Errors.describe(e);

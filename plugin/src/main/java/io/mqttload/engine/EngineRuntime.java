@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
 import io.mqttload.broker.BrokerMonitor;
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.Errors;
+import io.mqttload.client.HiveMqConnector;
+import io.mqttload.client.MqttConnector;
 import io.mqttload.clock.ClockFigures;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.measure.Count;
@@ -62,7 +64,7 @@ public final class EngineRuntime {
     private volatile String invalidAtStart;
     private volatile Map<String, String> engineFacts = Map.of();
     private volatile Map<String, String> parameters = Map.of();
-    private final BrokerWatch brokers = new BrokerWatch();
+    private final BrokerWatch brokers;
     private final List<IntervalListener> intervalListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService ticker;
     private final long startedAtMillis = System.currentTimeMillis();
@@ -83,17 +85,23 @@ public final class EngineRuntime {
     private final PublishSchedule publishSchedule = new PublishSchedule();
     private volatile boolean disconnectStarted;
 
-    /** Starts a run: its metrics ticker runs from now until {@link #shutdown()}. */
+    /** Starts a run on the network: its metrics ticker runs from now until {@link #shutdown()}. */
     public EngineRuntime(RunConfig config, PrintStream console) {
+        this(config, console, HiveMqConnector.INSTANCE);
+    }
+
+    /** Starts a run whose every connection goes through {@code connector} (tests give an in-memory broker's). */
+    public EngineRuntime(RunConfig config, PrintStream console, MqttConnector connector) {
         this.config = config;
+        this.brokers = new BrokerWatch(connector);
         this.console = console;
         this.progress = new ProgressReport(metrics, config.engineId());
         this.ledger = new DeliveryLedger(config.engineNumber());
         ledger.sharedGroupsSpanEngines(config.engines() > 1);
-        this.context = new RunContext(config, metrics, ledger, this::disconnecting);
+        this.context = new RunContext(config, connector, metrics, ledger, this::disconnecting);
         this.clients = context.clients();
         this.warmupOver = config.warmupMillis() == 0;
-        this.clock = new EngineClock(config);
+        this.clock = new EngineClock(config, connector);
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "mqttload-metrics-" + config.engineId());
             t.setDaemon(true);
@@ -271,7 +279,7 @@ public final class EngineRuntime {
             }
             Rendezvous r;
             try {
-                r = new Rendezvous(settings, config.runId(), config.runIdSource() == RunConfig.RunIdSource.PROPERTY,
+                r = new Rendezvous(context.connector(), settings, config.runId(), config.runIdSource() == RunConfig.RunIdSource.PROPERTY,
                         config.runIdSource().describe(), config.engineId(), config.engineNumber(), patienceMillis);
             } catch (IllegalStateException e) {
                 rendezvousFailures.putIfAbsent(key, e.getMessage());

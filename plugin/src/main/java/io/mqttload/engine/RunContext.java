@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.mqttload.client.ClientKeyStores;
 import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.MqttConnector;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.SamplerMetrics;
@@ -37,15 +38,21 @@ public final class RunContext {
     private volatile ConnectionSettings firstConnection;
     private final Runnable onDisconnecting;
     private final SetupRecorder setup;
+    private final MqttConnector connector;
 
-    /** @param onDisconnecting what the engine does when the first MQTT Disconnect of the run begins */
-    RunContext(RunConfig config, EngineMetrics metrics, DeliveryLedger ledger, Runnable onDisconnecting) {
+    /**
+     * @param connector       how the run reaches its brokers, for every connection it makes
+     * @param onDisconnecting what the engine does when the first MQTT Disconnect of the run begins
+     */
+    RunContext(RunConfig config, MqttConnector connector, EngineMetrics metrics, DeliveryLedger ledger,
+            Runnable onDisconnecting) {
         this.config = config;
+        this.connector = connector;
         this.metrics = metrics;
         this.ledger = ledger;
         this.onDisconnecting = onDisconnecting;
         // Short and random: an MQTT 3.1.1 broker takes ids of up to 23 characters, and engines must not share one.
-        this.setup = new SetupRecorder("mlid-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36)
+        this.setup = new SetupRecorder(connector, "mlid-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36)
                 + "-", config.brokerVersionTimeoutMillis());
     }
 
@@ -56,6 +63,11 @@ public final class RunContext {
 
     public RunConfig config() {
         return config;
+    }
+
+    /** The transport the run's connections go through. */
+    public MqttConnector connector() {
+        return connector;
     }
 
     public EngineMetrics metrics() {

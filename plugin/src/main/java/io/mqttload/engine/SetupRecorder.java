@@ -19,6 +19,7 @@ import io.mqttload.broker.BrokerIdentity;
 import io.mqttload.client.BrokerNode;
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.Errors;
+import io.mqttload.client.MqttConnector;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.summary.RunSetup;
 import io.mqttload.traffic.LoadClient;
@@ -35,13 +36,16 @@ public final class SetupRecorder {
     private final String clientIdPrefix;
     private final AtomicInteger asked = new AtomicInteger();
     private final long askTimeoutMillis;
+    private final MqttConnector connector;
     private volatile String testPlan = "";
 
     /**
+     * @param connector        the run's transport, through which brokers are asked
      * @param clientIdPrefix   the start of the asking clients' ids (unique per engine and run)
      * @param askTimeoutMillis how long a broker is given to connect and to answer; 0: brokers are not asked (nor listed)
      */
-    SetupRecorder(String clientIdPrefix, long askTimeoutMillis) {
+    SetupRecorder(MqttConnector connector, String clientIdPrefix, long askTimeoutMillis) {
+        this.connector = connector;
         this.clientIdPrefix = clientIdPrefix;
         this.askTimeoutMillis = askTimeoutMillis;
     }
@@ -113,7 +117,7 @@ public final class SetupRecorder {
             String clientId = clientIdPrefix + asked.incrementAndGet();
             Thread asker = new Thread(() -> {
                 try {
-                    answer.complete(BrokerIdentity.ask(clientId, settings.forNode(node.index), askTimeoutMillis));
+                    answer.complete(BrokerIdentity.ask(connector, clientId, settings.forNode(node.index), askTimeoutMillis));
                 } catch (RuntimeException e) {
                     log.info("MQTT: {}", Errors.describe(e));
                     answer.complete(RunSetup.NOT_ANNOUNCED);

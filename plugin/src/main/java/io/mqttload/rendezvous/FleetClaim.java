@@ -13,7 +13,9 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.mqttload.client.ControlClient;
+import io.mqttload.client.ControlConnection;
+import io.mqttload.client.HiveMqConnector;
+import io.mqttload.client.MqttConnector;
 
 /**
  * Engine numbers and one run id for engines started identically (a hosted JMeter service, a Kubernetes Job with N
@@ -80,17 +82,17 @@ public final class FleetClaim implements AutoCloseable {
     static final Comparator<Announcement> ORDER = Comparator.comparingLong((Announcement a) -> a.startedAtMillis)
             .thenComparing(a -> a.nonce);
 
-    private final ControlClient client;
+    private final ControlConnection client;
     private final String fleetTopic;
     private final Announcement own;
     private final Map<String, Announcement> heard = new ConcurrentHashMap<>();
     private final Object changed = new Object();
     private Claimed claimed;
 
-    private FleetClaim(String host, int port, String fleet, String engineHost, long timeoutMillis) {
+    private FleetClaim(MqttConnector connector, String host, int port, String fleet, String engineHost, long timeoutMillis) {
         this.fleetTopic = ROOT + fleet + "/";
         this.own = new Announcement(System.currentTimeMillis(), String.format(Locale.ROOT, "%016x", RANDOM.nextLong()), engineHost);
-        this.client = ControlClient.connect("mqttload-fleet-" + own.nonce, host, port,
+        this.client = connector.controlConnection("mqttload-fleet-" + own.nonce, host, port,
                 Math.min(timeoutMillis, OPERATION_TIMEOUT_MILLIS), null, this::onMessage);
     }
 
@@ -102,7 +104,13 @@ public final class FleetClaim implements AutoCloseable {
      *     together in time or more engines than {@code engines} announced themselves
      */
     public static FleetClaim claim(String host, int port, String fleet, int engines, long timeoutMillis, String engineHost) {
-        FleetClaim claim = new FleetClaim(host, port, fleet, engineHost, timeoutMillis);
+        return claim(HiveMqConnector.INSTANCE, host, port, fleet, engines, timeoutMillis, engineHost);
+    }
+
+    /** As {@link #claim(String, int, String, int, long, String)}, through {@code connector}. */
+    public static FleetClaim claim(MqttConnector connector, String host, int port, String fleet, int engines,
+            long timeoutMillis, String engineHost) {
+        FleetClaim claim = new FleetClaim(connector, host, port, fleet, engineHost, timeoutMillis);
         try {
             claim.claimed = claim.await(engines, timeoutMillis);
             return claim;
@@ -114,7 +122,7 @@ public final class FleetClaim implements AutoCloseable {
 
     private Claimed await(int engines, long timeoutMillis) {
         client.subscribe(fleetTopic + "+", 1, OPERATION_TIMEOUT_MILLIS);
-        String failure = ControlClient.await(client.publish(fleetTopic + own.nonce, own.payload(), 1, true),
+        String failure = ControlConnection.await(client.publish(fleetTopic + own.nonce, own.payload(), 1, true),
                 OPERATION_TIMEOUT_MILLIS);
         if (failure != null) {
             throw new IllegalStateException("could not announce this engine to fleet '" + fleet() + "': " + failure);
@@ -198,7 +206,7 @@ public final class FleetClaim implements AutoCloseable {
     /** Clears this engine's announcement and disconnects, within bounded waits. */
     @Override
     public void close() {
-        String failure = ControlClient.await(client.publish(fleetTopic + own.nonce, new byte[0], 1, true),
+        String failure = ControlConnection.await(client.publish(fleetTopic + own.nonce, new byte[0], 1, true),
                 OPERATION_TIMEOUT_MILLIS);
         if (failure != null) {
             log.warn("MQTT fleet '{}': could not clear this engine's announcement: {}", fleet(), failure);

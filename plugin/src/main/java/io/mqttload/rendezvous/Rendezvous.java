@@ -20,7 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.mqttload.client.ConnectionSettings;
-import io.mqttload.client.ControlClient;
+import io.mqttload.client.ControlConnection;
+import io.mqttload.client.HiveMqConnector;
+import io.mqttload.client.MqttConnector;
 import io.mqttload.measure.MicroClock;
 
 /**
@@ -51,7 +53,7 @@ public final class Rendezvous implements AutoCloseable {
     /** Arrivals by run id, outside every run's topics; not under {@link #ROOT}, where a run id could be the same word. */
     private static final String ARRIVALS_ROOT = "mqttload/rendezvous-runs/";
 
-    private final ControlClient client;
+    private final ControlConnection client;
     private final String runTopic;
     private final String engineId;
     private final String runId;
@@ -204,7 +206,7 @@ public final class Rendezvous implements AutoCloseable {
      */
     public Rendezvous(ConnectionSettings settings, String runId, boolean runIdGiven, String runIdOrigin, String engineId,
             int engineNumber) {
-        this(settings, runId, runIdGiven, runIdOrigin, engineId, engineNumber, 0);
+        this(HiveMqConnector.INSTANCE, settings, runId, runIdGiven, runIdOrigin, engineId, engineNumber, 0);
     }
 
     /**
@@ -213,10 +215,11 @@ public final class Rendezvous implements AutoCloseable {
      * CONNACK for its whole timeout) answers a little later, and the barrier would wait that long anyway. A refusal, or
      * a broker that is not there, fails at once.
      *
+     * @param connector the run's transport, which makes the rendezvous's control client
      * @throws IllegalStateException naming the broker and why, with the attempts made
      */
-    public Rendezvous(ConnectionSettings settings, String runId, boolean runIdGiven, String runIdOrigin, String engineId,
-            int engineNumber, long patienceMillis) {
+    public Rendezvous(MqttConnector connector, ConnectionSettings settings, String runId, boolean runIdGiven,
+            String runIdOrigin, String engineId, int engineNumber, long patienceMillis) {
         this.engineId = engineId;
         this.runId = runId;
         this.runIdGiven = runIdGiven;
@@ -228,10 +231,10 @@ public final class Rendezvous implements AutoCloseable {
                 + Integer.toHexString((runId + "/" + engineId).hashCode());
         // Reconnects after a broker restart, then subscribes again and re-announces its waiting threads: a broker
         // without persistence forgets both, and a barrier that waits through a restart would otherwise never release.
-        this.client = connect(id, settings, patienceMillis);
+        this.client = connect(connector, id, settings, patienceMillis);
     }
 
-    private ControlClient connect(String id, ConnectionSettings settings, long patienceMillis) {
+    private ControlConnection connect(MqttConnector connector, String id, ConnectionSettings settings, long patienceMillis) {
         long start = System.nanoTime();
         for (int attempt = 1; ; attempt++) {
             // An attempt ends with the patience (a second at least): the barrier's timeout bounds the whole wait.
@@ -239,8 +242,8 @@ public final class Rendezvous implements AutoCloseable {
             long attemptMillis = patienceMillis <= 0 ? operationTimeoutMillis
                     : Math.min(operationTimeoutMillis, Math.max(MIN_ATTEMPT_MILLIS, leftMillis));
             try {
-                return ControlClient.connect(id, settings, attemptMillis, this::restore, this::onMessage);
-            } catch (ControlClient.NoAnswer e) {
+                return connector.controlConnection(id, settings, attemptMillis, this::restore, this::onMessage);
+            } catch (ControlConnection.NoAnswer e) {
                 long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
                 if (waitedMillis + RECONNECT_PAUSE_MILLIS >= patienceMillis || Thread.currentThread().isInterrupted()) {
                     throw new IllegalStateException(String.format(Locale.ROOT, "rendezvous client %s (%d %s in %.1f s)",
@@ -361,7 +364,7 @@ public final class Rendezvous implements AutoCloseable {
         synchronized (barrier.ownArrivals) {
             barrier.ownArrivals.add(arrival);
         }
-        String notAcknowledged = ControlClient.await(announce(arrival), Math.max(1, remainingMillis(deadline)));
+        String notAcknowledged = ControlConnection.await(announce(arrival), Math.max(1, remainingMillis(deadline)));
         if (notAcknowledged != null) {
             log.warn("MQTT rendezvous {}: announcement not acknowledged: {}", barrier.describe(), notAcknowledged);
         }
@@ -446,7 +449,7 @@ public final class Rendezvous implements AutoCloseable {
         for (Barrier b : barriers.values()) {
             clearing.addAll(clearOwnAnnouncements(b));
         }
-        String failure = ControlClient.await(CompletableFuture.allOf(clearing.toArray(new CompletableFuture<?>[0])),
+        String failure = ControlConnection.await(CompletableFuture.allOf(clearing.toArray(new CompletableFuture<?>[0])),
                 operationTimeoutMillis);
         String disconnect = client.close(operationTimeoutMillis);
         if (failure != null || disconnect != null) {

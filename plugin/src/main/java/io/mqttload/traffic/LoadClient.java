@@ -14,7 +14,8 @@ import io.mqttload.client.ConnectPhases;
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.Errors;
 import io.mqttload.client.InboundMessage;
-import io.mqttload.client.MqttConnection;
+import io.mqttload.client.LoadConnection;
+import io.mqttload.client.MqttConnector;
 import io.mqttload.client.PublishProperties;
 import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.client.SubscribeOptions;
@@ -31,7 +32,7 @@ import io.mqttload.measure.NodeMetrics;
 import io.mqttload.measure.SamplerMetrics;
 
 /**
- * One MQTT client of the load as the engine drives it: its connection ({@link MqttConnection}) with the engine's
+ * One MQTT client of the load as the engine drives it: its connection ({@link LoadConnection}) with the engine's
  * counters wired to its lifecycle, its publish streams, and its receive path ({@link Receiver}) with request/response.
  * All methods return without blocking; callers bound their waits.
  */
@@ -41,7 +42,7 @@ public final class LoadClient {
     private final EngineMetrics metrics;
     /** The Connect sampler that made this client: its connects and open connections. */
     private final SamplerMetrics connectSampler;
-    private final MqttConnection connection;
+    private final LoadConnection connection;
     /** The broker node this client is connected to (or was, last), and its counters; a failover changes it. */
     private volatile NodeMetrics node;
     private final PublishStreams streams;
@@ -51,21 +52,23 @@ public final class LoadClient {
     /** The tally that counted this client last (see {@link #tallyChanged}); only this client's JMeter thread sets it. */
     private Object lastTally;
     /** What the connection tells this client; package-visible so that tests can play a connection's life. */
-    final MqttConnection.Listener events = new ConnectionEvents();
+    final LoadConnection.Listener events = new ConnectionEvents();
 
     /**
+     * @param connector         the run's transport, which makes the connection
      * @param consumeDelayNanos processing time per received message (a slow consumer), or 0; such a client gets an
      *                          event-loop thread of its own, so its slowness stalls only its own socket
      */
-    public LoadClient(String clientId, int index, InetAddress localAddress, ConnectionSettings settings, EngineMetrics metrics,
-            SamplerMetrics connectSampler, DeliveryLedger ledger, ReconnectPolicy reconnectPolicy, long consumeDelayNanos) {
+    public LoadClient(MqttConnector connector, String clientId, int index, InetAddress localAddress,
+            ConnectionSettings settings, EngineMetrics metrics, SamplerMetrics connectSampler, DeliveryLedger ledger,
+            ReconnectPolicy reconnectPolicy, long consumeDelayNanos) {
         this.index = index;
         this.metrics = metrics;
         this.connectSampler = connectSampler;
         this.node = nodeMetrics(settings.node());
         this.streams = new PublishStreams(clientId, ledger);
         this.replies = new Replies(metrics);
-        this.connection = new MqttConnection(clientId, localAddress, settings, reconnectPolicy, consumeDelayNanos > 0,
+        this.connection = connector.loadConnection(clientId, localAddress, settings, reconnectPolicy, consumeDelayNanos > 0,
                 events);
         this.responder = new Responder((topic, payload, qos, properties, done) -> connection.publish(topic, payload, qos,
                 false, properties, done), metrics);
@@ -144,14 +147,14 @@ public final class LoadClient {
         });
     }
 
-    /** Why a connect failed, as the transport reads it (see {@link MqttConnection#connectFailure}). */
+    /** Why a connect failed, as the transport reads it (see {@link LoadConnection#connectFailure}). */
     public String connectFailure(Throwable error) {
         return connection.connectFailure(error);
     }
 
     /**
      * Publishes one message; the future completes when the broker took it, on a computation thread, for a JMeter
-     * thread that waits (see {@link MqttConnection#publish(String, byte[], int, boolean, PublishProperties)}).
+     * thread that waits (see {@link LoadConnection#publish(String, byte[], int, boolean, PublishProperties)}).
      */
     public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain,
             PublishProperties properties) {
@@ -243,7 +246,7 @@ public final class LoadClient {
     }
 
     /** The connection's events, counted where they happened: on the event loop, without blocking. */
-    private final class ConnectionEvents implements MqttConnection.Listener {
+    private final class ConnectionEvents implements LoadConnection.Listener {
         @Override
         public void opened(boolean reconnect, boolean sessionPresent) {
             metrics.connections(connectSampler, node, 1);

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.HiveMqConnector;
 import io.mqttload.client.ProtocolVersion;
 import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.delivery.DeliveryLedger;
@@ -29,8 +30,8 @@ class ConnectViolationIT {
     private FailureTally.Row connectTo(RawMqttServer server) {
         ConnectionSettings settings = ConnectionSettings.builder().host("127.0.0.1").port(server.port())
                 .protocolVersion(ProtocolVersion.MQTT_5).connectTimeoutMs(5_000).build();
-        LoadClient client = new LoadClient("violated-1", 0, null, settings, metrics, connectSampler,
-                new DeliveryLedger(1), new ReconnectPolicy(3, 10, 100), 0);
+        LoadClient client = new LoadClient(HiveMqConnector.INSTANCE, "violated-1", 0, null, settings, metrics,
+                connectSampler, new DeliveryLedger(1), new ReconnectPolicy(3, 10, 100), 0);
         assertThatThrownBy(() -> client.connect().get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
         assertThat(metrics.sum(Count.PROTOCOL_VIOLATIONS)).isEqualTo(1);
         assertThat(metrics.sum(Count.CONNECTS_FAILED)).isEqualTo(1);

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import com.hivemq.client.mqtt.exceptions.ConnectionClosedException;
 
 import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.HiveMqConnector;
 import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.client.SubscribeOptions;
 import io.mqttload.delivery.DeliveryLedger;
@@ -27,8 +28,8 @@ class LoadClientEventsTest {
     private final SamplerMetrics connectSampler = new SamplerMetrics("connect");
     private final ConnectionSettings cluster = ConnectionSettings.builder().nodes("a=127.0.0.1:1, b=127.0.0.1:2")
             .nodeFailover(true).build();
-    private final LoadClient client = new LoadClient("c-1", 0, null, cluster.forNode(0), metrics, connectSampler,
-            new DeliveryLedger(1), new ReconnectPolicy(3, 10, 100), 0);
+    private final LoadClient client = new LoadClient(HiveMqConnector.INSTANCE, "c-1", 0, null, cluster.forNode(0),
+            metrics, connectSampler, new DeliveryLedger(1), new ReconnectPolicy(3, 10, 100), 0);
 
     @Test
     void aFailoverMovesTheOpenConnectionToTheNewNode_andCountsTheReconnect() {

@@ -28,34 +28,9 @@ import com.hivemq.client.mqtt.mqtt5.lifecycle.Mqtt5ClientConnectedContext;
  * tells its {@link Listener} what happened and what arrived. It counts nothing itself; every method returns without
  * blocking, and callers bound their waits.
  */
-public final class MqttConnection {
+public final class HiveMqConnection implements LoadConnection {
     /** Where the completions of waited-for publishes go: RxJava's computation threads, the client's default. */
     private static final Executor WAKER = task -> Schedulers.computation().scheduleDirect(task);
-
-    /** What the connection tells its owner, on the client's event-loop thread; none of it may block. */
-    public interface Listener {
-        /**
-         * The connection is up: the first time, or again after a lost one ({@code reconnect}); {@code sessionPresent}
-         * is the CONNACK's flag: whether the broker still held the client's session (its subscriptions among them).
-         */
-        void opened(boolean reconnect, boolean sessionPresent);
-
-        /** An open connection closed, whatever the reason (the user's DISCONNECT too). */
-        void closed();
-
-        /**
-         * A connection that was up was lost without the user asking.
-         *
-         * @param protocolViolation whether the client closed it because the broker broke the protocol
-         */
-        void lost(boolean protocolViolation, Throwable cause);
-
-        /** A failover reconnect moved the client from node {@code from} to node {@code to} of the settings' list. */
-        void movedNode(int from, int to);
-
-        /** A received message; the view is reused for the next one (see {@link InboundMessage}). */
-        void message(InboundMessage message);
-    }
 
     private final String clientId;
     private final ConnectionSettings settings;
@@ -80,7 +55,7 @@ public final class MqttConnection {
      * @param ownEventLoop whether this client gets an event-loop thread of its own (a slow consumer: its slowness then
      *                     stalls only its own socket, as a slow reader's would)
      */
-    public MqttConnection(String clientId, InetAddress localAddress, ConnectionSettings settings,
+    public HiveMqConnection(String clientId, InetAddress localAddress, ConnectionSettings settings,
             ReconnectPolicy reconnectPolicy, boolean ownEventLoop, Listener listener) {
         this.clientId = clientId;
         this.settings = settings;
@@ -104,41 +79,49 @@ public final class MqttConnection {
         this.session = MqttSession.of(builder, settings, listener::message);
     }
 
+    @Override
     public String clientId() {
         return clientId;
     }
 
     /** The index of this client's broker node in the settings' list: the one it is (or was last) connected to. */
+    @Override
     public int nodeIndex() {
         return node;
     }
 
     /** The broker nodes of the settings, this client's among them. */
+    @Override
     public List<BrokerNode> nodes() {
         return settings.nodes();
     }
 
+    @Override
     public boolean isConnected() {
         return connected.get();
     }
 
     /** Whether the client is between a lost connection and a reconnect attempt (or in one). */
+    @Override
     public boolean isReconnecting() {
         return !connected.get() && everConnected && !closing && session.state().isConnectedOrReconnect();
     }
 
     /** Whether this client speaks MQTT 5 (MQTT 5 properties and subscription options need it). */
+    @Override
     public boolean isMqtt5() {
         return session.isMqtt5();
     }
 
     /** Connects; the future completes with whether the broker resumed a session. */
+    @Override
     public CompletableFuture<Boolean> connect() {
         phases.reset();
         return session.connect(settings);
     }
 
     /** The instants of the last connect (TCP established, TLS done), read when its CONNACK arrived. */
+    @Override
     public ConnectPhases phases() {
         return phases;
     }
@@ -147,6 +130,7 @@ public final class MqttConnection {
      * Why a connect failed. A broker that speaks only MQTT 3.1.1 closes the connection on an MQTT 5 CONNECT without a
      * CONNACK (RabbitMQ 3.x does): the client only sees the connection closed, so the reason says what it likely means.
      */
+    @Override
     public String connectFailure(Throwable error) {
         String violation = Errors.connectViolation(error);
         if (violation != null) {
@@ -221,6 +205,7 @@ public final class MqttConnection {
      * event loop: it is for a thread that waits (synchronous publishing), and waking one waiter per message from the
      * event loop let each waiter preempt it, which cost more than the hand-off (docs/performance.md).
      */
+    @Override
     public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain,
             PublishProperties properties) {
         return session.publish(topic, payload, mqttQos(qos), retain, properties).thenApplyAsync(done -> done, WAKER);
@@ -231,6 +216,7 @@ public final class MqttConnection {
      * {@link #publish(String, byte[], int, boolean, PublishProperties)} but without an intermediate future, on the event
      * loop: the asynchronous publish path and the responders run this once per message.
      */
+    @Override
     public void publish(String topic, byte[] payload, int qos, boolean retain, PublishProperties properties,
             Consumer<Throwable> done) {
         session.publish(topic, payload, mqttQos(qos), retain, properties, done);
@@ -250,11 +236,13 @@ public final class MqttConnection {
      * filter, and exceptionally with {@link SubscribeRefusedException} naming each refused filter and its code
      * otherwise.
      */
+    @Override
     public CompletableFuture<Void> subscribe(List<String> filters, int qos, SubscribeOptions options) {
         return session.subscribe(filters, mqttQos(qos), options);
     }
 
     /** Sends DISCONNECT; the future completes, successfully only when it was sent, once the client is closed. */
+    @Override
     public CompletableFuture<Void> disconnect() {
         closing = true;
         return session.disconnect().whenComplete((ok, error) -> {

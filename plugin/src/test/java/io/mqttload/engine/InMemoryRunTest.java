@@ -1,0 +1,152 @@
+package io.mqttload.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.ProtocolVersion;
+import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.Count;
+import io.mqttload.summary.RunSummary;
+import io.mqttload.testsupport.memory.InMemoryBroker;
+import io.mqttload.testsupport.memory.MemoryEngine;
+import io.mqttload.testsupport.memory.Which;
+
+/**
+ * The engine's run end to end on the in-memory broker, in milliseconds: the real operations, drain and summary, with
+ * exact figures for a clean run at every QoS and for each delivery fault (PointToPointIT and SharedSubscriptionIT
+ * check the same figures against real brokers).
+ */
+class InMemoryRunTest {
+    private static final int PAIRS = 2;
+    private static final int SAMPLES = 5;
+    private static final int PER_SAMPLE = 8;
+    private static final int TOTAL = PAIRS * SAMPLES * PER_SAMPLE;
+
+    @TempDir
+    Path results;
+
+    @RegisterExtension
+    final InMemoryBroker broker = new InMemoryBroker();
+
+
+    /** Each thread: a subscriber on its own topic, then a publisher sending SAMPLES x PER_SAMPLE messages to it. */
+    private RunSummary pointToPoint(ConnectionSettings settings, int qos, boolean synchronous) {
+        MemoryEngine engine = new MemoryEngine(broker, results, Map.of());
+        for (int t = 1; t <= PAIRS; t++) {
+            assertThat(engine.connect("connect sub", "sub", t, settings, 1, "{engine}-s-{thread}", ReconnectPolicy.none()).ok)
+                    .isTrue();
+            assertThat(engine.subscribe("subscribe", "sub", t, "p2p/{thread}", qos).ok).isTrue();
+            assertThat(engine.connect("connect pub", "pub", t, settings, 1, "{engine}-p-{thread}", ReconnectPolicy.none()).ok)
+                    .isTrue();
+        }
+        for (int s = 0; s < SAMPLES; s++) {
+            for (int t = 1; t <= PAIRS; t++) {
+                assertThat(engine.publish("publish", "pub", t, "p2p/{thread}", qos, PER_SAMPLE, synchronous).ok).isTrue();
+            }
+        }
+        for (int t = 1; t <= PAIRS; t++) {
+            engine.disconnect("disconnect pub", "pub", t);
+            engine.disconnect("disconnect sub", "sub", t);
+        }
+        return engine.shutdown();
+    }
+
+    @ParameterizedTest(name = "{0} QoS {1} synchronous {2}")
+    @CsvSource({"MQTT_3_1_1, 0, false", "MQTT_3_1_1, 1, true", "MQTT_3_1_1, 2, false", "MQTT_5, 0, true",
+            "MQTT_5, 1, false", "MQTT_5, 2, true"})
+    void aCleanRun_receivesEveryMessageOnce_andSaysNoLoss(ProtocolVersion version, int qos, boolean synchronous) {
+        RunSummary summary = pointToPoint(MemoryEngine.settings().protocolVersion(version).build(), qos, synchronous);
+
+        assertThat(summary.count(Count.PUBLISHED)).as(summary.toTable()).isEqualTo(TOTAL);
+        assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(TOTAL);
+        assertThat(summary.count(Count.ACKNOWLEDGED_IN_WINDOW)).as("no warm-up: the window is the whole run")
+                .isEqualTo(TOTAL);
+        assertThat(summary.count(Count.RECEIVED_IN_WINDOW)).isEqualTo(TOTAL);
+        assertThat(summary.delivery.expected).isEqualTo(TOTAL);
+        assertThat(summary.count(Count.RECEIVED)).isEqualTo(TOTAL);
+        assertThat(summary.delivery.lost()).isZero();
+        assertThat(summary.count(Count.DUPLICATES)).isZero();
+        assertThat(summary.count(Count.REORDERED)).isZero();
+        assertThat(summary.pubToSub.count).isEqualTo(TOTAL);
+        assertThat(summary.connect.count).isEqualTo(2L * PAIRS);
+        assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MIN)).isEqualTo((long) SAMPLES * PER_SAMPLE);
+        assertThat(summary.count(Count.DISCONNECTS)).isEqualTo(2L * PAIRS);
+        assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
+        assertThat(results.resolve("summary-" + summary.runId + "-" + summary.engineId + ".json")).exists();
+        assertThat(broker.count(InMemoryBroker.Count.PUBLISHES_RECEIVED)).isEqualTo(TOTAL);
+        // And the broker's version, to the setup's question.
+        assertThat(broker.count(InMemoryBroker.Count.DELIVERIES)).isEqualTo(TOTAL + 1);
+    }
+
+    @Test
+    void droppedDeliveries_areCountedLostExactly_andTheVerdictIsLoss() {
+        broker.drop(Which.every(4), "p2p/#");
+
+        RunSummary summary = pointToPoint(MemoryEngine.settings().build(), 1, true);
+
+        assertThat(broker.count(InMemoryBroker.Count.DROPPED)).isEqualTo(TOTAL / 4);
+        assertThat(summary.delivery.expected).as(summary.toTable()).isEqualTo(TOTAL);
+        assertThat(summary.delivery.lost()).isEqualTo(TOTAL / 4);
+        assertThat(summary.count(Count.RECEIVED)).isEqualTo(TOTAL - TOTAL / 4);
+        assertThat(summary.verdict()).isEqualTo(Verdict.LOSS);
+    }
+
+    @Test
+    void duplicatedDeliveries_areCountedAsDuplicates_notAsLoss() {
+        broker.duplicate(Which.next(3), "p2p/#");
+
+        RunSummary summary = pointToPoint(MemoryEngine.settings().build(), 1, true);
+
+        assertThat(summary.count(Count.DUPLICATES)).as(summary.toTable()).isEqualTo(3);
+        assertThat(summary.count(Count.RECEIVED)).isEqualTo(TOTAL + 3);
+        assertThat(summary.delivery.lost()).isZero();
+        assertThat(summary.delivery.receivedOfExpected).isEqualTo(TOTAL);
+    }
+
+    @Test
+    void swappedDeliveries_areCountedAsReordered_notAsLoss() {
+        // The 7th, 14th, ... 35th of thread 1's 40 messages: each has a next one in its own sample to overtake it.
+        broker.reorder(Which.every(7), "p2p/1");
+
+        RunSummary summary = pointToPoint(MemoryEngine.settings().build(), 1, true);
+
+        assertThat(broker.count(InMemoryBroker.Count.REORDERED)).isEqualTo(5);
+        assertThat(summary.count(Count.REORDERED)).as(summary.toTable()).isEqualTo(5);
+        assertThat(summary.delivery.lost()).isZero();
+        assertThat(summary.count(Count.DUPLICATES)).isZero();
+    }
+
+    @Test
+    void aSharedSubscription_deliversEachMessageOnce_spreadOverItsMembers() {
+        MemoryEngine engine = new MemoryEngine(broker, results, Map.of());
+        ConnectionSettings settings = MemoryEngine.settings().build();
+        engine.connect("connect sub", "sub", 1, settings, 3, "{engine}-s-{client}", ReconnectPolicy.none());
+        assertThat(engine.subscribe("subscribe", "sub", 1, "$share/perf/test/#", 1).ok).isTrue();
+        engine.connect("connect pub", "pub", 1, settings, 2, "{engine}-p-{client}", ReconnectPolicy.none());
+        for (int s = 0; s < 6; s++) {
+            engine.publish("publish", "pub", 1, "test/{client}", 1, 2, false);
+        }
+        engine.disconnect("disconnect pub", "pub", 1);
+        engine.disconnect("disconnect sub", "sub", 1);
+        RunSummary summary = engine.shutdown();
+
+        assertThat(summary.delivery.expected).as(summary.toTable()).isEqualTo(12);
+        assertThat(summary.count(Count.RECEIVED)).isEqualTo(12);
+        assertThat(summary.count(Count.DUPLICATES)).isZero();
+        assertThat(summary.delivery.lost()).isZero();
+        assertThat(summary.count(Count.SUBSCRIBING_CLIENTS)).isEqualTo(3);
+        assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MIN)).isEqualTo(4);
+        assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MAX)).isEqualTo(4);
+        assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
+    }
+}

@@ -1,0 +1,215 @@
+package io.mqttload.testsupport.memory;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+
+import io.mqttload.client.PublishProperties;
+import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.client.SubscribeOptions;
+
+/**
+ * One client's side of a connection to the {@link InMemoryBroker}: connect (with the client's own CONNACK timeout),
+ * reconnect after a loss the way the HiveMQ client does (only a connection that once worked, by its policy, subscribing
+ * again when the broker kept no session), publish, subscribe, disconnect. Everything but the volatile flags is touched
+ * on the broker's event loop only.
+ */
+final class Link {
+    /** What the link tells the connection that owns it, on the event loop. */
+    interface Events {
+        void opened(boolean reconnect, boolean sessionPresent);
+
+        void closed();
+
+        void lost(Throwable cause);
+
+        void message(MemoryMessage message, int qos);
+    }
+
+    /** A subscription the client holds, to subscribe again after a reconnect without a session. */
+    static final class Granted {
+        final int qos;
+        final SubscribeOptions options;
+
+        Granted(int qos, SubscribeOptions options) {
+            this.qos = qos;
+            this.options = options;
+        }
+    }
+
+    final InMemoryBroker broker;
+    final String clientId;
+    final boolean mqtt5;
+    final boolean cleanStart;
+    /** Whether the broker keeps the session once the connection is gone: persistent (3.1.1) or an expiry (5). */
+    final boolean keepsSession;
+    /** How long the broker keeps it, in seconds; {@link Long#MAX_VALUE} for ever. */
+    final long sessionExpirySeconds;
+    private final ReconnectPolicy policy;
+    private final long connectTimeoutMillis;
+    private Events events;
+    volatile boolean connected;
+    volatile boolean everConnected;
+    volatile boolean closing;
+    private volatile boolean reconnecting;
+    private int attempts;
+    final Map<String, Granted> subscriptions = new LinkedHashMap<>();
+    /** A delivery the reorder fault holds back until the next one to this client has gone. */
+    Runnable heldBack;
+
+    Link(InMemoryBroker broker, String clientId, boolean mqtt5, boolean cleanStart, long sessionExpirySeconds,
+            ReconnectPolicy policy, long connectTimeoutMillis) {
+        this.broker = broker;
+        this.clientId = clientId;
+        this.mqtt5 = mqtt5;
+        this.cleanStart = cleanStart;
+        this.keepsSession = mqtt5 ? sessionExpirySeconds > 0 : !cleanStart;
+        this.sessionExpirySeconds = mqtt5 ? sessionExpirySeconds : Long.MAX_VALUE;
+        this.policy = policy;
+        this.connectTimeoutMillis = connectTimeoutMillis;
+    }
+
+    void events(Events e) {
+        this.events = e;
+    }
+
+    boolean isReconnecting() {
+        return !connected && everConnected && !closing && reconnecting;
+    }
+
+    /** One CONNECT; the future fails with {@link NoConnack} when the broker has not answered in the client's timeout. */
+    CompletableFuture<Boolean> connect() {
+        CompletableFuture<Boolean> connack = new CompletableFuture<>();
+        Future<?> timeout = broker.schedule(() -> connack.completeExceptionally(new NoConnack(
+                "Timeout while waiting for CONNACK (" + connectTimeoutMillis + " ms, in-memory broker)")),
+                connectTimeoutMillis);
+        connack.whenComplete((present, error) -> timeout.cancel(false));
+        broker.execute(() -> broker.connect(this, connack));
+        return connack;
+    }
+
+    /** The broker accepted a CONNECT. */
+    void opened(boolean sessionPresent) {
+        boolean reconnect = everConnected;
+        connected = true;
+        everConnected = true;
+        reconnecting = false;
+        attempts = 0;
+        events.opened(reconnect, sessionPresent);
+    }
+
+    /** The connection closed: by the user ({@code cause} null) or by the broker. */
+    void closedBy(Throwable cause) {
+        if (!connected) {
+            return;
+        }
+        connected = false;
+        flushHeldBack();
+        events.closed();
+        if (cause == null || closing) {
+            return;
+        }
+        events.lost(cause);
+        if (everConnected && attempts < policy.maxAttempts()) {
+            reconnectLater();
+        }
+    }
+
+    private void reconnectLater() {
+        reconnecting = true;
+        long delay = policy.delayMillis(attempts++);
+        broker.schedule(() -> {
+            if (closing) {
+                reconnecting = false;
+                return;
+            }
+            connect().whenComplete((present, error) -> {
+                if (error != null) {
+                    broker.execute(() -> {
+                        if (!closing && attempts < policy.maxAttempts()) {
+                            reconnectLater();
+                        } else {
+                            reconnecting = false;
+                        }
+                    });
+                }
+            });
+        }, delay);
+    }
+
+    /** Hands a delivery to the client; a held-back one follows it, so the two arrive swapped. */
+    void deliver(MemoryMessage message, int qos) {
+        events.message(message, qos);
+        if (heldBack != null) {
+            broker.count(InMemoryBroker.Count.REORDERED, 1);
+            flushHeldBack();
+        }
+    }
+
+    void flushHeldBack() {
+        Runnable held = heldBack;
+        heldBack = null;
+        if (held != null) {
+            held.run();
+        }
+    }
+
+    void publish(String topic, byte[] payload, int qos, boolean retain, PublishProperties properties,
+            Consumer<Throwable> done) {
+        if (qos < 0 || qos > 2) {
+            throw new IllegalArgumentException("MQTT QoS must be 0, 1 or 2, not " + qos);
+        }
+        MemoryMessage m = new MemoryMessage(topic, payload.clone(), qos, retain, mqtt5 ? properties : null);
+        broker.execute(() -> broker.publish(this, m, done));
+    }
+
+    /** As above, the future completing on {@code completion} when the broker took the message. */
+    CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain, PublishProperties properties,
+            Executor completion) {
+        CompletableFuture<Void> taken = new CompletableFuture<>();
+        Consumer<Throwable> done = error -> completion.execute(() -> {
+            if (error == null) {
+                taken.complete(null);
+            } else {
+                taken.completeExceptionally(error);
+            }
+        });
+        publish(topic, payload, qos, retain, properties, done);
+        return taken;
+    }
+
+    CompletableFuture<Void> subscribe(List<String> filters, int qos, SubscribeOptions options) {
+        CompletableFuture<Void> suback = new CompletableFuture<>();
+        broker.execute(() -> broker.subscribe(this, List.copyOf(filters), qos, options, suback));
+        return suback;
+    }
+
+    /** DISCONNECT: fails, as the HiveMQ client's does, when the client is not connected. */
+    CompletableFuture<Void> disconnect() {
+        closing = true;
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        broker.execute(() -> {
+            if (!connected) {
+                done.completeExceptionally(new IllegalStateException("MQTT client is not connected."));
+                return;
+            }
+            broker.disconnected(this);
+            closedBy(null);
+            done.complete(null);
+        });
+        return done;
+    }
+
+    /** The client's own CONNACK timeout, as the HiveMQ client reports it. */
+    static final class NoConnack extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        NoConnack(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.mqttload.testsupport.memory;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.engine.ConnectOperation;
+import io.mqttload.engine.DisconnectOperation;
+import io.mqttload.engine.EngineRuntime;
+import io.mqttload.engine.OperationResult;
+import io.mqttload.engine.PayloadSource;
+import io.mqttload.engine.PublishOperation;
+import io.mqttload.engine.RunConfig;
+import io.mqttload.engine.RunContext;
+import io.mqttload.engine.SubscribeOperation;
+import io.mqttload.measure.Count;
+import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.SamplerMetrics;
+import io.mqttload.summary.RunSummary;
+
+/**
+ * One engine's run on an {@link InMemoryBroker}, driven without JMeter: the real {@link EngineRuntime} and operations,
+ * called as the MQTT samplers call them (a failed sample the operation did not count is counted as the sampler
+ * counts it), one thread of one thread group per call. Short waits by default, so a run takes milliseconds.
+ */
+public final class MemoryEngine {
+    private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());
+
+    private final EngineRuntime runtime;
+    private final Map<String, Object> threads = new HashMap<>();
+
+    /**
+     * @param properties run properties ({@link RunConfig}'s keys) over this harness's defaults: results in
+     *                   {@code resultsDir}, no progress lines, short drain, close and broker version timeouts
+     */
+    public MemoryEngine(InMemoryBroker broker, Path resultsDir, Map<String, String> properties) {
+        Map<String, String> p = new HashMap<>();
+        p.put(RunConfig.RESULTS_DIR, resultsDir.toString());
+        p.put(RunConfig.PROGRESS_SECONDS, "0");
+        p.put(RunConfig.DRAIN_TIMEOUT_MS, "200");
+        p.put(RunConfig.DRAIN_QUIET_MS, "50");
+        p.put(RunConfig.CLOSE_TIMEOUT_MS, "1000");
+        p.put(RunConfig.BROKER_VERSION_TIMEOUT_MS, "500");
+        p.put(RunConfig.ENGINE_ID, "engine");
+        p.put(RunConfig.ENGINE_NUMBER, "1");
+        p.put(RunConfig.RUN_ID, "memory-run");
+        p.putAll(properties);
+        this.runtime = new EngineRuntime(RunConfig.from(p::get, "memory"), QUIET, broker);
+    }
+
+    /** Settings of the in-memory broker: MQTT 5, clean start, and a short CONNACK timeout. */
+    public static ConnectionSettings.Builder settings() {
+        return ConnectionSettings.builder().host("memory").port(1883).connectTimeoutMs(500);
+    }
+
+    public EngineRuntime runtime() {
+        return runtime;
+    }
+
+    public RunContext context() {
+        return runtime.context();
+    }
+
+    /** Opens {@code count} clients for thread {@code thread} into its client group {@code group}. */
+    public OperationResult connect(String label, String group, int thread, ConnectionSettings settings, int count,
+            String idTemplate, ReconnectPolicy reconnects) {
+        ConnectOperation op = new ConnectOperation(settings, count, idTemplate, false, 0, reconnects, "");
+        return sample(label, s -> op.run(context(), context().group(thread(thread), group), threadGroup(),
+                thread, s));
+    }
+
+    public OperationResult subscribe(String label, String group, int thread, String filters, int qos) {
+        SubscribeOperation op = new SubscribeOperation(filters, qos, "all", 2_000);
+        return sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group),
+                threadGroup(), thread, s));
+    }
+
+    /** {@code messages} measured messages of one sample, each acknowledgement waited for when {@code synchronous}. */
+    public OperationResult publish(String label, String group, int thread, String topic, int qos, int messages,
+            boolean synchronous) {
+        PublishOperation op = new PublishOperation(topic, qos, false, PayloadSource.create(PayloadSource.Kind.RANDOM,
+                null, 32, null, true), messages, synchronous, 1_000, 1_000, 2_000);
+        OperationResult r = sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group),
+                threadGroup(), thread, s));
+        runtime.publishSampleEnded();
+        return r;
+    }
+
+    public OperationResult disconnect(String label, String group, int thread) {
+        DisconnectOperation op = new DisconnectOperation(2_000, 100);
+        return sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group)));
+    }
+
+    /** Waits, at most 2 s, until the engine's {@code count} is {@code value}: an event of the broker's reached it. */
+    public void awaitCount(Count count, long value) {
+        await().atMost(Duration.ofSeconds(2)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(5))
+                .until(() -> context().metrics().sum(count) == value);
+    }
+
+    /** Ends the run: drain, close, summary (written to the results directory). */
+    public RunSummary shutdown() {
+        return runtime.shutdown();
+    }
+
+    private interface Operation {
+        OperationResult run(SamplerMetrics sampler);
+    }
+
+    private OperationResult sample(String label, Operation op) {
+        SamplerMetrics sampler = context().samplerMetrics(label);
+        OperationResult r = op.run(sampler);
+        if (!r.ok && !r.counted) {
+            context().metrics().failed(FailureTally.Kind.SAMPLE, sampler, r.code + ": " + r.message);
+        }
+        return r;
+    }
+
+    private Object thread(int thread) {
+        return threads.computeIfAbsent("thread-" + thread, k -> new Object());
+    }
+
+    private int threadGroup() {
+        return runtime.threadGroupNumber("threads");
+    }
+}

@@ -7,11 +7,13 @@ import static io.mqttload.testsupport.MqttElements.loop;
 import static io.mqttload.testsupport.MqttElements.publish;
 import static io.mqttload.testsupport.MqttElements.subscribe;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.measure.Count;
+import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.LatencyKind;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.summary.SummaryJson;
@@ -39,14 +42,21 @@ import io.mqttload.testsupport.PlanBuilder;
  * Latency as a device sees it: one publisher paced at 100 synchronous QoS 1 messages a second by a Constant Throughput
  * Timer, against a Mosquitto that is stopped (SIGSTOP) for two seconds mid-run. The one message the stall holds is
  * the only one late from its send; every message after it was meant to go out two seconds earlier, which only the
- * figures from the intended send time show. Without a stall the two agree; an unpaced publisher has no intended time.
+ * figures from the intended send time show. With or without a stall, and however busy the machine, each figure from the
+ * intended time is the one from the send plus the schedule lag, message by message ({@code ReceiverTest} checks that
+ * per message; here it is checked over the histograms the run reports). An unpaced publisher has no intended time.
  */
 class IntendedSendTimeIT {
     private static final int MESSAGES = 600;
     private static final long INTERVAL_MICROS = 10_000;
     private static final Duration STALL = Duration.ofSeconds(2);
-    /** How close the two figures must be when nothing stalls: scheduling noise of a shared 2-core machine. */
-    private static final long AGREEMENT_MICROS = 20_000;
+    /** The header carries the lag to within 1/256 (docs/measurement.md); the publisher's own figures carry it exactly. */
+    private static final double HEADER_LAG_ERROR = 1.0 / 256;
+    /**
+     * A histogram reports a value up to 1/1024 above it (3 significant digits: at least 1,024 buckets per power of two)
+     * and averages each bucket at its middle.
+     */
+    private static final double HISTOGRAM_ERROR = 1.0 / 1024;
 
     private static MosquittoBroker broker;
 
@@ -90,22 +100,28 @@ class IntendedSendTimeIT {
         assertThat(summary.pubToSub.percentile(99)).as(table).isLessThan(stallMicros / 10);
         assertThat(summary.publish.percentile(99)).as(table).isLessThan(stallMicros / 10);
         assertThat(summary.pubToSub.max).as("the held message").isGreaterThan(stallMicros / 2);
+        assertFromIntendedIsFromSendPlusLag("publish ack", summary.publish, summary.publishIntended, summary.scheduleLag,
+                0, table);
+        assertFromIntendedIsFromSendPlusLag("pub-to-sub", summary.pubToSub, summary.pubToSubIntended,
+                summary.scheduleLag, HEADER_LAG_ERROR, table);
         assertThat(table).contains(LatencyKind.PUB_TO_SUB_INTENDED.title()).contains(LatencyKind.SCHEDULE_LAG.title())
                 .doesNotContain(LatencyKind.NO_INTENDED_TIME);
     }
 
     @Test
-    void nothingStalls_figuresFromTheIntendedTimeAndFromTheSendAgree() throws Exception {
+    void nothingStalls_figuresFromTheIntendedTimeAreFromTheSendPlusTheScheduleLag() throws Exception {
         RunSummary summary = run("intended-steady", paced());
         String table = summary.toTable();
 
+        assertThat(summary.verdict()).as(table).isEqualTo(Verdict.NO_LOSS);
         assertThat(summary.count(Count.RECEIVED)).as(table).isEqualTo(MESSAGES);
-        assertThat(summary.pubToSubIntended.count).isEqualTo(MESSAGES);
-        assertThat(summary.scheduleLag.percentile(99)).as(table).isLessThan(AGREEMENT_MICROS);
-        assertThat(summary.pubToSubIntended.percentile(99) - summary.pubToSub.percentile(99)).as(table)
-                .isBetween(0L, AGREEMENT_MICROS);
-        assertThat(summary.pubToSubIntended.percentile(50) - summary.pubToSub.percentile(50)).as(table)
-                .isBetween(0L, AGREEMENT_MICROS);
+        // How far the two part is the time the publisher ran behind its schedule, which is the machine's business (a
+        // busy one showed p50 0.5 ms from the send and 27.9 ms from the intended time): what the product computes
+        // from it is checked, not its size.
+        assertFromIntendedIsFromSendPlusLag("publish ack", summary.publish, summary.publishIntended, summary.scheduleLag,
+                0, table);
+        assertFromIntendedIsFromSendPlusLag("pub-to-sub", summary.pubToSub, summary.pubToSubIntended,
+                summary.scheduleLag, HEADER_LAG_ERROR, table);
     }
 
     @Test
@@ -121,6 +137,47 @@ class IntendedSendTimeIT {
         assertThat(table).contains(LatencyKind.PUB_TO_SUB_INTENDED.title() + " ").contains(LatencyKind.NO_INTENDED_TIME);
         assertThat(SummaryJson.write(summary.figures())).doesNotContain("pubToSubIntended")
                 .doesNotContain("scheduleLag").contains("pubToSub");
+    }
+
+    /**
+     * What the histograms must show when every message's figure from the intended time is its figure from the send
+     * plus its schedule lag (at least 0), the lag as carried within {@code lagError} of it: the same messages in all
+     * three; at every percentile (the same message rank in each) the figure from the intended time at least the one
+     * from the send and about the lag, and at most the one from the send plus the largest lag or the largest from the
+     * send plus the lag; and, summed over the messages, the mean difference equal to the mean lag. Each holds whatever
+     * the figures' sizes, so however fast or slow the machine ran.
+     */
+    private static void assertFromIntendedIsFromSendPlusLag(String name, LatencyStats fromSend,
+            LatencyStats fromIntended, LatencyStats lag, double lagError, String table) {
+        assertThat(fromIntended.count).as(name + ": every message was paced\n" + table).isEqualTo(MESSAGES)
+                .isEqualTo(fromSend.count).isEqualTo(lag.count);
+        long lagMax = carried(lag.max, lagError);
+        for (double p : LatencyStats.PERCENTILES) {
+            long send = fromSend.percentile(p);
+            long intended = fromIntended.percentile(p);
+            long lagAt = lag.percentile(p);
+            String at = String.format(Locale.ROOT, "%s p%s: from the send %d µs, from the intended time %d µs, lag %d µs"
+                    + " (max %d µs)%n%s", name, p, send, intended, lagAt, lag.max, table);
+            assertThat(intended).as(at).isGreaterThanOrEqualTo(send)
+                    .isGreaterThanOrEqualTo(lagAt - reportedAbove(lagAt) - Math.round(lagAt * lagError))
+                    .isLessThanOrEqualTo(send + lagMax + reportedAbove(send + lagMax))
+                    .isLessThanOrEqualTo(fromSend.max + carried(lagAt, lagError)
+                            + reportedAbove(fromSend.max + carried(lagAt, lagError)));
+        }
+        double difference = fromIntended.mean - fromSend.mean;
+        double slack = lag.mean * lagError + (fromIntended.mean + fromSend.mean + lag.mean) * HISTOGRAM_ERROR + 1;
+        assertThat(difference).as("%s: mean from the intended time minus mean from the send, µs, against the mean lag"
+                + "%n%s", name, table).isCloseTo(lag.mean, within(slack));
+    }
+
+    /** The most a lag reported as {@code micros} may have been as the header carries it. */
+    private static long carried(long micros, double lagError) {
+        return micros + (long) Math.ceil(micros * lagError);
+    }
+
+    /** How far above a value its histogram may report it. */
+    private static long reportedAbove(long micros) {
+        return (long) Math.ceil(micros * HISTOGRAM_ERROR) + 1;
     }
 
     private static ConstantThroughputTimer paced() {

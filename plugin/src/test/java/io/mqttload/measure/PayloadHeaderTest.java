@@ -97,9 +97,12 @@ class PayloadHeaderTest {
 
     @Test
     void microClock_tracksWallClockWithinTwoMilliseconds() {
-        long wallMicros = System.currentTimeMillis() * 1000;
+        // Read between two wall-clock readings, so that a thread preempted between the reads widens the interval
+        // rather than failing the test: what is checked is the clock's anchor, not how promptly this thread ran.
+        long before = System.currentTimeMillis() * 1000;
         long clockMicros = MicroClock.nowMicros();
+        long after = (System.currentTimeMillis() + 1) * 1000;
 
-        assertThat(Math.abs(clockMicros - wallMicros)).isLessThan(2_000);
+        assertThat(clockMicros).isBetween(before - 2_000, after + 2_000);
     }
 }

@@ -10,6 +10,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -88,6 +89,21 @@ public final class RateLimitedProxy implements AutoCloseable {
     /** PUBLISH packets written to clients so far, all connections together. */
     public long publishesForwarded() {
         return publishesForwarded.get();
+    }
+
+    /**
+     * From now on, {@link #firstSlotSinceMark()} is the slot of the first PUBLISH read from the broker from here on:
+     * the start of the schedule a test's burst is forwarded on, in {@link System#nanoTime()} terms. No message is
+     * written before its slot, so a test that reads its arrivals in this JVM can check the cap against it exactly,
+     * however late its own callbacks run.
+     */
+    public void markScheduleStart() {
+        schedule.mark();
+    }
+
+    /** The slot of the first PUBLISH read since {@link #markScheduleStart()}; empty if none came. */
+    public OptionalLong firstSlotSinceMark() {
+        return schedule.firstSlotSinceMark();
     }
 
     /**
@@ -265,11 +281,16 @@ public final class RateLimitedProxy implements AutoCloseable {
         }
     }
 
-    /** The slots of every connection's PUBLISH packets: one a fixed interval after the other, never before arrival. */
-    private static final class Schedule {
+    /**
+     * The slots of every connection's PUBLISH packets: one a fixed interval after the other, never before arrival. Its
+     * own class, so that a test can give it arrival instants and check the slots exactly, with no thread involved.
+     */
+    static final class Schedule {
         private final long intervalNanos;
         private boolean started;
         private long last;
+        private boolean marked;
+        private OptionalLong firstSinceMark = OptionalLong.empty();
 
         Schedule(long intervalNanos) {
             this.intervalNanos = intervalNanos;
@@ -282,7 +303,19 @@ public final class RateLimitedProxy implements AutoCloseable {
             long slot = !started || arrival - next > 0 ? arrival : next;
             started = true;
             last = slot;
+            if (marked && firstSinceMark.isEmpty()) {
+                firstSinceMark = OptionalLong.of(slot);
+            }
             return slot;
+        }
+
+        synchronized void mark() {
+            marked = true;
+            firstSinceMark = OptionalLong.empty();
+        }
+
+        synchronized OptionalLong firstSlotSinceMark() {
+            return firstSinceMark;
         }
     }
 }

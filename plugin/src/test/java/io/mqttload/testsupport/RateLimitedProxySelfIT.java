@@ -1,7 +1,6 @@
 package io.mqttload.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.ByteBuffer;
@@ -26,7 +25,6 @@ import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
 
 class RateLimitedProxySelfIT {
     private static final double RATE = 200;
-    private static final long NANOS_PER_MILLI = 1_000_000;
     private static final long TIMEOUT_SECONDS = 20;
 
     private static EmbeddedHiveMqBroker broker;
@@ -55,6 +53,7 @@ class RateLimitedProxySelfIT {
             try {
                 publish(publisher, topic, 0).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 await().atMost(Duration.ofSeconds(TIMEOUT_SECONDS)).until(() -> through.received.get() == 1);
+                proxy.markScheduleStart();
                 long publishing = System.nanoTime();
                 List<CompletableFuture<?>> sent = new ArrayList<>(count);
                 for (int i = 1; i <= count; i++) {
@@ -69,22 +68,14 @@ class RateLimitedProxySelfIT {
             }
             long[] times = Arrays.copyOfRange(through.inOrder, 1, 1 + count);
 
-            // The k-th message is forwarded no earlier than k slots after the first, so it arrives no earlier than
-            // k / R after the start of the schedule, less its own delay (the proxy's wake-up and the subscriber's
-            // callback). The schedule's start is the median of the first five arrivals less their slots: the first
-            // message alone is forwarded while the publisher's burst and the broker's routing hold both cores, and it
-            // was seen 7 ms late here and 11 ms in CI (the others within 0.6 ms). A cap above R moves every later
-            // message and fails by far more: 1 % too fast, by 60 ms at the end of the run.
-            long tolerance = 10 * NANOS_PER_MILLI;
+            // The k-th message of the burst (from 0) is written no earlier than k / R after the first one's slot, the
+            // schedule's start, and arrives after it is written: exactly, however late the proxy's threads or the
+            // subscriber's callback run (the start was once estimated from the first arrivals, which a busy machine
+            // delays by 7 to 11 ms). A cap above R moves every later message early: 1 % too fast, by 60 ms at the end.
             long interval = Math.round(1e9 / RATE);
-            long[] firstOffsets = new long[5];
-            for (int j = 0; j < firstOffsets.length; j++) {
-                firstOffsets[j] = times[j] - j * interval;
-            }
-            Arrays.sort(firstOffsets);
-            long scheduleStart = firstOffsets[firstOffsets.length / 2];
+            long scheduleStart = proxy.firstSlotSinceMark().orElseThrow();
             long fromFirst = Long.MAX_VALUE;
-            for (int k = 1; k < count; k++) {
+            for (int k = 0; k < count; k++) {
                 fromFirst = Math.min(fromFirst, times[k] - k * interval - scheduleStart);
             }
             // Windows that start later are reported, not asserted: a write or a callback that runs late shortens
@@ -95,14 +86,20 @@ class RateLimitedProxySelfIT {
                     anyWindow = Math.min(anyWindow, (times[j] - times[i]) - (long) (j - i) * interval);
                 }
             }
-            double seconds = (times[count - 1] - times[0]) / 1e9;
+            // From the schedule's start, not the first arrival, which a late callback would move.
+            double seconds = (times[count - 1] - scheduleStart) / 1e9;
             double rate = (count - 1) / seconds;
             report("received %d in %.3f s: %.2f/s against a cap of %.0f/s (%+.3f %%); earliest k-th after the"
                     + " schedule's start %+.3f ms from k / R; shortest window %+.3f ms from (messages - 1) / R", count, seconds, rate, RATE,
                     100 * (rate / RATE - 1), fromFirst / 1e6, anyWindow / 1e6);
             assertThat(fromFirst).as("the earliest k-th message after the schedule's start, less k / R, ns")
-                    .isGreaterThanOrEqualTo(-tolerance);
-            assertThat(rate).isCloseTo(RATE, within(RATE / 100));
+                    .isGreaterThanOrEqualTo(0);
+            // Never above the cap (the check above says so message by message). How close to it depends on the
+            // machine: a reader that gets its core more than a slot late starts the schedule again from its late read
+            // (2.5 % below the cap with builds beside it, 12.8 % with a core kept busy as well), so only a proxy that
+            // is not the bottleneck it claims to be is refused here; schedule_* checks the slots exactly.
+            assertThat(rate).as("forwarded rate, msg/s").isLessThanOrEqualTo(RATE * 1.01)
+                    .isGreaterThanOrEqualTo(RATE / 2);
             assertThat(proxy.publishesForwarded()).isEqualTo(1 + count);
         }
     }
@@ -146,13 +143,42 @@ class RateLimitedProxySelfIT {
             long p99 = percentile(added, 0.99);
             report("added latency below the cap, %d messages: p50 %.3f ms, p95 %.3f ms, p99 %.3f ms, max %.3f ms",
                     measured, p50 / 1e6, percentile(added, 0.95) / 1e6, p99 / 1e6, added[measured - 1] / 1e6);
-            // The typical message waits for nothing (p50 within 0.2 ms of the direct path). The p99 is the one in a
-            // hundred whose proxy threads or proxied subscriber got a core late: 5 ms, the bound first thought of, was
-            // seen exceeded (9.4 ms) with the two cores loaded by other builds.
-            assertThat(p50).as("p50 of the added latency, ns").isLessThan(NANOS_PER_MILLI);
-            assertThat(p99).as("p99 of the added latency, ns").isLessThan(10 * NANOS_PER_MILLI);
+            // What the proxy's two extra hops add is how busy the machine is: p50 0.2 ms and p99 9.4 ms on a quiet
+            // one, p50 24 ms and p99 331 ms with builds beside it and a core kept busy. That a PUBLISH below the cap
+            // waits for no slot is the schedule's, checked exactly by schedule_*; here only a proxy that holds the
+            // typical message for many slots is refused.
+            long slot = Math.round(1e9 / RATE);
+            assertThat(p50).as("p50 of the added latency, ns, against 50 slots").isLessThan(50 * slot);
             assertThat(proxy.publishesForwarded()).isEqualTo(count);
         }
+    }
+
+    @Test
+    void schedule_belowTheCap_givesEachPublishItsArrival() {
+        long interval = Math.round(1e9 / RATE);
+        RateLimitedProxy.Schedule schedule = new RateLimitedProxy.Schedule(interval);
+        long arrival = 1_000_000_000L;
+        for (int k = 0; k < 250; k++) {
+            // Every 10 ms as in the test above, or exactly one slot after the last: neither waits.
+            arrival += k % 2 == 0 ? 2 * interval : interval;
+            assertThat(schedule.slot(arrival)).as("publish %d", k).isEqualTo(arrival);
+        }
+    }
+
+    @Test
+    void schedule_aboveTheCap_spacesPublishesBy1OverR_fromTheFirst_andStartsAgainAfterAPause() {
+        long interval = Math.round(1e9 / RATE);
+        RateLimitedProxy.Schedule schedule = new RateLimitedProxy.Schedule(interval);
+        long start = Long.MAX_VALUE - 500 * interval;
+        // A burst: all arrive together, and the slots run one interval apart from the first arrival, across the
+        // nanoTime values' wrap.
+        for (int k = 0; k < 1_000; k++) {
+            assertThat(schedule.slot(start + k)).as("publish %d", k).isEqualTo(start + k * interval);
+        }
+        // One arriving after its would-be slot starts the schedule again from its arrival: nothing is owed for a pause.
+        long afterPause = start + 1_000 * interval + 3 * interval / 2;
+        assertThat(schedule.slot(afterPause)).isEqualTo(afterPause);
+        assertThat(schedule.slot(afterPause + 1)).isEqualTo(afterPause + interval);
     }
 
     @Test

@@ -18,6 +18,7 @@ import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.NodeMetrics;
+import io.mqttload.measure.PayloadHeader;
 import io.mqttload.measure.SamplerMetrics;
 
 /**
@@ -130,6 +131,42 @@ class ReceiverTest {
         assertThat(interval.intendedOf(subscribers).getTotalCount()).isEqualTo(1000);
         assertThat(subscribers.pubToSubIntendedLatency.totalCopy().getTotalCount()).isEqualTo(1000);
         assertThat(metrics.pubToSubIntendedLatency.totalCopy().getTotalCount()).isEqualTo(1000);
+    }
+
+    @Test
+    void eachMessage_fromIntendedTime_isItsLatencyFromSendPlusTheLagItsHeaderCarries() {
+        receiver.receiveFor(subscribers, false);
+        receiver.register(List.of("t"), false, node0);
+        // Exact codes (below 128 µs), the first rounded ones, a busy machine's 27.9 ms, a stall's seconds, ten minutes.
+        long[] lags = {0, 1, 127, 128, 129, 1_000, 27_900, 999_999, 2_000_000, 7_777_777, 600_000_000};
+        PublishStream stream = sent("t", lags.length + 1);
+        for (int i = 0; i < lags.length; i++) {
+            receiver.receive(MadeUpMessage.paced("t", stream.id(), i + 1, 1_000, lags[i]), node0);
+            EngineMetrics.PubToSubInterval one = metrics.takePubToSubInterval(true);
+            long carried = PayloadHeader.lag(PayloadHeader.lagCode(lags[i]));
+            assertThat((double) carried).as("lag %d µs as the header carries it", lags[i])
+                    .isCloseTo(lags[i], within(lags[i] / 256.0));
+            assertThat(one.engine.getTotalCount()).isOne();
+            assertThat(one.engineIntended.getTotalCount()).isOne();
+            // The histograms keep a value to 3 significant digits, so the latency from the send is known here as its
+            // bucket: the one from the intended time must be in a bucket that this bucket plus the lag reaches (below
+            // 2,048 µs a bucket is one value, and the two are equal to the microsecond).
+            long sent = one.engine.getMaxValue();
+            long intended = one.engineIntended.getMaxValue();
+            assertThat(one.engineIntended.lowestEquivalentValue(intended))
+                    .as("lag %d µs: from the send %d µs, from the intended time %d µs", lags[i], sent, intended)
+                    .isLessThanOrEqualTo(one.engine.highestEquivalentValue(sent) + carried);
+            assertThat(one.engineIntended.highestEquivalentValue(intended))
+                    .as("lag %d µs: from the send %d µs, from the intended time %d µs", lags[i], sent, intended)
+                    .isGreaterThanOrEqualTo(one.engine.lowestEquivalentValue(sent) + carried);
+        }
+        // A message with no intended time is in the figure from the send only.
+        receiver.receive(MadeUpMessage.measured("t", stream.id(), lags.length + 1, 0, 1_000), node0);
+        EngineMetrics.PubToSubInterval unpaced = metrics.takePubToSubInterval(true);
+        assertThat(unpaced.engine.getTotalCount()).isOne();
+        assertThat(unpaced.engineIntended.getTotalCount()).isZero();
+        assertThat(metrics.pubToSubIntendedLatency.totalCopy().getTotalCount()).isEqualTo(lags.length);
+        assertThat(ledger.delivery().lost()).isZero();
     }
 
     @Test

@@ -78,9 +78,10 @@ class ClockOffsetIT {
                 assertThat(e).isNotNull();
                 assertThat(Math.abs(e.offsetMicros - SHIFT_MILLIS * 1000)).as("offset %d µs, bound %d µs", e.offsetMicros,
                         e.boundMicros).isLessThanOrEqualTo(e.boundMicros + TOLERANCE_MICROS);
-                // Loopback through a broker on a shared two-core machine: typically a fraction of a ms, but 7-11 ms seen
-                // on a loaded one; bounded so that it stays small beside the 2.5 s it measures.
-                assertThat(e.boundMicros).isLessThan(50_000);
+                // Half the best round trip through the broker, which is how busy the machine was (a fraction of a ms on
+                // a quiet one, 7 to 11 ms on a loaded one): what the estimate must do is resolve the shift it
+                // measures, so its bound is checked small beside the 2.5 s, as the corrected latency below is.
+                assertThat(e.boundMicros).isLessThan(SHIFT_MILLIS * 1000 / 10);
             }
             // One host, one oscillator: no drift beyond what the bounds allow.
             assertThat(Math.abs(two.driftPpm)).isLessThanOrEqualTo(two.driftBoundPpm + 1_000);

@@ -284,9 +284,12 @@ class Mqtt5ConnectOptionsIT {
         assertThat(result.failures()).as(result.describe()).isEmpty();
         assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(50);
         if (loses) {
-            assertThat(summary.delivery.lost()).as(summary.toTable()).isGreaterThanOrEqualTo(25);
+            // How many the consumer acknowledged while the burst came in is how fast the publisher ran beside it (a
+            // slow burst on a busy machine leaves less to drop): the receive maximum shows as some loss, with at least
+            // the one in flight and the five queued received.
+            assertThat(summary.delivery.lost()).as(summary.toTable()).isPositive();
             assertThat(summary.count(Count.RECEIVED)).as("1 in flight, 5 queued, and what the consumer acknowledged"
-                    + " meanwhile").isBetween(6L, 25L);
+                    + " meanwhile").isBetween(6L, 49L);
         } else {
             assertThat(summary.delivery.lost()).as(summary.toTable()).isZero();
             assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);

@@ -50,16 +50,15 @@ class GuiStopIT {
                                 "mqtt.port", Integer.toString(broker.tcpPort()),
                                 "jsr223.init.file", resources().resolve("gui-start-then-stop.groovy").toString(),
                                 "mqttload.resultsDir", results.toString(), "mqttload.progressSeconds", "0"))) {
-            long startedNanos = System.nanoTime();
             Path report = await("the GUI's run report after Stop").atMost(Duration.ofSeconds(90))
                     .pollInterval(Duration.ofMillis(200)).until(() -> reports(results, gui), r -> !r.isEmpty()).get(0);
-            Duration took = Duration.ofNanos(System.nanoTime() - startedNanos);
             ReportFigures figures = SummaryJson.readReport(Files.readString(report, StandardCharsets.UTF_8));
 
             assertThat(Files.readString(gui.log)).contains("GuiStopIT: Stop clicked");
-            assertThat(took).as("stopped, not run for the plan's %s", PLANNED).isLessThan(PLANNED);
             assertThat(figures.count(Count.ACKNOWLEDGED)).as(figures.verdictText).isGreaterThanOrEqualTo(10);
             assertThat(figures.verdict).as(figures.verdictText).isEqualTo(Verdict.STOPPED);
+            // Stopped, not run for the plan's 30 s: the time of the stop the run itself recorded (the wall time to
+            // the report also counts the GUI's start, which a busy machine makes as long as it likes).
             assertThat(figures.count(Count.STOPPED_AT_MILLIS)).isBetween(1L, PLANNED.toMillis());
             assertThat(figures.verdictText).contains("the test was stopped at").contains("before the plan's end");
             // The home's log4j2.xml: log4j's status lines (JMeter's package scanning, deprecated) are not printed.

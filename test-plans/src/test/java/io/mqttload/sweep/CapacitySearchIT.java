@@ -13,8 +13,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -27,10 +25,8 @@ import io.mqttload.testsupport.RateLimitedProxy;
  * The capacity search as a user runs it ({@code sweep.sh --search}), against limits known by construction: a proxy
  * that forwards at most {@link #CAPACITY} messages per second from Mosquitto to the subscribers, which the search must
  * find within its tolerance; and a generator made to saturate (a post-processor burning CPU per sample, the engine's
- * JVM told it has one core), which the search must name as the generator's limit, not the broker's. The two searches
- * run side by side (each with its own broker, folder and JMeter processes), as they would on a shared machine.
+ * JVM told it has one core), which the search must name as the generator's limit, not the broker's.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class CapacitySearchIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Messages per second the proxy lets through toward the subscribers: the bottleneck's capacity. */
@@ -92,7 +88,7 @@ class CapacitySearchIT {
             // From just below the capacity in small ramp steps: 170, then 212.5 fails, and three bisections end it.
             r = search(dir, List.of("--search", "rate", "--start", "170", "--factor", "1.25", "--tolerance",
                     Double.toString(TOLERANCE_PERCENT),
-                    "--step-seconds", "10", "--confirm-seconds", "20", "--warmup-seconds", "2",
+                    "--step-seconds", "8", "--confirm-seconds", "12", "--warmup-seconds", "2",
                     // Short steps: 99 % delivered tells 1 % over the capacity apart; the SLA leaves the machine's own
                     // latency (bursts of ten messages through the proxy, a busy CI machine) out of the answer.
                     "--min-delivered", "99", "--sla-p99-ms", "250",
@@ -116,7 +112,7 @@ class CapacitySearchIT {
         JsonNode last = steps.get(steps.size() - 1);
         assertThat(last.path("phase").asText()).isEqualTo("CONFIRM");
         assertThat(last.path("value").asDouble()).isEqualTo(sustained);
-        assertThat(last.path("measuredSeconds").asDouble()).isGreaterThan(18);
+        assertThat(last.path("measuredSeconds").asDouble()).isGreaterThan(10);
         for (JsonNode step : steps) {
             double value = step.path("value").asDouble();
             if (step.path("repeated").asBoolean()) {
@@ -142,8 +138,8 @@ class CapacitySearchIT {
             }
         }
         String verdict = json.path("verdict").asText();
-        assertThat(verdict).startsWith("SUSTAINS rate=").contains("confirmed over 20 s, and fails at rate=");
-        assertThat(r.output).contains("capacity cap-it: step 1 (ramp up) rate=170 for 10 s; nothing found yet")
+        assertThat(verdict).startsWith("SUSTAINS rate=").contains("confirmed over 12 s, and fails at rate=");
+        assertThat(r.output).contains("capacity cap-it: step 1 (ramp up) rate=170 for 8 s; nothing found yet")
                 .contains("capacity cap-it: " + verdict);
         assertThat(Files.readString(dir.resolve("search/capacity.md"), StandardCharsets.UTF_8))
                 .contains("**Verdict:** " + verdict);
@@ -172,10 +168,19 @@ class CapacitySearchIT {
         assertThat(json.path("answered").asBoolean()).isFalse();
         JsonNode steps = json.path("steps");
         JsonNode last = steps.get(steps.size() - 1);
-        assertThat(last.path("limit").asText()).isEqualTo("GENERATOR");
-        assertThat(last.path("generatorSaturatedSeconds").asLong()).isPositive();
         assertThat(steps).hasSize(1);
-        assertThat(json.path("verdict").asText()).startsWith("LIMITED BY THE LOAD GENERATOR at rate=300 (ramp up, step"
-                + " 1): generator: ").contains("add engines; nothing passed before it: the broker's limit is not known");
+        String verdict = json.path("verdict").asText();
+        assertThat(verdict).endsWith("nothing passed before it: the broker's limit is not known");
+        // Not the broker's limit, either way: the engine's process saturated its one core, or, on a machine busy with
+        // other work, the process could not even get that core and the whole machine was saturated: the step says which.
+        if ("GENERATOR".equals(last.path("limit").asText())) {
+            assertThat(last.path("generatorSaturatedSeconds").asLong()).isPositive();
+            assertThat(verdict).startsWith("LIMITED BY THE LOAD GENERATOR at rate=300 (ramp up, step 1): generator: ")
+                    .contains("add engines");
+        } else {
+            assertThat(last.path("limit").asText()).as(verdict).isEqualTo("MACHINE");
+            assertThat(last.path("machineSaturatedSeconds").asLong()).isPositive();
+            assertThat(verdict).startsWith("LIMITED BY THE ENGINE'S MACHINE at rate=300 (ramp up, step 1): machine: ");
+        }
     }
 }

@@ -126,14 +126,24 @@ class CapacitySearchIT {
             // machine may leave a partition a little behind its schedule (CI: 206.6 offered of 208.3).
             double scheduled = PARTITIONS * 1000.0 / Math.round(60_000.0 / (value * 60 / PARTITIONS));
             double measured = step.path("measuredSeconds").asDouble();
-            assertThat(step.path("offeredRate").asDouble()).as("step at " + value + " offered what its timers scheduled")
-                    .isCloseTo(scheduled, within(PARTITIONS / measured + 0.01 * scheduled));
+            double offered = step.path("offeredRate").asDouble();
+            double slack = PARTITIONS / measured + 0.01 * scheduled;
+            assertThat(offered).as("step at " + value + " offered no more than its timers scheduled")
+                    .isLessThanOrEqualTo(scheduled + slack);
+            boolean keptSchedule = offered >= scheduled - slack;
+            if (!keptSchedule) {
+                // The generator fell behind its schedule (the other ITs' processes share these 2 cores): the shortfall
+                // is in the step's schedule lag, which the intended send time carries to the window's end.
+                double behindMillis = 1000 * measured * (scheduled - offered) / scheduled;
+                assertThat(step.path("lagP99Millis").asDouble()).as("step at " + value + " offered " + offered + " of "
+                        + scheduled + " scheduled").isGreaterThan(behindMillis / 2);
+            }
             if (value > CAPACITY * 1.1) {
                 assertThat(step.path("passed").asBoolean()).isFalse();
                 assertThat(step.path("deliveredRate").asDouble()).as("the bottleneck held step at " + value)
                         .isLessThan(CAPACITY * 1.03);
             }
-            if (value < CAPACITY * 0.95) {
+            if (value < CAPACITY * 0.95 && keptSchedule) {
                 assertThat(step.path("passed").asBoolean()).as("step at " + value).isTrue();
             }
         }

@@ -85,7 +85,9 @@ public final class ControlClient implements ControlConnection {
             boolean answered = connack.isDone()
                     && !connack.handle((ack, e) -> e != null && Errors.isConnackTimeout(e)).join();
             close(timeoutMillis);
-            String message = "could not connect to " + broker + ": " + failure;
+            // One condition, one wording, whichever of the two timeouts came first.
+            String message = "could not connect to " + broker + ": " + (answered ? failure
+                    : "no answer within " + timeoutMillis + " ms");
             throw answered ? new IllegalStateException(message) : new NoAnswer(message);
         }
         return this;

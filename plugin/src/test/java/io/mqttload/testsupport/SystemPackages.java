@@ -22,7 +22,7 @@ public final class SystemPackages {
     /** The Maven property, passed to the test JVMs, that turns a missing executable into a skipped test. */
     public static final String SKIP_PROPERTY = "skipSystemPackageTests";
     private static final Path DECLARATION = Path.of(".ci", "system-packages.tsv");
-    private static final Map<String, String[]> DECLARED = read(repositoryRoot().resolve(DECLARATION));
+    private static final Map<String, String[]> DECLARED = read(GrafanaDashboards.repositoryRoot().resolve(DECLARATION));
 
     private SystemPackages() {
     }
@@ -59,11 +59,6 @@ public final class SystemPackages {
     /** Whether the declared executable is there: an absolute path is executable, a bare name is on PATH. */
     public static boolean isPresent(String executable) {
         return executable.startsWith("/") ? Files.isExecutable(Path.of(executable)) : Command.onPath(executable);
-    }
-
-    /** The repository's root: the modules' parent (tests run in a module's folder). */
-    static Path repositoryRoot() {
-        return Path.of(System.getProperty("project.basedir", "."), "..").toAbsolutePath().normalize();
     }
 
     private static Map<String, String[]> read(Path file) {

@@ -15,6 +15,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
@@ -69,6 +70,8 @@ public final class ClockSync implements AutoCloseable {
     private final ExecutorService measurer;
     private final AtomicInteger nextSequence = new AtomicInteger();
     private final ClockFigures figures = new ClockFigures();
+    /** Every engine's offset before production, as the engines publish them under {@code offsets/<engine number>}. */
+    private final SharedOffsets offsets = new SharedOffsets();
     private volatile Pending pending;
     /** System.nanoTime() when production started or the run began to end, or -1: the reference is awaited until then. */
     private volatile long goNanos = -1;
@@ -164,6 +167,7 @@ public final class ClockSync implements AutoCloseable {
         client.subscribe(requestTopic(engineNumber), 0, operationTimeoutMillis);
         client.subscribe(answerTopic(engineNumber), 0, operationTimeoutMillis);
         client.subscribe(base + "engines/+", 1, operationTimeoutMillis);
+        client.subscribe(base + "offsets/+", 1, operationTimeoutMillis);
         // Acknowledged before the caller announces its first rendezvous arrival: once a barrier released, every engine
         // of it is known here.
         String failure = ControlConnection.await(client.publish(base + "engines/" + engineNumber,
@@ -255,6 +259,7 @@ public final class ClockSync implements AutoCloseable {
                 f.reference = ref.getKey() == engineNumber;
             });
             if (ref.getKey() == engineNumber) {
+                shareOffset(0, 0);
                 return;
             }
             OffsetEstimator.Estimate e = exchange(ref.getKey(), ClockResponder.BEFORE);
@@ -265,6 +270,9 @@ public final class ClockSync implements AutoCloseable {
                     f.addReason("before: " + ref.getValue() + " answered none of " + lastRequests + " requests");
                 }
             });
+            if (e != null) {
+                shareOffset(e.offsetMicros, e.boundMicros);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             record(f -> f.addReason("before: interrupted (the run ended first)"));
@@ -272,6 +280,23 @@ public final class ClockSync implements AutoCloseable {
             log.warn("MQTT clock exchange before production failed", e);
             record(f -> f.addReason("before: " + e));
         }
+    }
+
+    /**
+     * This engine's offset before production, to every engine of the run (retained, so that one subscribing later
+     * still gets it), and to its own listener at once.
+     */
+    private void shareOffset(long offsetMicros, long boundMicros) {
+        offsets.known(engineNumber, offsetMicros, boundMicros);
+        client.publish(base + "offsets/" + engineNumber, SharedOffsets.encode(offsetMicros, boundMicros), 1, true);
+    }
+
+    /**
+     * Tells {@code listener} every engine's offset before production (engine number, {offset, bound} in µs against the
+     * reference) as it becomes known here, those known already at once; one listener.
+     */
+    public void onOffsets(BiConsumer<Integer, long[]> listener) {
+        offsets.listen(listener);
     }
 
     private void measureAfter() {
@@ -378,6 +403,12 @@ public final class ClockSync implements AutoCloseable {
             onAnswer(ByteBuffer.wrap(payload), now);
         } else if (topic.startsWith(base + "engines/")) {
             onPresence(topic.substring(base.length() + "engines/".length()), payload);
+        } else if (topic.startsWith(base + "offsets/")) {
+            try {
+                offsets.received(Integer.parseInt(topic.substring(base.length() + "offsets/".length())), payload);
+            } catch (NumberFormatException e) {
+                log.debug("MQTT clock exchange: an offset on {} names no engine", topic);
+            }
         }
     }
 
@@ -426,6 +457,9 @@ public final class ClockSync implements AutoCloseable {
         responder.close();
         String failure = ControlConnection.await(client.publish(base + "engines/" + engineNumber, new byte[0], 1, true),
                 CLOSE_WAIT_MILLIS);
+        String offsetFailure = ControlConnection.await(client.publish(base + "offsets/" + engineNumber, new byte[0], 1,
+                true), CLOSE_WAIT_MILLIS);
+        failure = failure != null ? failure : offsetFailure;
         String disconnect = client.close(CLOSE_WAIT_MILLIS);
         if (failure != null || disconnect != null) {
             log.debug("MQTT clock exchange client did not close cleanly: {}", failure != null ? failure : disconnect);

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.mqttload.common.Checks;
 import io.mqttload.common.SharedSubscription;
 import io.mqttload.common.TopicMatcher;
+import io.mqttload.measure.PayloadHeader;
 
 /**
  * The engine's book of what was published and what must have arrived: publish streams on one
@@ -20,7 +21,7 @@ import io.mqttload.common.TopicMatcher;
  */
 public final class DeliveryLedger {
     /** Stream ids carry the engine number in their top 12 bits, so ids never collide across engines. */
-    public static final int LOCAL_STREAM_BITS = 20;
+    public static final int LOCAL_STREAM_BITS = Integer.SIZE - PayloadHeader.ENGINE_BITS;
     static final String CLIENT_SCOPE_PREFIX = "client:";
     /** Whether a subscription of this engine has no local: only then do streams carry their publisher's id. */
     private volatile boolean anyNoLocal;

@@ -1,5 +1,8 @@
 package io.mqttload.engine;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -8,6 +11,7 @@ import io.mqttload.client.Errors;
 import io.mqttload.client.MqttConnector;
 import io.mqttload.clock.ClockFigures;
 import io.mqttload.clock.ClockSync;
+import io.mqttload.measure.PubToSubPairs;
 
 /**
  * The engine's clock measurement for one run ({@link ClockSync}): started with the first rendezvous client, through
@@ -20,13 +24,18 @@ final class EngineClock {
 
     private final RunConfig config;
     private final MqttConnector connector;
+    /** Where the engines' clock differences to this one go, to correct each message's latency as it arrives. */
+    private final PubToSubPairs pairs;
+    /** The offsets before production known so far, by engine number: {offset, bound} in µs. */
+    private final Map<Integer, long[]> offsets = new HashMap<>();
     private ClockSync sync;
     private String notStarted = "not measured: the plan has no MQTT Rendezvous Timer (the clock exchange runs through"
             + " the rendezvous's broker)";
 
-    EngineClock(RunConfig config, MqttConnector connector) {
+    EngineClock(RunConfig config, MqttConnector connector, PubToSubPairs pairs) {
         this.config = config;
         this.connector = connector;
+        this.pairs = pairs;
         if (config.clockSamples() == 0) {
             notStarted = "not measured: " + RunConfig.CLOCK_SAMPLES + " is 0";
         }
@@ -40,9 +49,25 @@ final class EngineClock {
         try {
             sync = ClockSync.start(connector, settings, config.runId(), config.engineId(), config.engineNumber(), config.engines(),
                     config.clockSamples(), config.clockTimeoutMillis());
+            sync.onOffsets(this::offsetKnown);
         } catch (IllegalStateException e) {
             notStarted = "not measured: " + Errors.describe(e);
             log.warn("MQTT clock offsets {}", notStarted);
+        }
+    }
+
+    /**
+     * An engine's offset before production: once this engine's own is known too, the clock difference of every pair
+     * known (this engine's offset minus the publisher's, the two bounds added) goes to the recorders.
+     */
+    private void offsetKnown(int engineNumber, long[] offsetAndBound) {
+        synchronized (offsets) {
+            offsets.put(engineNumber, offsetAndBound);
+            long[] own = offsets.get(config.engineNumber());
+            if (own == null) {
+                return;
+            }
+            offsets.forEach((number, other) -> pairs.clockDifference(number, own[0] - other[0], own[1] + other[1]));
         }
     }
 

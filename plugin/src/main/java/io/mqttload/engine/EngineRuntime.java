@@ -101,7 +101,8 @@ public final class EngineRuntime {
         this.context = new RunContext(config, connector, metrics, ledger, this::disconnecting);
         this.clients = context.clients();
         this.warmupOver = config.warmupMillis() == 0;
-        this.clock = new EngineClock(config, connector);
+        metrics.pubToSubPairs.ownEngine(config.engineNumber());
+        this.clock = new EngineClock(config, connector, metrics.pubToSubPairs);
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "mqttload-metrics-" + config.engineId());
             t.setDaemon(true);

@@ -18,6 +18,8 @@ public final class EngineMetrics {
     public final LatencyTotal pubToSubLatency = new LatencyTotal();
     /** Pub-to-sub latency from the intended send time, of the messages that had one; summed as the one above. */
     public final LatencyTotal pubToSubIntendedLatency = new LatencyTotal();
+    /** Pub-to-sub latency per publishing engine, measured and corrected by the clock offsets, never floored. */
+    public final PubToSubPairs pubToSubPairs = new PubToSubPairs();
     public final LatencyRecorder publishLatency = new LatencyRecorder();
     /** Publish (ack) latency from the intended send time, of the messages that had one. */
     public final LatencyRecorder publishIntendedLatency = new LatencyRecorder();
@@ -201,6 +203,7 @@ public final class EngineMetrics {
         Map<NodeMetrics, Histogram> byNode = new IdentityHashMap<>();
         Map<SamplerMetrics, Histogram> bySampler = new IdentityHashMap<>();
         Map<SamplerMetrics, Histogram> bySamplerIntended = new IdentityHashMap<>();
+        pubToSubPairs.takeInterval(countInTotal);
         for (NodeMetrics node : nodes.all()) {
             Histogram ofNode = LatencyRecorder.newHistogram();
             for (NodeMetrics.FromNode pair : node.pairs()) {

@@ -80,6 +80,16 @@ public final class LatencyStats {
 
     /** One row of a plain-text latency table in milliseconds: name, count, avg, the percentiles, max. */
     public void appendTextRow(StringBuilder t, String name) {
+        textRow(t, name, count, mean, percentiles, max);
+    }
+
+    /** The same row as a Markdown table row. */
+    public void appendMarkdownRow(StringBuilder m, String name) {
+        markdownRow(m, name, count, mean, percentiles, max);
+    }
+
+    /** A plain-text row of any latency figures (µs), signed ones too. */
+    static void textRow(StringBuilder t, String name, long count, double mean, long[] percentiles, long max) {
         t.append(String.format(Locale.ROOT, "%-" + NAME_WIDTH + "s %9d %9.3f", name, count, mean / 1000.0));
         for (long p : percentiles) {
             t.append(String.format(Locale.ROOT, " %9.3f", p / 1000.0));
@@ -87,8 +97,8 @@ public final class LatencyStats {
         t.append(String.format(Locale.ROOT, " %9.3f%n", max / 1000.0));
     }
 
-    /** The same row as a Markdown table row. */
-    public void appendMarkdownRow(StringBuilder m, String name) {
+    /** A Markdown row of any latency figures (µs), signed ones too. */
+    static void markdownRow(StringBuilder m, String name, long count, double mean, long[] percentiles, long max) {
         m.append(String.format(Locale.ROOT, "| %s | %d | %.3f", name, count, mean / 1000.0));
         for (long p : percentiles) {
             m.append(String.format(Locale.ROOT, " | %.3f", p / 1000.0));

@@ -33,6 +33,9 @@ public final class PayloadHeader {
     /** The largest lag the code carries (about 76 hours); longer lags are carried as this. */
     public static final long MAX_LAG_MICROS = lag(NO_INTENDED_TIME - 1);
 
+    /** The stream id's top bits that name the publishing engine ({@code mqttload.engineNumber}). */
+    public static final int ENGINE_BITS = 12;
+
     private static final int LAG_BITS = 12;
     private static final int LAG_MASK = (1 << LAG_BITS) - 1;
     private static final int MANTISSA_BITS = 7;
@@ -150,6 +153,11 @@ public final class PayloadHeader {
 
     public static int streamId(ByteBuffer payload) {
         return payload.getInt(payload.position() + 8);
+    }
+
+    /** The number of the engine that published a stream: the stream id's top {@link #ENGINE_BITS} bits. */
+    public static int publishingEngine(int streamId) {
+        return streamId >>> (Integer.SIZE - ENGINE_BITS);
     }
 
     public static int sequence(ByteBuffer payload) {

@@ -5,6 +5,7 @@ import java.util.Locale;
 import io.mqttload.clock.OffsetEstimator;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.ClockReport;
+import io.mqttload.summary.LatencyPair;
 
 /** The engines' clocks in the report's text: the console table and Markdown. */
 final class ClockSection {
@@ -38,15 +39,21 @@ final class ClockSection {
         if (c.crossings.isEmpty() && c.engines.size() > 1) {
             t.append("no message crossed engines: every pub-to-sub latency was measured on one clock\n");
         }
-        for (ClockReport.Corrected k : c.corrected) {
-            t.append(corrected(k)).append('\n');
+        for (LatencyPair p : c.pairs) {
+            t.append(pair(p)).append('\n');
         }
-        if (c.correctedPubToSub != null) {
-            t.append("pub-to-sub, all engines, CORRECTED by the measured offsets (" + ClockReport.CORRECT_PROPERTY + "):\n");
+        if (c.measuredPubToSub != null && c.engines.size() > 1) {
+            t.append("pub-to-sub over every pair of engines, as measured (never floored)");
+            t.append(c.correctedPubToSub != null ? " and CORRECTED by the measured offsets (" + ClockReport.CORRECT_PROPERTY
+                    + "):\n" : ":\n");
             LatencyStats.appendTextHeader(t);
-            c.correctedPubToSub.appendTextRow(t, "pub-to-sub corrected");
-        } else if (c.correctedPubToSubMissing != null) {
-            t.append("no corrected pub-to-sub for all engines: ").append(c.correctedPubToSubMissing).append('\n');
+            c.measuredPubToSub.appendTextRow(t, "pub-to-sub measured");
+            if (c.correctedPubToSub != null) {
+                c.correctedPubToSub.appendTextRow(t, "pub-to-sub corrected");
+            }
+        }
+        if (c.correctedPubToSubMissing != null) {
+            t.append("corrected pub-to-sub: ").append(c.correctedPubToSubMissing).append('\n');
         }
     }
 
@@ -72,16 +79,22 @@ final class ClockSection {
                 m.append("- **Clock warning:** ").append(w).append('\n');
             }
         }
-        if (!c.corrected.isEmpty()) {
+        if (!c.pairs.isEmpty()) {
             m.append('\n');
-            for (ClockReport.Corrected k : c.corrected) {
-                m.append("- ").append(corrected(k)).append('\n');
+            for (LatencyPair p : c.pairs) {
+                m.append("- ").append(pair(p)).append('\n');
             }
         }
-        if (c.correctedPubToSub != null) {
-            m.append("\n| latency (ms), CORRECTED by the measured clock offsets | count | avg | p50 | p75 | p90 | p95 | p99"
+        if (c.measuredPubToSub != null && c.engines.size() > 1) {
+            m.append("\n| latency (ms) over every pair of engines | count | avg | p50 | p75 | p90 | p95 | p99"
                     + " | p99.9 | max |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-            c.correctedPubToSub.appendMarkdownRow(m, "pub-to-sub corrected");
+            c.measuredPubToSub.appendMarkdownRow(m, "pub-to-sub measured (never floored)");
+            if (c.correctedPubToSub != null) {
+                c.correctedPubToSub.appendMarkdownRow(m, "pub-to-sub CORRECTED by the measured clock offsets");
+            }
+        }
+        if (c.correctedPubToSubMissing != null) {
+            m.append("\nCorrected pub-to-sub: ").append(c.correctedPubToSubMissing.replace("|", "\\|")).append('\n');
         }
     }
 
@@ -93,17 +106,30 @@ final class ClockSection {
         return e.driftPpm == null ? "-" : String.format(Locale.ROOT, "%+.2f ± %.2f", e.driftPpm, e.driftBoundPpm);
     }
 
-    /** One receiving engine's corrected figures, labelled so that nobody takes them for measured ones. */
-    static String corrected(ClockReport.Corrected k) {
-        if (k.corrected == null) {
-            return "pub-to-sub at " + k.engineId + " not corrected: " + k.notCorrected;
+    /**
+     * One pair of engines' pub-to-sub: as measured, and, when shown, CORRECTED with the precision it has (the clock
+     * difference's bound, and the recording's resolution at the corrected p50), so that nobody takes it for measured.
+     */
+    static String pair(LatencyPair p) {
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "pub-to-sub %s: %d message(s), ", p.name(),
+                p.measured.count));
+        if (p.oneClock()) {
+            return b.append(String.format(Locale.ROOT, "one clock: p50 %s, p99 %s ms", ClockReport.ms(
+                    p.measured.percentile(50.0)), ClockReport.ms(p.measured.percentile(99.0)))).toString();
         }
-        return String.format(Locale.ROOT, "pub-to-sub at %s (from %s) CORRECTED by %s ms ± %s ms: p50 %s, p99 %s, max %s ms"
-                + " (measured: p50 %s, p99 %s, max %s ms)%s", k.engineId, k.publisher,
-                ClockReport.signedMs(-k.clockDifferenceMicros), ClockReport.ms(k.boundMicros),
-                ClockReport.ms(k.corrected.percentile(50.0)), ClockReport.ms(k.corrected.percentile(99.0)),
-                ClockReport.ms(k.corrected.max), ClockReport.ms(k.measured.percentile(50.0)),
-                ClockReport.ms(k.measured.percentile(99.0)), ClockReport.ms(k.measured.max),
-                k.negativeAfterCorrection > 0 ? "; " + k.negativeAfterCorrection + " below 0 after correction" : "");
+        b.append(String.format(Locale.ROOT, "measured p50 %s, p99 %s ms", ClockReport.signedMs(p.measured.percentile(50.0)),
+                ClockReport.signedMs(p.measured.percentile(99.0))));
+        if (p.clockDifferenceMicros == null) {
+            return b.append("; not corrected: ").append(p.notCorrectedWhy).toString();
+        }
+        b.append(String.format(Locale.ROOT, "; clock difference %s ± %s ms", ClockReport.signedMs(p.clockDifferenceMicros),
+                ClockReport.ms(p.boundMicros)));
+        if (p.corrected != null && p.corrected.count > 0) {
+            b.append(String.format(Locale.ROOT, "; CORRECTED p50 %s, p99 %s ms (± %s ms: the clock difference's bound;"
+                    + " recorded to %s ms at the p50)", ClockReport.signedMs(p.corrected.percentile(50.0)),
+                    ClockReport.signedMs(p.corrected.percentile(99.0)), ClockReport.ms(p.boundMicros),
+                    ClockReport.ms(p.resolutionMicros)));
+        }
+        return b.toString();
     }
 }

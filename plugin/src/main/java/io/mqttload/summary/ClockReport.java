@@ -9,31 +9,24 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramIterationValue;
-
 import com.fasterxml.jackson.annotation.JsonIgnore;
 
 import io.mqttload.clock.ClockFigures;
 import io.mqttload.clock.OffsetEstimator;
 import io.mqttload.delivery.DeliveryCheck;
 import io.mqttload.measure.Count;
-import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.PubToSubPairs;
+import io.mqttload.measure.SignedLatencyStats;
 
 /**
  * The engines' clocks in the merged report: each engine's offset to the reference before and after production, its
- * bound and drift; which engines' messages crossed to which (from the merged ledgers), so which clock differences
- * are inside the pub-to-sub figures; warnings where they matter; and, on request, pub-to-sub figures corrected by the
- * measured offsets where that is exact.
- *
- * <p>What the summaries do not hold: pub-to-sub histograms per (publishing engine, receiving engine). So a warning
- * compares a pair's clock difference and bound with the merged pub-to-sub p50, not with that pair's own latencies,
- * and a correction is made only for a receiving engine whose measured messages all came from one publishing engine
- * (its whole histogram then carries one clock difference); an engine that received from several is left as it is,
- * and says so.
+ * bound and drift; which engines' messages crossed to which (from the merged ledgers); the pub-to-sub latency of each
+ * (publishing engine, receiving engine) pair as the receiving engine recorded it, measured and corrected as each
+ * message arrived by the clock difference measured before production; and warnings about each pair, judged against
+ * that pair's own latencies and nothing else.
  */
 public final class ClockReport {
-    /** A bound, or a clock difference, above this share of the pub-to-sub p50 is worth a warning. */
+    /** A bound, or a clock difference, above this share of a pair's p50 is worth a warning. */
     public static final double SHARE_OF_P50 = 0.10;
     /** "Within a few bounds of zero": a p50 no further from 0 than this many bounds cannot be told from 0. */
     public static final int BOUNDS_FROM_ZERO = 3;
@@ -46,17 +39,19 @@ public final class ClockReport {
     /** Messages received on another engine than the one that published them, per pair. */
     public List<Crossing> crossings = new ArrayList<>();
     public List<String> warnings = new ArrayList<>();
-    /** Only with {@link #CORRECT_PROPERTY}: per receiving engine, corrected or why not. */
-    public List<Corrected> corrected = new ArrayList<>();
-    /** Only with {@link #CORRECT_PROPERTY}, and only when every receiving engine could be corrected. */
-    public LatencyStats correctedPubToSub;
-    /** Why {@link #correctedPubToSub} is missing, with the option on. */
+    /** Pub-to-sub per (publishing engine, receiving engine); the corrected figures only with {@link #CORRECT_PROPERTY}. */
+    public List<LatencyPair> pairs = new ArrayList<>();
+    /** Every pair's measured latencies added up, never floored: the run's pub-to-sub as the clocks read it. */
+    public SignedLatencyStats measuredPubToSub;
+    /** Only with {@link #CORRECT_PROPERTY}: the corrected latencies of every pair that has them, added up. */
+    public SignedLatencyStats correctedPubToSub;
+    /** With {@link #CORRECT_PROPERTY}: the pairs and messages left out of {@link #correctedPubToSub}, and why; or null. */
     public String correctedPubToSubMissing;
 
     @JsonIgnore
-    private List<Corrected> corrections = List.of();
+    private List<LatencyPair> allPairs = List.of();
     @JsonIgnore
-    private LatencyStats correctedTotal;
+    private SignedLatencyStats correctedTotal;
     @JsonIgnore
     private String correctedTotalMissing;
 
@@ -94,23 +89,8 @@ public final class ClockReport {
         public Long boundMicros;
     }
 
-    /** One receiving engine's pub-to-sub, corrected by the clock difference of its one publishing engine, or why not. */
-    public static final class Corrected {
-        public String engineId;
-        public String publisher;
-        /** Subtracted from every measured latency. */
-        public long clockDifferenceMicros;
-        /** The correction's own bound; the histogram's resolution (3 significant digits) adds to it. */
-        public long boundMicros;
-        public LatencyStats measured;
-        public LatencyStats corrected;
-        /** Corrected latencies below 0 (recorded as 0): the offset estimate and the true one differ by more. */
-        public long negativeAfterCorrection;
-        public String notCorrected;
-    }
-
-    /** Over the engines' summaries; {@code pubToSub} is the merged pub-to-sub latency. */
-    public static ClockReport of(List<EngineSummary> unordered, LatencyStats pubToSub) {
+    /** Over the engines' summaries. */
+    public static ClockReport of(List<EngineSummary> unordered) {
         ClockReport r = new ClockReport();
         // By engine number, as people number their engines; summaries arrive in the order the engines ended.
         List<EngineSummary> summaries = new ArrayList<>(unordered);
@@ -145,8 +125,10 @@ public final class ClockReport {
                 r.crossings.add(c);
             });
         }
-        r.warn(rows, pubToSub);
-        r.prepareCorrections(summaries, rows, idByNumber);
+        r.allPairs = pairs(summaries, rows, idByNumber);
+        r.warn(rows);
+        r.total();
+        r.showCorrected(false);
         return r;
     }
 
@@ -212,130 +194,145 @@ public final class ClockReport {
         return row;
     }
 
-    private void warn(Map<String, Row> rows, LatencyStats pubToSub) {
-        long p50 = pubToSub == null ? 0 : pubToSub.percentile(50.0);
-        String p50Text = ms(p50) + " ms";
-        List<String> nearZero = new ArrayList<>();
-        List<String> uncertain = new ArrayList<>();
-        long widest = 0;
-        for (Crossing c : crossings) {
-            String pair = String.format(Locale.ROOT, "%d message(s) from %s to %s", c.messages, c.publisher, c.subscriber);
-            if (c.clockDifferenceMicros == null) {
-                Row unknown = rows.get(c.subscriber).measured() ? rows.get(c.publisher) : rows.get(c.subscriber);
-                warnings.add(pair + " crossed clocks whose difference was not measured (" + unknown.engineId + ": "
-                        + unknown.notMeasured + "): their latencies carry it, unknown");
-                continue;
-            }
-            long d = c.clockDifferenceMicros;
-            long u = c.boundMicros;
-            if (Math.abs(d) > u && Math.abs(d) > SHARE_OF_P50 * p50) {
-                warnings.add(String.format(Locale.ROOT, "%s carry a clock difference of %s ms ± %s ms (%s's clock %s"
-                        + " %s's): it is inside each of their pub-to-sub latencies, against a p50 of %s", pair, signedMs(d),
-                        ms(u), c.subscriber, d > 0 ? "ahead of" : "behind", c.publisher, p50Text));
-            }
-            String known = String.format(Locale.ROOT, "%s to %s (± %s ms)", c.publisher, c.subscriber, ms(u));
-            if (p50 <= BOUNDS_FROM_ZERO * u) {
-                nearZero.add(known);
-                widest = Math.max(widest, u);
-            } else if (u > SHARE_OF_P50 * p50) {
-                uncertain.add(known);
+    /** Each receiving engine's pairs, publisher named by the summaries' engine numbers. */
+    private static List<LatencyPair> pairs(List<EngineSummary> summaries, Map<String, Row> rows,
+            Map<Integer, String> idByNumber) {
+        List<LatencyPair> list = new ArrayList<>();
+        for (EngineSummary s : summaries) {
+            for (PubToSubPairs.Figures f : s.pubToSubPairs) {
+                LatencyPair p = new LatencyPair();
+                p.publisher = idByNumber.getOrDefault(f.publisherEngine, "engine number " + f.publisherEngine);
+                p.subscriber = s.engineId;
+                p.measured = f.measured;
+                p.clockDifferenceMicros = f.correctionMicros;
+                p.boundMicros = f.correctionBoundMicros;
+                p.corrected = f.corrected;
+                p.notCorrected = f.notCorrected;
+                if (p.corrected != null && p.corrected.count > 0) {
+                    p.resolutionMicros = p.corrected.resolutionAt(p.corrected.percentile(50.0));
+                }
+                if (p.corrected == null) {
+                    p.notCorrectedWhy = whyNotCorrected(rows.get(p.publisher), rows.get(s.engineId), p);
+                }
+                list.add(p);
             }
         }
-        // One warning each over all pairs: the p50 they are compared with is the run's, the same for every pair.
-        if (!nearZero.isEmpty()) {
-            warnings.add(String.format(Locale.ROOT, "the pub-to-sub p50 (%s) is within %d bounds (%d × %s ms) of zero for"
-                    + " messages across engines (%s): the clocks cannot tell such latencies from 0", p50Text,
-                    BOUNDS_FROM_ZERO, BOUNDS_FROM_ZERO, ms(widest), String.join(", ", nearZero)));
-        }
-        if (!uncertain.isEmpty()) {
-            warnings.add(String.format(Locale.ROOT, "clock differences across engines known only to more than %.0f %% of"
-                    + " the pub-to-sub p50 (%s): %s; latencies across those engines are no more exact than that",
-                    SHARE_OF_P50 * 100, p50Text, String.join(", ", uncertain)));
-        }
-        for (Row row : rows.values()) {
-            if (row.negativeLatencies > 0) {
-                warnings.add(String.format(Locale.ROOT, "%s recorded %d negative pub-to-sub latencies (as 0, counted in"
-                        + " latencyNegative): its clock is behind the clock of an engine it received from", row.engineId,
-                        row.negativeLatencies));
-            }
-        }
+        list.sort(Comparator.comparing((LatencyPair p) -> p.publisher).thenComparing(p -> p.subscriber));
+        return list;
     }
 
-    /** Per receiving engine: the correction when its measured messages all came from one other engine. */
-    private void prepareCorrections(List<EngineSummary> summaries, Map<String, Row> rows, Map<Integer, String> idByNumber) {
-        List<Corrected> list = new ArrayList<>();
-        Histogram total = new Histogram(3);
-        String missing = null;
-        for (EngineSummary s : summaries) {
-            LatencyStats measured = s.latencyMicros.get(LatencyKind.PUB_TO_SUB.key());
-            if (measured == null || measured.count == 0) {
-                continue;
-            }
-            Map<Integer, Long> from = DeliveryCheck.receivedByPublishingEngine(s.ledger);
-            from.values().removeIf(n -> n == 0);
-            if (from.size() == 1 && from.containsKey(s.engineNumber)) {
-                // One clock: nothing to correct.
-                total.add(measured.histogram());
-                continue;
-            }
-            Corrected c = new Corrected();
-            c.engineId = s.engineId;
-            c.measured = measured;
-            list.add(c);
-            if (from.size() != 1) {
-                List<String> names = new ArrayList<>();
-                from.keySet().forEach(n -> names.add(idByNumber.getOrDefault(n, "engine number " + n)));
-                c.notCorrected = from.isEmpty() ? "no message of the run's streams in its ledger"
-                        : "received from " + String.join(", ", names) + ": the summaries have no pub-to-sub histogram per"
-                        + " publishing engine, so one correction cannot be applied to this mixture";
-            } else {
-                int number = from.keySet().iterator().next();
-                c.publisher = idByNumber.get(number);
-                Row sub = rows.get(s.engineId);
-                Row pub = c.publisher == null ? null : rows.get(c.publisher);
-                if (pub == null || !pub.measured() || !sub.measured()) {
-                    c.notCorrected = "the clock difference to its publishing engine "
-                            + (c.publisher == null ? "(engine number " + number + ", no summary)" : c.publisher)
-                            + " was not measured";
-                } else if (sub.negativeLatencies > 0) {
-                    c.notCorrected = sub.negativeLatencies + " of its latencies were negative and recorded as 0: their"
-                            + " measured values are lost, so no correction can restore them";
-                } else {
-                    c.clockDifferenceMicros = sub.offsetMicros - pub.offsetMicros;
-                    c.boundMicros = sub.boundMicros + pub.boundMicros;
-                    Histogram shifted = new Histogram(3);
-                    c.negativeAfterCorrection = shift(measured.histogram(), c.clockDifferenceMicros, shifted);
-                    c.corrected = new LatencyStats(shifted);
+    private static String whyNotCorrected(Row pub, Row sub, LatencyPair p) {
+        if (pub == null) {
+            return p.publisher + " sent no summary, so its clock is unknown";
+        }
+        Row unknown = !pub.measured() ? pub : !sub.measured() ? sub : null;
+        if (unknown != null) {
+            return unknown.engineId + "'s clock offset was not measured: " + unknown.notMeasured;
+        }
+        return "the offsets before production did not reach " + p.subscriber + " (each engine publishes its own)";
+    }
+
+    private void warn(Map<String, Row> rows) {
+        boolean anyPairs = !allPairs.isEmpty();
+        if (!anyPairs) {
+            for (Crossing c : crossings) {
+                if (c.clockDifferenceMicros == null) {
+                    Row unknown = rows.get(c.subscriber).measured() ? rows.get(c.publisher) : rows.get(c.subscriber);
+                    warnings.add(String.format(Locale.ROOT, "%d message(s) from %s to %s crossed clocks whose difference"
+                            + " was not measured (%s: %s): their latencies carry it, unknown", c.messages, c.publisher,
+                            c.subscriber, unknown.engineId, unknown.notMeasured));
                 }
             }
-            if (c.corrected == null) {
-                missing = missing != null ? missing : s.engineId + " could not be corrected (" + c.notCorrected + ")";
-            } else {
-                total.add(c.corrected.histogram());
+            if (!crossings.isEmpty()) {
+                warnings.add("the engines' summaries carry no pub-to-sub latency per publishing engine (written by an"
+                        + " earlier plugin version): the latencies across engines cannot be compared with their clock"
+                        + " differences or corrected");
             }
         }
-        corrections = list;
-        correctedTotal = missing == null && !list.isEmpty() ? new LatencyStats(total) : null;
-        correctedTotalMissing = list.isEmpty() ? "no engine received messages from another engine" : missing;
+        for (LatencyPair p : allPairs) {
+            if (!p.oneClock()) {
+                warn(p);
+            }
+        }
     }
 
-    /** Every recorded value less {@code difference} into {@code into}; returns how many fell below 0 (recorded as 0). */
-    static long shift(Histogram measured, long difference, Histogram into) {
-        long negative = 0;
-        for (HistogramIterationValue v : measured.recordedValues()) {
-            long value = measured.medianEquivalentValue(v.getValueIteratedTo()) - difference;
-            if (value < 0) {
-                negative += v.getCountAtValueIteratedTo();
-                value = 0;
-            }
-            into.recordValueWithCount(value, v.getCountAtValueIteratedTo());
+    /** The warnings of one pair of engines, each against that pair's own latencies. */
+    private void warn(LatencyPair p) {
+        String messages = String.format(Locale.ROOT, "%d message(s) from %s to %s", p.measured.count, p.publisher,
+                p.subscriber);
+        if (p.clockDifferenceMicros == null) {
+            warnings.add(String.format(Locale.ROOT, "%s crossed clocks whose difference was not measured (%s): their"
+                    + " measured p50 %s ms carries it, unknown; the pair is left out of the corrected figures",
+                    messages, p.notCorrectedWhy, signedMs(p.measured.percentile(50.0))));
+            return;
         }
-        return negative;
+        long d = p.clockDifferenceMicros;
+        long u = p.boundMicros;
+        if (p.corrected == null || p.corrected.count == 0) {
+            warnings.add(String.format(Locale.ROOT, "%s carry a clock difference of %s ms ± %s ms, known there only"
+                    + " after all of them arrived: measured p50 %s ms, none corrected", messages, signedMs(d), ms(u),
+                    signedMs(p.measured.percentile(50.0))));
+            return;
+        }
+        long p50 = p.corrected.percentile(50.0);
+        if (Math.abs(d) > u && Math.abs(d) > SHARE_OF_P50 * Math.abs(p50)) {
+            warnings.add(String.format(Locale.ROOT, "%s carry a clock difference of %s ms ± %s ms (%s's clock %s %s's):"
+                    + " it is inside each of their measured latencies; measured p50 %s ms, corrected p50 %s ms",
+                    messages, signedMs(d), ms(u), p.subscriber, d > 0 ? "ahead of" : "behind", p.publisher,
+                    signedMs(p.measured.percentile(50.0)), signedMs(p50)));
+        }
+        if (Math.abs(p50) <= BOUNDS_FROM_ZERO * u) {
+            warnings.add(String.format(Locale.ROOT, "from %s to %s the corrected pub-to-sub p50 (%s ms) is within %d"
+                    + " bounds (%d × %s ms) of zero: the clocks cannot tell these latencies from 0", p.publisher,
+                    p.subscriber, signedMs(p50), BOUNDS_FROM_ZERO, BOUNDS_FROM_ZERO, ms(u)));
+        } else if (u > SHARE_OF_P50 * Math.abs(p50)) {
+            warnings.add(String.format(Locale.ROOT, "the clock difference from %s to %s is known only to ± %s ms, more"
+                    + " than %.0f %% of the pair's corrected p50 (%s ms): its latencies are no more exact than that",
+                    p.publisher, p.subscriber, ms(u), SHARE_OF_P50 * 100, signedMs(p50)));
+        }
+        if (p.corrected.negative > 0) {
+            warnings.add(String.format(Locale.ROOT, "%d corrected latencies from %s to %s are below 0 (down to %s ms):"
+                    + " the clock difference ± %s ms is off by more than those latencies", p.corrected.negative,
+                    p.publisher, p.subscriber, signedMs(p.corrected.min), ms(u)));
+        }
+        if (p.notCorrected > 0) {
+            warnings.add(String.format(Locale.ROOT, "%d message(s) from %s to %s arrived before the clock difference was"
+                    + " known there: in the measured figures only", p.notCorrected, p.publisher, p.subscriber));
+        }
+    }
+
+    /** The pairs' measured latencies added up, and the corrected ones of every pair that has them, naming the rest. */
+    private void total() {
+        if (allPairs.isEmpty()) {
+            return;
+        }
+        SignedLatencyStats measured = SignedLatencyStats.empty();
+        SignedLatencyStats corrected = SignedLatencyStats.empty();
+        List<String> leftOut = new ArrayList<>();
+        long early = 0;
+        for (LatencyPair p : allPairs) {
+            measured = measured.plus(p.measured);
+            if (p.corrected == null) {
+                leftOut.add(p.name() + " (" + p.measured.count + " message(s): " + p.notCorrectedWhy + ")");
+            } else {
+                corrected = corrected.plus(p.corrected);
+                early += p.notCorrected;
+            }
+        }
+        measuredPubToSub = measured;
+        if (early > 0) {
+            leftOut.add(early + " message(s) received before their pair's clock difference was known");
+        }
+        correctedTotal = corrected.count > 0 ? corrected : null;
+        correctedTotalMissing = leftOut.isEmpty() ? null : "left out: " + String.join("; ", leftOut);
     }
 
     /** Shows the corrected figures ({@link #CORRECT_PROPERTY}); without it they are neither printed nor written. */
     public void showCorrected(boolean show) {
-        corrected = show ? new ArrayList<>(corrections) : new ArrayList<>();
+        pairs = new ArrayList<>();
+        for (LatencyPair p : allPairs) {
+            pairs.add(show ? p : p.measuredOnly());
+        }
         correctedPubToSub = show ? correctedTotal : null;
         correctedPubToSubMissing = show ? correctedTotalMissing : null;
     }

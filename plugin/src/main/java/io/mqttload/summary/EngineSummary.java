@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import io.mqttload.broker.BrokerMonitor;
 import io.mqttload.clock.ClockFigures;
 import io.mqttload.delivery.DeliveryCheck;
@@ -13,6 +15,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.PubToSubPairs;
 
 /**
  * What one engine sends the controller at the end of a run and writes to its summary file: its counts, latency
@@ -37,6 +40,12 @@ public final class EngineSummary {
     /** By {@link LatencyKind#key()}: the kinds a report shows figures of (round trips and intended-time ones only where there are). */
     public Map<String, LatencyStats> latencyMicros = new LinkedHashMap<>();
     public Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
+    /**
+     * Pub-to-sub per publishing engine (by engine number), measured and corrected by the clock offsets before
+     * production, never floored; empty in a summary written before pairs were recorded.
+     */
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    public List<PubToSubPairs.Figures> pubToSubPairs = new ArrayList<>();
     public String lastConnectionLoss;
     public Verdict verdict;
     public String verdictText;

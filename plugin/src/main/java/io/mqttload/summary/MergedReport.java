@@ -159,7 +159,7 @@ public final class MergedReport {
         for (int i = 0; i < merged.length; i++) {
             latency.put(LatencyKind.values()[i].key(), new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
         }
-        this.clocks = ClockReport.of(summaries, latency.get(LatencyKind.PUB_TO_SUB.key()));
+        this.clocks = ClockReport.of(summaries);
         this.setup = RunSetup.merge(summaries.stream().map(sm -> sm.setup).collect(Collectors.toList()));
         DeliveryCheck.Result d = mergeLedgers(summaries);
         this.expected = d.expected;

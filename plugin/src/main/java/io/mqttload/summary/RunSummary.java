@@ -20,6 +20,7 @@ import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.PubToSubPairs;
 import io.mqttload.rendezvous.Rendezvous;
 
 /**
@@ -57,6 +58,8 @@ public final class RunSummary {
     public final LatencyStats roundTrip;
     /** Per Subscribe sampler label, over the measured window; only samplers whose clients received measured messages. */
     public final Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
+    /** Pub-to-sub per publishing engine: as measured, never floored, and corrected by the clock offsets. */
+    public final List<PubToSubPairs.Figures> pubToSubPairs;
     public final DeliveryLedger.Delivery delivery;
     public final long measuredPublished;
     public final long measuredReceived;
@@ -133,6 +136,7 @@ public final class RunSummary {
         this.pubToSubIntended = new LatencyStats(m.pubToSubIntendedLatency.totalCopy());
         this.publishIntended = new LatencyStats(m.publishIntendedLatency.totalCopy());
         this.scheduleLag = new LatencyStats(m.scheduleLag.totalCopy());
+        this.pubToSubPairs = m.pubToSubPairs.figures();
     }
 
     /** The figure of one latency kind. */
@@ -372,6 +376,7 @@ public final class RunSummary {
             }
         }
         f.pubToSubBySampler.putAll(pubToSubBySampler);
+        f.pubToSubPairs.addAll(pubToSubPairs);
         f.lastConnectionLoss = lastConnectionLoss;
         Judgement judgement = judgement();
         f.verdict = judgement.verdict;

@@ -87,11 +87,13 @@ final class Receiver {
             metrics.count(Count.RECEIVED_UNMEASURED);
             return;
         }
-        latencyRecorder(receivingSampler, node, PayloadHeader.node(payload))
-                .record(now - PayloadHeader.sendMicros(payload), PayloadHeader.lagMicros(payload));
+        long micros = now - PayloadHeader.sendMicros(payload);
+        latencyRecorder(receivingSampler, node, PayloadHeader.node(payload)).record(micros, PayloadHeader.lagMicros(payload));
+        int streamId = PayloadHeader.streamId(payload);
+        metrics.pubToSubPairs.record(PayloadHeader.publishingEngine(streamId), micros);
         ReceiverScope scope = scopeFor(message);
         if (scope != null) {
-            scope.track(tracker(scope, PayloadHeader.streamId(payload)), PayloadHeader.sequence(payload), metrics);
+            scope.track(tracker(scope, streamId), PayloadHeader.sequence(payload), metrics);
         }
     }
 

@@ -16,6 +16,8 @@ import io.mqttload.delivery.DeliveryCheck;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.PubToSubPairs;
+import io.mqttload.measure.SignedLatencyStats;
 import io.mqttload.report.HtmlReport;
 import io.mqttload.report.ReportText;
 
@@ -79,18 +81,54 @@ class ClockReportTest {
         return s;
     }
 
+    /**
+     * A pair's figures as the receiving engine records them: {@code count} messages of true latency {@code trueMicros}
+     * measured across a clock difference {@code difference}, corrected by {@code estimate} ± {@code bound} (null: never
+     * known).
+     */
+    private static PubToSubPairs.Figures pair(int publisher, long trueMicros, int count, long difference, Long estimate,
+            long bound) {
+        PubToSubPairs.Figures f = new PubToSubPairs.Figures();
+        f.publisherEngine = publisher;
+        f.measured = signed(trueMicros + difference, count);
+        if (estimate != null) {
+            f.correctionMicros = estimate;
+            f.correctionBoundMicros = bound;
+            f.corrected = signed(trueMicros + difference - estimate, count);
+        } else {
+            f.notCorrected = count;
+        }
+        return f;
+    }
+
+    static SignedLatencyStats signed(long value, int count) {
+        Histogram up = new Histogram(3);
+        Histogram down = new Histogram(3);
+        if (value >= 0) {
+            up.recordValueWithCount(value, count);
+        } else {
+            down.recordValueWithCount(-value, count);
+        }
+        return new SignedLatencyStats(up, down);
+    }
+
     private static Histogram latencies(long value, int count) {
         Histogram h = new Histogram(3);
         h.recordValueWithCount(value, count);
         return h;
     }
 
-    /** engine-1 receives engine-2's messages (all negative, so 0), engine-2 engine-1's (2.5 s too long). */
+    /**
+     * engine-1 receives engine-2's messages (2.5 s negative), engine-2 engine-1's (2.5 s too long), each corrected by
+     * the offset before production (2.5 s ± 100 µs) as it arrived; the true offset is 25 µs more.
+     */
     private static List<EngineSummary> shiftedPair() {
         ClockFigures two = measured(estimate(SHIFT, 100, T0), estimate(SHIFT + 50, 150, T0 + 60_000_000));
-        return List.of(
-                engine("engine-1", 1, reference(), latencies(0, 500), 500, 500, 2),
-                engine("engine-2", 2, two, latencies(SHIFT + TRUE_LATENCY, 500), 0, 500, 1));
+        EngineSummary one = engine("engine-1", 1, reference(), latencies(0, 500), 500, 500, 2);
+        one.pubToSubPairs.add(pair(2, TRUE_LATENCY, 500, -(SHIFT + 25), -SHIFT, 100L));
+        EngineSummary other = engine("engine-2", 2, two, latencies(SHIFT + TRUE_LATENCY, 500), 0, 500, 1);
+        other.pubToSubPairs.add(pair(1, TRUE_LATENCY, 500, SHIFT + 25, SHIFT, 100L));
+        return List.of(one, other);
     }
 
     @Test
@@ -112,7 +150,7 @@ class ClockReportTest {
     }
 
     @Test
-    void crossings_carryTheSubscribersClockMinusThePublishers_andAreWarnedAbout() {
+    void crossings_carryTheSubscribersClockMinusThePublishers_andEachPairIsWarnedAboutWithItsOwnFigures() {
         ClockReport c = MergedReport.of(shiftedPair(), List.of()).clocks;
 
         assertThat(c.crossings).hasSize(2);
@@ -122,90 +160,132 @@ class ClockReportTest {
         assertThat(toOne.messages).isEqualTo(500);
         assertThat(toOne.clockDifferenceMicros).isEqualTo(-(SHIFT + 25));
         assertThat(toOne.boundMicros).isEqualTo(175);
-        assertThat(c.crossings.get(1).clockDifferenceMicros).isEqualTo(SHIFT + 25);
-        assertThat(c.warnings).anySatisfy(w -> assertThat(w).contains("500 message(s) from engine-1 to engine-2 carry a clock"
-                + " difference of +2500.025 ms ± 0.175 ms (engine-2's clock ahead of engine-1's)"));
-        assertThat(c.warnings).anySatisfy(w -> assertThat(w).startsWith("engine-1 recorded 500 negative pub-to-sub latencies"));
-        // The measured figures stay as measured; corrected ones only when asked for.
-        assertThat(c.corrected).isEmpty();
+        // Each pair's warning names the pair, its clock difference as applied and its own p50s.
+        assertThat(c.warnings).contains("500 message(s) from engine-1 to engine-2 carry a clock difference of"
+                + " +2500.000 ms ± 0.100 ms (engine-2's clock ahead of engine-1's): it is inside each of their measured"
+                + " latencies; measured p50 +2502.655 ms, corrected p50 +1.025 ms",
+                "500 message(s) from engine-2 to engine-1 carry a clock difference of -2500.000 ms ± 0.100 ms"
+                + " (engine-1's clock behind engine-2's): it is inside each of their measured latencies; measured p50"
+                + " -2498.560 ms, corrected p50 +0.975 ms",
+                // 2.5 s recorded with 3 significant digits: the measured p50 is the end of a 2,048 µs bucket, the
+                // corrected one exact; ± 0.100 ms is more than 10 % of 0.975 ms.
+                "the clock difference from engine-2 to engine-1 is known only to ± 0.100 ms, more than 10 % of the"
+                + " pair's corrected p50 (+0.975 ms): its latencies are no more exact than that");
+        // Negative measured latencies are kept, not warned about as lost; nothing is within 3 bounds of 0.
+        assertThat(c.warnings).hasSize(3);
+        // The corrected figures only when asked for; the measured ones always.
+        assertThat(c.pairs).allSatisfy(p -> assertThat(p.corrected).isNull());
         assertThat(c.correctedPubToSub).isNull();
+        assertThat(c.measuredPubToSub.count).isEqualTo(1000);
+        assertThat(c.measuredPubToSub.negative).isEqualTo(500);
     }
 
     @Test
-    void correction_shiftsAnEngineFedByOneOtherEngine_andRefusesWhereValuesWereLost() {
+    void correction_perPair_asRecorded_withThePrecisionItHas() {
         MergedReport r = MergedReport.of(shiftedPair(), List.of());
         r.clocks.showCorrected(true);
 
-        assertThat(r.clocks.corrected).hasSize(2);
-        ClockReport.Corrected one = r.clocks.corrected.get(0);
-        assertThat(one.corrected).isNull();
-        assertThat(one.notCorrected).contains("500 of its latencies were negative and recorded as 0");
-        ClockReport.Corrected two = r.clocks.corrected.get(1);
-        assertThat(two.publisher).isEqualTo("engine-1");
-        assertThat(two.clockDifferenceMicros).isEqualTo(SHIFT + 25);
-        // 2.501 s recorded with 3 significant digits: within the histogram's resolution there (2 ms) of 1 ms - 25 µs.
-        assertThat(two.corrected.percentile(50.0)).isBetween(0L, TRUE_LATENCY + 2_048);
-        assertThat(two.measured.percentile(50.0)).isGreaterThan(SHIFT);
-        assertThat(r.clocks.correctedPubToSub).isNull();
-        assertThat(r.clocks.correctedPubToSubMissing).startsWith("engine-1 could not be corrected");
+        assertThat(r.clocks.pairs).extracting(LatencyPair::name).containsExactly("engine-1 to engine-2",
+                "engine-2 to engine-1");
+        LatencyPair toTwo = r.clocks.pairs.get(0);
+        assertThat(toTwo.clockDifferenceMicros).isEqualTo(SHIFT);
+        // 1,025 µs and 975 µs: below 2,048, so HdrHistogram holds them exactly, and says so (1 µs buckets).
+        assertThat(toTwo.corrected.percentile(50.0)).isEqualTo(TRUE_LATENCY + 25);
+        assertThat(toTwo.resolutionMicros).isEqualTo(1);
+        assertThat(r.clocks.pairs.get(1).corrected.percentile(50.0)).isEqualTo(TRUE_LATENCY - 25);
+        assertThat(r.clocks.correctedPubToSub.count).isEqualTo(1000);
+        assertThat(r.clocks.correctedPubToSub.percentile(50.0)).isEqualTo(TRUE_LATENCY - 25);
+        assertThat(r.clocks.correctedPubToSub.percentile(99.0)).isEqualTo(TRUE_LATENCY + 25);
+        assertThat(r.clocks.correctedPubToSubMissing).isNull();
         // Printed beside, labelled, never instead of the measured row.
         String table = ReportText.table(r);
-        assertThat(table).contains("pub-to-sub at engine-2 (from engine-1) CORRECTED by -2500.025 ms ± 0.175 ms");
-        assertThat(table).contains("pub-to-sub at engine-1 not corrected");
+        assertThat(table).contains("pub-to-sub engine-1 to engine-2: 500 message(s), measured p50 +2502.655, p99"
+                + " +2502.655 ms; clock difference +2500.000 ± 0.100 ms; CORRECTED p50 +1.025, p99 +1.025 ms (± 0.100 ms:"
+                + " the clock difference's bound; recorded to 0.001 ms at the p50)");
         assertThat(table).containsPattern("pub-to-sub from send +\\d+ ");
+        assertThat(ReportText.markdown(r)).contains("pub-to-sub CORRECTED by the measured clock offsets");
+        assertThat(HtmlReport.render(r)).contains("CORRECTED by the measured clock offsets");
 
         r.clocks.showCorrected(false);
-        assertThat(r.clocks.corrected).isEmpty();
         assertThat(ReportText.table(r)).doesNotContain("CORRECTED");
     }
 
     @Test
-    void correction_ofEveryEngine_givesACorrectedRunRow() {
-        // engine-2's clock 2.5 s behind engine-1's: engine-1's subscribers see 2.5 s too much, engine-2 only its own.
-        ClockFigures two = measured(estimate(-SHIFT, 100, T0), estimate(-SHIFT, 100, T0 + 60_000_000));
-        List<EngineSummary> engines = List.of(
-                engine("engine-1", 1, reference(), latencies(SHIFT + TRUE_LATENCY, 100), 0, 100, 2),
-                engine("engine-2", 2, two, latencies(TRUE_LATENCY, 100), 0, 100, 2));
-        MergedReport r = MergedReport.of(engines, List.of());
+    void aPairWhoseOffsetWasNotMeasured_isNamed_andLeftOutOfTheCorrectedFigures() {
+        ClockFigures two = ClockFigures.notMeasured("before: engine-1 answered none of 3 requests");
+        two.referenceEngine = "engine-1";
+        EngineSummary one = engine("engine-1", 1, reference(), latencies(TRUE_LATENCY, 100), 0, 100, 1, 2);
+        one.pubToSubPairs.add(pair(1, TRUE_LATENCY, 100, 0, 0L, 0));
+        one.pubToSubPairs.add(pair(2, TRUE_LATENCY, 100, -SHIFT, null, 0));
+        MergedReport r = MergedReport.of(List.of(one, engine("engine-2", 2, two, latencies(TRUE_LATENCY, 0), 0, 0)),
+                List.of());
         r.clocks.showCorrected(true);
 
-        assertThat(r.clocks.correctedPubToSub).isNotNull();
-        assertThat(r.clocks.correctedPubToSub.count).isEqualTo(200);
-        assertThat(r.clocks.correctedPubToSub.percentile(99.0)).isLessThan(TRUE_LATENCY + 2_048);
-        assertThat(ReportText.markdown(r)).contains("CORRECTED by the measured clock offsets");
-        assertThat(HtmlReport.render(r)).contains("CORRECTED by the measured clock offsets");
+        assertThat(r.clocks.warnings).containsExactly("100 message(s) from engine-2 to engine-1 crossed clocks whose"
+                + " difference was not measured (engine-2's clock offset was not measured: before: engine-1 answered"
+                + " none of 3 requests): their measured p50 -2498.560 ms carries it, unknown; the pair is left out of"
+                + " the corrected figures");
+        assertThat(r.clocks.correctedPubToSub.count).isEqualTo(100);
+        assertThat(r.clocks.correctedPubToSubMissing).isEqualTo("left out: engine-2 to engine-1 (100 message(s):"
+                + " engine-2's clock offset was not measured: before: engine-1 answered none of 3 requests)");
+        assertThat(ReportText.table(r)).contains("pub-to-sub engine-1 to engine-1: 100 message(s), one clock: p50 1.000");
     }
 
     @Test
-    void correction_isRefusedForAMixture_namingWhatTheSummariesLack() {
-        ClockFigures two = measured(estimate(SHIFT, 100, T0), null);
-        List<EngineSummary> engines = List.of(
-                engine("engine-1", 1, reference(), latencies(TRUE_LATENCY, 100), 0, 100, 1),
-                engine("engine-2", 2, two, latencies(TRUE_LATENCY, 100), 0, 100, 1, 2));
-        MergedReport r = MergedReport.of(engines, List.of());
-        r.clocks.showCorrected(true);
-
-        assertThat(r.clocks.corrected).singleElement().satisfies(k -> assertThat(k.notCorrected)
-                .isEqualTo("received from engine-1, engine-2: the summaries have no pub-to-sub histogram per publishing"
-                        + " engine, so one correction cannot be applied to this mixture"));
-        // Only before was measured: its offset and bound stand for the run, and there is no drift.
-        assertThat(r.clocks.engines.get(1).offsetMicros).isEqualTo(SHIFT);
-        assertThat(r.clocks.engines.get(1).driftPpm).isNull();
-    }
-
-    @Test
-    void warnings_whenTheBoundIsLargeAgainstTheP50_orTheP50IsWithinAFewBoundsOfZero() {
+    void warnings_whenTheBoundIsLargeAgainstThePairsP50_orItsP50IsWithinAFewBoundsOfZero() {
         // Clocks agree (offset 0), but known only to ± 1.5 ms; the latencies are 10 ms, then 2 ms.
         ClockFigures two = measured(estimate(0, 1_500, T0), null);
-        List<EngineSummary> slow = List.of(engine("engine-1", 1, reference(), latencies(10_000, 100), 0, 100, 2),
-                engine("engine-2", 2, two, latencies(10_000, 100), 0, 100, 2));
-        assertThat(MergedReport.of(slow, List.of()).clocks.warnings).singleElement().asString()
-                .contains("known only to more than 10 % of the pub-to-sub p50 (10.0").contains("engine-2 to engine-1 (± 1.500 ms)");
+        EngineSummary slow = engine("engine-2", 2, two, latencies(10_000, 100), 0, 100, 1);
+        slow.pubToSubPairs.add(pair(1, 10_000, 100, 0, 0L, 1_500));
+        assertThat(MergedReport.of(List.of(engine("engine-1", 1, reference(), latencies(0, 0), 0, 0), slow), List.of())
+                .clocks.warnings).containsExactly("the clock difference from engine-1 to engine-2 is known only to ±"
+                        + " 1.500 ms, more than 10 % of the pair's corrected p50 (+10.007 ms): its latencies are no more"
+                        + " exact than that");
 
-        List<EngineSummary> fast = List.of(engine("engine-1", 1, reference(), latencies(2_000, 100), 0, 100, 2),
-                engine("engine-2", 2, two, latencies(2_000, 100), 0, 100, 2));
-        assertThat(MergedReport.of(fast, List.of()).clocks.warnings).singleElement().asString()
-                .contains("the pub-to-sub p50 (2.000 ms) is within 3 bounds (3 × 1.500 ms) of zero");
+        EngineSummary fast = engine("engine-2", 2, two, latencies(2_000, 100), 0, 100, 1);
+        fast.pubToSubPairs.add(pair(1, 2_000, 100, 0, 0L, 1_500));
+        assertThat(MergedReport.of(List.of(engine("engine-1", 1, reference(), latencies(0, 0), 0, 0), fast), List.of())
+                .clocks.warnings).containsExactly("from engine-1 to engine-2 the corrected pub-to-sub p50 (+2.000 ms) is"
+                        + " within 3 bounds (3 × 1.500 ms) of zero: the clocks cannot tell these latencies from 0");
+    }
+
+    /**
+     * The run of issue 38: engine-2 7.2 s ahead, engine-1 receiving more of the crossing messages than engine-2 (1,276
+     * against 1,240). Each direction's warnings read its own figures: none says its latencies are near zero, whichever
+     * way the split falls.
+     */
+    @Test
+    void warnings_doNotDependOnHowTheOtherDirectionWasRecorded() {
+        long shift = 7_200_000;
+        for (int[] split : new int[][] {{1_276, 1_240}, {1_240, 1_276}}) {
+            ClockFigures two = measured(estimate(shift, 125, T0), estimate(shift + 100, 125, T0 + 60_000_000));
+            EngineSummary one = engine("engine-1", 1, reference(), latencies(0, split[0]), split[0], split[0], 2);
+            one.pubToSubPairs.add(pair(2, 2_865, split[0], -shift, -shift, 250L));
+            EngineSummary other = engine("engine-2", 2, two, latencies(shift + 2_865, split[1]), 0, split[1], 1);
+            other.pubToSubPairs.add(pair(1, 2_865, split[1], shift, shift, 250L));
+            ClockReport c = MergedReport.of(List.of(one, other), List.of()).clocks;
+
+            assertThat(c.warnings).hasSize(2).noneSatisfy(w -> assertThat(w).contains("of zero"))
+                    .allSatisfy(w -> assertThat(w).contains("corrected p50 +2.865 ms"));
+            assertThat(c.warnings.get(0)).startsWith(split[1] + " message(s) from engine-1 to engine-2 carry a clock"
+                    + " difference of +7200.000 ms ± 0.250 ms");
+            assertThat(c.warnings.get(1)).startsWith(split[0] + " message(s) from engine-2 to engine-1 carry a clock"
+                    + " difference of -7200.000 ms ± 0.250 ms");
+        }
+    }
+
+    @Test
+    void summariesWithoutPairs_fromAnEarlierVersion_sayWhatTheyCannotTell() {
+        List<EngineSummary> old = new ArrayList<>(shiftedPair());
+        old.forEach(s -> s.pubToSubPairs.clear());
+        assertThat(MergedReport.of(old, List.of()).clocks.warnings).singleElement().asString()
+                .startsWith("the engines' summaries carry no pub-to-sub latency per publishing engine");
+        // Only before was measured: its offset and bound stand for the run, and there is no drift.
+        ClockFigures two = measured(estimate(SHIFT, 100, T0), null);
+        ClockReport c = MergedReport.of(List.of(engine("engine-1", 1, reference(), latencies(0, 0), 0, 0),
+                engine("engine-2", 2, two, latencies(0, 0), 0, 0)), List.of()).clocks;
+        assertThat(c.engines.get(1).offsetMicros).isEqualTo(SHIFT);
+        assertThat(c.engines.get(1).driftPpm).isNull();
     }
 
     @Test

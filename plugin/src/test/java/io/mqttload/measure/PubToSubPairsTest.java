@@ -1,0 +1,63 @@
+package io.mqttload.measure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The per-pair recording of a receiving engine (engine 2): measured never floored, corrected as each message arrives
+ * once the pair's clock difference is known, the warm-up left out, and this engine's own messages on one clock.
+ */
+class PubToSubPairsTest {
+
+    @Test
+    void measuredNeverFloored_correctedOnceKnown_earlierMessagesCountedAsNotCorrected() {
+        EngineMetrics m = new EngineMetrics();
+        m.pubToSubPairs.ownEngine(2);
+        PubToSubPairs pairs = m.pubToSubPairs;
+        // Warm-up: engine 1's clock 4.3 s ahead of this one, so its messages measure about -4.3 s.
+        pairs.record(1, -4_299_000);
+        m.takePubToSubInterval(false);
+        pairs.record(1, -4_298_000);
+        pairs.clockDifference(1, -4_300_000, 500);
+        // The first difference holds for the run.
+        pairs.clockDifference(1, -4_000_000, 10);
+        pairs.record(1, -4_298_500);
+        pairs.record(1, -4_301_000);
+        pairs.record(2, 1_200);
+        m.takePubToSubInterval(true);
+
+        List<PubToSubPairs.Figures> figures = pairs.figures();
+        assertThat(figures).extracting(f -> f.publisherEngine).containsExactly(1, 2);
+        PubToSubPairs.Figures fromOne = figures.get(0);
+        assertThat(fromOne.measured.count).isEqualTo(3);
+        assertThat(fromOne.measured.negative).isEqualTo(3);
+        assertThat(fromOne.notCorrected).isEqualTo(1);
+        assertThat(fromOne.correctionMicros).isEqualTo(-4_300_000);
+        assertThat(fromOne.correctionBoundMicros).isEqualTo(500);
+        // Recorded as they arrived, with the precision of their own size: 1,500 µs and -1,000 µs exactly.
+        assertThat(fromOne.corrected.count).isEqualTo(2);
+        assertThat(fromOne.corrected.max).isEqualTo(1_500);
+        assertThat(fromOne.corrected.min).isEqualTo(-1_000);
+        PubToSubPairs.Figures own = figures.get(1);
+        assertThat(own.correctionMicros).isZero();
+        assertThat(own.corrected.percentile(50.0)).isEqualTo(1_200);
+        assertThat(own.notCorrected).isZero();
+    }
+
+    @Test
+    void aPairWhoseDifferenceNeverCame_hasNoCorrectedFigure() {
+        EngineMetrics m = new EngineMetrics();
+        m.pubToSubPairs.ownEngine(1);
+        m.pubToSubPairs.record(3, 2_000);
+        m.takePubToSubInterval(true);
+
+        PubToSubPairs.Figures f = m.pubToSubPairs.figures().get(0);
+        assertThat(f.corrected).isNull();
+        assertThat(f.correctionMicros).isNull();
+        assertThat(f.notCorrected).isEqualTo(1);
+        assertThat(f.measured.percentile(50.0)).isEqualTo(2_000);
+    }
+}

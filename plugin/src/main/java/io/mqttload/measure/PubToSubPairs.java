@@ -1,21 +1,27 @@
 package io.mqttload.measure;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Pub-to-sub latency per publishing engine, on the receiving engine: each (publisher engine, this engine) pair's
  * latencies as measured, never floored (a subscriber clock behind the publisher's gives values below 0, kept as
  * such), and corrected by the two engines' clock offsets measured before production, recorded as each message
  * arrives, so that a corrected value has the recording's precision at its own size (a few µs at a few ms), not at
- * the size of the clock difference it was measured with. A message from this engine needs no correction; one that
- * arrives before the pair's clock difference is known is measured and counted as not corrected.
+ * the size of the clock difference it was measured with. A message from this engine needs no correction; those that
+ * arrive before the pair's clock difference is known are kept and corrected when it comes (up to a limit, beyond which
+ * they are measured only and counted as not corrected).
  */
 public final class PubToSubPairs {
     /** The correction of a pair whose clock difference is not known (yet). */
     private static final long UNKNOWN = Long.MIN_VALUE;
+    /**
+     * Messages per pair kept to be corrected once the clock difference arrives (8 bytes each): the seconds between the
+     * start of production and the end of the exchange at a high rate; later ones are measured only, and counted.
+     */
+    static final int EARLY_LIMIT = 1 << 20;
 
     private final AtomicReferenceArray<Pair> pairs = new AtomicReferenceArray<>(1 << PayloadHeader.ENGINE_BITS);
     /** This engine's number; its own messages are measured on one clock. Set before any message arrives. */
@@ -81,8 +87,17 @@ public final class PubToSubPairs {
         final int publisherEngine;
         final SignedRecorder measured = new SignedRecorder();
         final SignedRecorder corrected = new SignedRecorder();
-        final LongAdder uncorrectedInterval = new LongAdder();
-        long uncorrected;
+        /**
+         * The measured values of the messages that arrived before the clock difference was known, this interval's and
+         * (once counted) the run's, corrected exactly once it is: the difference usually comes a moment after
+         * production starts (the exchange runs while the first messages flow), and those messages are not to be lost
+         * to the corrected figure, nor corrected at the precision of their measured size.
+         */
+        private final LongBuffer earlyInInterval = new LongBuffer();
+        private final LongBuffer earlyCounted = new LongBuffer();
+        /** Early messages beyond {@link #EARLY_LIMIT}: measured only. */
+        private long overflowInInterval;
+        private long overflowCounted;
         /** Written once, after {@link #bound}: a reader that sees the correction sees its bound. */
         volatile long correction;
         volatile long bound;
@@ -95,10 +110,22 @@ public final class PubToSubPairs {
         void record(long micros) {
             measured.record(micros);
             long c = correction;
-            if (c == UNKNOWN) {
-                uncorrectedInterval.increment();
-            } else {
+            if (c != UNKNOWN) {
                 corrected.record(micros - c);
+            } else {
+                early(micros);
+            }
+        }
+
+        private synchronized void early(long micros) {
+            long c = correction;
+            if (c != UNKNOWN) {
+                // Known since the look above: as if it had been then.
+                corrected.record(micros - c);
+            } else if (earlyInInterval.size + earlyCounted.size < EARLY_LIMIT) {
+                earlyInInterval.add(micros);
+            } else {
+                overflowInInterval++;
             }
         }
 
@@ -112,9 +139,18 @@ public final class PubToSubPairs {
         synchronized void takeInterval(boolean countInTotal) {
             measured.takeInterval(countInTotal);
             corrected.takeInterval(countInTotal);
-            long n = uncorrectedInterval.sumThenReset();
             if (countInTotal) {
-                uncorrected += n;
+                earlyCounted.addAll(earlyInInterval);
+                overflowCounted += overflowInInterval;
+            }
+            earlyInInterval.size = 0;
+            overflowInInterval = 0;
+            long c = correction;
+            if (c != UNKNOWN && earlyCounted.size > 0) {
+                for (int i = 0; i < earlyCounted.size; i++) {
+                    corrected.recordInTotal(earlyCounted.values[i] - c);
+                }
+                earlyCounted.size = 0;
             }
         }
 
@@ -128,8 +164,27 @@ public final class PubToSubPairs {
                 f.correctionBoundMicros = bound;
                 f.corrected = corrected.total();
             }
-            f.notCorrected = uncorrected;
+            f.notCorrected = overflowCounted + earlyCounted.size;
             return f;
+        }
+    }
+
+    /** A growable array of longs: the early values of a pair, appended under the pair's lock. */
+    private static final class LongBuffer {
+        long[] values = new long[64];
+        int size;
+
+        void add(long v) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = v;
+        }
+
+        void addAll(LongBuffer other) {
+            for (int i = 0; i < other.size; i++) {
+                add(other.values[i]);
+            }
         }
     }
 
@@ -145,7 +200,7 @@ public final class PubToSubPairs {
         public Long correctionBoundMicros;
         /** Measured minus the correction, of the messages received once it was known; null when it never was. */
         public SignedLatencyStats corrected;
-        /** Messages received before the clock difference was known (all of them when it never was). */
+        /** Messages measured but not corrected: beyond the early limit, or all that came when the difference never did. */
         public long notCorrected;
     }
 }

@@ -20,10 +20,24 @@ final class SignedRecorder {
 
     void record(long micros) {
         if (micros >= 0) {
-            atOrAbove0.recordValue(Math.min(micros, LatencyRecorder.HIGHEST_TRACKABLE_MICROS));
+            atOrAbove0.recordValue(clamped(micros));
         } else {
-            below0.recordValue(micros == Long.MIN_VALUE ? LatencyRecorder.HIGHEST_TRACKABLE_MICROS
-                    : Math.min(-micros, LatencyRecorder.HIGHEST_TRACKABLE_MICROS));
+            below0.recordValue(clamped(-micros));
+        }
+    }
+
+    /** A magnitude within what the histograms track ({@code -Long.MIN_VALUE} stays negative: the maximum too). */
+    private static long clamped(long magnitude) {
+        return magnitude < 0 || magnitude > LatencyRecorder.HIGHEST_TRACKABLE_MICROS
+                ? LatencyRecorder.HIGHEST_TRACKABLE_MICROS : magnitude;
+    }
+
+    /** Records a value of an interval already taken and counted straight into the run's total. */
+    synchronized void recordInTotal(long micros) {
+        if (micros >= 0) {
+            totalAtOrAbove0.recordValue(clamped(micros));
+        } else {
+            totalBelow0.recordValue(clamped(-micros));
         }
     }
 

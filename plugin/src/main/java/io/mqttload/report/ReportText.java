@@ -137,12 +137,16 @@ public final class ReportText {
             }
         }
         if (!r.rendezvous.isEmpty()) {
-            m.append("\n| rendezvous | group size | threads | engines | released on | spread (ms) |\n");
-            m.append("| --- | ---: | ---: | ---: | ---: | ---: |\n");
+            m.append("\n| rendezvous | group size | threads | engines | released on | spread (ms) | spread, clock offsets"
+                    + " taken out (ms) |\n");
+            m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
             for (BarrierRow b : r.rendezvous) {
-                m.append(String.format(Locale.ROOT, "| %s #%d | %d | %d | %d | %d | %s |%n", b.name, b.generation,
+                Double corrected = b.correctedSpreadMillis();
+                m.append(String.format(Locale.ROOT, "| %s #%d | %d | %d | %d | %d | %s | %s |%n", b.name, b.generation,
                         b.groupSize, b.threads, b.engines, b.enginesReleased,
-                        b.releasedEverywhere() ? String.format(Locale.ROOT, "%.3f", b.spreadMillis()) : "timed out"));
+                        b.releasedEverywhere() ? String.format(Locale.ROOT, "%.3f", b.spreadMillis()) : "timed out",
+                        corrected == null ? "" : String.format(Locale.ROOT, "%.3f ± %.3f", corrected,
+                        b.correctedSpreadBoundMillis())));
             }
         }
         if (r.nodes.size() > 1) {

@@ -13,11 +13,61 @@ public final class BarrierRow {
     public int enginesReleased;
     long firstWakeMicros = Long.MAX_VALUE;
     long lastWakeMicros = Long.MIN_VALUE;
+    /** The same instants on the reference engine's clock: each engine's wake times less its measured clock offset. */
+    private long correctedFirstMicros = Long.MAX_VALUE;
+    private long correctedLastMicros = Long.MIN_VALUE;
+    /** The bounds of the offsets of the engines whose threads woke first and last (corrected), added. */
+    private long firstBoundMicros;
+    private long lastBoundMicros;
+    /** Whether any engine's wake times were moved by a non-zero offset. */
+    private boolean offsetApplied;
+    /** The first engine whose clock offset is unknown, with why: no corrected spread then. */
+    private String notCorrected;
 
     BarrierRow(String name, int generation, int groupSize) {
         this.name = name;
         this.generation = generation;
         this.groupSize = groupSize;
+    }
+
+    /**
+     * One engine's released passage, with its clock's offset to the reference (engine minus reference) and bound, or
+     * null offset when not measured ({@code why}).
+     */
+    void addClock(String engineId, long firstWake, long lastWake, Long offsetMicros, Long boundMicros, String why) {
+        if (offsetMicros == null) {
+            notCorrected = notCorrected != null ? notCorrected : engineId + "'s clock offset was not measured"
+                    + (why == null ? "" : " (" + why + ")");
+            return;
+        }
+        offsetApplied |= offsetMicros != 0;
+        if (firstWake - offsetMicros < correctedFirstMicros) {
+            correctedFirstMicros = firstWake - offsetMicros;
+            firstBoundMicros = boundMicros;
+        }
+        if (lastWake - offsetMicros > correctedLastMicros) {
+            correctedLastMicros = lastWake - offsetMicros;
+            lastBoundMicros = boundMicros;
+        }
+    }
+
+    /**
+     * The spread with each engine's clock offset taken out (ms, on the reference's clock); null when an engine's offset
+     * is unknown, when no offset moved anything, or when the barrier did not release everywhere.
+     */
+    public Double correctedSpreadMillis() {
+        return releasedEverywhere() && notCorrected == null && offsetApplied && correctedLastMicros >= correctedFirstMicros
+                ? (correctedLastMicros - correctedFirstMicros) / 1000.0 : null;
+    }
+
+    /** How far {@link #correctedSpreadMillis} may be off: the two offsets' bounds it rests on, added (ms). */
+    public double correctedSpreadBoundMillis() {
+        return (firstBoundMicros + lastBoundMicros) / 1000.0;
+    }
+
+    /** Why there is no corrected spread while offsets were applied elsewhere, or null. */
+    public String notCorrected() {
+        return notCorrected;
     }
 
     public boolean releasedEverywhere() {
@@ -29,13 +79,29 @@ public final class BarrierRow {
         return releasedEverywhere() ? (lastWakeMicros - firstWakeMicros) / 1000.0 : Double.NaN;
     }
 
+    /**
+     * What the clocks make of the spread: the spread on the reference's clock, and, when the offsets explain more of the
+     * measured spread than their bounds, that this part is the clocks', not the engines' release.
+     */
+    String clocksText() {
+        Double corrected = correctedSpreadMillis();
+        if (corrected == null) {
+            return notCorrected == null || engines < 2 ? "" : " (engine clocks; not corrected: " + notCorrected + ")";
+        }
+        double bound = correctedSpreadBoundMillis();
+        double clocks = spreadMillis() - corrected;
+        return String.format(Locale.ROOT, " as the engines' clocks read it; %.3f ms ± %.3f ms with their measured offsets"
+                + " taken out%s", corrected, bound, Math.abs(clocks) > bound ? String.format(Locale.ROOT, ": %.3f ms of the"
+                + " measured spread is the clocks' offset, not the release", clocks) : "");
+    }
+
     public String describe() {
         if (!releasedEverywhere()) {
             return String.format(Locale.ROOT, "'%s' #%d: TIMED OUT on %d of %d engine(s); %d of %d threads arrived",
                     name, generation, engines - enginesReleased, engines, threads, groupSize);
         }
         String released = String.format(Locale.ROOT, "'%s' #%d: %d of %d threads on %d engine(s) released, spread %.3f ms",
-                name, generation, threads, groupSize, engines, spreadMillis());
+                name, generation, threads, groupSize, engines, spreadMillis()) + clocksText();
         // One passage holds at most groupSize threads over all engines: more means each engine's threads filled a
         // barrier of their own, so the engines were not held in step (the group size counted one engine's threads).
         return threads <= groupSize ? released : released + String.format(Locale.ROOT, "; NOT TOGETHER: %d threads"

@@ -160,6 +160,7 @@ public final class MergedReport {
             latency.put(LatencyKind.values()[i].key(), new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
         }
         this.clocks = ClockReport.of(summaries);
+        correctRendezvous(summaries);
         this.setup = RunSetup.merge(summaries.stream().map(sm -> sm.setup).collect(Collectors.toList()));
         DeliveryCheck.Result d = mergeLedgers(summaries);
         this.expected = d.expected;
@@ -272,6 +273,24 @@ public final class MergedReport {
         // In the order the run passed them; barriers that never released last.
         rendezvous.sort(Comparator.comparingLong((BarrierRow b) -> b.firstWakeMicros)
                 .thenComparing(b -> b.name).thenComparingInt(b -> b.generation));
+    }
+
+    /** Each released passage on the reference's clock too: every engine's wake times less its measured offset. */
+    private void correctRendezvous(List<EngineSummary> summaries) {
+        Map<String, ClockReport.Row> clockRows = new HashMap<>();
+        clocks.engines.forEach(e -> clockRows.put(e.engineId, e));
+        Map<String, BarrierRow> rows = new HashMap<>();
+        rendezvous.forEach(b -> rows.put(b.name + "\u0000" + b.generation, b));
+        for (EngineSummary s : summaries) {
+            ClockReport.Row clock = clockRows.get(s.engineId);
+            for (BarrierFigures b : s.rendezvous) {
+                BarrierRow row = rows.get(b.name + "\u0000" + b.generation);
+                if (b.released && row != null) {
+                    row.addClock(s.engineId, b.firstWakeMicros, b.lastWakeMicros, clock.offsetMicros, clock.boundMicros,
+                            clock.notMeasured);
+                }
+            }
+        }
     }
 
     /**
@@ -416,6 +435,8 @@ public final class MergedReport {
             line.engines = b.engines;
             line.enginesReleased = b.enginesReleased;
             line.spreadMillis = b.releasedEverywhere() ? b.spreadMillis() : null;
+            line.correctedSpreadMillis = b.correctedSpreadMillis();
+            line.correctedSpreadBoundMillis = line.correctedSpreadMillis == null ? null : b.correctedSpreadBoundMillis();
             f.rendezvous.put(b.name + " #" + b.generation, line);
         }
         f.missingEngines.addAll(missingEngines);

@@ -75,5 +75,8 @@ public final class ReportFigures {
         public int engines;
         public int enginesReleased;
         public Double spreadMillis;
+        /** The spread with the engines' measured clock offsets taken out, and its bound; null when not corrected. */
+        public Double correctedSpreadMillis;
+        public Double correctedSpreadBoundMillis;
     }
 }

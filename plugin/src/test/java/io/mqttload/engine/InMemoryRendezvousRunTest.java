@@ -16,7 +16,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.clock.ClockFigures;
+import io.mqttload.measure.Count;
+import io.mqttload.measure.PubToSubPairs;
 import io.mqttload.rendezvous.Rendezvous;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
@@ -82,5 +85,48 @@ class InMemoryRendezvousRunTest {
         assertThat(SummaryJson.readEngineSummary(reference.toJson()).clock.reference).isTrue();
         MergedReport report = MergedReport.merge(List.of(reference.toJson(), measured.toJson()), List.of());
         assertThat(report.rendezvous).hasSize(1);
+    }
+
+    /**
+     * Each engine's subscriber takes the other engine's messages: each engine records them as a pair of its own, and
+     * corrects every one by the difference of the two offsets before production, which the engines shared through the
+     * clock exchange (one JVM: one clock, so the difference is 0 within its bound).
+     */
+    @Test
+    void twoEngines_shareTheirOffsets_andCorrectEveryMessageFromTheOther() throws Exception {
+        ConnectionSettings settings = MemoryEngine.settings().build();
+        MemoryEngine one = engine(1);
+        MemoryEngine two = engine(2);
+        for (MemoryEngine e : List.of(one, two)) {
+            int n = e == one ? 1 : 2;
+            e.connect("connect", "g", 1, settings, 1, "e" + n + "-{client}", ReconnectPolicy.none());
+            e.subscribe("subscribe", "g", 1, "t/" + (3 - n) + "/#", 1);
+        }
+        Future<Rendezvous.Passage> first = arrive(one, settings);
+        Future<Rendezvous.Passage> second = arrive(two, settings);
+        assertThat(first.get(5, TimeUnit.SECONDS).released).isTrue();
+        assertThat(second.get(5, TimeUnit.SECONDS).released).isTrue();
+        one.publish("publish", "g", 1, "t/1/x", 1, 10, true);
+        two.publish("publish", "g", 1, "t/2/x", 1, 10, true);
+        one.awaitCount(Count.RECEIVED, 10);
+        two.awaitCount(Count.RECEIVED, 10);
+        RunSummary measured = two.shutdown();
+        RunSummary reference = one.shutdown();
+
+        for (RunSummary s : List.of(reference, measured)) {
+            PubToSubPairs.Figures fromOther = SummaryJson.readEngineSummary(s.toJson()).pubToSubPairs.get(0);
+            assertThat(fromOther.publisherEngine).isEqualTo(3 - s.engineNumber);
+            assertThat(fromOther.measured.count).isEqualTo(10);
+            assertThat(fromOther.correctionMicros).as(s.toTable()).isNotNull();
+            assertThat(Math.abs(fromOther.correctionMicros)).isLessThanOrEqualTo(fromOther.correctionBoundMicros);
+            assertThat(fromOther.corrected.count).isEqualTo(10);
+            assertThat(fromOther.notCorrected).isZero();
+        }
+        MergedReport report = MergedReport.merge(List.of(reference.toJson(), measured.toJson()), List.of());
+        report.clocks.showCorrected(true);
+        assertThat(report.clocks.pairs).extracting(p -> p.name()).containsExactly("engine-1 to engine-2",
+                "engine-2 to engine-1");
+        assertThat(report.clocks.correctedPubToSub.count).isEqualTo(20);
+        assertThat(report.clocks.correctedPubToSubMissing).isNull();
     }
 }

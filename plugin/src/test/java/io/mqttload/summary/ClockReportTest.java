@@ -341,4 +341,50 @@ class ClockReportTest {
         assertThat(read.clocks.warnings).isEqualTo(r.clocks.warnings);
         assertThat(ReportText.table(r)).contains("engine-2       +2500.000 ± 0.100");
     }
+
+    private static BarrierFigures released(long firstWake, long lastWake) {
+        BarrierFigures b = new BarrierFigures();
+        b.name = "start";
+        b.generation = 1;
+        b.groupSize = 6;
+        b.localThreads = 3;
+        b.released = true;
+        b.firstWakeMicros = firstWake;
+        b.lastWakeMicros = lastWake;
+        return b;
+    }
+
+    /** The run: engine-2's clock 1,370 ms ahead, the threads released within 5.117 ms of each other. */
+    @Test
+    void barrierSpread_correctedByTheOffsets_andThePartOnlyTheyExplainIsTheClocks() {
+        long shift = 1_370_000;
+        EngineSummary one = engine("engine-1", 1, reference(), latencies(0, 0), 0, 0);
+        one.rendezvous.add(released(T0, T0 + 2_000));
+        EngineSummary two = engine("engine-2", 2, measured(estimate(shift, 500, T0), estimate(shift, 500, T0 + 1)),
+                latencies(0, 0), 0, 0);
+        two.rendezvous.add(released(T0 + shift + 3_000, T0 + shift + 5_117));
+        MergedReport r = MergedReport.of(List.of(one, two), List.of());
+
+        BarrierRow row = r.rendezvous.get(0);
+        assertThat(row.spreadMillis()).isEqualTo(1_375.117);
+        assertThat(row.correctedSpreadMillis()).isEqualTo(5.117);
+        assertThat(row.correctedSpreadBoundMillis()).isEqualTo(0.5);
+        assertThat(row.describe()).isEqualTo("'start' #1: 6 of 6 threads on 2 engine(s) released, spread 1375.117 ms as"
+                + " the engines' clocks read it; 5.117 ms ± 0.500 ms with their measured offsets taken out: 1370.000 ms"
+                + " of the measured spread is the clocks' offset, not the release");
+        ReportFigures.BarrierLine line = SummaryJson.readReport(r.toJson()).rendezvous.get("start #1");
+        assertThat(line.spreadMillis).isEqualTo(1_375.117);
+        assertThat(line.correctedSpreadMillis).isEqualTo(5.117);
+        assertThat(ReportText.markdown(r)).contains("| start #1 | 6 | 6 | 2 | 2 | 1375.117 | 5.117 ± 0.500 |");
+        assertThat(HtmlReport.render(r)).contains("5.117 ± 0.500");
+
+        // An engine whose offset is unknown: the spread stays as the clocks read it, and says so.
+        EngineSummary unknown = engine("engine-2", 2, ClockFigures.notMeasured("not measured: no reference answered"),
+                latencies(0, 0), 0, 0);
+        unknown.rendezvous.add(released(T0 + shift + 3_000, T0 + shift + 5_117));
+        BarrierRow notCorrected = MergedReport.of(List.of(one, unknown), List.of()).rendezvous.get(0);
+        assertThat(notCorrected.correctedSpreadMillis()).isNull();
+        assertThat(notCorrected.describe()).endsWith("spread 1375.117 ms (engine clocks; not corrected: engine-2's clock"
+                + " offset was not measured (not measured: no reference answered))");
+    }
 }

@@ -331,10 +331,23 @@ public final class ClockReport {
     public void showCorrected(boolean show) {
         pairs = new ArrayList<>();
         for (LatencyPair p : allPairs) {
-            pairs.add(show ? p : p.measuredOnly());
+            pairs.add(show ? p : measuredOnly(p));
         }
         correctedPubToSub = show ? correctedTotal : null;
         correctedPubToSubMissing = show ? correctedTotalMissing : null;
+    }
+
+    /** A copy of a pair without its corrected figures (they are shown only on request). */
+    private static LatencyPair measuredOnly(LatencyPair pair) {
+        LatencyPair p = new LatencyPair();
+        p.publisher = pair.publisher;
+        p.subscriber = pair.subscriber;
+        p.measured = pair.measured;
+        p.clockDifferenceMicros = pair.clockDifferenceMicros;
+        p.boundMicros = pair.boundMicros;
+        p.notCorrected = pair.notCorrected;
+        p.notCorrectedWhy = pair.notCorrectedWhy;
+        return p;
     }
 
     /** Whether the report has anything to say about clocks: more than one engine, or a warning. */

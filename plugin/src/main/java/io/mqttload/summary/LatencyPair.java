@@ -38,17 +38,4 @@ public final class LatencyPair {
     public String name() {
         return publisher + " to " + subscriber;
     }
-
-    /** A copy without the corrected figures (they are shown only on request). */
-    LatencyPair measuredOnly() {
-        LatencyPair p = new LatencyPair();
-        p.publisher = publisher;
-        p.subscriber = subscriber;
-        p.measured = measured;
-        p.clockDifferenceMicros = clockDifferenceMicros;
-        p.boundMicros = boundMicros;
-        p.notCorrected = notCorrected;
-        p.notCorrectedWhy = notCorrectedWhy;
-        return p;
-    }
 }

@@ -20,6 +20,7 @@ import io.mqttload.measure.PubToSubPairs;
 import io.mqttload.measure.SignedLatencyStats;
 import io.mqttload.report.HtmlReport;
 import io.mqttload.report.ReportText;
+import io.mqttload.report.influx.ReportPoints;
 
 /**
  * The clocks of a merged report from made-up engine summaries: engine-1 the reference, engine-2's clock 2.5 s ahead,
@@ -206,8 +207,20 @@ class ClockReportTest {
         assertThat(ReportText.markdown(r)).contains("pub-to-sub CORRECTED by the measured clock offsets");
         assertThat(HtmlReport.render(r)).contains("CORRECTED by the measured clock offsets");
 
+        // Every output carries the pairs: the report's JSON, and InfluxDB's report points.
+        ReportFigures read = SummaryJson.readReport(r.toJson());
+        assertThat(read.clocks.pairs.get(0).corrected.percentile(50.0)).isEqualTo(TRUE_LATENCY + 25);
+        assertThat(read.clocks.pairs.get(1).measured.percentile(50.0)).isEqualTo(-2_498_560);
+        assertThat(read.clocks.correctedPubToSub.count).isEqualTo(1000);
+        assertThat(ReportPoints.of(r, 1_000)).filteredOn(l -> l.startsWith("mqtt_report_pair_latency,"))
+                .hasSize(4).anySatisfy(l -> assertThat(l).contains("publisher=engine-2,subscriber=engine-1,"
+                        + "figure=measured").contains("p50=-2498560i").contains("clockDifference=-2500000i"))
+                .anySatisfy(l -> assertThat(l).contains("publisher=engine-1,subscriber=engine-2,figure=corrected")
+                        .contains("p50=1025i"));
+
         r.clocks.showCorrected(false);
         assertThat(ReportText.table(r)).doesNotContain("CORRECTED");
+        assertThat(ReportPoints.of(r, 1_000)).filteredOn(l -> l.startsWith("mqtt_report_pair_latency,")).hasSize(2);
     }
 
     @Test

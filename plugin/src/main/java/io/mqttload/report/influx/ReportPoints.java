@@ -8,7 +8,9 @@ import java.util.Map;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.SignedLatencyStats;
 import io.mqttload.summary.BrokerRow;
+import io.mqttload.summary.LatencyPair;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.NodeFigures;
 
@@ -64,6 +66,47 @@ public final class ReportPoints {
         if (r.nodes.size() > 1) {
             r.nodes.values().forEach(n -> lines.addAll(nodePoints(n, tags, timeMillis)));
         }
+        if (r.engines.size() > 1) {
+            r.clocks.pairs.forEach(p -> lines.addAll(pairPoints(p, tags, timeMillis)));
+        }
+        return lines;
+    }
+
+    /**
+     * {@code mqtt_report_pair_latency}: the pub-to-sub of one (publishing engine, receiving engine) pair, {@code figure}
+     * {@code measured} (never floored: a percentile may be below 0) or {@code corrected} (only where the report shows
+     * the corrected figures), with the clock difference applied and its bound.
+     */
+    private static List<String> pairPoints(LatencyPair p, Map<String, String> tags, long timeMillis) {
+        List<String> lines = new ArrayList<>();
+        Map<String, SignedLatencyStats> figures = new LinkedHashMap<>();
+        figures.put("measured", p.measured);
+        if (p.corrected != null) {
+            figures.put("corrected", p.corrected);
+        }
+        figures.forEach((figure, s) -> {
+            StringBuilder l = new StringBuilder(512);
+            LineProtocol.measurement(l, "mqtt_report_pair_latency");
+            LineProtocol.tags(l, tags);
+            LineProtocol.tag(l, "publisher", p.publisher);
+            LineProtocol.tag(l, "subscriber", p.subscriber);
+            LineProtocol.tag(l, "figure", figure);
+            LineProtocol.firstField(l, "count", s.count);
+            LineProtocol.field(l, "mean", s.mean);
+            for (int i = 0; i < LatencyStats.PERCENTILES.size(); i++) {
+                LineProtocol.field(l, LatencyStats.percentileName(i), s.percentiles[i]);
+            }
+            LineProtocol.field(l, "min", s.min);
+            LineProtocol.field(l, "max", s.max);
+            LineProtocol.field(l, "negative", s.negative);
+            if (p.clockDifferenceMicros != null) {
+                LineProtocol.field(l, "clockDifference", p.clockDifferenceMicros);
+                LineProtocol.field(l, "clockDifferenceBound", p.boundMicros);
+            }
+            LineProtocol.field(l, "notCorrected", p.notCorrected);
+            LineProtocol.end(l, timeMillis);
+            lines.add(l.toString());
+        });
         return lines;
     }
 

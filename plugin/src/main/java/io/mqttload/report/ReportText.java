@@ -49,6 +49,7 @@ public final class ReportText {
         for (LatencyKind kind : LatencyKind.values()) {
             kind.appendTextRow(t, r::latencyOf);
         }
+        t.append(flooredNote(r));
         r.samplerLatencyRows().forEach((label, s) -> s.appendTextRow(t, "  to " + label));
         String requests = r.requestResponseLine();
         if (!requests.isEmpty()) {
@@ -103,6 +104,10 @@ public final class ReportText {
             kind.appendMarkdownRow(m, r::latencyOf);
         }
         r.samplerLatencyRows().forEach((label, s) -> s.appendMarkdownRow(m, "pub-to-sub, " + label));
+        String floored = flooredNote(r);
+        if (!floored.isEmpty()) {
+            m.append('\n').append(floored);
+        }
         String requests = r.requestResponseLine();
         if (!requests.isEmpty()) {
             m.append('\n').append(requests).append('\n');
@@ -195,5 +200,16 @@ public final class ReportText {
     /** One of a subscriber's {@code [expected, received, duplicates, reordered]}; 0 where the figures stop short. */
     private static long at(long[] figures, int i) {
         return i < figures.length ? figures[i] : 0;
+    }
+
+    /**
+     * Under the latency table, where some pub-to-sub latencies were below 0 (clocks): the table's histograms hold them as
+     * 0, so its pub-to-sub rows are not the measured distribution; the per-pair figures are ("" when none was).
+     */
+    static String flooredNote(MergedReport r) {
+        long negative = r.count(Count.LATENCY_NEGATIVE);
+        return negative == 0 ? "" : String.format(Locale.ROOT, "pub-to-sub: %d latencies below 0 (engine clocks behind"
+                + " their publishers') are 0 in the rows above; the Clocks section has them as measured and corrected,"
+                + " per pair of engines%n", negative);
     }
 }

@@ -204,6 +204,8 @@ class ClockReportTest {
                 + " +2502.655 ms; clock difference +2500.000 ± 0.100 ms; CORRECTED p50 +1.025, p99 +1.025 ms (± 0.100 ms:"
                 + " the clock difference's bound; recorded to 0.001 ms at the p50)");
         assertThat(table).containsPattern("pub-to-sub from send +\\d+ ");
+        assertThat(table).contains("pub-to-sub: 500 latencies below 0 (engine clocks behind their publishers') are 0 in"
+                + " the rows above; the Clocks section has them as measured and corrected, per pair of engines");
         assertThat(ReportText.markdown(r)).contains("pub-to-sub CORRECTED by the measured clock offsets");
         assertThat(HtmlReport.render(r)).contains("CORRECTED by the measured clock offsets");
 

@@ -2,6 +2,7 @@ package io.mqttload.testsupport.memory;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -79,7 +80,9 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
         CONNECTS_UNANSWERED,
         /** Connections the broker closed: the disconnect fault and session takeovers. */
         CONNECTIONS_CLOSED_BY_BROKER,
-        SUBSCRIPTIONS_REFUSED
+        SUBSCRIPTIONS_REFUSED,
+        /** SUBSCRIBE packets held back by {@link #holdSubscriptions()}. */
+        SUBSCRIBES_HELD
     }
 
     private static final long WAIT_MILLIS = 5_000;
@@ -90,6 +93,9 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
     private final Map<String, String> refusedFilters = new ConcurrentHashMap<>();
     /** The CONNACK reason every connect gets refused with, "" for no answer at all, or null to accept. */
     private volatile String connectRefusal;
+    private volatile boolean holdingSubscriptions;
+    /** SUBSCRIBEs waiting for {@link #releaseSubscriptions()}: touched on the event loop only. */
+    private final List<Runnable> heldSubscriptions = new ArrayList<>();
     /** Sessions, subscriptions, retained messages: touched on the event loop only. */
     private final Routing routing = new Routing(this);
 
@@ -183,6 +189,24 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
     public InMemoryBroker refuseSubscribe(String filter, String reason) {
         refusedFilters.put(filter, reason);
         return this;
+    }
+
+    /**
+     * Sets up no subscription from now on until {@link #releaseSubscriptions()}: a SUBSCRIBE waits unanswered, and
+     * what is published meanwhile does not reach it, as with a broker still setting the subscription up.
+     */
+    public InMemoryBroker holdSubscriptions() {
+        holdingSubscriptions = true;
+        return this;
+    }
+
+    /** Sets up the held SUBSCRIBEs in their order, answering each, and holds none from now on; returns once done. */
+    public void releaseSubscriptions() {
+        onLoop(() -> {
+            holdingSubscriptions = false;
+            heldSubscriptions.forEach(Runnable::run);
+            heldSubscriptions.clear();
+        });
     }
 
     /** Closes {@code clientId}'s connection as a broker that goes away would; returns once it is closed. */
@@ -315,6 +339,11 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
 
     void subscribe(Link link, List<String> filters, int qos, SubscribeOptions options,
             CompletableFuture<Void> suback) {
+        if (holdingSubscriptions) {
+            count(Count.SUBSCRIBES_HELD, 1);
+            heldSubscriptions.add(() -> routing.subscribe(link, filters, qos, options, suback));
+            return;
+        }
         routing.subscribe(link, filters, qos, options, suback);
     }
 

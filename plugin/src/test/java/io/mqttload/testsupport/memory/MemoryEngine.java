@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
 
 import io.mqttload.client.ConnectionSettings;
@@ -34,7 +35,8 @@ public final class MemoryEngine {
     private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());
 
     private final EngineRuntime runtime;
-    private final Map<String, Object> threads = new HashMap<>();
+    /** Concurrent: a test may run two threads' samples at once, as JMeter does. */
+    private final Map<String, Object> threads = new ConcurrentHashMap<>();
 
     /**
      * @param properties run properties ({@link RunConfig}'s keys) over this harness's defaults: results in

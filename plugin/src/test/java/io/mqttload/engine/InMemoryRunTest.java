@@ -78,6 +78,7 @@ class InMemoryRunTest {
         assertThat(summary.count(Count.DUPLICATES)).isZero();
         assertThat(summary.count(Count.REORDERED)).isZero();
         assertThat(summary.pubToSub.count).isEqualTo(TOTAL);
+        assertThat(summary.publish.count).isEqualTo(TOTAL);
         assertThat(summary.connect.count).isEqualTo(2L * PAIRS);
         assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MIN)).isEqualTo((long) SAMPLES * PER_SAMPLE);
         assertThat(summary.count(Count.DISCONNECTS)).isEqualTo(2L * PAIRS);

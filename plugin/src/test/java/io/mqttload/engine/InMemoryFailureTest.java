@@ -197,6 +197,37 @@ class InMemoryFailureTest {
     }
 
     @Test
+    void aSubscriberBackWithoutItsSession_missedWhatWasSentMeanwhile_andTheVerdictSaysWhy() {
+        MemoryEngine engine = engine();
+        ConnectionSettings settings = MemoryEngine.settings().build();
+        engine.connect("connect sub", "sub", 1, settings, 1, "sub", new ReconnectPolicy(50, 10, 20));
+        engine.subscribe("subscribe", "sub", 1, "away/#", 1);
+        engine.connect("connect pub", "pub", 1, settings, 1, "pub", ReconnectPolicy.none());
+        engine.publish("publish", "pub", 1, "away/x", 1, 5, true);
+
+        // Away while five are published: a clean session keeps nothing for it.
+        broker.refuseConnects("SERVER_UNAVAILABLE");
+        broker.disconnect("sub");
+        engine.publish("publish", "pub", 1, "away/x", 1, 5, true);
+        broker.acceptConnects();
+        engine.awaitCount(Count.RECONNECTS, 1);
+        engine.publish("publish", "pub", 1, "away/x", 1, 5, true);
+        RunSummary summary = engine.shutdown();
+
+        assertThat(broker.count(InMemoryBroker.Count.QUEUED_OFFLINE)).isZero();
+        assertThat(summary.count(Count.RECEIVED)).as(summary.toTable()).isEqualTo(10);
+        // The ledger owes the five sent while it was away: the verdict says why they may be owed to nobody.
+        assertThat(summary.delivery.expected).isEqualTo(15);
+        assertThat(summary.delivery.lost()).isEqualTo(5);
+        assertThat(summary.count(Count.SUBSCRIBER_SESSIONS_LOST)).isEqualTo(1);
+        assertThat(summary.count(Count.CONNECTIONS_LOST)).isEqualTo(1);
+        assertThat(summary.verdict()).isEqualTo(Verdict.FAILED);
+        assertThat(summary.verdictLine()).contains("established connection(s) lost")
+                .contains("1 subscribing client(s) reconnected to a broker that had kept no session for them");
+        assertThat(summary.failures).anySatisfy(r -> assertThat(r.kind).isEqualTo(FailureTally.Kind.CONNECTION_LOST));
+    }
+
+    @Test
     void aPublisherWhoseConnectionIsGone_failsItsSampleSayingSo_andTheRunFails() {
         MemoryEngine engine = engine();
         engine.connect("connect pub", "pub", 1, MemoryEngine.settings().build(), 1, "gone", ReconnectPolicy.none());

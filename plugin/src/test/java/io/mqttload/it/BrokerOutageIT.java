@@ -26,7 +26,6 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.measure.Count;
-import io.mqttload.measure.FailureTally;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;
@@ -106,14 +105,10 @@ class BrokerOutageIT {
             }
             assertThat(result.failures()).as("publishes while the broker is away say why: " + result.describe())
                     .anySatisfy(f -> assertThat(f.getResponseMessage()).containsAnyOf("not connected", "no PUBACK"));
+            // The real outage reached the engine as lost connections; what the verdict, its line and the tally make of
+            // lost connections and of a session the broker did not keep is InMemoryFailureTest's.
             assertThat(summary.count(Count.CONNECTIONS_LOST)).isGreaterThanOrEqualTo(3);
-            // The run could not do what it asked: FAILED, with the losses and their reason, and the figures kept.
             assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.FAILED);
-            assertThat(summary.verdictLine()).contains("established connection(s) lost")
-                    .contains("delivery: expected " + summary.delivery.expected);
-            assertThat(summary.failures).anySatisfy(r -> assertThat(r.kind).isEqualTo(FailureTally.Kind.CONNECTION_LOST));
-            assertThat(summary.delivery.expected).isPositive();
-            assertThat(results.resolve("summary-" + summary.runId + "-" + summary.engineId + ".json")).exists();
             if (reconnectAttempts > 0) {
                 assertThat(summary.count(Count.RECONNECTS)).as("both publishers and the subscriber came back")
                         .isGreaterThanOrEqualTo(3);
@@ -124,10 +119,6 @@ class BrokerOutageIT {
                         .isGreaterThan(receivedAtRestart + 20);
                 // The CONNACK said so: what was published before it subscribed again is owed to nobody.
                 assertThat(summary.count(Count.SUBSCRIBER_SESSIONS_LOST)).as(summary.toTable()).isEqualTo(1);
-                if (summary.delivery.lost() > 0) {
-                    assertThat(summary.verdictLine()).contains("1 subscribing client(s) reconnected to a broker that"
-                            + " had kept no session for them");
-                }
             } else {
                 assertThat(summary.count(Count.RECONNECTS)).isZero();
                 assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(ackedAtRestart);

@@ -50,7 +50,8 @@ import io.mqttload.client.SubscribeOptions;
  * event loop's scheduler), reorder (a delivery held back until the next one to the same client has gone); disconnect a
  * client or all (the listener sees closed and lost, and the client reconnects by its policy), or restart as a broker
  * without persistence (sessions and retained messages forgotten too); refuse connects with a
- * CONNACK reason, or give no answer (the client's CONNACK timeout ends the connect); refuse subscriptions. {@link Count}
+ * CONNACK reason, or give no answer (the client's CONNACK timeout ends the connect); refuse subscriptions, or hold
+ * every SUBSCRIBE unanswered and not set up until released, as a broker busy setting one up. {@link Count}
  * counts what the broker did, for exact assertions.
  *
  * <p>What it does not model: the wire (encoding, packet and payload size limits, topic aliases), keep-alive and

@@ -149,6 +149,20 @@ class InMemoryFailureTest {
     }
 
     @Test
+    void requestsNoOneAnswers_failTheRunWithTheUnansweredCount() {
+        MemoryEngine engine = engine();
+        engine.connect("connect req", "req", 1, MemoryEngine.settings().build(), 1, "rq", ReconnectPolicy.none());
+        engine.subscribe("subscribe", "req", 1, "reply/{thread}", 1);
+        assertThat(engine.request("request", "req", 1, "nobody/{thread}", "reply/{thread}", 5).ok).isTrue();
+        RunSummary summary = engine.shutdown();
+
+        assertThat(summary.count(Count.REQUESTS_PUBLISHED)).as(summary.toTable()).isEqualTo(5);
+        assertThat(summary.count(Count.REPLIES_RECEIVED)).isZero();
+        assertThat(summary.verdict()).isEqualTo(Verdict.FAILED);
+        assertThat(summary.verdictLine()).contains("5 of 5 request(s) got no reply");
+    }
+
+    @Test
     void aPublishInAGroupWithNoClient_isAFailedSample_andTheRunFails() {
         MemoryEngine engine = engine();
         ConnectionSettings settings = MemoryEngine.settings().build();

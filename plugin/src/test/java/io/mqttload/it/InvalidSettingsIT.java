@@ -50,7 +50,8 @@ import io.mqttload.testsupport.TestCertificates;
  * Every invalid input a user can type fails the sample it belongs to, at once, with a message that
  * names the field and the value, and the run goes on to its end: through JMeter for each element's fields (text,
  * ${__P()} expanded, checked at test start or at the first sample), and against real brokers, DNS and key stores.
- * The rules themselves (port range, QoS, topic wildcards, payload size, filters) are ValidationTest's.
+ * The rules themselves (port range, QoS, topic wildcards, payload size, filters, key store templates) are
+ * ValidationTest's.
  */
 class InvalidSettingsIT {
     private static EmbeddedHiveMqBroker broker;
@@ -231,24 +232,6 @@ class InvalidSettingsIT {
         SampleResult trust = firstFailure(wrongTrustPassword, connect("c", 1, "{client}"));
         assertFails(trust, "INVALID_SETTING", "trustStorePassword", "wrong password", certs.trustStore().toString());
         assertThat(trust.getResponseMessage()).doesNotContain("not-the-password");
-    }
-
-    @Test
-    void perClientKeyStore_unexpandableTemplates_failAtTheStart() {
-        MqttConnectionConfig unknown = with(with(validConnection(), "transport", "TLS"), "keyStorePath",
-                "certs/{device}.p12");
-        assertFails(firstFailure(unknown, connect("c", 1, "{client}")), "INVALID_SETTING",
-                "keyStorePath = 'certs/{device}.p12'", "unknown placeholder {device}");
-
-        MqttConnectionConfig arithmeticOnText = with(with(with(validConnection(), "transport", "TLS"), "keyStorePath",
-                "certs/{client}.p12"), "keyStoreAlias", "{engine+1}");
-        assertFails(firstFailure(arithmeticOnText, connect("c", 1, "{client}")), "INVALID_SETTING",
-                "keyStoreAlias = '{engine+1}'", "{engine} is text and takes no arithmetic");
-
-        MqttConnectionConfig aliasWithoutStore = with(with(validConnection(), "transport", "TLS"), "keyStoreAlias",
-                "device-{client}");
-        assertFails(firstFailure(aliasWithoutStore, connect("c", 1, "{client}")), "INVALID_SETTING",
-                "keyStoreAlias = 'device-{client}'", "keyStorePath is empty");
     }
 
     @Test

@@ -141,7 +141,7 @@ public final class ReportText {
             m.append("| --- | ---: | ---: | ---: | ---: | ---: |\n");
             for (BarrierRow b : r.rendezvous) {
                 m.append(String.format(Locale.ROOT, "| %s #%d | %d | %d | %d | %d | %s |%n", b.name, b.generation,
-                        b.groupSize, b.threads, b.engines, b.enginesReleased,
+                        b.groupSize, b.arrived(), b.engines, b.enginesReleased,
                         b.releasedEverywhere() ? String.format(Locale.ROOT, "%.3f", b.spreadMillis()) : "timed out"));
             }
         }

@@ -261,6 +261,9 @@ public final class MergedReport {
                         k -> new BarrierRow(b.name, b.generation, b.groupSize));
                 row.engines++;
                 row.threads += b.localThreads;
+                // The engines' own counts: an engine lost after the barrier had its threads there all the same.
+                row.arrivedAsCounted = Math.max(row.arrivedAsCounted, b.released ? b.arrivedAtRelease : b.arrived);
+                row.enginesSeen.addAll(b.engines);
                 if (b.released) {
                     row.enginesReleased++;
                     row.firstWakeMicros = Math.min(row.firstWakeMicros, b.firstWakeMicros);
@@ -413,6 +416,7 @@ public final class MergedReport {
             ReportFigures.BarrierLine line = new ReportFigures.BarrierLine();
             line.groupSize = b.groupSize;
             line.threads = b.threads;
+            line.arrived = b.arrived();
             line.engines = b.engines;
             line.enginesReleased = b.enginesReleased;
             line.spreadMillis = b.releasedEverywhere() ? b.spreadMillis() : null;

@@ -49,7 +49,8 @@ import io.mqttload.client.SubscribeOptions;
  * event loop's scheduler), reorder (a delivery held back until the next one to the same client has gone); disconnect a
  * client or all (the listener sees closed and lost, and the client reconnects by its policy), or restart as a broker
  * without persistence (sessions and retained messages forgotten too); refuse connects with a
- * CONNACK reason, or give no answer (the client's CONNACK timeout ends the connect); refuse subscriptions. {@link Count}
+ * CONNACK reason, or give no answer (the client's CONNACK timeout ends the connect); refuse subscriptions; take
+ * {@code $share/} filters as ordinary ones (a broker without shared subscriptions). {@link Count}
  * counts what the broker did, for exact assertions.
  *
  * <p>What it does not model: the wire (encoding, packet and payload size limits, topic aliases), keep-alive and
@@ -88,6 +89,8 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
     private final Map<Count, LongAdder> counts = new EnumMap<>(Count.class);
     private final Faults faults = new Faults();
     private final Map<String, String> refusedFilters = new ConcurrentHashMap<>();
+    /** False for a broker without shared subscriptions: it takes {@code $share/group/filter} as an ordinary filter. */
+    private volatile boolean sharedSubscriptions = true;
     /** The CONNACK reason every connect gets refused with, "" for no answer at all, or null to accept. */
     private volatile String connectRefusal;
     /** Sessions, subscriptions, retained messages: touched on the event loop only. */
@@ -185,6 +188,16 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
         return this;
     }
 
+    /**
+     * From now on takes {@code $share/group/filter} as an ordinary filter, as a broker without shared subscriptions
+     * does (amqtt, aedes, ActiveMQ 5 and Moquette at MQTT 3.1.1): granted, and matched by no topic of a run. For the
+     * subscriptions made after it.
+     */
+    public InMemoryBroker shareFiltersAsPlainFilters() {
+        sharedSubscriptions = false;
+        return this;
+    }
+
     /** Closes {@code clientId}'s connection as a broker that goes away would; returns once it is closed. */
     public void disconnect(String clientId) {
         onLoop(() -> routing.closeByBroker(clientId));
@@ -247,6 +260,10 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
 
     Faults faults() {
         return faults;
+    }
+
+    boolean servesSharedSubscriptions() {
+        return sharedSubscriptions;
     }
 
     /** The reason a SUBSCRIBE to {@code filter} is refused with, or null. */

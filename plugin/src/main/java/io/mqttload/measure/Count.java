@@ -6,6 +6,7 @@ import static io.mqttload.measure.Count.Level.SAMPLER;
 import static io.mqttload.measure.Count.Merge.FROM_LEDGERS;
 import static io.mqttload.measure.Count.Merge.MAX;
 import static io.mqttload.measure.Count.Merge.MIN;
+import static io.mqttload.measure.Count.Owing.NOT_OWED;
 import static io.mqttload.measure.Count.Source.COUNTER;
 import static io.mqttload.measure.Count.Source.GAUGE;
 import static io.mqttload.measure.Count.Source.METRICS_WRITER;
@@ -162,7 +163,19 @@ public enum Count {
             ENGINE),
     PROMETHEUS_FINAL_MISSED("prometheusFinalMissed", PROMETHEUS_EXPORT, "1 when the run's final figures reached"
             + " Prometheus neither by a scrape nor by a push: its last seconds, end-of-run counts and verdict are"
-            + " missing there", ENGINE);
+            + " missing there", ENGINE),
+    UNSERVED_SHARED_DELIVERIES("unservedSharedDeliveries", NOT_OWED, "deliveries matching the filters of shared"
+            + " groups the broker granted and never served (sharedGroupsUnserved): it took $share/... as an ordinary"
+            + " filter, which no topic matches, so they were owed to nobody; not in expected or lost", ENGINE);
+
+    /**
+     * Marks deliveries the ledger matched to a receiver that nobody owed (the verdict says why): counted apart, never
+     * in {@link #EXPECTED}, {@link #RECEIVED_OF_EXPECTED} or {@link #LOST}, so that {@code lost} stays what the broker
+     * owed and did not deliver.
+     */
+    public enum Owing {
+        NOT_OWED
+    }
 
     /** Where a count is kept: the engine's totals, per sampler label, per broker node. */
     public enum Level {
@@ -218,6 +231,7 @@ public enum Count {
     private final Set<Level> levels;
     private final FailureTally.Kind failureKind;
     private final String errorText;
+    private final boolean notOwed;
 
     Count(String key, Source source, String meaning, Level... levels) {
         this(key, source, Merge.SUM, meaning, levels);
@@ -232,9 +246,20 @@ public enum Count {
         this(key, COUNTER, Merge.SUM, meaning, failureKind, errorText, levels);
     }
 
+    /** Deliveries nobody owed: computed at the end of the run from the ledgers, merged from the merged ledgers. */
+    Count(String key, Owing owing, String meaning, Level... levels) {
+        this(key, RUN_END, FROM_LEDGERS, meaning, null, null, owing == NOT_OWED, levels);
+    }
+
     Count(String key, Source source, Merge merge, String meaning, FailureTally.Kind failureKind, String errorText,
             Level... levels) {
+        this(key, source, merge, meaning, failureKind, errorText, false, levels);
+    }
+
+    Count(String key, Source source, Merge merge, String meaning, FailureTally.Kind failureKind, String errorText,
+            boolean notOwed, Level... levels) {
         this.key = key;
+        this.notOwed = notOwed;
         this.source = source;
         this.merge = merge;
         this.meaning = meaning;
@@ -284,6 +309,11 @@ public enum Count {
         return failureKind != null;
     }
 
+    /** Deliveries nobody owed (see {@link Owing}): kept out of expected and lost, shown beside them. */
+    public boolean notOwed() {
+        return notOwed;
+    }
+
     /** The failure kind whose reasons explain this error count, or null for a count that is not an error. */
     public FailureTally.Kind failureKind() {
         return failureKind;
@@ -301,6 +331,8 @@ public enum Count {
     public static final List<Count> ERRORS = select(Count::isError);
     /** What an engine's summary carries, in the JSON's order. */
     public static final List<Count> SUMMARY = select(Count::inSummary);
+    /** The deliveries nobody owed, in declaration order: the verdict line and the reports say each beside lost. */
+    public static final List<Count> NOT_OWED_DELIVERIES = select(Count::notOwed);
     private static final Map<Level, List<Count>> COUNTED = countedByLevel();
 
     /** The count with this key; a key no count declares is refused with its name, never read as 0. */

@@ -1,6 +1,7 @@
 package io.mqttload.report;
 
 import java.util.Locale;
+import java.util.function.Consumer;
 
 import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
@@ -67,6 +68,7 @@ public final class ReportText {
         for (BarrierRow b : r.rendezvous) {
             t.append("rendezvous ").append(b.describe()).append('\n');
         }
+        notOwed(r, line -> t.append(line).append('\n'));
         if (r.count(Count.DELIVERED_UNACKNOWLEDGED) > 0) {
             t.append(String.format(Locale.ROOT, "delivered, never acknowledged to the publisher: %d%n",
                     r.count(Count.DELIVERED_UNACKNOWLEDGED)));
@@ -78,6 +80,16 @@ public final class ReportText {
         t.append("verdict (all engines): ").append(r.verdictLine()).append('\n');
         t.append(rule);
         return t.toString();
+    }
+
+    /** A line for each count of deliveries nobody owed, when there were some: they are in no expected or lost column. */
+    private static void notOwed(MergedReport r, Consumer<String> line) {
+        for (Count c : Count.NOT_OWED_DELIVERIES) {
+            if (r.count(c) > 0) {
+                line.accept(String.format(Locale.ROOT, "owed to nobody, not in expected or lost: %d (%s)", r.count(c),
+                        c.key()));
+            }
+        }
     }
 
     /** The report as Markdown, for a wiki page or a pull request. */
@@ -122,6 +134,7 @@ public final class ReportText {
         m.append(String.format(Locale.ROOT, "| **all** | %.1f | %.1f | %d | %d | %d | %d | %d | %d | %d | %d |%n",
                 r.publishRate, r.receiveRate, r.count(Count.CONNECTS_OK), r.count(Count.CONNECTS_FAILED), r.count(Count.PUBLISH_FAILED),
                 r.expected, r.receivedOfExpected, r.lost(), r.count(Count.DUPLICATES), r.count(Count.REORDERED)));
+        notOwed(r, line -> m.append('\n').append(line).append('\n'));
         if (bySubscriber(r)) {
             m.append("\n| subscribers (sampler) | expected | received | lost | duplicates | reordered |\n"
                     + "| --- | ---: | ---: | ---: | ---: | ---: |\n");
@@ -141,7 +154,7 @@ public final class ReportText {
             m.append("| --- | ---: | ---: | ---: | ---: | ---: |\n");
             for (BarrierRow b : r.rendezvous) {
                 m.append(String.format(Locale.ROOT, "| %s #%d | %d | %d | %d | %d | %s |%n", b.name, b.generation,
-                        b.groupSize, b.threads, b.engines, b.enginesReleased,
+                        b.groupSize, b.arrived(), b.engines, b.enginesReleased,
                         b.releasedEverywhere() ? String.format(Locale.ROOT, "%.3f", b.spreadMillis()) : "timed out"));
             }
         }

@@ -175,6 +175,7 @@ public final class MergedReport {
         counts.put(Count.DELIVERED_UNACKNOWLEDGED, d.deliveredUnacknowledged);
         counts.put(Count.DELIVERED_DESPITE_NO_LOCAL, d.deliveredDespiteNoLocal);
         counts.put(Count.SHARED_GROUPS_UNSERVED, d.sharedGroupsUnserved);
+        counts.put(Count.UNSERVED_SHARED_DELIVERIES, d.unservedSharedDeliveries);
         counts.put(Count.RECEIVED_FROM_UNKNOWN_STREAMS, d.receivedFromUnknownStreams);
         failures.addAll(mergeFailures(summaries));
         this.failureTolerancePercent = summaries.isEmpty() ? 0 : summaries.get(0).failureTolerancePercent;
@@ -261,6 +262,9 @@ public final class MergedReport {
                         k -> new BarrierRow(b.name, b.generation, b.groupSize));
                 row.engines++;
                 row.threads += b.localThreads;
+                // The engines' own counts: an engine lost after the barrier had its threads there all the same.
+                row.arrivedAsCounted = Math.max(row.arrivedAsCounted, b.released ? b.arrivedAtRelease : b.arrived);
+                row.enginesSeen.addAll(b.engines);
                 if (b.released) {
                     row.enginesReleased++;
                     row.firstWakeMicros = Math.min(row.firstWakeMicros, b.firstWakeMicros);
@@ -318,6 +322,15 @@ public final class MergedReport {
 
     public long lost() {
         return expected - receivedOfExpected;
+    }
+
+    /** Deliveries nobody owed, over every such count (see {@link Count#notOwed()}): beside lost, never in it. */
+    public long notOwed() {
+        long n = 0;
+        for (Count c : Count.NOT_OWED_DELIVERIES) {
+            n += count(c);
+        }
+        return n;
     }
 
     /** The merged count, 0 when no engine carried it. */
@@ -413,6 +426,7 @@ public final class MergedReport {
             ReportFigures.BarrierLine line = new ReportFigures.BarrierLine();
             line.groupSize = b.groupSize;
             line.threads = b.threads;
+            line.arrived = b.arrived();
             line.engines = b.engines;
             line.enginesReleased = b.enginesReleased;
             line.spreadMillis = b.releasedEverywhere() ? b.spreadMillis() : null;

@@ -71,7 +71,10 @@ public final class ReportFigures {
     /** One barrier passage over every engine; the spread only when every engine was released. */
     public static final class BarrierLine {
         public int groupSize;
+        /** Threads of the engines whose summaries arrived. */
         public int threads;
+        /** Threads that arrived, as the engines counted them: an engine whose summary is missing included. */
+        public int arrived;
         public int engines;
         public int enginesReleased;
         public Double spreadMillis;

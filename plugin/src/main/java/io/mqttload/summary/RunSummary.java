@@ -104,6 +104,7 @@ public final class RunSummary {
         counts.put(Count.DELIVERED_UNACKNOWLEDGED, delivery.deliveredUnacknowledged);
         counts.put(Count.DELIVERED_DESPITE_NO_LOCAL, delivery.deliveredDespiteNoLocal);
         counts.put(Count.SHARED_GROUPS_UNSERVED, delivery.sharedGroupsUnserved);
+        counts.put(Count.UNSERVED_SHARED_DELIVERIES, delivery.unservedSharedDeliveries);
         counts.put(Count.RECEIVED_FROM_UNKNOWN_STREAMS, delivery.receivedFromUnknownStreams);
         counts.put(Count.MISSING_IN_GAPS, delivery.missingInGaps);
         counts.put(Count.LATE_SUBSCRIPTIONS, delivery.lateSubscriptions);
@@ -296,6 +297,11 @@ public final class RunSummary {
                 delivery.receivedOfExpected));
         t.append(String.format(Locale.ROOT, "%-28s lost %d  duplicates %d  reordered %d%n", "delivery", delivery.lost(),
                 count(Count.DUPLICATES), count(Count.REORDERED)));
+        for (Count c : Count.NOT_OWED_DELIVERIES) {
+            if (count(c) > 0) {
+                t.append(String.format(Locale.ROOT, "%-28s %d (%s)%n", "owed to nobody", count(c), c.key()));
+            }
+        }
         if (delivery.deliveredUnacknowledged > 0) {
             t.append(String.format(Locale.ROOT, "%-28s %d%n", "delivered, never acked", delivery.deliveredUnacknowledged));
         }

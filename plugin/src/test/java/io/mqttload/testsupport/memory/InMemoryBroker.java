@@ -51,7 +51,8 @@ import io.mqttload.client.SubscribeOptions;
  * client or all (the listener sees closed and lost, and the client reconnects by its policy), or restart as a broker
  * without persistence (sessions and retained messages forgotten too); refuse connects with a
  * CONNACK reason, or give no answer (the client's CONNACK timeout ends the connect); refuse subscriptions, or hold
- * every SUBSCRIBE unanswered and not set up until released, as a broker busy setting one up. {@link Count}
+ * every SUBSCRIBE unanswered and not set up until released, as a broker busy setting one up; take {@code $share/}
+ * filters as ordinary ones (a broker without shared subscriptions). {@link Count}
  * counts what the broker did, for exact assertions.
  *
  * <p>What it does not model: the wire (encoding, packet and payload size limits, topic aliases), keep-alive and
@@ -92,6 +93,8 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
     private final Map<Count, LongAdder> counts = new EnumMap<>(Count.class);
     private final Faults faults = new Faults();
     private final Map<String, String> refusedFilters = new ConcurrentHashMap<>();
+    /** False for a broker without shared subscriptions: it takes {@code $share/group/filter} as an ordinary filter. */
+    private volatile boolean sharedSubscriptions = true;
     /** The CONNACK reason every connect gets refused with, "" for no answer at all, or null to accept. */
     private volatile String connectRefusal;
     private volatile boolean holdingSubscriptions;
@@ -210,6 +213,16 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
         });
     }
 
+    /**
+     * From now on takes {@code $share/group/filter} as an ordinary filter, as a broker without shared subscriptions
+     * does (amqtt, aedes, ActiveMQ 5 and Moquette at MQTT 3.1.1): granted, and matched by no topic of a run. For the
+     * subscriptions made after it.
+     */
+    public InMemoryBroker shareFiltersAsPlainFilters() {
+        sharedSubscriptions = false;
+        return this;
+    }
+
     /** Closes {@code clientId}'s connection as a broker that goes away would; returns once it is closed. */
     public void disconnect(String clientId) {
         onLoop(() -> routing.closeByBroker(clientId));
@@ -272,6 +285,10 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
 
     Faults faults() {
         return faults;
+    }
+
+    boolean servesSharedSubscriptions() {
+        return sharedSubscriptions;
     }
 
     /** The reason a SUBSCRIBE to {@code filter} is refused with, or null. */

@@ -79,7 +79,11 @@ public final class EngineRuntime {
     private volatile boolean warmupOver;
     /** Elapsed ms at which production started (the first barrier released), or -1: then the test start counts. */
     private volatile long productionStartMillis = -1;
-    private volatile long lastPublishEndMillis = -1;
+    /**
+     * The end of the last Publish sample so far (elapsed ms, -1 before any), with the acknowledged and received counts
+     * there: the measured window's end.
+     */
+    private volatile long[] productionEnd = {-1, 0, 0};
     private final ProgressReport progress;
     private final GeneratorLoad generatorLoad = new GeneratorLoad();
     private final PublishSchedule publishSchedule = new PublishSchedule();
@@ -182,10 +186,22 @@ public final class EngineRuntime {
         return from >= 0 ? from : productionStart() + config.warmupMillis();
     }
 
-    /** A Publish sample ended: production lasts until the last one, not until the run's end. */
+    /**
+     * A Publish sample ended: production lasts until the last one, not until the run's end. The counts are taken here,
+     * with the time, so that the window's counts end where its seconds do: what arrives after (during the end barrier,
+     * the disconnects, the drain) is the drain's.
+     */
     public void publishSampleEnded() {
-        lastPublishEndMillis = elapsedMillis();
+        long[] end = {elapsedMillis(), metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED)};
+        synchronized (productionEndLock) {
+            // Threads end samples at once: the latest end wins, whichever thread got here first.
+            if (end[0] >= productionEnd[0]) {
+                productionEnd = end;
+            }
+        }
     }
+
+    private final Object productionEndLock = new Object();
 
     /**
      * The first MQTT Disconnect of the run begins: the steady phase is over for the broker too. A sample taken now
@@ -365,21 +381,29 @@ public final class EngineRuntime {
         // Rates cover the production window, up to the end of the last Publish sample: the barrier, disconnects and
         // the waits for acknowledgements and messages below do not count.
         long now = elapsedMillis();
-        long lastPublish = lastPublishEndMillis;
-        long productionEndMillis = lastPublish > productionStart() ? lastPublish : now;
+        long[] end = productionEnd;
+        if (end[0] <= productionStart()) {
+            // No Publish sample ended during production: it ends now.
+            end = new long[] {now, metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED)};
+        }
+        long productionEndMillis = end[0];
         long brokerEnd = brokers.windowEnd(startedAtMillis + now);
-        // The window's own counts, before the drain: what the broker acknowledges or delivers from here on was
-        // queued during production, and a rate over the window must not count it as sustained.
+        // The window's own counts, up to the end of production: what the broker acknowledges or delivers from there on
+        // was queued during production, and a rate over the window must not count it as sustained.
         long inFlight = clients.inFlight();
-        WindowCounts window = new WindowCounts(metrics.sum(Count.ACKNOWLEDGED) - warmupEndPublished,
-                metrics.sum(Count.RECEIVED) - warmupEndReceived, warmupEndInFlight, inFlight,
-                publishSchedule.scheduledInWindow(MicroClock.nowMicros() - (now - productionEndMillis) * 1000));
+        long acknowledgedInWindow = Math.max(0, end[1] - warmupEndPublished);
+        long receivedInWindow = Math.max(0, end[2] - warmupEndReceived);
+        long scheduled = publishSchedule.scheduledInWindow(MicroClock.nowMicros() - (now - productionEndMillis) * 1000);
         event("phase", "production over: waiting for " + inFlight + " acknowledgements and for expected messages"
                 + " (drain)");
         // Measured while this engine drains: the engines reach their end together after the last barrier.
         clock.endOfRun();
         Drain.await(clients, ledger, metrics, config);
         clients.closeAll(config.closeTimeoutMillis());
+        // Closed: nothing arrives after this, so the window and the drain hold every message received after warm-up.
+        WindowCounts window = new WindowCounts(acknowledgedInWindow, receivedInWindow, warmupEndInFlight, inFlight,
+                scheduled, Math.max(0, metrics.sum(Count.RECEIVED) - Math.max(end[2], warmupEndReceived)),
+                Math.max(0, elapsedMillis() - productionEndMillis));
         List<BrokerMonitor.Stats> brokerStats = brokers.close(startedAtMillis + measuredFrom(), brokerEnd);
         List<Rendezvous.Barrier> barriers = new ArrayList<>();
         for (Rendezvous r : rendezvous.values()) {

@@ -47,6 +47,8 @@ public final class EngineRuntime {
 
     private final RunConfig config;
     private final EngineMetrics metrics = new EngineMetrics();
+    /** The last Publish sample's end and the counts there: the measured window's end. */
+    private final ProductionEnd productionEnd = new ProductionEnd(metrics);
     private final Timeline timeline = new Timeline(metrics);
     private final DeliveryLedger ledger;
     private final RunContext context;
@@ -79,11 +81,6 @@ public final class EngineRuntime {
     private volatile boolean warmupOver;
     /** Elapsed ms at which production started (the first barrier released), or -1: then the test start counts. */
     private volatile long productionStartMillis = -1;
-    /**
-     * The end of the last Publish sample so far (elapsed ms, -1 before any), with the acknowledged and received counts
-     * there: the measured window's end.
-     */
-    private volatile long[] productionEnd = {-1, 0, 0};
     private final ProgressReport progress;
     private final GeneratorLoad generatorLoad = new GeneratorLoad();
     private final PublishSchedule publishSchedule = new PublishSchedule();
@@ -186,22 +183,10 @@ public final class EngineRuntime {
         return from >= 0 ? from : productionStart() + config.warmupMillis();
     }
 
-    /**
-     * A Publish sample ended: production lasts until the last one, not until the run's end. The counts are taken here,
-     * with the time, so that the window's counts end where its seconds do: what arrives after (during the end barrier,
-     * the disconnects, the drain) is the drain's.
-     */
+    /** A Publish sample ended: production lasts until the last one, not until the run's end. */
     public void publishSampleEnded() {
-        long[] end = {elapsedMillis(), metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED)};
-        synchronized (productionEndLock) {
-            // Threads end samples at once: the latest end wins, whichever thread got here first.
-            if (end[0] >= productionEnd[0]) {
-                productionEnd = end;
-            }
-        }
+        productionEnd.sampleEnded(elapsedMillis());
     }
-
-    private final Object productionEndLock = new Object();
 
     /**
      * The first MQTT Disconnect of the run begins: the steady phase is over for the broker too. A sample taken now
@@ -381,11 +366,7 @@ public final class EngineRuntime {
         // Rates cover the production window, up to the end of the last Publish sample: the barrier, disconnects and
         // the waits for acknowledgements and messages below do not count.
         long now = elapsedMillis();
-        long[] end = productionEnd;
-        if (end[0] <= productionStart()) {
-            // No Publish sample ended during production: it ends now.
-            end = new long[] {now, metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED)};
-        }
+        long[] end = productionEnd.at(productionStart(), now);
         long productionEndMillis = end[0];
         long brokerEnd = brokers.windowEnd(startedAtMillis + now);
         // The window's own counts, up to the end of production: what the broker acknowledges or delivers from there on

@@ -31,6 +31,7 @@ import io.mqttload.report.prometheus.PrometheusMetrics;
 import io.mqttload.report.prometheus.PrometheusSettings;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.NodeFigures;
+import io.mqttload.summary.Rates;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.summary.WindowCounts;
 import io.mqttload.testsupport.FreePorts;
@@ -70,7 +71,7 @@ class EveryCountShownIT {
         }
         DeliveryLedger ledger = new DeliveryLedger(1);
         summary = new RunSummary("run-c", "engine-c", 1, "every-count", 1_000, 9_000, 0, 8.0, metrics, ledger.delivery(),
-                0, 0, new WindowCounts(2_001, 2_002, 2_003, 2_004, 2_005), new long[] {0, 0, 0}, ledger.book(), 0);
+                0, 0, new WindowCounts(2_001, 2_002, 2_003, 2_004, 2_005, 2_006, 2_007), new long[] {0, 0, 0}, ledger.book(), 0);
         try (RecordingHttpServer influx = RecordingHttpServer.start(204)) {
             InfluxWriter writer = new InfluxWriter(influx.url(), "mqtt", "", InfluxWriter.Auth.NONE, "", 1000);
             RunConfig config = RunConfig.from(Map.of(RunConfig.RUN_ID, "run-c", RunConfig.ENGINE_ID, "engine-c")::get,
@@ -203,6 +204,34 @@ class EveryCountShownIT {
         }
         assertThat(prometheusText).containsPattern("(?m)^mqttload_verdict\\{engine=\"engine-c\",run=\"run-c\","
                 + "scenario=\"every-count\",verdict=\"" + summary.verdict().name() + "\"} 1.0$");
+    }
+
+    @Test
+    void everyOutput_showsTheRatesAndTheDrainAsRatesDeclaresThem() throws Exception {
+        Rates rates = summary.rates();
+        // Distinct figures, so that an output that computed its own (the drain folded in) would show another number.
+        assertThat(rates.receive).isEqualTo(2_002 / 8.0);
+        assertThat(rates.publish).isEqualTo(2_001 / 8.0);
+        assertThat(rates.drainRate).isEqualTo(2_006 / 2.007);
+        JsonNode json = JSON.readTree(summary.toJson());
+        assertThat(json.path("receiveRate").asDouble()).isEqualTo(rates.receive);
+        assertThat(json.path("publishRate").asDouble()).isEqualTo(rates.publish);
+        assertThat(json.path("drainRate").asDouble()).isEqualTo(rates.drainRate);
+        assertThat(summary.toTable()).contains(rates.pubSub()).contains(rates.drainText());
+
+        assertThat(report.rates.pubSub()).isEqualTo(rates.pubSub());
+        assertThat(report.rates.drainText()).isEqualTo(rates.drainText());
+        JsonNode merged = JSON.readTree(report.toJson());
+        assertThat(merged.path("receiveRate").asDouble()).isEqualTo(rates.receive);
+        assertThat(merged.path("drainRate").asDouble()).isEqualTo(rates.drainRate);
+        assertThat(ReportText.table(report)).contains(String.format(java.util.Locale.ROOT, "%11.1f", rates.receive))
+                .contains(rates.drainText());
+        assertThat(ReportText.markdown(report)).contains("| " + rates.pubSub() + " |").contains(rates.drainText());
+        assertThat(HtmlReport.render(report)).contains(rates.pubSub()).contains(rates.drainText());
+        Map<String, String> point = fieldsOf(ReportPoints.of(report, 9_000).get(0));
+        assertThat(Double.parseDouble(point.get("receiveRate"))).isEqualTo(rates.receive);
+        assertThat(Double.parseDouble(point.get("publishRate"))).isEqualTo(rates.publish);
+        assertThat(Double.parseDouble(point.get("drainRate"))).isEqualTo(rates.drainRate);
     }
 
     /** How Prometheus' text format writes a value. */

@@ -13,7 +13,8 @@ import io.mqttload.measure.Count;
  * {@link Count#RECEIVED_IN_WINDOW}) over its seconds; what arrived after production is the drain's, reported beside
  * them (count, time, rate) and never folded in: through a broker at its limit, the backlog it delivers after
  * production would otherwise read as a rate it never sustained. The summary, its JSON, the merge, the reports, the
- * sweep and the InfluxDB points read these figures, and nothing else computes a rate of a run.
+ * sweep and the InfluxDB points read these figures, and nothing else computes a publish, receive or drain rate of a
+ * run (the live figures are rates over their own intervals).
  */
 public final class Rates {
     /** Acknowledged publishes per second of the measured window. */

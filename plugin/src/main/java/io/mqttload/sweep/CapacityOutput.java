@@ -331,14 +331,16 @@ final class CapacityOutput {
             n.put("report", s.reportJson);
             n.put("measuredSeconds", s.measuredSeconds).put("offeredRate", s.offeredRate)
                     .put("deliveredRate", s.deliveredRate).put("windowReceiveRate", s.windowReceiveRate)
-                    .put("receivedInDrain", s.rates.drainReceived).put("drainSeconds", s.rates.drainSeconds)
-                    .put("drainRate", s.rates.drainRate)
                     .put("fanOut", s.fanOut).put("backlogGrowth", s.backlogGrowth)
                     .put("clients", s.clients).put("expected", s.expected).put("lost", s.lost)
                     .put("lagP99Millis", s.lagP99Millis).put("pubToSubP99Millis", s.latencyMillis[3])
                     .put("generatorSaturatedSeconds", s.generatorSaturatedSeconds)
                     .put("machineSaturatedSeconds", s.machineSaturatedSeconds)
                     .put("verdict", s.verdict.name());
+            if (s.rates.drainKnown) {
+                n.put("receivedInDrain", s.rates.drainReceived).put("drainSeconds", s.rates.drainSeconds)
+                        .put("drainRate", s.rates.drainRate);
+            }
             if (!Double.isNaN(s.intendedP99Millis)) {
                 n.put("intendedP50Millis", s.intendedP50Millis).put("intendedP99Millis", s.intendedP99Millis);
             }

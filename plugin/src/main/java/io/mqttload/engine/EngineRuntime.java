@@ -47,8 +47,6 @@ public final class EngineRuntime {
 
     private final RunConfig config;
     private final EngineMetrics metrics = new EngineMetrics();
-    /** The last Publish sample's end and the counts there: the measured window's end. */
-    private final ProductionEnd productionEnd = new ProductionEnd(metrics);
     private final Timeline timeline = new Timeline(metrics);
     private final DeliveryLedger ledger;
     private final RunContext context;
@@ -81,6 +79,7 @@ public final class EngineRuntime {
     private volatile boolean warmupOver;
     /** Elapsed ms at which production started (the first barrier released), or -1: then the test start counts. */
     private volatile long productionStartMillis = -1;
+    private volatile long lastPublishEndMillis = -1;
     private final ProgressReport progress;
     private final GeneratorLoad generatorLoad = new GeneratorLoad();
     private final PublishSchedule publishSchedule = new PublishSchedule();
@@ -185,7 +184,7 @@ public final class EngineRuntime {
 
     /** A Publish sample ended: production lasts until the last one, not until the run's end. */
     public void publishSampleEnded() {
-        productionEnd.sampleEnded(elapsedMillis());
+        lastPublishEndMillis = elapsedMillis();
     }
 
     /**
@@ -366,14 +365,15 @@ public final class EngineRuntime {
         // Rates cover the production window, up to the end of the last Publish sample: the barrier, disconnects and
         // the waits for acknowledgements and messages below do not count.
         long now = elapsedMillis();
-        long[] end = productionEnd.at(productionStart(), now);
-        long productionEndMillis = end[0];
+        long lastPublish = lastPublishEndMillis;
+        long productionEndMillis = lastPublish > productionStart() ? lastPublish : now;
         long brokerEnd = brokers.windowEnd(startedAtMillis + now);
-        // The window's own counts, up to the end of production: what the broker acknowledges or delivers from there on
-        // was queued during production, and a rate over the window must not count it as sustained.
+        // The window's own counts, before the drain: what the broker acknowledges or delivers from here on was
+        // queued during production, and a rate over the window must not count it as sustained. Taken here rather than
+        // at the last Publish sample's end, so that the window holds what its own last samples still had in flight.
         long inFlight = clients.inFlight();
-        long acknowledgedInWindow = Math.max(0, end[1] - warmupEndPublished);
-        long receivedInWindow = Math.max(0, end[2] - warmupEndReceived);
+        long acknowledgedInWindow = metrics.sum(Count.ACKNOWLEDGED) - warmupEndPublished;
+        long receivedAtWindowEnd = metrics.sum(Count.RECEIVED);
         long scheduled = publishSchedule.scheduledInWindow(MicroClock.nowMicros() - (now - productionEndMillis) * 1000);
         event("phase", "production over: waiting for " + inFlight + " acknowledgements and for expected messages"
                 + " (drain)");
@@ -382,9 +382,9 @@ public final class EngineRuntime {
         Drain.await(clients, ledger, metrics, config);
         clients.closeAll(config.closeTimeoutMillis());
         // Closed: nothing arrives after this, so the window and the drain hold every message received after warm-up.
-        WindowCounts window = new WindowCounts(acknowledgedInWindow, receivedInWindow, warmupEndInFlight, inFlight,
-                scheduled, Math.max(0, metrics.sum(Count.RECEIVED) - Math.max(end[2], warmupEndReceived)),
-                Math.max(0, elapsedMillis() - productionEndMillis));
+        WindowCounts window = new WindowCounts(acknowledgedInWindow, receivedAtWindowEnd - warmupEndReceived,
+                warmupEndInFlight, inFlight, scheduled, metrics.sum(Count.RECEIVED) - receivedAtWindowEnd,
+                elapsedMillis() - now);
         List<BrokerMonitor.Stats> brokerStats = brokers.close(startedAtMillis + measuredFrom(), brokerEnd);
         List<Rendezvous.Barrier> barriers = new ArrayList<>();
         for (Rendezvous r : rendezvous.values()) {

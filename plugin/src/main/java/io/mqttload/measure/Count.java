@@ -164,11 +164,10 @@ public enum Count {
             + " Prometheus neither by a scrape nor by a push: its last seconds, end-of-run counts and verdict are"
             + " missing there", ENGINE),
     RECEIVED_IN_DRAIN("receivedInDrain", RUN_END, "received after the measured window: from the end of production (the"
-            + " last Publish sample's end) until the run end closed the clients (the end barrier, disconnects, the"
-            + " drain); what the broker still owed or had queued, shown beside the receive rate and never in it",
-            ENGINE),
-    DRAIN_MILLIS("drainMillis", RUN_END, MAX, "milliseconds from the end of production until the run end closed the"
-            + " clients: the time receivedInDrain took to arrive", ENGINE),
+            + " run end's start) until the run end closed the clients; what the broker still owed or had queued, shown"
+            + " beside the receive rate and never in it", ENGINE),
+    DRAIN_MILLIS("drainMillis", RUN_END, MAX, "milliseconds from the end of production (the run end's start) until the"
+            + " run end closed the clients: the time receivedInDrain took to arrive", ENGINE),
     RECONNECTS_GIVEN_UP("reconnectsGivenUp", COUNTER, "clients that gave up reconnecting: their connection was lost"
             + " and every attempt of their reconnect policy failed, so it stayed lost", ENGINE),
     RECONNECT_ATTEMPTS_GIVEN_UP("reconnectAttemptsGivenUp", COUNTER, "reconnect attempts the clients that gave up"

@@ -14,7 +14,7 @@ public final class WindowCounts {
     public final long inFlightAtStart;
     public final long inFlightAtEnd;
     public final long scheduled;
-    /** Received after the window, until the clients closed. */
+    /** Received after the window (from the run end's start), until the clients closed. */
     public final long receivedInDrain;
     /** From the window's end until the clients closed. */
     public final long drainMillis;

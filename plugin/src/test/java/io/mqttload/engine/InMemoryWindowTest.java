@@ -15,6 +15,7 @@ import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.ProtocolVersion;
 import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.measure.Count;
+import io.mqttload.measure.Interval;
 import io.mqttload.report.ReportText;
 import io.mqttload.summary.EngineSummary;
 import io.mqttload.summary.MergedReport;
@@ -38,8 +39,8 @@ class InMemoryWindowTest {
 
     /**
      * An engine whose persistent subscriber received {@code inWindow} messages during production and is kept away
-     * (every reconnect refused) while the last Publish sample sends {@code afterwards} more, which it gets only after
-     * production: the broker's backlog.
+     * (every reconnect refused) while the last Publish sample sends {@code afterwards} more, which it gets only once
+     * production is over and the run end drains: the broker's backlog.
      */
     private RunSummary runWithBacklog(String engineId, int number, int inWindow, int afterwards) {
         MemoryEngine engine = new MemoryEngine(broker, results, Map.of("mqttload.engineId", engineId,
@@ -58,8 +59,20 @@ class InMemoryWindowTest {
         broker.disconnect(keeper);
         // The last Publish sample: production ends with it, its messages queued for the subscriber that is away.
         engine.publish("publish", "pub", 1, "window/" + engineId, 1, afterwards, true);
-        broker.acceptConnects();
-        engine.awaitCount(Count.RECEIVED, inWindow + afterwards);
+        // Back when the run end has taken the window's counts and begun to drain.
+        engine.runtime().addIntervalListener(new IntervalListener() {
+            @Override
+            public void onInterval(Interval interval) {
+                // Only the drain's start matters here.
+            }
+
+            @Override
+            public void onEvent(String type, String text, long timeMillis) {
+                if (text.startsWith("production over")) {
+                    broker.acceptConnects();
+                }
+            }
+        });
         return engine.shutdown();
     }
 

@@ -166,7 +166,21 @@ public enum Count {
             + " missing there", ENGINE),
     UNSERVED_SHARED_DELIVERIES("unservedSharedDeliveries", NOT_OWED, "deliveries matching the filters of shared"
             + " groups the broker granted and never served (sharedGroupsUnserved): it took $share/... as an ordinary"
-            + " filter, which no topic matches, so they were owed to nobody; not in expected or lost", ENGINE);
+            + " filter, which no topic matches, so they were owed to nobody; not in expected or lost", ENGINE),
+    RECEIVED_IN_DRAIN("receivedInDrain", RUN_END, "received after the measured window: from the end of production (the"
+            + " run end's start) until the run end closed the clients; what the broker still owed or had queued, shown"
+            + " beside the receive rate and never in it", ENGINE),
+    DRAIN_MILLIS("drainMillis", RUN_END, MAX, "milliseconds from the end of production (the run end's start) until the"
+            + " run end closed the clients: the time receivedInDrain took to arrive", ENGINE),
+    RECONNECTS_GIVEN_UP("reconnectsGivenUp", COUNTER, "clients that gave up reconnecting: their connection was lost"
+            + " and every attempt of their reconnect policy failed, so it stayed lost", ENGINE),
+    RECONNECT_ATTEMPTS_GIVEN_UP("reconnectAttemptsGivenUp", COUNTER, "reconnect attempts the clients that gave up"
+            + " spent before giving up", ENGINE),
+    RECONNECT_GIVE_UP_FIRST_MILLIS("reconnectGiveUpFirstMillis", RUN_END, Merge.FIRST, "milliseconds from the"
+            + " engine's run start at which the first client gave up reconnecting; 0: none did", ENGINE),
+    RECONNECT_GIVE_UP_LAST_MILLIS("reconnectGiveUpLastMillis", RUN_END, MAX, "milliseconds from the engine's run"
+            + " start at which the last client gave up reconnecting; 0: none did", ENGINE);
+
 
     /**
      * Marks deliveries the ledger matched to a receiver that nobody owed (the verdict says why): counted apart, never
@@ -205,6 +219,8 @@ public enum Count {
         SUM,
         MIN,
         MAX,
+        /** The smallest value above 0, 0 standing for "never happened" (a time of an event some engines never had). */
+        FIRST,
         /**
          * Recomputed from every engine's delivery ledger merged: a message published on one engine may be owed to a
          * subscriber on another, which neither engine's own figure includes.
@@ -218,6 +234,8 @@ public enum Count {
                     return Math.min(a, b);
                 case MAX:
                     return Math.max(a, b);
+                case FIRST:
+                    return a == 0 ? b : b == 0 ? a : Math.min(a, b);
                 default:
                     return a + b;
             }

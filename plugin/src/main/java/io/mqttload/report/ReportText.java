@@ -45,6 +45,7 @@ public final class ReportText {
         t.append(String.format(Locale.ROOT, "%-14s %11.1f %11.1f %8d %7d %11d %11d %8d %6d %10.3f%n", "ALL",
                 r.publishRate, r.receiveRate, r.count(Count.CONNECTS_OK), Count.errors(r::count), r.expected, r.receivedOfExpected,
                 r.lost(), r.count(Count.DUPLICATES), r.latency.get("pubToSub").percentile(99) / 1000.0));
+        t.append("rates over the measured window; drain: ").append(r.rates.drainText()).append('\n');
         t.append(rule);
         LatencyStats.appendTextHeader(t);
         for (LatencyKind kind : LatencyKind.values()) {
@@ -72,6 +73,9 @@ public final class ReportText {
         if (r.count(Count.DELIVERED_UNACKNOWLEDGED) > 0) {
             t.append(String.format(Locale.ROOT, "delivered, never acknowledged to the publisher: %d%n",
                     r.count(Count.DELIVERED_UNACKNOWLEDGED)));
+        }
+        if (!r.reconnectsGivenUp().isEmpty()) {
+            t.append("reconnects given up: ").append(r.reconnectsGivenUp()).append('\n');
         }
         NodeFigures.appendTable(t, r.nodes.values(), rule);
         ClockSection.appendTable(t, r.clocks, rule);
@@ -104,11 +108,15 @@ public final class ReportText {
         m.append("| actual rate pub:sub (msg/s) | avg latency (ms) | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
         m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         LatencyStats p = r.latency.get("pubToSub");
-        m.append(String.format(Locale.ROOT, "| %.1f : %.1f | %.3f", r.publishRate, r.receiveRate, p.mean / 1000.0));
+        m.append(String.format(Locale.ROOT, "| %s | %.3f", r.rates.pubSub(), p.mean / 1000.0));
         for (long v : p.percentiles) {
             m.append(String.format(Locale.ROOT, " | %.3f", v / 1000.0));
         }
         m.append(String.format(Locale.ROOT, " | %.3f |%n%n", p.max / 1000.0));
+        m.append("Rates over the measured window; drain: ").append(r.rates.drainText()).append(".\n\n");
+        if (!r.reconnectsGivenUp().isEmpty()) {
+            m.append("Reconnects given up: ").append(r.reconnectsGivenUp()).append(".\n\n");
+        }
         m.append("| latency (ms) | count | avg | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
         m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (LatencyKind kind : LatencyKind.values()) {

@@ -22,8 +22,11 @@ public final class ReportFigures {
     public int engines;
     public double measuredSeconds;
     public long warmupMillis;
+    /** The engines' window rates added up ({@link Rates}); before format 5 the receive rate counted the drain in. */
     public double publishRate;
     public double receiveRate;
+    /** What every engine received after production over the longest engine's drain, per second; null before format 5. */
+    public Double drainRate;
     /** The merged counts by their keys ({@link Count#key()}). */
     public Map<String, Long> counts = new LinkedHashMap<>();
     public Map<String, LatencyStats> latencyMicros = new LinkedHashMap<>();

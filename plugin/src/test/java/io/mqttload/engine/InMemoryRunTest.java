@@ -80,6 +80,7 @@ class InMemoryRunTest {
         assertThat(summary.count(Count.ACKNOWLEDGED_IN_WINDOW)).as("no warm-up: the window is the whole run")
                 .isEqualTo(TOTAL);
         assertThat(summary.count(Count.RECEIVED_IN_WINDOW)).isEqualTo(TOTAL);
+        assertThat(summary.count(Count.RECEIVED_IN_DRAIN)).as("every message arrived before the run end").isZero();
         assertThat(summary.delivery.expected).isEqualTo(TOTAL);
         assertThat(summary.count(Count.RECEIVED)).isEqualTo(TOTAL);
         assertThat(summary.delivery.lost()).isZero();

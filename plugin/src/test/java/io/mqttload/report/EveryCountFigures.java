@@ -45,7 +45,7 @@ final class EveryCountFigures {
         }
         DeliveryLedger ledger = new DeliveryLedger(1);
         summary = new RunSummary("run-c", "engine-c", 1, "every-count", 1_000, 9_000, 0, 8.0, metrics, ledger.delivery(),
-                0, 0, new WindowCounts(2_001, 2_002, 2_003, 2_004, 2_005), new long[] {0, 0, 0}, ledger.book(), 0);
+                0, 0, new WindowCounts(2_001, 2_002, 2_003, 2_004, 2_005, 2_006, 2_007), new long[] {0, 0, 0}, ledger.book(), 0);
         Histogram none = LatencyRecorder.newHistogram();
         interval = new Interval(5_000, none, none, none, none, List.of(new Interval.OfSampler(sampler, none, none, none)),
                 List.of(new Interval.OfNode(left, none), new Interval.OfNode(right, none)), true);

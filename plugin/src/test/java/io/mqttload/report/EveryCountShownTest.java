@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,6 +22,7 @@ import io.mqttload.report.influx.ReportPoints;
 import io.mqttload.report.prometheus.PrometheusMetrics;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.NodeFigures;
+import io.mqttload.summary.Rates;
 import io.mqttload.summary.RunSummary;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -182,5 +185,33 @@ class EveryCountShownTest {
         }
         assertThat(NodeFigures.COUNTS).containsExactlyElementsOf(counters);
         return counters;
+    }
+
+    @Test
+    void everyOutput_showsTheRatesAndTheDrainAsRatesDeclaresThem() throws Exception {
+        Rates rates = summary.rates();
+        // Distinct figures, so that an output that computed its own (the drain folded in) would show another number.
+        assertThat(rates.receive).isEqualTo(2_002 / 8.0);
+        assertThat(rates.publish).isEqualTo(2_001 / 8.0);
+        assertThat(rates.drainRate).isEqualTo(2_006 / 2.007);
+        JsonNode json = JSON.readTree(summary.toJson());
+        assertThat(json.path("receiveRate").asDouble()).isEqualTo(rates.receive);
+        assertThat(json.path("publishRate").asDouble()).isEqualTo(rates.publish);
+        assertThat(json.path("drainRate").asDouble()).isEqualTo(rates.drainRate);
+        assertThat(summary.toTable()).contains(rates.pubSub()).contains(rates.drainText());
+
+        assertThat(report.rates.pubSub()).isEqualTo(rates.pubSub());
+        assertThat(report.rates.drainText()).isEqualTo(rates.drainText());
+        JsonNode merged = JSON.readTree(report.toJson());
+        assertThat(merged.path("receiveRate").asDouble()).isEqualTo(rates.receive);
+        assertThat(merged.path("drainRate").asDouble()).isEqualTo(rates.drainRate);
+        assertThat(ReportText.table(report)).contains(String.format(Locale.ROOT, "%11.1f", rates.receive))
+                .contains(rates.drainText());
+        assertThat(ReportText.markdown(report)).contains("| " + rates.pubSub() + " |").contains(rates.drainText());
+        assertThat(HtmlReport.render(report)).contains(rates.pubSub()).contains(rates.drainText());
+        Map<String, String> point = EveryCountFigures.fieldsOf(ReportPoints.of(report, 9_000).get(0));
+        assertThat(Double.parseDouble(point.get("receiveRate"))).isEqualTo(rates.receive);
+        assertThat(Double.parseDouble(point.get("publishRate"))).isEqualTo(rates.publish);
+        assertThat(Double.parseDouble(point.get("drainRate"))).isEqualTo(rates.drainRate);
     }
 }

@@ -60,6 +60,11 @@ class InMemoryBrokerTest {
         }
 
         @Override
+        public void gaveUp(int attempts) {
+            events.add("gave up after " + attempts);
+        }
+
+        @Override
         public void message(InboundMessage m) {
             messages.add(m.topic() + " " + new String(m.payloadCopy(), StandardCharsets.UTF_8) + " q" + m.qos());
         }

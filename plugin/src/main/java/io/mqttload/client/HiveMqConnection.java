@@ -186,7 +186,14 @@ public final class HiveMqConnection implements LoadConnection {
             listener.lost(Errors.isProtocolViolation(ctx.getSource(), ctx.getCause()), ctx.getCause());
         }
         // Only a connection that once worked is retried: a first connect that fails is reported at once.
-        if (everConnected && ctx.getReconnector().getAttempts() < reconnectPolicy.maxAttempts()) {
+        int attempts = ctx.getReconnector().getAttempts();
+        if (everConnected && attempts >= reconnectPolicy.maxAttempts()) {
+            if (attempts > 0) {
+                listener.gaveUp(attempts);
+            }
+            return;
+        }
+        if (everConnected) {
             if (settings.failover()) {
                 // Each attempt tries the next node after the one tried last, the lost node coming round again.
                 int last = reconnectTarget < 0 ? node : reconnectTarget;

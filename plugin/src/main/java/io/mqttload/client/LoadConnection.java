@@ -31,6 +31,12 @@ public interface LoadConnection {
         /** A failover reconnect moved the client from node {@code from} to node {@code to} of the settings' list. */
         void movedNode(int from, int to);
 
+        /**
+         * A lost connection stays lost: each of the {@code attempts} reconnects its policy allows failed, and the client
+         * tries no more (not called for a policy of no reconnects, nor for a connection the user closed).
+         */
+        void gaveUp(int attempts);
+
         /** A received message; the view is reused for the next one (see {@link InboundMessage}). */
         void message(InboundMessage message);
     }

@@ -199,6 +199,11 @@ public final class DeliveryCheck {
          * subscriptions (at that MQTT version) took {@code $share/...} as an ordinary filter. Fails the verdict.
          */
         public long sharedGroupsUnserved;
+        /**
+         * What the ledger would owe those groups: owed to nobody, as the broker never made them groups, so left out of
+         * {@link #expected} (and the subscribers' and nodes' figures) and counted here.
+         */
+        public long unservedSharedDeliveries;
         /** Receivers owed messages that got none of them: a shared group the broker does not serve, say. */
         public final List<String> receivedNothing = new ArrayList<>();
 
@@ -339,15 +344,17 @@ public final class DeliveryCheck {
             Scope scope = e.getKey();
             if (scope.isShared()) {
                 // The filter as the plan wrote it: "perf/test/#" alone reads as an ordinary filter of topic perf/test.
-                String group = "shared group $share/" + scope.key.substring(DeliveryLedger.SHARED_SCOPE_PREFIX.length())
-                        + " received none of " + e.getValue()[0] + " messages owed to it";
+                String group = "shared group $share/" + scope.key.substring(DeliveryLedger.SHARED_SCOPE_PREFIX.length());
+                long matching = e.getValue()[0];
                 if (scope.grantedAt == null || scope.grantedAt.isEmpty()) {
-                    nothing.add(group);
+                    nothing.add(group + " received none of " + matching + " messages owed to it");
                 } else {
                     r.sharedGroupsUnserved++;
-                    nothing.add(group + ", though the broker granted the filter at " + scope.grantedAt + ": the broker"
-                            + " probably does not support shared subscriptions at " + scope.grantedAt + " (it takes"
-                            + " $share/... as an ordinary filter, which no topic matches)");
+                    notOwed(r, scope, matching);
+                    nothing.add(group + " received none of the " + matching + " messages its filter matches, though the"
+                            + " broker granted the filter at " + scope.grantedAt + ": the broker probably does not"
+                            + " support shared subscriptions at " + scope.grantedAt + " (it takes $share/... as an"
+                            + " ordinary filter, which no topic matches)");
                 }
             } else {
                 plainScopesWithNothing++;
@@ -359,6 +366,19 @@ public final class DeliveryCheck {
         }
         r.receivedNothing.addAll(nothing);
         return r;
+    }
+
+    /**
+     * Takes what a receiver that got nothing was counted as owed back out of expected, its subscriber's and its node's
+     * figures (it received none, so it added to nothing else), and counts it as owed to nobody.
+     */
+    private static void notOwed(Result r, Scope scope, long matching) {
+        r.expected -= matching;
+        r.bySampler.get(scope.label)[0] -= matching;
+        if (!scope.node.isEmpty()) {
+            r.byNode.get(scope.node)[0] -= matching;
+        }
+        r.unservedSharedDeliveries += matching;
     }
 
     /** Adds one (scope, stream) to a subscriber's or node's {@code [expected, received, duplicates, reordered]}. */

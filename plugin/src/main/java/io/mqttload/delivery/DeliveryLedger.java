@@ -196,6 +196,8 @@ public final class DeliveryLedger {
         public final List<String> receivedNothing;
         /** Shared groups the broker granted and never served (see {@link DeliveryCheck.Result#sharedGroupsUnserved}). */
         public final long sharedGroupsUnserved;
+        /** What those groups' filters matched: owed to nobody, not in expected (see {@link DeliveryCheck.Result}). */
+        public final long unservedSharedDeliveries;
 
         Delivery(DeliveryCheck.Result r, long missingInGaps, int receiverScopes, int publishStreams,
                 long lateSubscriptions, int sharedScopesAcrossEngines) {
@@ -208,6 +210,7 @@ public final class DeliveryLedger {
             this.byNode = r.byNode;
             this.receivedNothing = r.receivedNothing;
             this.sharedGroupsUnserved = r.sharedGroupsUnserved;
+            this.unservedSharedDeliveries = r.unservedSharedDeliveries;
             this.missingInGaps = missingInGaps;
             this.receiverScopes = receiverScopes;
             this.publishStreams = publishStreams;
@@ -217,6 +220,15 @@ public final class DeliveryLedger {
 
         public long lost() {
             return expected - receivedOfExpected;
+        }
+
+        /**
+         * What a drain waits for: the loss so far, and what the filters of granted shared groups that have received
+         * nothing yet match; their first messages may still be on their way, and only at the run's end is such a
+         * group one the broker does not serve.
+         */
+        public long stillMissing() {
+            return lost() + unservedSharedDeliveries;
         }
     }
 }

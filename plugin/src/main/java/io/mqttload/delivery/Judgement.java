@@ -54,7 +54,8 @@ public final class Judgement {
         }
         long unserved = count.applyAsLong(Count.SHARED_GROUPS_UNSERVED);
         if (unserved > 0) {
-            // Not loss: a broker that takes $share/... as an ordinary filter owes the group nothing (the group named below).
+            // Not loss: a broker that takes $share/... as an ordinary filter owes the group nothing (the group named
+            // below); what it would have been owed is counted apart (UNSERVED_SHARED_DELIVERIES), not in lost.
             why.add("the broker probably does not support shared subscriptions: " + unserved + " shared group(s) it"
                     + " granted received nothing");
         }
@@ -181,6 +182,7 @@ public final class Judgement {
                 b.append("no message was expected or received");
                 break;
         }
+        b.append(notOwed(count));
         if (verdict != Verdict.STOPPED && count.applyAsLong(Count.STOPPED_AT_MILLIS) > 0) {
             b.append("; ").append(stopped(count, wholeRun));
         }
@@ -222,6 +224,19 @@ public final class Judgement {
         return String.format(Locale.ROOT, "the test was stopped at %.1f s%s, before the plan's end (Stop or Shutdown,"
                 + " stoptest.sh, an element's or a Thread Group's stop action)", count.applyAsLong(Count.STOPPED_AT_MILLIS)
                 / 1000.0, wholeRun ? " of an engine's run" : " of the run");
+    }
+
+    /** The deliveries nobody owed, each by its count's key, said beside the delivery figures they are not in. */
+    private static String notOwed(ToLongFunction<Count> count) {
+        StringBuilder b = new StringBuilder();
+        for (Count c : Count.NOT_OWED_DELIVERIES) {
+            long n = count.applyAsLong(c);
+            if (n > 0) {
+                b.append("; ").append(n).append(" deliveries owed to nobody (").append(c.key())
+                        .append("), not in expected or lost");
+            }
+        }
+        return b.toString();
     }
 
     /** Why part of a loss may be no one's: subscribers whose broker kept no session across a reconnect, or "". */

@@ -203,6 +203,7 @@ public final class ConnectOperation {
     /** @param keyFailures why clients that could not load their key material did not connect (already counted) */
     private OperationResult awaitConnects(List<LoadClient> clients, List<CompletableFuture<Boolean>> acks,
             List<String> keyFailures, SetupRecorder.Step setupStep) {
+        setupStep.tried(acks.size() + keyFailures.size());
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.connectTimeoutMs() + 5_000L);
         int ok = 0;
         int failed = keyFailures.size();

@@ -88,9 +88,9 @@ public final class DisconnectOperation {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(drainTimeoutMillis);
         DeliveryLedger ledger = run.ledger();
         // Replies too: a requester of this group must still be there to get its own, a responder to send its own.
-        Waits.until(() -> (scopes.isEmpty() || ledger.delivery(scopes).lost() == 0) && repliesOutstanding(clients) == 0,
-                deadline, 20);
-        long missing = scopes.isEmpty() ? 0 : ledger.delivery(scopes).lost();
+        Waits.until(() -> (scopes.isEmpty() || ledger.delivery(scopes).stillMissing() == 0)
+                && repliesOutstanding(clients) == 0, deadline, 20);
+        long missing = scopes.isEmpty() ? 0 : ledger.delivery(scopes).stillMissing();
         long replies = repliesOutstanding(clients);
         if (missing == 0 && replies == 0) {
             return "; drained";

@@ -30,7 +30,7 @@ final class Drain {
         }
         long drainDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.drainTimeoutMillis());
         // Requests owe a reply too: it comes back to the requesting engine after the request reached a responder.
-        Waits.until(() -> ledger.delivery().lost() == 0 && metrics.sum(Count.REPLIES_PENDING) == 0
+        Waits.until(() -> ledger.delivery().stillMissing() == 0 && metrics.sum(Count.REPLIES_PENDING) == 0
                 && clients.repliesOwed() == 0, drainDeadline, 20);
         // Messages from other engines, and shared groups this ledger cannot judge, are not counted down: wait for quiet.
         if (ledger.receivesFromOtherEngines() || ledger.delivery().sharedScopesAcrossEngines > 0) {

@@ -370,17 +370,22 @@ public final class EngineRuntime {
         long productionEndMillis = lastPublish > productionStart() ? lastPublish : now;
         long brokerEnd = brokers.windowEnd(startedAtMillis + now);
         // The window's own counts, before the drain: what the broker acknowledges or delivers from here on was
-        // queued during production, and a rate over the window must not count it as sustained.
+        // queued during production, and a rate over the window must not count it as sustained. Taken here rather than
+        // at the last Publish sample's end, so that the window holds what its own last samples still had in flight.
         long inFlight = clients.inFlight();
-        WindowCounts window = new WindowCounts(metrics.sum(Count.ACKNOWLEDGED) - warmupEndPublished,
-                metrics.sum(Count.RECEIVED) - warmupEndReceived, warmupEndInFlight, inFlight,
-                publishSchedule.scheduledInWindow(MicroClock.nowMicros() - (now - productionEndMillis) * 1000));
+        long acknowledgedInWindow = metrics.sum(Count.ACKNOWLEDGED) - warmupEndPublished;
+        long receivedAtWindowEnd = metrics.sum(Count.RECEIVED);
+        long scheduled = publishSchedule.scheduledInWindow(MicroClock.nowMicros() - (now - productionEndMillis) * 1000);
         event("phase", "production over: waiting for " + inFlight + " acknowledgements and for expected messages"
                 + " (drain)");
         // Measured while this engine drains: the engines reach their end together after the last barrier.
         clock.endOfRun();
         Drain.await(clients, ledger, metrics, config);
         clients.closeAll(config.closeTimeoutMillis());
+        // Closed: nothing arrives after this, so the window and the drain hold every message received after warm-up.
+        WindowCounts window = new WindowCounts(acknowledgedInWindow, receivedAtWindowEnd - warmupEndReceived,
+                warmupEndInFlight, inFlight, scheduled, metrics.sum(Count.RECEIVED) - receivedAtWindowEnd,
+                elapsedMillis() - now);
         List<BrokerMonitor.Stats> brokerStats = brokers.close(startedAtMillis + measuredFrom(), brokerEnd);
         List<Rendezvous.Barrier> barriers = new ArrayList<>();
         for (Rendezvous r : rendezvous.values()) {

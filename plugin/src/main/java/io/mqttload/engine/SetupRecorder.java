@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -56,11 +57,19 @@ public final class SetupRecorder {
         final String sampler;
         final Map<String, String> settings;
         private final Set<LoadClient> clients = ConcurrentHashMap.newKeySet();
+        /** Clients a Connect sampler tried to connect, or -1 for the other samplers. */
+        private final AtomicLong tried;
 
         Step(String role, String sampler, Map<String, String> settings) {
             this.role = role;
             this.sampler = sampler;
             this.settings = settings;
+            this.tried = new AtomicLong("connect".equals(role) ? 0 : -1);
+        }
+
+        /** A Connect sampler tried {@code n} clients more: connected or not. */
+        public void tried(int n) {
+            tried.addAndGet(n);
         }
 
         /** The sampler ran on {@code client}; a client that runs it again and again is looked up once per streak. */
@@ -133,7 +142,10 @@ public final class SetupRecorder {
         RunSetup setup = new RunSetup();
         setup.setTestPlan(testPlan);
         for (Step s : steps.values()) {
-            setup.steps.add(new RunSetup.Step(s.role, s.sampler, s.settings, s.clients.size()));
+            RunSetup.Step step = new RunSetup.Step(s.role, s.sampler, s.settings, s.clients.size());
+            long tried = s.tried.get();
+            step.tried = tried < 0 ? null : tried;
+            setup.steps.add(step);
         }
         setup.steps.sort(RunSetup.ORDER);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);

@@ -6,6 +6,7 @@ import static io.mqttload.measure.Count.Level.SAMPLER;
 import static io.mqttload.measure.Count.Merge.FROM_LEDGERS;
 import static io.mqttload.measure.Count.Merge.MAX;
 import static io.mqttload.measure.Count.Merge.MIN;
+import static io.mqttload.measure.Count.Owing.NOT_OWED;
 import static io.mqttload.measure.Count.Source.COUNTER;
 import static io.mqttload.measure.Count.Source.GAUGE;
 import static io.mqttload.measure.Count.Source.METRICS_WRITER;
@@ -162,7 +163,33 @@ public enum Count {
             ENGINE),
     PROMETHEUS_FINAL_MISSED("prometheusFinalMissed", PROMETHEUS_EXPORT, "1 when the run's final figures reached"
             + " Prometheus neither by a scrape nor by a push: its last seconds, end-of-run counts and verdict are"
-            + " missing there", ENGINE);
+            + " missing there", ENGINE),
+    UNSERVED_SHARED_DELIVERIES("unservedSharedDeliveries", NOT_OWED, "deliveries matching the filters of shared"
+            + " groups the broker granted and never served (sharedGroupsUnserved): it took $share/... as an ordinary"
+            + " filter, which no topic matches, so they were owed to nobody; not in expected or lost", ENGINE),
+    RECEIVED_IN_DRAIN("receivedInDrain", RUN_END, "received after the measured window: from the end of production (the"
+            + " run end's start) until the run end closed the clients; what the broker still owed or had queued, shown"
+            + " beside the receive rate and never in it", ENGINE),
+    DRAIN_MILLIS("drainMillis", RUN_END, MAX, "milliseconds from the end of production (the run end's start) until the"
+            + " run end closed the clients: the time receivedInDrain took to arrive", ENGINE),
+    RECONNECTS_GIVEN_UP("reconnectsGivenUp", COUNTER, "clients that gave up reconnecting: their connection was lost"
+            + " and every attempt of their reconnect policy failed, so it stayed lost", ENGINE),
+    RECONNECT_ATTEMPTS_GIVEN_UP("reconnectAttemptsGivenUp", COUNTER, "reconnect attempts the clients that gave up"
+            + " spent before giving up", ENGINE),
+    RECONNECT_GIVE_UP_FIRST_MILLIS("reconnectGiveUpFirstMillis", RUN_END, Merge.FIRST, "milliseconds from the"
+            + " engine's run start at which the first client gave up reconnecting; 0: none did", ENGINE),
+    RECONNECT_GIVE_UP_LAST_MILLIS("reconnectGiveUpLastMillis", RUN_END, MAX, "milliseconds from the engine's run"
+            + " start at which the last client gave up reconnecting; 0: none did", ENGINE);
+
+
+    /**
+     * Marks deliveries the ledger matched to a receiver that nobody owed (the verdict says why): counted apart, never
+     * in {@link #EXPECTED}, {@link #RECEIVED_OF_EXPECTED} or {@link #LOST}, so that {@code lost} stays what the broker
+     * owed and did not deliver.
+     */
+    public enum Owing {
+        NOT_OWED
+    }
 
     /** Where a count is kept: the engine's totals, per sampler label, per broker node. */
     public enum Level {
@@ -192,6 +219,8 @@ public enum Count {
         SUM,
         MIN,
         MAX,
+        /** The smallest value above 0, 0 standing for "never happened" (a time of an event some engines never had). */
+        FIRST,
         /**
          * Recomputed from every engine's delivery ledger merged: a message published on one engine may be owed to a
          * subscriber on another, which neither engine's own figure includes.
@@ -205,6 +234,8 @@ public enum Count {
                     return Math.min(a, b);
                 case MAX:
                     return Math.max(a, b);
+                case FIRST:
+                    return a == 0 ? b : b == 0 ? a : Math.min(a, b);
                 default:
                     return a + b;
             }
@@ -218,6 +249,7 @@ public enum Count {
     private final Set<Level> levels;
     private final FailureTally.Kind failureKind;
     private final String errorText;
+    private final boolean notOwed;
 
     Count(String key, Source source, String meaning, Level... levels) {
         this(key, source, Merge.SUM, meaning, levels);
@@ -232,9 +264,20 @@ public enum Count {
         this(key, COUNTER, Merge.SUM, meaning, failureKind, errorText, levels);
     }
 
+    /** Deliveries nobody owed: computed at the end of the run from the ledgers, merged from the merged ledgers. */
+    Count(String key, Owing owing, String meaning, Level... levels) {
+        this(key, RUN_END, FROM_LEDGERS, meaning, null, null, owing == NOT_OWED, levels);
+    }
+
     Count(String key, Source source, Merge merge, String meaning, FailureTally.Kind failureKind, String errorText,
             Level... levels) {
+        this(key, source, merge, meaning, failureKind, errorText, false, levels);
+    }
+
+    Count(String key, Source source, Merge merge, String meaning, FailureTally.Kind failureKind, String errorText,
+            boolean notOwed, Level... levels) {
         this.key = key;
+        this.notOwed = notOwed;
         this.source = source;
         this.merge = merge;
         this.meaning = meaning;
@@ -284,6 +327,11 @@ public enum Count {
         return failureKind != null;
     }
 
+    /** Deliveries nobody owed (see {@link Owing}): kept out of expected and lost, shown beside them. */
+    public boolean notOwed() {
+        return notOwed;
+    }
+
     /** The failure kind whose reasons explain this error count, or null for a count that is not an error. */
     public FailureTally.Kind failureKind() {
         return failureKind;
@@ -301,6 +349,8 @@ public enum Count {
     public static final List<Count> ERRORS = select(Count::isError);
     /** What an engine's summary carries, in the JSON's order. */
     public static final List<Count> SUMMARY = select(Count::inSummary);
+    /** The deliveries nobody owed, in declaration order: the verdict line and the reports say each beside lost. */
+    public static final List<Count> NOT_OWED_DELIVERIES = select(Count::notOwed);
     private static final Map<Level, List<Count>> COUNTED = countedByLevel();
 
     /** The count with this key; a key no count declares is refused with its name, never read as 0. */

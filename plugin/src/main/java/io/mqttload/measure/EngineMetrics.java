@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.HdrHistogram.Histogram;
@@ -318,6 +319,23 @@ public final class EngineMetrics {
         } else {
             replyFailed(sampler, failure);
         }
+    }
+
+    /** When the first and the last client gave up reconnecting (ms since the epoch), 0: none did. */
+    public final AtomicLong firstGiveUpMillis = new AtomicLong();
+    public final AtomicLong lastGiveUpMillis = new AtomicLong();
+
+    /**
+     * A client gave up reconnecting after {@code attempts} failed attempts; when, the first and the last time, is kept
+     * for the summary. Returns whether it was the run's first.
+     */
+    public boolean gaveUpReconnecting(int attempts) {
+        long now = System.currentTimeMillis();
+        boolean first = firstGiveUpMillis.compareAndSet(0, now);
+        lastGiveUpMillis.accumulateAndGet(now, Math::max);
+        count(Count.RECONNECTS_GIVEN_UP);
+        count(Count.RECONNECT_ATTEMPTS_GIVEN_UP, null, null, attempts);
+        return first;
     }
 
     /** A client that lost its connection to {@code from} reconnected to {@code to} (failover). */

@@ -1,6 +1,7 @@
 package io.mqttload.report;
 
 import java.util.Locale;
+import java.util.function.Consumer;
 
 import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
@@ -44,6 +45,7 @@ public final class ReportText {
         t.append(String.format(Locale.ROOT, "%-14s %11.1f %11.1f %8d %7d %11d %11d %8d %6d %10.3f%n", "ALL",
                 r.publishRate, r.receiveRate, r.count(Count.CONNECTS_OK), Count.errors(r::count), r.expected, r.receivedOfExpected,
                 r.lost(), r.count(Count.DUPLICATES), r.latency.get("pubToSub").percentile(99) / 1000.0));
+        t.append("rates over the measured window; drain: ").append(r.rates.drainText()).append('\n');
         t.append(rule);
         LatencyStats.appendTextHeader(t);
         for (LatencyKind kind : LatencyKind.values()) {
@@ -68,9 +70,13 @@ public final class ReportText {
         for (BarrierRow b : r.rendezvous) {
             t.append("rendezvous ").append(b.describe()).append('\n');
         }
+        notOwed(r, line -> t.append(line).append('\n'));
         if (r.count(Count.DELIVERED_UNACKNOWLEDGED) > 0) {
             t.append(String.format(Locale.ROOT, "delivered, never acknowledged to the publisher: %d%n",
                     r.count(Count.DELIVERED_UNACKNOWLEDGED)));
+        }
+        if (!r.reconnectsGivenUp().isEmpty()) {
+            t.append("reconnects given up: ").append(r.reconnectsGivenUp()).append('\n');
         }
         NodeFigures.appendTable(t, r.nodes.values(), rule);
         ClockSection.appendTable(t, r.clocks, rule);
@@ -79,6 +85,16 @@ public final class ReportText {
         t.append("verdict (all engines): ").append(r.verdictLine()).append('\n');
         t.append(rule);
         return t.toString();
+    }
+
+    /** A line for each count of deliveries nobody owed, when there were some: they are in no expected or lost column. */
+    private static void notOwed(MergedReport r, Consumer<String> line) {
+        for (Count c : Count.NOT_OWED_DELIVERIES) {
+            if (r.count(c) > 0) {
+                line.accept(String.format(Locale.ROOT, "owed to nobody, not in expected or lost: %d (%s)", r.count(c),
+                        c.key()));
+            }
+        }
     }
 
     /** The report as Markdown, for a wiki page or a pull request. */
@@ -93,11 +109,15 @@ public final class ReportText {
         m.append("| actual rate pub:sub (msg/s) | avg latency (ms) | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
         m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         LatencyStats p = r.latency.get("pubToSub");
-        m.append(String.format(Locale.ROOT, "| %.1f : %.1f | %.3f", r.publishRate, r.receiveRate, p.mean / 1000.0));
+        m.append(String.format(Locale.ROOT, "| %s | %.3f", r.rates.pubSub(), p.mean / 1000.0));
         for (long v : p.percentiles) {
             m.append(String.format(Locale.ROOT, " | %.3f", v / 1000.0));
         }
         m.append(String.format(Locale.ROOT, " | %.3f |%n%n", p.max / 1000.0));
+        m.append("Rates over the measured window; drain: ").append(r.rates.drainText()).append(".\n\n");
+        if (!r.reconnectsGivenUp().isEmpty()) {
+            m.append("Reconnects given up: ").append(r.reconnectsGivenUp()).append(".\n\n");
+        }
         m.append("| latency (ms) | count | avg | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
         m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (LatencyKind kind : LatencyKind.values()) {
@@ -127,6 +147,7 @@ public final class ReportText {
         m.append(String.format(Locale.ROOT, "| **all** | %.1f | %.1f | %d | %d | %d | %d | %d | %d | %d | %d |%n",
                 r.publishRate, r.receiveRate, r.count(Count.CONNECTS_OK), r.count(Count.CONNECTS_FAILED), r.count(Count.PUBLISH_FAILED),
                 r.expected, r.receivedOfExpected, r.lost(), r.count(Count.DUPLICATES), r.count(Count.REORDERED)));
+        notOwed(r, line -> m.append('\n').append(line).append('\n'));
         if (bySubscriber(r)) {
             m.append("\n| subscribers (sampler) | expected | received | lost | duplicates | reordered |\n"
                     + "| --- | ---: | ---: | ---: | ---: | ---: |\n");
@@ -148,7 +169,7 @@ public final class ReportText {
             for (BarrierRow b : r.rendezvous) {
                 Double corrected = b.correctedSpreadMillis();
                 m.append(String.format(Locale.ROOT, "| %s #%d | %d | %d | %d | %d | %s | %s |%n", b.name, b.generation,
-                        b.groupSize, b.threads, b.engines, b.enginesReleased,
+                        b.groupSize, b.arrived(), b.engines, b.enginesReleased,
                         b.releasedEverywhere() ? String.format(Locale.ROOT, "%.3f", b.spreadMillis()) : "timed out",
                         corrected == null ? "" : String.format(Locale.ROOT, "%.3f ± %.3f", corrected,
                         b.correctedSpreadBoundMillis())));

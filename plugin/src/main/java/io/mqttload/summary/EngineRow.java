@@ -13,6 +13,8 @@ public final class EngineRow {
     public final int engineNumber;
     public final double publishRate;
     public final double receiveRate;
+    /** The engine's window rates and drain, as {@link Rates} reads its summary. */
+    public final Rates rates;
     /** The counts the engine's summary carries. */
     public final Map<Count, Long> counts = new EnumMap<>(Count.class);
     public final long pubToSubP99;
@@ -21,8 +23,9 @@ public final class EngineRow {
     EngineRow(EngineSummary s) {
         engineId = s.engineId;
         engineNumber = s.engineNumber;
-        publishRate = s.publishRate;
-        receiveRate = s.receiveRate;
+        rates = Rates.of(s);
+        publishRate = rates.publish;
+        receiveRate = rates.receive;
         for (Count c : Count.SUMMARY) {
             Long v = s.counts.get(c.key());
             if (v != null) {

@@ -33,8 +33,17 @@ public final class EngineSummary {
     public long warmupMillis;
     /** Length of the measured window: from the end of warm-up to the end of production. */
     public double measuredSeconds;
+    /**
+     * Acknowledged and received per second of the measured window ({@link Rates}); before format 5, the receive rate
+     * counted the messages that arrived during the drain too, and the publish rate the acknowledgements then.
+     */
     public double publishRate;
     public double receiveRate;
+    /**
+     * Messages per second received after production ({@link Count#RECEIVED_IN_DRAIN} over {@link Count#DRAIN_MILLIS});
+     * null in a summary written before format 5.
+     */
+    public Double drainRate;
     /** Each count of {@link Count#SUMMARY} by its key: a summary saved by an earlier version may lack newer ones. */
     public Map<String, Long> counts = new LinkedHashMap<>();
     /** By {@link LatencyKind#key()}: the kinds a report shows figures of (round trips and intended-time ones only where there are). */

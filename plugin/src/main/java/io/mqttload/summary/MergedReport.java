@@ -45,6 +45,8 @@ public final class MergedReport {
     public final Map<String, LatencyStats> latency = new LinkedHashMap<>();
     public final double publishRate;
     public final double receiveRate;
+    /** The engines' window rates added up, and the drain beside them: see {@link Rates}. */
+    public final Rates rates;
     public final double measuredSeconds;
     public final long warmupMillis;
     public final long expected;
@@ -95,8 +97,6 @@ public final class MergedReport {
         Set<String> runIds = new LinkedHashSet<>();
         Set<String> scenarios = new LinkedHashSet<>();
         Map<Integer, String> byNumber = new HashMap<>();
-        double pub = 0;
-        double sub = 0;
         double measured = 0;
         long warmup = 0;
         Histogram[] merged = new Histogram[LatencyKind.values().length];
@@ -111,8 +111,6 @@ public final class MergedReport {
                         + row.engineNumber + ": their stream ids collide, so loss across engines cannot be checked;"
                         + " give every engine its own number");
             }
-            pub += row.publishRate;
-            sub += row.receiveRate;
             measured = Math.max(measured, s.measuredSeconds);
             warmup = Math.max(warmup, s.warmupMillis);
             row.counts.forEach((c, v) -> counts.merge(c, v, c.merge()::combine));
@@ -152,8 +150,9 @@ public final class MergedReport {
         }
         this.runId = String.join(",", runIds);
         this.scenario = String.join(",", scenarios);
-        this.publishRate = pub;
-        this.receiveRate = sub;
+        this.rates = Rates.merge(engines.stream().map(e -> e.rates).collect(Collectors.toList()));
+        this.publishRate = rates.publish;
+        this.receiveRate = rates.receive;
         this.measuredSeconds = measured;
         this.warmupMillis = warmup;
         for (int i = 0; i < merged.length; i++) {
@@ -176,6 +175,7 @@ public final class MergedReport {
         counts.put(Count.DELIVERED_UNACKNOWLEDGED, d.deliveredUnacknowledged);
         counts.put(Count.DELIVERED_DESPITE_NO_LOCAL, d.deliveredDespiteNoLocal);
         counts.put(Count.SHARED_GROUPS_UNSERVED, d.sharedGroupsUnserved);
+        counts.put(Count.UNSERVED_SHARED_DELIVERIES, d.unservedSharedDeliveries);
         counts.put(Count.RECEIVED_FROM_UNKNOWN_STREAMS, d.receivedFromUnknownStreams);
         failures.addAll(mergeFailures(summaries));
         this.failureTolerancePercent = summaries.isEmpty() ? 0 : summaries.get(0).failureTolerancePercent;
@@ -262,6 +262,9 @@ public final class MergedReport {
                         k -> new BarrierRow(b.name, b.generation, b.groupSize));
                 row.engines++;
                 row.threads += b.localThreads;
+                // The engines' own counts: an engine lost after the barrier had its threads there all the same.
+                row.arrivedAsCounted = Math.max(row.arrivedAsCounted, b.released ? b.arrivedAtRelease : b.arrived);
+                row.enginesSeen.addAll(b.engines);
                 if (b.released) {
                     row.enginesReleased++;
                     row.firstWakeMicros = Math.min(row.firstWakeMicros, b.firstWakeMicros);
@@ -339,6 +342,15 @@ public final class MergedReport {
         return expected - receivedOfExpected;
     }
 
+    /** Deliveries nobody owed, over every such count (see {@link Count#notOwed()}): beside lost, never in it. */
+    public long notOwed() {
+        long n = 0;
+        for (Count c : Count.NOT_OWED_DELIVERIES) {
+            n += count(c);
+        }
+        return n;
+    }
+
     /** The merged count, 0 when no engine carried it. */
     public long count(Count c) {
         Long v = counts.get(c);
@@ -387,6 +399,11 @@ public final class MergedReport {
         return judgement.line();
     }
 
+    /** Who gave up reconnecting, on every engine: see {@link RunSummary#reconnectsGivenUp}. */
+    public String reconnectsGivenUp() {
+        return RunSummary.reconnectsGivenUp(this::count);
+    }
+
     /** Per-sampler pub-to-sub rows are shown when there is more than one subscriber sampler to tell apart. */
     public Map<String, LatencyStats> samplerLatencyRows() {
         return pubToSubBySampler.size() > 1 ? pubToSubBySampler : Map.of();
@@ -402,6 +419,7 @@ public final class MergedReport {
         f.warmupMillis = warmupMillis;
         f.publishRate = publishRate;
         f.receiveRate = receiveRate;
+        f.drainRate = rates.drainKnown ? rates.drainRate : null;
         counts.forEach((c, v) -> f.counts.put(c.key(), v));
         latency.forEach((kind, stats) -> {
             if (showsLatency(kind)) {
@@ -432,6 +450,7 @@ public final class MergedReport {
             ReportFigures.BarrierLine line = new ReportFigures.BarrierLine();
             line.groupSize = b.groupSize;
             line.threads = b.threads;
+            line.arrived = b.arrived();
             line.engines = b.engines;
             line.enginesReleased = b.enginesReleased;
             line.spreadMillis = b.releasedEverywhere() ? b.spreadMillis() : null;

@@ -22,8 +22,11 @@ public final class ReportFigures {
     public int engines;
     public double measuredSeconds;
     public long warmupMillis;
+    /** The engines' window rates added up ({@link Rates}); before format 5 the receive rate counted the drain in. */
     public double publishRate;
     public double receiveRate;
+    /** What every engine received after production over the longest engine's drain, per second; null before format 5. */
+    public Double drainRate;
     /** The merged counts by their keys ({@link Count#key()}). */
     public Map<String, Long> counts = new LinkedHashMap<>();
     public Map<String, LatencyStats> latencyMicros = new LinkedHashMap<>();
@@ -71,7 +74,10 @@ public final class ReportFigures {
     /** One barrier passage over every engine; the spread only when every engine was released. */
     public static final class BarrierLine {
         public int groupSize;
+        /** Threads of the engines whose summaries arrived. */
         public int threads;
+        /** Threads that arrived, as the engines counted them: an engine whose summary is missing included. */
+        public int arrived;
         public int engines;
         public int enginesReleased;
         public Double spreadMillis;

@@ -35,6 +35,11 @@ public final class RunSetup {
         public Map<String, String> settings = new LinkedHashMap<>();
         /** Distinct clients the sampler ran on: connected, subscribed, published with, or disconnected. */
         public long clients;
+        /**
+         * Of a Connect sampler: the clients it tried to connect, {@link #clients} of them connected; null for the other
+         * samplers, and in a summary written before format 5.
+         */
+        public Long tried;
 
         public Step() {
         }
@@ -44,6 +49,17 @@ public final class RunSetup {
             this.sampler = sampler;
             this.settings = new LinkedHashMap<>(settings);
             this.clients = clients;
+        }
+
+        /** The clients, as the report says them: "3 of 5 client(s) connected" for a Connect sampler. */
+        public String clientsText() {
+            return tried == null ? clients + " client(s)"
+                    : String.format(Locale.ROOT, "%d of %d client(s) connected", clients, tried);
+        }
+
+        /** The clients as a table cell: "3 of 5 connected" for a Connect sampler, "5" for the others. */
+        public String clientsCell() {
+            return tried == null ? Long.toString(clients) : String.format(Locale.ROOT, "%d of %d connected", clients, tried);
         }
 
         /** The settings on one line: {@code QoS 1, topic bench/{client}, payload 256 B random}. */
@@ -86,8 +102,12 @@ public final class RunSetup {
                 merged.setTestPlan(s.testPlan);
             }
             for (Step step : s.steps) {
-                byKey.computeIfAbsent(Step.key(step.role, step.sampler, step.settings),
-                        k -> new Step(step.role, step.sampler, step.settings, 0)).clients += step.clients;
+                Step m = byKey.computeIfAbsent(Step.key(step.role, step.sampler, step.settings),
+                        k -> new Step(step.role, step.sampler, step.settings, 0));
+                m.clients += step.clients;
+                if (step.tried != null) {
+                    m.tried = (m.tried == null ? 0 : m.tried) + step.tried;
+                }
             }
             s.brokers.forEach((endpoint, says) -> merged.brokers.merge(endpoint, says,
                     (a, b) -> a.isEmpty() ? b : a));
@@ -155,7 +175,7 @@ public final class RunSetup {
         t.append(String.format(Locale.ROOT, "%-12s %s%n", "test plan", testPlan.isEmpty() ? scenario
                 : "'" + testPlan + "' (" + scenario + ")"));
         for (Step s : steps) {
-            t.append(String.format(Locale.ROOT, "%-12s '%s' on %d client(s): %s%n", s.role, s.sampler, s.clients,
+            t.append(String.format(Locale.ROOT, "%-12s '%s' on %s: %s%n", s.role, s.sampler, s.clientsText(),
                     s.settingsLine()));
         }
         if (!schedule.isEmpty()) {
@@ -177,7 +197,7 @@ public final class RunSetup {
         }
         m.append("\n\n| role | sampler | clients | settings |\n| --- | --- | ---: | --- |\n");
         for (Step s : steps) {
-            m.append(String.format(Locale.ROOT, "| %s | %s | %d | %s |%n", s.role, markdownCell(s.sampler), s.clients,
+            m.append(String.format(Locale.ROOT, "| %s | %s | %s | %s |%n", s.role, markdownCell(s.sampler), s.clientsCell(),
                     markdownCell(s.settingsLine())));
         }
         if (!brokers.isEmpty()) {

@@ -34,7 +34,7 @@ public final class RunSummary {
     public final String scenario;
     public final long startedAtMillis;
     public final long endedAtMillis;
-    /** Length of the measured window: from the end of warm-up to the end of the run. */
+    /** Length of the measured window: from the end of warm-up to the end of production (the last Publish sample's end). */
     public final double measuredSeconds;
     public final long warmupMillis;
 
@@ -61,6 +61,7 @@ public final class RunSummary {
     /** Pub-to-sub per publishing engine: as measured, never floored, and corrected by the clock offsets. */
     public final List<PubToSubPairs.Figures> pubToSubPairs;
     public final DeliveryLedger.Delivery delivery;
+    /** Acknowledged and received after the warm-up, the drain included: what the window and the drain add up to. */
     public final long measuredPublished;
     public final long measuredReceived;
     /** Why the last established connection was lost, or null. */
@@ -107,6 +108,7 @@ public final class RunSummary {
         counts.put(Count.DELIVERED_UNACKNOWLEDGED, delivery.deliveredUnacknowledged);
         counts.put(Count.DELIVERED_DESPITE_NO_LOCAL, delivery.deliveredDespiteNoLocal);
         counts.put(Count.SHARED_GROUPS_UNSERVED, delivery.sharedGroupsUnserved);
+        counts.put(Count.UNSERVED_SHARED_DELIVERIES, delivery.unservedSharedDeliveries);
         counts.put(Count.RECEIVED_FROM_UNKNOWN_STREAMS, delivery.receivedFromUnknownStreams);
         counts.put(Count.MISSING_IN_GAPS, delivery.missingInGaps);
         counts.put(Count.LATE_SUBSCRIPTIONS, delivery.lateSubscriptions);
@@ -123,6 +125,10 @@ public final class RunSummary {
         counts.put(Count.IN_FLIGHT_AT_WINDOW_START, window.inFlightAtStart);
         counts.put(Count.IN_FLIGHT_AT_WINDOW_END, window.inFlightAtEnd);
         counts.put(Count.SCHEDULED_IN_WINDOW, window.scheduled);
+        counts.put(Count.RECEIVED_IN_DRAIN, window.receivedInDrain);
+        counts.put(Count.DRAIN_MILLIS, window.drainMillis);
+        counts.put(Count.RECONNECT_GIVE_UP_FIRST_MILLIS, sinceStart(m.firstGiveUpMillis.get(), startedAtMillis));
+        counts.put(Count.RECONNECT_GIVE_UP_LAST_MILLIS, sinceStart(m.lastGiveUpMillis.get(), startedAtMillis));
         this.failures = m.failures.rows();
         this.failureTolerancePercent = failureTolerancePercent;
         this.nodes = NodeFigures.of(m.nodes.all(), delivery.byNode);
@@ -137,6 +143,11 @@ public final class RunSummary {
         this.publishIntended = new LatencyStats(m.publishIntendedLatency.totalCopy());
         this.scheduleLag = new LatencyStats(m.scheduleLag.totalCopy());
         this.pubToSubPairs = m.pubToSubPairs.figures();
+    }
+
+    /** {@code epochMillis} from the run's start, at least 1 so that it is not read as "never"; 0 stays 0. */
+    private static long sinceStart(long epochMillis, long startedAtMillis) {
+        return epochMillis == 0 ? 0 : Math.max(1, epochMillis - startedAtMillis);
     }
 
     /** The figure of one latency kind. */
@@ -227,20 +238,37 @@ public final class RunSummary {
         return judgement().verdict;
     }
 
+    /** The window's rates and the drain beside them: see {@link Rates}. */
+    public Rates rates() {
+        return Rates.of(this::count, measuredSeconds);
+    }
+
     public double publishRate() {
-        return rate(measuredPublished);
+        return rates().publish;
     }
 
     public double receiveRate() {
-        return rate(measuredReceived);
-    }
-
-    private double rate(long n) {
-        return measuredSeconds <= 0 ? 0 : n / measuredSeconds;
+        return rates().receive;
     }
 
     public String verdictLine() {
         return judgement().line();
+    }
+
+    /**
+     * Who gave up reconnecting, after how many attempts and when ("" when no client did), in the summary's and the
+     * report's words.
+     */
+    public static String reconnectsGivenUp(ToLongFunction<Count> count) {
+        long clients = count.applyAsLong(Count.RECONNECTS_GIVEN_UP);
+        if (clients == 0) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "%d client(s) gave up after %d reconnect attempt(s) in all, from %.1f s to %.1f s"
+                + " after the run's start: their connections stayed lost", clients,
+                count.applyAsLong(Count.RECONNECT_ATTEMPTS_GIVEN_UP),
+                count.applyAsLong(Count.RECONNECT_GIVE_UP_FIRST_MILLIS) / 1000.0,
+                count.applyAsLong(Count.RECONNECT_GIVE_UP_LAST_MILLIS) / 1000.0);
     }
 
     /** The request/response line ("" without requests or replies), for the engine summary and the report alike. */
@@ -268,14 +296,17 @@ public final class RunSummary {
         // The schedule has its own line below, beside the actual rate.
         setup.appendText(t, scenario, "", engineId + " on " + facts.getOrDefault("host", "?"));
         t.append(rule);
-        t.append(String.format(Locale.ROOT, "%-28s %s%n", "actual rate pub:sub (msg/s)",
-                String.format(Locale.ROOT, "%.1f : %.1f", publishRate(), receiveRate())));
+        t.append(String.format(Locale.ROOT, "%-28s %s%n", "actual rate pub:sub (msg/s)", rates().pubSub()));
+        t.append(String.format(Locale.ROOT, "%-28s %s%n", "drain", rates().drainText()));
         if (count(Count.SCHEDULED_PUBLISH_RATE) > 0) {
             t.append(String.format(Locale.ROOT, "%-28s %d (throughput timers), behind it %d s%n", "scheduled pub (msg/s)",
                     count(Count.SCHEDULED_PUBLISH_RATE), count(Count.PUBLISH_BEHIND_SCHEDULE_SECONDS)));
         }
         t.append(String.format(Locale.ROOT, "%-28s ok %d  failed %d  lost %d  reconnects %d%n", "connections",
                 count(Count.CONNECTS_OK), count(Count.CONNECTS_FAILED), count(Count.CONNECTIONS_LOST), count(Count.RECONNECTS)));
+        if (count(Count.RECONNECTS_GIVEN_UP) > 0) {
+            t.append(String.format(Locale.ROOT, "%-28s %s%n", "reconnects given up", reconnectsGivenUp(this::count)));
+        }
         if (lastConnectionLoss != null) {
             t.append(String.format(Locale.ROOT, "%-28s %s%n", "last connection loss", lastConnectionLoss));
         }
@@ -300,6 +331,11 @@ public final class RunSummary {
                 delivery.receivedOfExpected));
         t.append(String.format(Locale.ROOT, "%-28s lost %d  duplicates %d  reordered %d%n", "delivery", delivery.lost(),
                 count(Count.DUPLICATES), count(Count.REORDERED)));
+        for (Count c : Count.NOT_OWED_DELIVERIES) {
+            if (count(c) > 0) {
+                t.append(String.format(Locale.ROOT, "%-28s %d (%s)%n", "owed to nobody", count(c), c.key()));
+            }
+        }
         if (delivery.deliveredUnacknowledged > 0) {
             t.append(String.format(Locale.ROOT, "%-28s %d%n", "delivered, never acked", delivery.deliveredUnacknowledged));
         }
@@ -367,8 +403,10 @@ public final class RunSummary {
         f.endedAtMillis = endedAtMillis;
         f.warmupMillis = warmupMillis;
         f.measuredSeconds = measuredSeconds;
-        f.publishRate = publishRate();
-        f.receiveRate = receiveRate();
+        Rates rates = rates();
+        f.publishRate = rates.publish;
+        f.receiveRate = rates.receive;
+        f.drainRate = rates.drainRate;
         counts.forEach((c, v) -> f.counts.put(c.key(), v));
         for (LatencyKind kind : LatencyKind.values()) {
             if (kind.row(this::latencyOf) == LatencyKind.Row.FIGURES) {

@@ -17,7 +17,13 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  */
 public final class SummaryJson {
     /** Raised whenever a field changes meaning or goes; new fields a reader ignores need no new version. */
-    public static final int FORMAT_VERSION = 4;
+    public static final int FORMAT_VERSION = 5;
+    /**
+     * The format before the rates counted their window alone: its {@code receiveRate} counted the messages that arrived
+     * during the drain as if they had arrived in the window, and its {@code publishRate} the acknowledgements then.
+     * Still read; {@link Rates} reads its window counts instead of those two fields.
+     */
+    public static final int FORMAT_WITH_DRAIN_IN_RATES = 4;
     /**
      * The format before the compact ledger ({@link LedgerJson}): still read, and a summary read in it is written back in
      * it, so rewriting an old summary does not change what an older plugin can read of it.
@@ -80,10 +86,11 @@ public final class SummaryJson {
             throw new IllegalArgumentException("not " + what + " (JSON): " + e.getOriginalMessage(), e);
         }
         int version = tree.path("formatVersion").asInt(1);
-        if (version != FORMAT_VERSION && version != FORMAT_WITH_LEDGER_LISTS) {
+        if (version != FORMAT_VERSION && version != FORMAT_WITH_DRAIN_IN_RATES && version != FORMAT_WITH_LEDGER_LISTS) {
             throw new IllegalArgumentException(what + " of format " + version + " (engine " + tree.path("engineId")
                     .asText("?") + "), and this plugin reads format " + FORMAT_VERSION + " (and the earlier "
-                    + FORMAT_WITH_LEDGER_LISTS + "): run the same plugin version on every engine and on the controller");
+                    + FORMAT_WITH_DRAIN_IN_RATES + " and " + FORMAT_WITH_LEDGER_LISTS + "): run the same plugin version"
+                    + " on every engine and on the controller");
         }
         try {
             return mapperFor(version).treeToValue(tree, type);

@@ -180,7 +180,8 @@ final class CapacityOutput {
     String[] header() {
         return new String[] {"step", "phase", options.capacity.property, "offered msg/s", "delivered msg/s",
             "received msg/s", "p50 / p99 from intended ms", "p99 from send ms", "lag p99 ms", "backlog growth",
-            "lost / expected", "broker CPU avg %", "saturated s (generator / machine)", "result"};
+            "lost / expected", "broker CPU avg %", "saturated s (generator / machine)", "after production (drain)",
+            "result"};
     }
 
     String[] row(CapacitySearch.Step step) {
@@ -213,6 +214,7 @@ final class CapacityOutput {
         // The counts run to the disconnects, a little past the window: shown within it, as the criteria read them.
         long window = Math.round(s.measuredSeconds);
         r[12] = Math.min(s.generatorSaturatedSeconds, window) + " / " + Math.min(s.machineSaturatedSeconds, window);
+        r[13] = s.rates.drainCell();
         return r;
     }
 
@@ -335,6 +337,10 @@ final class CapacityOutput {
                     .put("generatorSaturatedSeconds", s.generatorSaturatedSeconds)
                     .put("machineSaturatedSeconds", s.machineSaturatedSeconds)
                     .put("verdict", s.verdict.name());
+            if (s.rates.drainKnown) {
+                n.put("receivedInDrain", s.rates.drainReceived).put("drainSeconds", s.rates.drainSeconds)
+                        .put("drainRate", s.rates.drainRate);
+            }
             if (!Double.isNaN(s.intendedP99Millis)) {
                 n.put("intendedP50Millis", s.intendedP50Millis).put("intendedP99Millis", s.intendedP99Millis);
             }

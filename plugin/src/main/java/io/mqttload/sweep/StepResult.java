@@ -8,6 +8,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.LatencyKind;
+import io.mqttload.summary.Rates;
 import io.mqttload.summary.ReportFigures;
 import io.mqttload.summary.SummaryJson;
 
@@ -36,6 +37,8 @@ final class StepResult {
 
     /** From the report: connections made over every engine (connectsOk), not what the step's properties promise. */
     long clients;
+    /** The window's rates and the drain beside them, as the report declares them. */
+    Rates rates = Rates.UNKNOWN;
     double publishRate;
     double receiveRate;
     long expected;
@@ -134,8 +137,9 @@ final class StepResult {
         Path html = json.resolveSibling(String.valueOf(json.getFileName()).replaceAll("\\.json$", ".html"));
         reportHtml = Files.isRegularFile(html) ? sweepDir.relativize(html).toString().replace('\\', '/') : null;
         clients = r.count(Count.CONNECTS_OK);
-        publishRate = r.publishRate;
-        receiveRate = r.receiveRate;
+        rates = Rates.of(r);
+        publishRate = rates.publish;
+        receiveRate = rates.receive;
         expected = r.count(Count.EXPECTED);
         received = r.count(Count.RECEIVED_OF_EXPECTED);
         lost = r.count(Count.LOST);
@@ -171,12 +175,12 @@ final class StepResult {
         long acknowledgedInWindow = r.count(Count.ACKNOWLEDGED_IN_WINDOW);
         long receivedInWindow = r.count(Count.RECEIVED_IN_WINDOW);
         long inFlightGrowth = r.count(Count.IN_FLIGHT_AT_WINDOW_END) - r.count(Count.IN_FLIGHT_AT_WINDOW_START);
-        windowReceiveRate = receivedInWindow / window;
+        windowReceiveRate = rates.receive;
         if (fanOut > 0) {
             deliveredRate = windowReceiveRate / fanOut;
             backlogGrowth = fanOut * (acknowledgedInWindow + inFlightGrowth) - receivedInWindow;
         } else {
-            deliveredRate = acknowledgedInWindow / window;
+            deliveredRate = rates.publish;
             backlogGrowth = inFlightGrowth;
         }
         LatencyStats intended = r.latencyMicros.get(fanOut > 0 ? LatencyKind.PUB_TO_SUB_INTENDED.key()

@@ -101,7 +101,7 @@ final class SweepOutput {
     private String[] header() {
         return new String[] {"step", "label", "clients (connections)", "delivered msg/s", "published msg/s",
             "avg ms", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "broker CPU avg / max %",
-            "broker memory avg / max MiB", "expected", "lost", "verdict"};
+            "broker memory avg / max MiB", "expected", "lost", "after production (drain)", "verdict"};
     }
 
     /** A table row: figures only where the step has a report. */
@@ -129,7 +129,8 @@ final class SweepOutput {
         r[14] = Long.toString(s.lost);
         // A failed run can still report NO_LOSS (JMeter exited non-zero afterwards): the table says both.
         String verdict = s.verdict == null ? "none" : s.verdict.name();
-        r[15] = s.ok() ? verdict : verdict + " (" + s.status() + ")";
+        r[15] = s.rates.drainCell();
+        r[16] = s.ok() ? verdict : verdict + " (" + s.status() + ")";
         return r;
     }
 
@@ -223,6 +224,10 @@ final class SweepOutput {
             n.put("clients", s.clients);
             n.put("receiveRate", s.receiveRate);
             n.put("publishRate", s.publishRate);
+            if (s.rates.drainKnown) {
+                n.put("receivedInDrain", s.rates.drainReceived).put("drainSeconds", s.rates.drainSeconds)
+                        .put("drainRate", s.rates.drainRate);
+            }
             ObjectNode lat = n.putObject("pubToSubMillis");
             for (int k = 0; k < StepResult.LATENCY_NAMES.length; k++) {
                 lat.put(StepResult.LATENCY_KEYS[k], s.latencyMillis[k]);

@@ -273,6 +273,14 @@ public final class LoadClient {
         }
 
         @Override
+        public void gaveUp(int attempts) {
+            if (metrics.gaveUpReconnecting(attempts)) {
+                log.warn("MQTT client {} gave up reconnecting after {} attempt(s) (first of the run; the summary counts"
+                        + " all)", clientId(), attempts);
+            }
+        }
+
+        @Override
         public void lost(boolean protocolViolation, Throwable cause) {
             if (protocolViolation) {
                 // Counted as a lost connection too, but its reason is the violation, listed once.

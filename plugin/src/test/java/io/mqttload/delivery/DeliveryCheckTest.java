@@ -114,16 +114,21 @@ class DeliveryCheckTest {
         counts.put(Count.RECEIVED_OF_EXPECTED, d.receivedOfExpected);
         counts.put(Count.LOST, d.lost());
         counts.put(Count.SHARED_GROUPS_UNSERVED, d.sharedGroupsUnserved);
+        counts.put(Count.UNSERVED_SHARED_DELIVERIES, d.unservedSharedDeliveries);
         Judgement j = new Judgement(c -> counts.getOrDefault(c, 0L), List.of(), List.of(), d.receivedNothing, 0, false);
 
         assertThat(d.sharedGroupsUnserved).isEqualTo(1);
+        assertThat(d.unservedSharedDeliveries).as("owed to nobody").isEqualTo(4100);
+        assertThat(d.expected).isZero();
+        assertThat(d.lost()).isZero();
         assertThat(j.verdict).isEqualTo(Verdict.FAILED);
         assertThat(j.line()).startsWith("FAILED: the broker probably does not support shared subscriptions: 1 shared"
                 + " group(s) it granted received nothing")
-                .contains("delivery: expected 4100, received 0, lost 4100")
-                .contains("shared group $share/perf/test/# received none of 4100 messages owed to it, though the broker"
-                        + " granted the filter at MQTT 3.1.1: the broker probably does not support shared subscriptions"
-                        + " at MQTT 3.1.1");
+                .contains("delivery: expected 0, received 0, lost 0; 4100 deliveries owed to nobody"
+                        + " (unservedSharedDeliveries), not in expected or lost")
+                .contains("shared group $share/perf/test/# received none of the 4100 messages its filter matches, though"
+                        + " the broker granted the filter at MQTT 3.1.1: the broker probably does not support shared"
+                        + " subscriptions at MQTT 3.1.1");
     }
 
     @Test

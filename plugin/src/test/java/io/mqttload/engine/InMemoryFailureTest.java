@@ -1,10 +1,13 @@
 package io.mqttload.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -16,6 +19,8 @@ import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
+import io.mqttload.report.ReportText;
+import io.mqttload.report.influx.ReportPoints;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.memory.InMemoryBroker;
@@ -61,6 +66,18 @@ class InMemoryFailureTest {
             assertThat(r.count).isEqualTo(3);
             assertThat(r.reason).isEqualTo("CONNACK refused: NOT_AUTHORIZED (in-memory broker)");
         });
+        // Every message attempted without a connection: failed, and never sent.
+        assertThat(summary.count(Count.PUBLISH_FAILED)).isEqualTo(5);
+        assertThat(summary.count(Count.PUBLISH_NOT_SENT)).isEqualTo(5);
+        assertThat(summary.failures).extracting(r -> r.kind).containsExactlyInAnyOrder(FailureTally.Kind.CONNECT,
+                FailureTally.Kind.PUBLISH);
+        assertThat(summary.toTable()).contains("errors by sampler").contains("connect pub");
+        MergedReport report = MergedReport.merge(List.of(summary.toJson()), List.of());
+        assertThat(report.verdict()).isEqualTo(Verdict.FAILED);
+        assertThat(report.toJson()).contains("\"kind\": \"connect\"").contains("\"reason\": \"CONNACK refused");
+        assertThat(ReportPoints.of(report, 1_000)).anySatisfy(line -> assertThat(line)
+                .startsWith("mqtt_report_errors,").contains("kind=connect"));
+        assertThat(ReportText.markdown(report)).contains("| errors by sampler |");
     }
 
     @Test
@@ -103,6 +120,49 @@ class InMemoryFailureTest {
     }
 
     @Test
+    void messagesSentWhileTheBrokerSetsASubscriptionUp_makeTheLossUncertainNotPlain() {
+        // Not asked for its version: that question's own SUBSCRIBE would be held too.
+        MemoryEngine engine = new MemoryEngine(broker, results, Map.of(RunConfig.BROKER_VERSION_TIMEOUT_MS, "0"));
+        ConnectionSettings settings = MemoryEngine.settings().build();
+        engine.connect("connect sub", "sub", 1, settings, 1, "s", ReconnectPolicy.none());
+        engine.connect("connect pub", "pub", 2, settings, 1, "p", ReconnectPolicy.none());
+        broker.holdSubscriptions();
+
+        CompletableFuture<OperationResult> subscribe = CompletableFuture.supplyAsync(
+                () -> engine.subscribe("subscribe", "sub", 1, "race/#", 1));
+        await().atMost(Duration.ofSeconds(2)).until(() -> broker.count(InMemoryBroker.Count.SUBSCRIBES_HELD) == 1);
+        // Sent after the SUBSCRIBE was asked for, before the broker set it up: owed by the ledger, by the broker to no one.
+        OperationResult publish = engine.publish("publish", "pub", 2, "race/x", 1, 10, true);
+        broker.releaseSubscriptions();
+        OperationResult subscribed = subscribe.join();
+        RunSummary summary = engine.shutdown();
+
+        assertThat(publish.ok).isTrue();
+        assertThat(subscribed.ok).isTrue();
+        assertThat(summary.count(Count.ACKNOWLEDGED)).as(summary.toTable()).isEqualTo(10);
+        assertThat(summary.count(Count.RECEIVED)).isZero();
+        assertThat(summary.delivery.expected).isEqualTo(10);
+        assertThat(summary.delivery.lateSubscriptions).isEqualTo(1);
+        assertThat(summary.verdict()).isEqualTo(Verdict.LOSS_UNCERTAIN);
+        assertThat(summary.verdictLine()).contains("1 subscription(s) were made after matching messages had been"
+                + " published");
+    }
+
+    @Test
+    void requestsNoOneAnswers_failTheRunWithTheUnansweredCount() {
+        MemoryEngine engine = engine();
+        engine.connect("connect req", "req", 1, MemoryEngine.settings().build(), 1, "rq", ReconnectPolicy.none());
+        engine.subscribe("subscribe", "req", 1, "reply/{thread}", 1);
+        assertThat(engine.request("request", "req", 1, "nobody/{thread}", "reply/{thread}", 5).ok).isTrue();
+        RunSummary summary = engine.shutdown();
+
+        assertThat(summary.count(Count.REQUESTS_PUBLISHED)).as(summary.toTable()).isEqualTo(5);
+        assertThat(summary.count(Count.REPLIES_RECEIVED)).isZero();
+        assertThat(summary.verdict()).isEqualTo(Verdict.FAILED);
+        assertThat(summary.verdictLine()).contains("5 of 5 request(s) got no reply");
+    }
+
+    @Test
     void aPublishInAGroupWithNoClient_isAFailedSample_andTheRunFails() {
         MemoryEngine engine = engine();
         ConnectionSettings settings = MemoryEngine.settings().build();
@@ -121,30 +181,40 @@ class InMemoryFailureTest {
         assertThat(summary.count(Count.SAMPLES_FAILED)).isEqualTo(10);
         assertThat(Count.errors(summary::count)).isEqualTo(10);
         assertThat(summary.verdict()).isEqualTo(Verdict.FAILED);
-        assertThat(summary.verdictLine()).startsWith("FAILED: 10 sample(s) failed (most often: 10 x NOT_CONNECTED");
+        assertThat(summary.verdictLine()).startsWith("FAILED: 10 sample(s) failed (most often: 10 x NOT_CONNECTED")
+                .contains("in 'publish lost'");
+        assertThat(summary.failures).singleElement().satisfies(r -> assertThat(r.kind).isEqualTo(FailureTally.Kind.SAMPLE));
     }
 
     @Test
-    void aConnectionTheBrokerDrops_isCountedLost_reconnects_andFailsTheRun() {
+    void aConnectionTheBrokerDrops_isCountedLost_reconnectsWithoutItsSession_andFailsTheRunSayingWhy() {
         MemoryEngine engine = engine();
         ConnectionSettings settings = MemoryEngine.settings().build();
-        engine.connect("connect sub", "sub", 1, settings, 1, "sub", new ReconnectPolicy(3, 10, 20));
-        engine.subscribe("subscribe", "sub", 1, "out/#", 1);
+        engine.connect("connect sub", "sub", 1, settings, 1, "sub", new ReconnectPolicy(50, 10, 20));
+        engine.subscribe("subscribe", "sub", 1, "away/#", 1);
         engine.connect("connect pub", "pub", 1, settings, 1, "pub", ReconnectPolicy.none());
-        engine.publish("publish", "pub", 1, "out/x", 1, 5, true);
+        engine.publish("publish", "pub", 1, "away/x", 1, 5, true);
 
+        // Away while five are published: a clean session keeps nothing for it, and the client subscribes again.
+        broker.refuseConnects("SERVER_UNAVAILABLE");
         broker.disconnect("sub");
+        engine.publish("publish", "pub", 1, "away/x", 1, 5, true);
+        broker.acceptConnects();
         engine.awaitCount(Count.RECONNECTS, 1);
-        engine.publish("publish", "pub", 1, "out/x", 1, 5, true);
+        engine.publish("publish", "pub", 1, "away/x", 1, 5, true);
         RunSummary summary = engine.shutdown();
 
-        assertThat(summary.count(Count.CONNECTIONS_LOST)).as(summary.toTable()).isEqualTo(1);
-        assertThat(summary.count(Count.RECONNECTS)).isEqualTo(1);
-        // A clean session: the broker forgot the subscription, the client made it again, and nothing was owed meanwhile.
+        assertThat(broker.count(InMemoryBroker.Count.QUEUED_OFFLINE)).isZero();
+        assertThat(summary.count(Count.RECEIVED)).as(summary.toTable()).isEqualTo(10);
+        // The ledger owes the five sent while it was away: the verdict says why they may be owed to nobody.
+        assertThat(summary.delivery.expected).isEqualTo(15);
+        assertThat(summary.delivery.lost()).isEqualTo(5);
         assertThat(summary.count(Count.SUBSCRIBER_SESSIONS_LOST)).isEqualTo(1);
-        assertThat(summary.count(Count.RECEIVED)).isEqualTo(10);
+        assertThat(summary.count(Count.CONNECTIONS_LOST)).isEqualTo(1);
+        assertThat(summary.count(Count.RECONNECTS)).isEqualTo(1);
         assertThat(summary.verdict()).isEqualTo(Verdict.FAILED);
-        assertThat(summary.verdictLine()).contains("established connection(s) lost");
+        assertThat(summary.verdictLine()).contains("established connection(s) lost")
+                .contains("1 subscribing client(s) reconnected to a broker that had kept no session for them");
         assertThat(summary.failures).anySatisfy(r -> assertThat(r.kind).isEqualTo(FailureTally.Kind.CONNECTION_LOST));
     }
 

@@ -3,6 +3,7 @@ package io.mqttload.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -21,7 +22,12 @@ import io.mqttload.clock.ClockFigures;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.PubToSubPairs;
 import io.mqttload.rendezvous.Rendezvous;
+import io.mqttload.report.ReportText;
+import io.mqttload.summary.BarrierFigures;
+import io.mqttload.summary.BarrierRow;
+import io.mqttload.summary.EngineSummary;
 import io.mqttload.summary.MergedReport;
+import io.mqttload.summary.ReportFigures;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.summary.SummaryJson;
 import io.mqttload.testsupport.memory.InMemoryBroker;
@@ -38,7 +44,7 @@ class InMemoryRendezvousRunTest {
     @RegisterExtension
     final InMemoryBroker broker = new InMemoryBroker();
 
-    private final ExecutorService threads = Executors.newFixedThreadPool(2, r -> {
+    private final ExecutorService threads = Executors.newFixedThreadPool(6, r -> {
         Thread t = new Thread(r, "engine-thread");
         t.setDaemon(true);
         return t;
@@ -50,14 +56,22 @@ class InMemoryRendezvousRunTest {
     }
 
     private MemoryEngine engine(int number) {
+        return engine(number, 2);
+    }
+
+    private MemoryEngine engine(int number, int engines) {
         return new MemoryEngine(broker, results, Map.of("mqttload.engineId", "engine-" + number,
-                "mqttload.engineNumber", Integer.toString(number), "mqttload.engines", "2",
+                "mqttload.engineNumber", Integer.toString(number), "mqttload.engines", Integer.toString(engines),
                 "mqttload.clockSamples", "4", "mqttload.clockTimeoutMs", "2000"));
     }
 
     private Future<Rendezvous.Passage> arrive(MemoryEngine engine, ConnectionSettings settings) {
+        return arrive(engine, settings, 2);
+    }
+
+    private Future<Rendezvous.Passage> arrive(MemoryEngine engine, ConnectionSettings settings, int groupSize) {
         return threads.submit(() -> {
-            Rendezvous.Passage p = engine.runtime().rendezvous(settings, 0).await("start", 1, 2, 5_000, true);
+            Rendezvous.Passage p = engine.runtime().rendezvous(settings, 0).await("start", 1, groupSize, 5_000, true);
             engine.runtime().productionStarted("barrier 'start' released");
             return p;
         });
@@ -128,5 +142,49 @@ class InMemoryRendezvousRunTest {
                 "engine-2 to engine-1");
         assertThat(report.clocks.correctedPubToSub.count).isEqualTo(20);
         assertThat(report.clocks.correctedPubToSubMissing).isNull();
+    }
+
+    @Test
+    void threeEnginesOfTwoThreads_theMergedBarrierCountsAreTheEngines_withAndWithoutAMissingEngine() throws Exception {
+        ConnectionSettings settings = MemoryEngine.settings().build();
+        List<MemoryEngine> engines = List.of(engine(1, 3), engine(2, 3), engine(3, 3));
+        List<Future<Rendezvous.Passage>> passages = new ArrayList<>();
+        for (MemoryEngine e : engines) {
+            passages.add(arrive(e, settings, 6));
+            passages.add(arrive(e, settings, 6));
+        }
+        for (Future<Rendezvous.Passage> p : passages) {
+            assertThat(p.get(5, TimeUnit.SECONDS).released).isTrue();
+        }
+        // The reference engine last: the others' end-of-run clock exchange needs it.
+        String three = engines.get(2).shutdown().toJson();
+        String two = engines.get(1).shutdown().toJson();
+        String one = engines.get(0).shutdown().toJson();
+        for (String summary : List.of(one, two, three)) {
+            EngineSummary read = SummaryJson.readEngineSummary(summary);
+            assertThat(read.rendezvous).singleElement().satisfies(b -> {
+                assertThat(b.arrivedAtRelease).isEqualTo(6);
+                assertThat(b.localThreads).isEqualTo(2);
+            });
+        }
+
+        MergedReport all = MergedReport.merge(List.of(one, two, three), List.of());
+        MergedReport withoutThree = MergedReport.merge(List.of(one, two), List.of("engine-3"));
+
+        for (MergedReport report : List.of(all, withoutThree)) {
+            BarrierFigures engineOne = SummaryJson.readEngineSummary(one).rendezvous.get(0);
+            assertThat(report.rendezvous).singleElement().satisfies(row -> {
+                assertThat(row.arrived()).isEqualTo(engineOne.arrivedAtRelease);
+                assertThat(row.enginesArrived()).isEqualTo(3);
+                assertThat(row.describe()).startsWith("'start' #1: 6 of 6 threads on 3 engine(s) released");
+            });
+            ReportFigures.BarrierLine line = report.figures().rendezvous.get("start #1");
+            assertThat(line.arrived).isEqualTo(6);
+            assertThat(ReportText.table(report)).contains("rendezvous 'start' #1: 6 of 6 threads on 3 engine(s) released");
+            assertThat(ReportText.markdown(report)).contains("| start #1 | 6 | 6 | ");
+        }
+        BarrierRow survivors = withoutThree.rendezvous.get(0);
+        assertThat(survivors.engines).as("the summaries that carry it").isEqualTo(2);
+        assertThat(survivors.threads).as("the threads of those summaries").isEqualTo(4);
     }
 }

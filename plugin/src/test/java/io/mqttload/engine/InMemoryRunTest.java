@@ -1,8 +1,10 @@
 package io.mqttload.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -11,11 +13,17 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.ProtocolVersion;
 import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
+import io.mqttload.measure.LatencyStats;
+import io.mqttload.report.ReportText;
+import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.memory.InMemoryBroker;
 import io.mqttload.testsupport.memory.MemoryEngine;
@@ -72,12 +80,14 @@ class InMemoryRunTest {
         assertThat(summary.count(Count.ACKNOWLEDGED_IN_WINDOW)).as("no warm-up: the window is the whole run")
                 .isEqualTo(TOTAL);
         assertThat(summary.count(Count.RECEIVED_IN_WINDOW)).isEqualTo(TOTAL);
+        assertThat(summary.count(Count.RECEIVED_IN_DRAIN)).as("every message arrived before the run end").isZero();
         assertThat(summary.delivery.expected).isEqualTo(TOTAL);
         assertThat(summary.count(Count.RECEIVED)).isEqualTo(TOTAL);
         assertThat(summary.delivery.lost()).isZero();
         assertThat(summary.count(Count.DUPLICATES)).isZero();
         assertThat(summary.count(Count.REORDERED)).isZero();
         assertThat(summary.pubToSub.count).isEqualTo(TOTAL);
+        assertThat(summary.publish.count).isEqualTo(TOTAL);
         assertThat(summary.connect.count).isEqualTo(2L * PAIRS);
         assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MIN)).isEqualTo((long) SAMPLES * PER_SAMPLE);
         assertThat(summary.count(Count.DISCONNECTS)).isEqualTo(2L * PAIRS);
@@ -86,6 +96,36 @@ class InMemoryRunTest {
         assertThat(broker.count(InMemoryBroker.Count.PUBLISHES_RECEIVED)).isEqualTo(TOTAL);
         // And the broker's version, to the setup's question.
         assertThat(broker.count(InMemoryBroker.Count.DELIVERIES)).isEqualTo(TOTAL + 1);
+    }
+
+    @Test
+    void oneEnginesMergedReport_hasItsSummarysFiguresExactly_inEveryForm() throws Exception {
+        RunSummary summary = pointToPoint(MemoryEngine.settings().build(), 1, false);
+
+        MergedReport report = MergedReport.merge(List.of(summary.toJson()), List.of());
+
+        assertThat(report.engines).hasSize(1);
+        assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
+        assertThat(report.expected).isEqualTo(TOTAL).isEqualTo(summary.delivery.expected);
+        assertThat(report.receivedOfExpected).isEqualTo(TOTAL);
+        for (Count c : List.of(Count.CONNECTS_OK, Count.PUBLISHED, Count.ACKNOWLEDGED, Count.RECEIVED, Count.DUPLICATES,
+                Count.PUBLISH_FAILED)) {
+            assertThat(report.count(c)).as(c.key()).isEqualTo(summary.count(c));
+        }
+        // Rates travel in the summary's JSON with three decimals.
+        assertThat(report.publishRate).isCloseTo(summary.publishRate(), within(0.001));
+        assertThat(report.receiveRate).isCloseTo(summary.receiveRate(), within(0.001));
+        LatencyStats merged = report.latency.get("pubToSub");
+        assertThat(merged.count).isEqualTo(TOTAL);
+        for (double p : LatencyStats.PERCENTILES) {
+            assertThat(merged.percentile(p)).as("p" + p).isEqualTo(summary.pubToSub.percentile(p));
+        }
+        JsonNode json = new ObjectMapper().readTree(report.toJson());
+        assertThat(json.path("counts").path("lost").asLong()).isZero();
+        assertThat(json.path("latencyMicros").path("pubToSub").path("p99").asLong())
+                .isEqualTo(summary.pubToSub.percentile(99));
+        assertThat(json.path("verdict").asText()).isEqualTo("NO_LOSS");
+        assertThat(ReportText.markdown(report)).contains("**Verdict:** NO LOSS").contains("| " + summary.engineId + " |");
     }
 
     @Test

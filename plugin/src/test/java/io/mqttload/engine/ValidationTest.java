@@ -77,6 +77,17 @@ class ValidationTest {
     }
 
     @Test
+    void perClientKeyStore_unexpandableTemplates_areRefused() {
+        assertThatThrownBy(() -> TlsSettings.load("", "", "certs/{device}.p12", "", "", true))
+                .hasMessageStartingWith("keyStorePath = 'certs/{device}.p12'").hasMessageContaining("unknown placeholder {device}");
+        assertThatThrownBy(() -> TlsSettings.load("", "", "certs/{client}.p12", "", "{engine+1}", true))
+                .hasMessageStartingWith("keyStoreAlias = '{engine+1}'")
+                .hasMessageContaining("{engine} is text and takes no arithmetic");
+        assertThatThrownBy(() -> TlsSettings.load("", "", "", "", "device-{client}", true))
+                .hasMessageStartingWith("keyStoreAlias = 'device-{client}'").hasMessageContaining("keyStorePath is empty");
+    }
+
+    @Test
     void clientIdTemplate_withoutClientForManyClients_isRefused() {
         assertThatThrownBy(() -> new ConnectOperation(ConnectionSettings.builder().build(), 10, "{engine}-{thread}", true,
                 0, ReconnectPolicy.none(), "")).hasMessageStartingWith("clientIdTemplate = '{engine}-{thread}'");

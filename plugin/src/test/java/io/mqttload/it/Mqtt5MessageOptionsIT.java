@@ -50,6 +50,7 @@ import io.mqttload.testsupport.RunResult;
 /**
  * MQTT 5 publish properties, subscription options and request/response against both MQTT 5 brokers: what the
  * broker forwards, what it keeps back (no local, retain handling), and what the ledger and the verdict make of it.
+ * Requests no one answers fail the run by the verdict's rule alone: InMemoryFailureTest.
  */
 class Mqtt5MessageOptionsIT {
     private static final int REQUESTS = 40;
@@ -124,28 +125,6 @@ class Mqtt5MessageOptionsIT {
             assertThat(summary.count(Count.REPLY_DUPLICATES)).isBetween(1L, 20L);
             assertThat(summary.count(Count.REPLIES_FOREIGN)).as("the monitor's copies").isBetween(1L, 40L);
             assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
-        }
-    }
-
-    @Test
-    void requestsWithoutAResponder_failTheVerdict_withTheUnansweredCount() throws Exception {
-        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start()) {
-            HashTree plan = PlanBuilder.testPlan("no responder")
-                    .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
-                    .threadGroup("t", 1, 1)
-                    .add(connect("req", 1, "{engine}-rq"))
-                    .add(subscribe("req", "reply/{thread}", 1))
-                    .add(with(publish("req", "nobody/{thread}", 1, 5, "SYNC"), "responseTopic", "reply/{thread}"))
-                    .add(with(disconnect("req"), "drainTimeoutMs", "500"))
-                    .build();
-
-            run(plan);
-            RunSummary summary = EngineLifecycle.lastSummary();
-
-            assertThat(summary.count(Count.REQUESTS_PUBLISHED)).isEqualTo(5);
-            assertThat(summary.count(Count.REPLIES_RECEIVED)).isZero();
-            assertThat(summary.verdict()).isEqualTo(Verdict.FAILED);
-            assertThat(summary.verdictLine()).contains("5 of 5 request(s) got no reply");
         }
     }
 

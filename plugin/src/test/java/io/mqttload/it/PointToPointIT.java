@@ -33,7 +33,8 @@ import io.mqttload.testsupport.RunResult;
 
 /**
  * Point-to-point through real JMeter plans against both real brokers: every message published is
- * received exactly once, at every QoS, on MQTT 3.1.1 and 5, in both publish modes.
+ * received exactly once, at every QoS, on MQTT 3.1.1 and 5, in both publish modes. The figures the engine derives
+ * from these (latency counts, per-client minimum, the summary file) are InMemoryRunTest's.
  */
 class PointToPointIT {
     private static final int PAIRS = 4;
@@ -63,16 +64,15 @@ class PointToPointIT {
         }
     }
 
+    /**
+     * Each broker at each QoS, on both protocol versions, each version at each QoS: six of the twelve combinations.
+     * What the engine makes of each QoS and version, and of each publish mode, is InMemoryRunTest's; here the broker
+     * and the HiveMQ client deliver.
+     */
     static Stream<Arguments> cases() {
-        Stream.Builder<Arguments> b = Stream.builder();
-        for (String broker : new String[] {"hivemq", "mosquitto"}) {
-            for (String version : new String[] {"MQTT_3_1_1", "MQTT_5"}) {
-                for (int qos = 0; qos <= 2; qos++) {
-                    b.add(Arguments.of(broker, version, qos, qos == 1 ? "SYNC" : "ASYNC"));
-                }
-            }
-        }
-        return b.build();
+        return Stream.of(Arguments.of("hivemq", "MQTT_3_1_1", 0, "ASYNC"), Arguments.of("hivemq", "MQTT_5", 1, "SYNC"),
+                Arguments.of("hivemq", "MQTT_3_1_1", 2, "ASYNC"), Arguments.of("mosquitto", "MQTT_5", 0, "ASYNC"),
+                Arguments.of("mosquitto", "MQTT_3_1_1", 1, "SYNC"), Arguments.of("mosquitto", "MQTT_5", 2, "ASYNC"));
     }
 
     @ParameterizedTest(name = "{0} {1} QoS {2} {3}")
@@ -103,11 +103,6 @@ class PointToPointIT {
         assertThat(summary.count(Count.RECEIVED)).isEqualTo(total);
         assertThat(summary.delivery.lost()).isZero();
         assertThat(summary.count(Count.DUPLICATES)).isZero();
-        assertThat(summary.pubToSub.count).isEqualTo(total);
-        assertThat(summary.publish.count).isEqualTo(total);
-        assertThat(summary.connect.count).isEqualTo(2L * PAIRS);
-        assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MIN)).isEqualTo((long) SAMPLES * PER_SAMPLE);
         assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
-        assertThat(results.resolve("summary-" + summary.runId + "-" + summary.engineId + ".json")).exists();
     }
 }

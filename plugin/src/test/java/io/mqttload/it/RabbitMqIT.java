@@ -130,8 +130,10 @@ class RabbitMqIT {
         assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.FAILED);
         assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(100);
         assertThat(summary.count(Count.SHARED_GROUPS_UNSERVED)).isEqualTo(1);
+        assertThat(summary.count(Count.UNSERVED_SHARED_DELIVERIES)).isEqualTo(100);
+        assertThat(summary.count(Count.LOST)).isZero();
         assertThat(summary.verdictLine()).contains("the broker probably does not support shared subscriptions")
-                .contains("shared group $share/perf/sh/# received none of 100 messages owed to it, though the broker"
-                        + " granted the filter at MQTT 3.1.1");
+                .contains("shared group $share/perf/sh/# received none of the 100 messages its filter matches, though"
+                        + " the broker granted the filter at MQTT 3.1.1");
     }
 }

@@ -175,10 +175,10 @@ class CompactLedgerSummaryTest {
 
     @Test
     void summaryOfALaterFormat_isRefusedNamingTheFormatsThisPluginReads() {
-        String later = "{\"formatVersion\": 5, \"engineId\": \"engine-2\"}";
+        String later = "{\"formatVersion\": 6, \"engineId\": \"engine-2\"}";
 
         assertThatThrownBy(() -> SummaryJson.readEngineSummary(later)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("format 5").hasMessageContaining("reads format 4 (and the earlier 3)")
+                .hasMessageContaining("format 6").hasMessageContaining("reads format 5 (and the earlier 4 and 3)")
                 .hasMessageContaining("same plugin version");
     }
 }

@@ -87,7 +87,8 @@ class MergedReportTest {
             metrics.publishIntendedLatency.takeInterval(true);
             metrics.scheduleLag.takeInterval(true);
             RunSummary summary = new RunSummary("run-1", id, number, "merge-test", 1_000, 11_000, 0, 10.0, metrics,
-                    ledger.delivery(), metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED), WindowCounts.NONE,
+                    ledger.delivery(), metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED),
+                    new WindowCounts(metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED), 0, 0, 0),
                     new long[] {0, 0, 0}, ledger.book(), 0);
             java.util.Map<String, LatencyStats> stats = new java.util.TreeMap<>();
             bySampler.forEach((label, h) -> stats.put(label, new LatencyStats(h)));
@@ -416,6 +417,9 @@ class MergedReportTest {
                     break;
                 case MAX:
                     merged = Math.max(x, y);
+                    break;
+                case FIRST:
+                    merged = x == 0 ? y : y == 0 ? x : Math.min(x, y);
                     break;
                 case FROM_LEDGERS:
                     // Both ledgers are empty: whatever the engines said, nothing was owed or delivered.

@@ -26,6 +26,7 @@ import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.SamplerMetrics;
+import io.mqttload.report.ReportText;
 
 /**
  * The engine summary and the run report survive the trip through their JSON mapping unchanged: what an engine sends
@@ -121,12 +122,15 @@ class SummaryJsonTest {
         savedCounts.fieldNames().forEachRemaining(savedKeys::add);
         // The summary carries the first three since counts were declared once, the others since issue 27 (failed
         // samples, stopped runs, unserved shared groups, lost subscriber sessions), then the window's own counts, then
-        // the Prometheus export's; a saved summary lacks them.
+        // the Prometheus export's, then the deliveries owed to nobody, the drain's and the reconnects given up (format 5); a
+        // saved summary lacks them.
         Set<Count> added = EnumSet.of(Count.DISCONNECTS, Count.GAPS, Count.GAPS_FILLED, Count.SAMPLES_FAILED,
                 Count.STOPPED_AT_MILLIS, Count.SHARED_GROUPS_UNSERVED, Count.SUBSCRIBER_SESSIONS_LOST,
                 Count.ACKNOWLEDGED_IN_WINDOW, Count.RECEIVED_IN_WINDOW, Count.IN_FLIGHT_AT_WINDOW_START,
                 Count.IN_FLIGHT_AT_WINDOW_END, Count.SCHEDULED_IN_WINDOW, Count.MACHINE_SATURATED_SECONDS,
-                Count.PROMETHEUS_SCRAPES, Count.PROMETHEUS_PUSHES_FAILED, Count.PROMETHEUS_FINAL_MISSED);
+                Count.PROMETHEUS_SCRAPES, Count.PROMETHEUS_PUSHES_FAILED, Count.PROMETHEUS_FINAL_MISSED,
+                Count.UNSERVED_SHARED_DELIVERIES, Count.RECEIVED_IN_DRAIN, Count.DRAIN_MILLIS, Count.RECONNECTS_GIVEN_UP,
+                Count.RECONNECT_ATTEMPTS_GIVEN_UP, Count.RECONNECT_GIVE_UP_FIRST_MILLIS, Count.RECONNECT_GIVE_UP_LAST_MILLIS);
         assertThat(savedKeys).containsExactlyElementsOf(Count.SUMMARY.stream().filter(c -> !added.contains(c))
                 .map(Count::key).collect(Collectors.toList()));
         for (String key : savedKeys) {
@@ -147,6 +151,44 @@ class SummaryJsonTest {
         }
         assertThat(merged.count(Count.LOST)).isEqualTo(read.count(Count.LOST));
         assertThat(merged.verdict()).isEqualTo(read.verdict);
+    }
+
+    /**
+     * A summary as format 4 wrote it: no drain figures, and a receive rate that counted the drain in (everything
+     * received after the warm-up over the window).
+     */
+    private static String format4Summary() throws IOException {
+        com.fasterxml.jackson.databind.node.ObjectNode tree = (com.fasterxml.jackson.databind.node.ObjectNode) JSON
+                .readTree(engine().toJson());
+        tree.put("formatVersion", 4);
+        tree.remove("drainRate");
+        tree.put("receiveRate", 45 / 18.0);
+        com.fasterxml.jackson.databind.node.ObjectNode counts = (com.fasterxml.jackson.databind.node.ObjectNode) tree
+                .path("counts");
+        for (Count c : List.of(Count.RECEIVED_IN_DRAIN, Count.DRAIN_MILLIS, Count.RECONNECTS_GIVEN_UP,
+                Count.RECONNECT_ATTEMPTS_GIVEN_UP, Count.RECONNECT_GIVE_UP_FIRST_MILLIS,
+                Count.RECONNECT_GIVE_UP_LAST_MILLIS)) {
+            counts.remove(c.key());
+        }
+        return JSON.writeValueAsString(tree);
+    }
+
+    @Test
+    void format4Summary_isRead_itsRatesFromItsWindowCounts_andItsDrainNotRecorded() throws IOException {
+        String saved = format4Summary();
+
+        EngineSummary read = SummaryJson.readEngineSummary(saved);
+
+        assertThat(JSON.readTree(SummaryJson.write(read))).as("written back as read").isEqualTo(JSON.readTree(saved));
+        assertThat(read.receiveRate).as("the old figure, drain included").isEqualTo(45 / 18.0);
+        Rates rates = Rates.of(read);
+        assertThat(rates.receive).isEqualTo(44 / 18.0);
+        assertThat(rates.publish).isEqualTo(46 / 18.0);
+        assertThat(rates.drainKnown).isFalse();
+        MergedReport merged = MergedReport.of(List.of(read), List.of());
+        assertThat(merged.receiveRate).isEqualTo(44 / 18.0);
+        assertThat(merged.figures().drainRate).isNull();
+        assertThat(ReportText.table(merged)).contains("drain: not recorded (a summary written before format 5)");
     }
 
     @Test

@@ -47,7 +47,8 @@ class SweepOutputTest {
         report.publishRate = 100.0;
         report.receiveRate = index * 100.0;
         report.counts.putAll(Map.of(Count.CONNECTS_OK.key(), clients, Count.EXPECTED.key(), 10L,
-                Count.RECEIVED_OF_EXPECTED.key(), 10L, Count.LOST.key(), verdict.equals("LOSS") ? 2L : 0L));
+                Count.RECEIVED_OF_EXPECTED.key(), 10L, Count.LOST.key(), verdict.equals("LOSS") ? 2L : 0L,
+                Count.RECEIVED_IN_DRAIN.key(), index * 7L, Count.DRAIN_MILLIS.key(), 2_000L));
         // Values below 2048 µs are exact in a 3-digit histogram: p50 1.0, p90 1.5, p99 1.8, p99.9 1.9, max 2.0 ms.
         Histogram pubToSub = new Histogram(3);
         pubToSub.recordValueWithCount(1000, 500);
@@ -104,11 +105,14 @@ class SweepOutputTest {
         assertThat(count(Files.readString(out.resolve("latency.svg")), "<polyline ")).isEqualTo(6);
         String md = Files.readString(out.resolve("sweep.md"));
         assertThat(md).contains("| 3 | partitions=3 | 18 | 300.0 | 100.0 | 1.281 | 1.000 | 1.500 | 1.800 | 1.900 | 2.000"
-                + " | 30.0 / 50.0 | 1.0 / 2.0 | 10 | 2 | LOSS (loss: 2 of 10 deliveries lost (20.0 %, at most 0 %"
+                + " | 30.0 / 50.0 | 1.0 / 2.0 | 10 | 2 | 21 in 2.0 s (10.5 msg/s) | LOSS (loss: 2 of 10 deliveries lost"
+                + " (20.0 %, at most 0 %"
                 + " allowed)) |").contains("1 of 3 step(s) failed");
         JsonNode json = JSON.readTree(out.resolve("sweep.json").toFile());
         assertThat(json.path("ok").asBoolean()).isFalse();
         assertThat(json.path("steps").get(1).path("clients").asLong()).isEqualTo(12);
+        assertThat(json.path("steps").get(2).path("receivedInDrain").asLong()).isEqualTo(21);
+        assertThat(json.path("steps").get(2).path("drainRate").asDouble()).isEqualTo(10.5);
         assertThat(json.path("steps").get(2).path("status").asText()).isEqualTo("loss: 2 of 10 deliveries lost (20.0 %,"
                 + " at most 0 % allowed)");
         assertThat(Files.readString(out.resolve("sweep.html"))).contains("<a href=\"step-1/report-sw-s1.html\"").doesNotContain("<script");

@@ -101,6 +101,7 @@ class DistributedMqttIT {
             assertThat(start).as(report).isNotNull();
             assertThat(start.groupSize).isEqualTo(ENGINES * PARTITIONS);
             assertThat(start.threads).isEqualTo(ENGINES * PARTITIONS);
+            assertThat(start.arrived).isEqualTo(ENGINES * PARTITIONS);
             assertThat(start.enginesReleased).isEqualTo(ENGINES);
             // A correctness bound (together, not one after another), not a speed target: see docs/distributed.md.
             assertThat(start.spreadMillis).isNotNull().isLessThan(1000.0);

@@ -333,6 +333,16 @@ class FaultMatrixIT {
                     .containsExactly("engine-1");
             assertThat(number(report, "acknowledged")).as("the survivor's figures: " + report).isPositive();
             assertThat(number(report, "received")).as("the survivor's figures: " + report).isPositive();
+            // The merged barrier counts are the engines' own: the dead engine's threads passed 'start' before it died.
+            JsonNode survivorStart = null;
+            for (JsonNode b : tree(Files.readString(survivorSummary, StandardCharsets.UTF_8)).path("rendezvous")) {
+                if (b.path("name").asText().equals("start")) {
+                    survivorStart = b;
+                }
+            }
+            assertThat(survivorStart).as("the survivor's 'start' barrier").isNotNull();
+            assertThat(tree(report).path("rendezvous").path("start #1").path("arrived").asInt()).as(report)
+                    .isEqualTo(survivorStart.path("arrivedAtRelease").asInt()).isEqualTo(4);
             assertThat(controller.output()).contains(victim.host());
             // The controller ran with -X, as engines.sh run does: like every other run, the engines that are left
             // must exit after it, or engines.sh fails its bounded wait ("still running: use stop").

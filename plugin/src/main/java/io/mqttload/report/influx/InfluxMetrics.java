@@ -237,6 +237,10 @@ public final class InfluxMetrics implements IntervalListener {
             for (Count c : FINAL_COUNTS) {
                 LineProtocol.field(line, c.key(), end.count(c));
             }
+            // Beside lost, so that a dashboard reading it sees what was owed to nobody.
+            for (Count c : Count.NOT_OWED_DELIVERIES) {
+                LineProtocol.field(line, c.key(), end.count(c));
+            }
             LineProtocol.field(line, "verdict", end.verdict().name());
         }
         LineProtocol.field(line, Count.METRIC_POINTS_DROPPED.key(), writer.dropped());

@@ -35,6 +35,7 @@ public final class ReportPoints {
         LineProtocol.firstField(line, "engines", r.engines.size() + r.missingEngines.size());
         LineProtocol.field(line, "publishRate", r.publishRate);
         LineProtocol.field(line, "receiveRate", r.receiveRate);
+        LineProtocol.field(line, "drainRate", r.rates.drainRate);
         LineProtocol.field(line, "measuredSeconds", r.measuredSeconds);
         r.counts.forEach((c, v) -> LineProtocol.field(line, c.key(), v));
         BrokerRow brokers = r.brokerTotal();

@@ -2,6 +2,7 @@ package io.mqttload.testsupport.memory;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +50,9 @@ import io.mqttload.client.SubscribeOptions;
  * event loop's scheduler), reorder (a delivery held back until the next one to the same client has gone); disconnect a
  * client or all (the listener sees closed and lost, and the client reconnects by its policy), or restart as a broker
  * without persistence (sessions and retained messages forgotten too); refuse connects with a
- * CONNACK reason, or give no answer (the client's CONNACK timeout ends the connect); refuse subscriptions. {@link Count}
+ * CONNACK reason, or give no answer (the client's CONNACK timeout ends the connect); refuse subscriptions, or hold
+ * every SUBSCRIBE unanswered and not set up until released, as a broker busy setting one up; take {@code $share/}
+ * filters as ordinary ones (a broker without shared subscriptions). {@link Count}
  * counts what the broker did, for exact assertions.
  *
  * <p>What it does not model: the wire (encoding, packet and payload size limits, topic aliases), keep-alive and
@@ -79,7 +82,9 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
         CONNECTS_UNANSWERED,
         /** Connections the broker closed: the disconnect fault and session takeovers. */
         CONNECTIONS_CLOSED_BY_BROKER,
-        SUBSCRIPTIONS_REFUSED
+        SUBSCRIPTIONS_REFUSED,
+        /** SUBSCRIBE packets held back by {@link #holdSubscriptions()}. */
+        SUBSCRIBES_HELD
     }
 
     private static final long WAIT_MILLIS = 5_000;
@@ -88,8 +93,13 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
     private final Map<Count, LongAdder> counts = new EnumMap<>(Count.class);
     private final Faults faults = new Faults();
     private final Map<String, String> refusedFilters = new ConcurrentHashMap<>();
+    /** False for a broker without shared subscriptions: it takes {@code $share/group/filter} as an ordinary filter. */
+    private volatile boolean sharedSubscriptions = true;
     /** The CONNACK reason every connect gets refused with, "" for no answer at all, or null to accept. */
     private volatile String connectRefusal;
+    private volatile boolean holdingSubscriptions;
+    /** SUBSCRIBEs waiting for {@link #releaseSubscriptions()}: touched on the event loop only. */
+    private final List<Runnable> heldSubscriptions = new ArrayList<>();
     /** Sessions, subscriptions, retained messages: touched on the event loop only. */
     private final Routing routing = new Routing(this);
 
@@ -185,6 +195,34 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
         return this;
     }
 
+    /**
+     * Sets up no subscription from now on until {@link #releaseSubscriptions()}: a SUBSCRIBE waits unanswered, and
+     * what is published meanwhile does not reach it, as with a broker still setting the subscription up.
+     */
+    public InMemoryBroker holdSubscriptions() {
+        holdingSubscriptions = true;
+        return this;
+    }
+
+    /** Sets up the held SUBSCRIBEs in their order, answering each, and holds none from now on; returns once done. */
+    public void releaseSubscriptions() {
+        onLoop(() -> {
+            holdingSubscriptions = false;
+            heldSubscriptions.forEach(Runnable::run);
+            heldSubscriptions.clear();
+        });
+    }
+
+    /**
+     * From now on takes {@code $share/group/filter} as an ordinary filter, as a broker without shared subscriptions
+     * does (amqtt, aedes, ActiveMQ 5 and Moquette at MQTT 3.1.1): granted, and matched by no topic of a run. For the
+     * subscriptions made after it.
+     */
+    public InMemoryBroker shareFiltersAsPlainFilters() {
+        sharedSubscriptions = false;
+        return this;
+    }
+
     /** Closes {@code clientId}'s connection as a broker that goes away would; returns once it is closed. */
     public void disconnect(String clientId) {
         onLoop(() -> routing.closeByBroker(clientId));
@@ -247,6 +285,10 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
 
     Faults faults() {
         return faults;
+    }
+
+    boolean servesSharedSubscriptions() {
+        return sharedSubscriptions;
     }
 
     /** The reason a SUBSCRIBE to {@code filter} is refused with, or null. */
@@ -315,6 +357,11 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
 
     void subscribe(Link link, List<String> filters, int qos, SubscribeOptions options,
             CompletableFuture<Void> suback) {
+        if (holdingSubscriptions) {
+            count(Count.SUBSCRIBES_HELD, 1);
+            heldSubscriptions.add(() -> routing.subscribe(link, filters, qos, options, suback));
+            return;
+        }
         routing.subscribe(link, filters, qos, options, suback);
     }
 

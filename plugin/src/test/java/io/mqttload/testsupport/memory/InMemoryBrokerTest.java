@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +57,11 @@ class InMemoryBrokerTest {
         @Override
         public void movedNode(int from, int to) {
             events.add("moved");
+        }
+
+        @Override
+        public void gaveUp(int attempts) {
+            events.add("gave up after " + attempts);
         }
 
         @Override
@@ -290,6 +296,27 @@ class InMemoryBrokerTest {
         assertThatThrownBy(() -> c.subscribe(List.of("open/#", "secret/#"), 1, SubscribeOptions.DEFAULT).get(WAIT,
                 TimeUnit.SECONDS)).hasCauseInstanceOf(SubscribeRefusedException.class)
                 .hasMessageContaining("secret/#: NOT_AUTHORIZED");
+    }
+
+    @Test
+    void aHeldSubscribe_isUnansweredAndGetsNothing_untilReleased() throws Exception {
+        broker.holdSubscriptions();
+        Heard sub = new Heard();
+        LoadConnection s = connected("sub", sub);
+        CompletableFuture<Void> suback = s.subscribe(List.of("held/#"), 1, SubscribeOptions.DEFAULT);
+        LoadConnection p = connected("pub", new Heard());
+
+        publish(p, "held/x", 2, 1);
+        broker.awaitIdle();
+        assertThat(suback).isNotDone();
+        assertThat(sub.messages).isEmpty();
+
+        broker.releaseSubscriptions();
+        suback.get(WAIT, TimeUnit.SECONDS);
+        publish(p, "held/x", 1, 1);
+        broker.awaitIdle();
+        assertThat(sub.messages).containsExactly("held/x 1 q1");
+        assertThat(broker.count(InMemoryBroker.Count.SUBSCRIBES_HELD)).isEqualTo(1);
     }
 
     @Test

@@ -27,6 +27,9 @@ final class Link {
 
         void lost(Throwable cause);
 
+        /** Every reconnect attempt of the policy failed: the client tries no more. */
+        void gaveUp(int attempts);
+
         void message(MemoryMessage message, int qos);
     }
 
@@ -134,6 +137,9 @@ final class Link {
                             reconnectLater();
                         } else {
                             reconnecting = false;
+                            if (!closing) {
+                                events.gaveUp(attempts);
+                            }
                         }
                     });
                 }

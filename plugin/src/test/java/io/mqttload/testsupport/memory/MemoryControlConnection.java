@@ -49,6 +49,11 @@ final class MemoryControlConnection implements ControlConnection {
             }
 
             @Override
+            public void gaveUp(int attempts) {
+                // A control client reconnects until it is closed, or not at all: it never gives up.
+            }
+
+            @Override
             public void message(MemoryMessage message, int qos) {
                 if (onMessage != null) {
                     onMessage.accept(message.topic, message.payload.clone());

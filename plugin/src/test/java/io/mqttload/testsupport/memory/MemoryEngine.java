@@ -7,9 +7,11 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
 
 import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.PublishProperties;
 import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.engine.ConnectOperation;
 import io.mqttload.engine.DisconnectOperation;
@@ -34,7 +36,8 @@ public final class MemoryEngine {
     private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());
 
     private final EngineRuntime runtime;
-    private final Map<String, Object> threads = new HashMap<>();
+    /** Concurrent: a test may run two threads' samples at once, as JMeter does. */
+    private final Map<String, Object> threads = new ConcurrentHashMap<>();
 
     /**
      * @param properties run properties ({@link RunConfig}'s keys) over this harness's defaults: results in
@@ -85,12 +88,25 @@ public final class MemoryEngine {
     /** {@code messages} measured messages of one sample, each acknowledgement waited for when {@code synchronous}. */
     public OperationResult publish(String label, String group, int thread, String topic, int qos, int messages,
             boolean synchronous) {
-        PublishOperation op = new PublishOperation(topic, qos, false, PayloadSource.create(PayloadSource.Kind.RANDOM,
-                null, 32, null, true), messages, synchronous, 1_000, 1_000, 2_000);
+        return publish(label, group, thread, new PublishOperation(topic, qos, false, payload(), messages, synchronous,
+                1_000, 1_000, 2_000));
+    }
+
+    /** {@code messages} QoS 1 requests of one sample, each acknowledgement waited for, replies asked on {@code replyTo}. */
+    public OperationResult request(String label, String group, int thread, String topic, String replyTo, int messages) {
+        return publish(label, group, thread, new PublishOperation(topic, 1, false, payload(), messages, true, 1_000,
+                1_000, 2_000, PublishProperties.NONE, replyTo));
+    }
+
+    private OperationResult publish(String label, String group, int thread, PublishOperation op) {
         OperationResult r = sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group),
                 threadGroup(), thread, s));
         runtime.publishSampleEnded();
         return r;
+    }
+
+    private static PayloadSource payload() {
+        return PayloadSource.create(PayloadSource.Kind.RANDOM, null, 32, null, true);
     }
 
     public OperationResult disconnect(String label, String group, int thread) {

@@ -47,6 +47,11 @@ final class MemoryLoadConnection implements LoadConnection {
             }
 
             @Override
+            public void gaveUp(int attempts) {
+                listener.gaveUp(attempts);
+            }
+
+            @Override
             public void message(MemoryMessage message, int qos) {
                 listener.message(message.view(qos, link.mqtt5));
             }

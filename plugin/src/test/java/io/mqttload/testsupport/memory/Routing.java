@@ -201,9 +201,10 @@ final class Routing {
         if (old != null) {
             removeFromGroup(old);
         }
-        Subscription s = new Subscription(session, filter, qos, options.noLocal());
+        Subscription s = new Subscription(session, filter, qos, options.noLocal(),
+                SharedSubscription.isShared(filter) && broker.servesSharedSubscriptions());
         session.subscriptions.put(filter, s);
-        if (SharedSubscription.isShared(filter)) {
+        if (s.shared) {
             SharedSubscription shared = SharedSubscription.parse("filter", filter);
             sharedGroups.computeIfAbsent(filter, f -> new SharedGroup(shared.filter())).members.add(s);
         }
@@ -225,7 +226,7 @@ final class Routing {
             TopicTrie<Object> t = new TopicTrie<>();
             for (Session session : sessions.values()) {
                 for (Subscription s : session.subscriptions.values()) {
-                    if (!SharedSubscription.isShared(s.filter)) {
+                    if (!s.shared) {
                         t.add(s.filter, s);
                     }
                 }

@@ -7,18 +7,21 @@ import java.util.Map;
 
 /** A client's session on the broker: its subscriptions and, while it is offline, its queued QoS 1 and 2 messages. */
 final class Session {
-    /** One subscription of a session; a shared one belongs to its group too. */
+    /** One subscription of a session; a shared one belongs to its group too, unless the broker serves no groups. */
     static final class Subscription {
         final Session session;
         final String filter;
         final int qos;
         final boolean noLocal;
+        /** Whether it is a member of its {@code $share/} filter's group (else its filter is matched as it is written). */
+        final boolean shared;
 
-        Subscription(Session session, String filter, int qos, boolean noLocal) {
+        Subscription(Session session, String filter, int qos, boolean noLocal, boolean shared) {
             this.session = session;
             this.filter = filter;
             this.qos = qos;
             this.noLocal = noLocal;
+            this.shared = shared;
         }
     }
 

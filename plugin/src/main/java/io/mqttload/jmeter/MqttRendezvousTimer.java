@@ -45,30 +45,17 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
     /** This thread's passes through the barrier (the timer is cloned per thread). */
     private transient int generation;
 
-    /** A field, not a property: it goes to the engines with the plan, and never into a saved plan (see RemoteStartRunId). */
-    private String runIdFromController;
+    /** A field, not a property: the controller fills it as it sends the plan, and it never goes into a saved plan. */
+    private ControllerStamp controllerStamp = ControllerStamp.NONE;
 
     @Override
-    public String runIdFromController() {
-        return runIdFromController;
-    }
-
-    @Override
-    public void runIdFromController(String runId) {
-        runIdFromController = runId;
-    }
-
-    /** JMeter's clone copies properties only; the GUI clones the plan twice before sending it to the engines. */
-    @Override
-    public Object clone() {
-        MqttRendezvousTimer clone = (MqttRendezvousTimer) super.clone();
-        clone.runIdFromController = runIdFromController;
-        return clone;
+    public ControllerStamp controllerStamp() {
+        return controllerStamp;
     }
 
     @Override
     public void testStarted() {
-        MqttElements.startRuntime(runIdFromController);
+        MqttElements.startRuntime(controllerStamp);
     }
 
     @Override

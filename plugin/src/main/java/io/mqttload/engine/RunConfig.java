@@ -51,7 +51,7 @@ public final class RunConfig {
     private final int engineNumber;
     private final String runId;
     private final RunIdSource runIdSource;
-    /** Where the engine number and the engine count came from, for the line the engine prints at test start. */
+    /** Where the run id, engine number and engine count came from, for the line the engine prints at test start. */
     private final String origins;
     private final String scenario;
     private final Path resultsDir;

@@ -68,7 +68,12 @@ final class MqttElements {
                 String origins = "MQTT engine " + runtime.config().engineId() + ": " + runtime.config().origins();
                 log.info(origins);
                 System.out.println(origins);
-                runtime.describe(engineFacts(), changedProperties());
+                Map<String, String> parameters = changedProperties();
+                // merge.sh counts the engines a run should have from here: a count the controller gave is the run's too.
+                if (runtime.config().engines() > 1) {
+                    parameters.putIfAbsent(RunConfig.ENGINES, Integer.toString(runtime.config().engines()));
+                }
+                runtime.describe(engineFacts(), parameters);
                 runtime.context().setup().testPlan(TestPlanName.current());
                 JMeterStop.testStarted();
                 if (GuiPackage.getInstance() != null) {

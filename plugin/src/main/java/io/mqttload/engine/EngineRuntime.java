@@ -280,7 +280,7 @@ public final class EngineRuntime {
             }
             Rendezvous r;
             try {
-                r = new Rendezvous(context.connector(), settings, config.runId(), config.runIdSource() == RunConfig.RunIdSource.PROPERTY,
+                r = new Rendezvous(context.connector(), settings, config.runId(), config.runIdSource().shared(),
                         config.runIdSource().describe(), config.engineId(), config.engineNumber(), patienceMillis);
             } catch (IllegalStateException e) {
                 rendezvousFailures.putIfAbsent(key, e.getMessage());

@@ -51,6 +51,8 @@ public final class RunConfig {
     private final int engineNumber;
     private final String runId;
     private final RunIdSource runIdSource;
+    /** Where the run id, engine number and engine count came from, for the line the engine prints at test start. */
+    private final String origins;
     private final String scenario;
     private final Path resultsDir;
     private final long warmupMillis;
@@ -68,8 +70,8 @@ public final class RunConfig {
     public enum RunIdSource {
         /** The {@value #RUN_ID} property ({@code -J} on the engine, {@code -G} from a headless controller). */
         PROPERTY("property " + RUN_ID),
-        /** The plan sent by a GUI controller's Remote Start, one id for every engine it started. */
-        CONTROLLER("the GUI controller's Remote Start"),
+        /** The plan sent by a controller ({@code jmeter -n -R}, the GUI's Remote Start), one id for every engine it started. */
+        CONTROLLER("given by the controller that started the engines"),
         /** Made up by this engine alone: no other engine can know it. */
         ENGINE("made up by the engine itself, as no " + RUN_ID + " was given"),
         /** Agreed through the broker by the engines of a fleet ({@value #ENGINE_NUMBER} {@value #CLAIM}). */
@@ -84,14 +86,43 @@ public final class RunConfig {
         public String describe() {
             return description;
         }
+
+        /**
+         * Whether every engine of the run got this id from one place (a property, a controller, the fleet's claim): an
+         * engine met under another such id belongs to another run on the same broker, not to a mistake in this one.
+         */
+        public boolean shared() {
+            return this != ENGINE;
+        }
     }
 
-    private RunConfig(String engineId, int engineNumber, String runId, RunIdSource runIdSource, String scenario,
+    /**
+     * What the controller that started this engine gave it with the plan: the run id, the engine's number and how many
+     * engines it started ({@link #NONE}: nothing, as for an engine run alone). Properties win over each of them.
+     */
+    public static final class FromController {
+        public static final FromController NONE = new FromController(null, 0, 0);
+        /** Null: none. */
+        public final String runId;
+        /** 0: none. */
+        public final int engineNumber;
+        /** 0: not known. */
+        public final int engines;
+
+        public FromController(String runId, int engineNumber, int engines) {
+            this.runId = runId == null || runId.trim().isEmpty() ? null : runId.trim();
+            this.engineNumber = engineNumber;
+            this.engines = engines;
+        }
+    }
+
+    private RunConfig(String engineId, int engineNumber, String runId, RunIdSource runIdSource, String origins, String scenario,
             Path resultsDir, long warmupMillis, long drainTimeoutMillis, long closeTimeoutMillis, long progressMillis,
             long drainQuietMillis, int engines, double failureTolerancePercent, int clockSamples, long clockTimeoutMillis,
             long brokerVersionTimeoutMillis) {
         this.brokerVersionTimeoutMillis = brokerVersionTimeoutMillis;
         this.runIdSource = runIdSource;
+        this.origins = origins;
         this.failureTolerancePercent = failureTolerancePercent;
         this.clockSamples = clockSamples;
         this.clockTimeoutMillis = clockTimeoutMillis;
@@ -113,37 +144,56 @@ public final class RunConfig {
      * @param defaultScenario name used when {@link #SCENARIO} is unset (the test plan's name)
      */
     public static RunConfig from(Function<String, String> property, String defaultScenario) {
-        return from(property, defaultScenario, null);
+        return from(property, defaultScenario, FromController.NONE);
     }
 
     /**
-     * @param controllerRunId the run id a GUI controller put into the plan it sent (null: none); the
-     *     {@value #RUN_ID} property wins over it, so that an id given on purpose is kept
+     * @param controller what the controller gave this engine with the plan; the {@value #RUN_ID}, {@value #ENGINE_NUMBER}
+     *     and {@value #ENGINES} properties win over it, so that a value given on purpose is kept
      */
-    public static RunConfig from(Function<String, String> property, String defaultScenario, String controllerRunId) {
-        return from(property, defaultScenario, controllerRunId, 0, null);
+    public static RunConfig from(Function<String, String> property, String defaultScenario, FromController controller) {
+        return from(property, defaultScenario, controller, 0, null);
     }
 
     /**
-     * As {@link #from(Function, String, String)} for an engine whose number and run id its fleet agreed on (see
+     * As {@link #from(Function, String, FromController)} for an engine whose number and run id its fleet agreed on (see
      * {@link #claimsEngineNumber}): {@code claimedNumber} replaces {@value #ENGINE_NUMBER}, the engine id is
      * {@value #ENGINE_ID} (or "engine") and the number, and {@code claimedRunId} is taken unless {@value #RUN_ID} is given.
      */
-    public static RunConfig from(Function<String, String> property, String defaultScenario, String controllerRunId,
+    public static RunConfig from(Function<String, String> property, String defaultScenario, FromController controller,
             int claimedNumber, String claimedRunId) {
         boolean claimed = claimedRunId != null;
-        String engineId = claimed ? text(property, ENGINE_ID, "engine") + "-" + claimedNumber
-                : text(property, ENGINE_ID, defaultEngineId());
+        String givenNumber = text(property, ENGINE_NUMBER, null);
+        boolean numberFromController = !claimed && givenNumber == null && controller.engineNumber > 0;
+        String engineId;
+        if (claimed) {
+            engineId = text(property, ENGINE_ID, "engine") + "-" + claimedNumber;
+        } else {
+            engineId = text(property, ENGINE_ID, numberFromController ? "engine-" + controller.engineNumber
+                    : defaultEngineId());
+        }
         if (!engineId.matches("[A-Za-z0-9_.-]{1,32}")) {
             throw new InvalidSettingException(ENGINE_ID, engineId, "use 1 to 32 letters, digits, '_', '.' or '-'");
         }
-        String numberText = claimed ? Integer.toString(claimedNumber) : property.apply(ENGINE_NUMBER);
         if (!claimed && claimsEngineNumber(property)) {
-            throw new InvalidSettingException(ENGINE_NUMBER, numberText, "the fleet's claim through the broker did not run");
+            throw new InvalidSettingException(ENGINE_NUMBER, givenNumber, "the fleet's claim through the broker did not run");
         }
-        int engineNumber = numberText == null || numberText.trim().isEmpty()
-                ? Math.floorMod(engineId.hashCode(), DeliveryLedger.MAX_ENGINE_NUMBER + 1)
-                : (int) parse(ENGINE_NUMBER, numberText, 0, DeliveryLedger.MAX_ENGINE_NUMBER);
+        int engineNumber;
+        String numberOrigin;
+        if (claimed) {
+            engineNumber = claimedNumber;
+            numberOrigin = "claimed through the broker";
+        } else if (givenNumber != null) {
+            engineNumber = (int) parse(ENGINE_NUMBER, givenNumber, 0, DeliveryLedger.MAX_ENGINE_NUMBER);
+            numberOrigin = "property " + ENGINE_NUMBER;
+        } else if (numberFromController) {
+            engineNumber = (int) parse(ENGINE_NUMBER + " (from the controller)", Integer.toString(controller.engineNumber),
+                    1, DeliveryLedger.MAX_ENGINE_NUMBER);
+            numberOrigin = "given by the controller";
+        } else {
+            engineNumber = Math.floorMod(engineId.hashCode(), DeliveryLedger.MAX_ENGINE_NUMBER + 1);
+            numberOrigin = "made from the engine id, as no " + ENGINE_NUMBER + " was given";
+        }
         String givenRunId = text(property, RUN_ID, null);
         String runId;
         RunIdSource runIdSource;
@@ -153,8 +203,8 @@ public final class RunConfig {
         } else if (givenRunId != null) {
             runId = givenRunId;
             runIdSource = RunIdSource.PROPERTY;
-        } else if (controllerRunId != null && !controllerRunId.trim().isEmpty()) {
-            runId = controllerRunId.trim();
+        } else if (controller.runId != null) {
+            runId = controller.runId;
             runIdSource = RunIdSource.CONTROLLER;
         } else {
             runId = newRunId();
@@ -167,13 +217,24 @@ public final class RunConfig {
         long close = parse(CLOSE_TIMEOUT_MS, text(property, CLOSE_TIMEOUT_MS, "10000"), 1, 3_600_000);
         long progress = parse(PROGRESS_SECONDS, text(property, PROGRESS_SECONDS, "5"), 0, 3600) * 1000;
         long quiet = parse(DRAIN_QUIET_MS, text(property, DRAIN_QUIET_MS, "500"), 0, 600_000);
-        int engines = (int) parse(ENGINES, text(property, ENGINES, "1"), 1, 100_000);
+        String givenEngines = text(property, ENGINES, null);
+        int engines;
+        String enginesOrigin;
+        if (givenEngines != null || controller.engines <= 0) {
+            engines = (int) parse(ENGINES, givenEngines == null ? "1" : givenEngines, 1, 100_000);
+            enginesOrigin = givenEngines == null ? "the default, as no " + ENGINES + " was given" : "property " + ENGINES;
+        } else {
+            engines = (int) parse(ENGINES + " (from the controller)", Integer.toString(controller.engines), 1, 100_000);
+            enginesOrigin = "given by the controller";
+        }
+        String origins = String.format(Locale.ROOT, "run id %s (%s), engine number %d (%s), %d engine(s) (%s)", runId,
+                runIdSource.describe(), engineNumber, numberOrigin, engines, enginesOrigin);
         double tolerance = percent(FAILURE_TOLERANCE_PERCENT, text(property, FAILURE_TOLERANCE_PERCENT, "0"));
         int clockSamples = (int) parse(CLOCK_SAMPLES, text(property, CLOCK_SAMPLES, "16"), 0, 1000);
         long clockTimeout = parse(CLOCK_TIMEOUT_MS, text(property, CLOCK_TIMEOUT_MS, "5000"), 1, 600_000);
         long brokerVersionTimeout = parse(BROKER_VERSION_TIMEOUT_MS, text(property, BROKER_VERSION_TIMEOUT_MS, "3000"), 0,
                 60_000);
-        return new RunConfig(engineId, engineNumber, runId, runIdSource, scenario, results, warmup, drain, close, progress, quiet,
+        return new RunConfig(engineId, engineNumber, runId, runIdSource, origins, scenario, results, warmup, drain, close, progress, quiet,
                 engines, tolerance, clockSamples, clockTimeout, brokerVersionTimeout);
     }
 
@@ -305,6 +366,11 @@ public final class RunConfig {
 
     public RunIdSource runIdSource() {
         return runIdSource;
+    }
+
+    /** Where this engine's run id, engine number and engine count came from, in words: said once at test start. */
+    public String origins() {
+        return origins;
     }
 
     public String scenario() {

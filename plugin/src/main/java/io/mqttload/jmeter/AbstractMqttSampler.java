@@ -37,8 +37,8 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
     /** Groups let one thread drive several independent sets of clients (e.g. publishers and subscribers). */
     private String clientGroup = "default";
 
-    /** A field, not a property: it goes to the engines with the plan, and never into a saved plan (see RemoteStartRunId). */
-    private String runIdFromController;
+    /** A field, not a property: the controller fills it as it sends the plan, and it never goes into a saved plan. */
+    private ControllerStamp controllerStamp = ControllerStamp.NONE;
 
     /** The label of this sampler's figures, given at test start and copied to the threads' clones; null: its name. */
     private String metricsLabel;
@@ -178,27 +178,21 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
     }
 
     @Override
-    public String runIdFromController() {
-        return runIdFromController;
+    public ControllerStamp controllerStamp() {
+        return controllerStamp;
     }
 
-    @Override
-    public void runIdFromController(String runId) {
-        runIdFromController = runId;
-    }
-
-    /** JMeter's clone copies properties only; the GUI clones the plan twice before sending it to the engines. */
+    /** JMeter's clone copies properties only: the threads' clones need the label given at test start. */
     @Override
     public Object clone() {
         AbstractMqttSampler clone = (AbstractMqttSampler) super.clone();
-        clone.runIdFromController = runIdFromController;
         clone.metricsLabel = metricsLabel;
         return clone;
     }
 
     @Override
     public void testStarted() {
-        MqttElements.startRuntime(runIdFromController);
+        MqttElements.startRuntime(controllerStamp);
         EngineLifecycle.running().ifPresent(r -> metricsLabel = r.context().planSampler(getName()));
         if (!hasPerThreadVariables()) {
             try {

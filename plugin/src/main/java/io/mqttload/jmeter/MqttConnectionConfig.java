@@ -62,8 +62,8 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
 
     private transient ConnectionSettings settings;
 
-    /** A field, not a property: it goes to the engines with the plan, and never into a saved plan (see RemoteStartRunId). */
-    private String runIdFromController;
+    /** A field, not a property: the controller fills it as it sends the plan, and it never goes into a saved plan. */
+    private ControllerStamp controllerStamp = ControllerStamp.NONE;
     /** Elements (name and value) already warned about an expiry MQTT 3.1.1 cannot carry: once, not once per thread. */
     private static final Set<String> WARNED_SESSION_EXPIRY = ConcurrentHashMap.newKeySet();
 
@@ -148,26 +148,13 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
     }
 
     @Override
-    public String runIdFromController() {
-        return runIdFromController;
-    }
-
-    @Override
-    public void runIdFromController(String runId) {
-        runIdFromController = runId;
-    }
-
-    /** JMeter's clone copies properties only; the GUI clones the plan twice before sending it to the engines. */
-    @Override
-    public Object clone() {
-        MqttConnectionConfig clone = (MqttConnectionConfig) super.clone();
-        clone.runIdFromController = runIdFromController;
-        return clone;
+    public ControllerStamp controllerStamp() {
+        return controllerStamp;
     }
 
     @Override
     public void testStarted() {
-        MqttElements.startRuntime(runIdFromController);
+        MqttElements.startRuntime(controllerStamp);
     }
 
     public String getHost() {

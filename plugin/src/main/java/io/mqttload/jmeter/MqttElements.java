@@ -48,9 +48,9 @@ final class MqttElements {
     /**
      * Starts this engine's MQTT runtime once per test; every MQTT element calls it at test start.
      *
-     * @param runIdFromController the run id the element carries from a GUI controller's Remote Start, or null
+     * @param stamp what the controller that sent the plan gave this engine ({@link ControllerStamp#NONE}: nothing)
      */
-    static void startRuntime(String runIdFromController) {
+    static void startRuntime(ControllerStamp stamp) {
         String script = FileServer.getFileServer().getScriptName();
         String scenario = script == null ? "mqtt" : script.replaceFirst("\\.jmx$", "");
         try {
@@ -59,13 +59,21 @@ final class MqttElements {
                 ExitStatus.validate();
                 FleetClaim claim = FleetStart.claimIfAsked(JMeterUtils::getProperty, scenario);
                 if (claim == null) {
-                    return RunConfig.from(JMeterUtils::getProperty, scenario, runIdFromController);
+                    return RunConfig.from(JMeterUtils::getProperty, scenario, stamp.given());
                 }
                 fleetClaim = claim;
-                return RunConfig.from(JMeterUtils::getProperty, scenario, runIdFromController,
+                return RunConfig.from(JMeterUtils::getProperty, scenario, stamp.given(),
                         claim.claimed().engineNumber, claim.claimed().runId);
             }, System.out, runtime -> {
-                runtime.describe(engineFacts(), changedProperties());
+                String origins = "MQTT engine " + runtime.config().engineId() + ": " + runtime.config().origins();
+                log.info(origins);
+                System.out.println(origins);
+                Map<String, String> parameters = changedProperties();
+                // merge.sh counts the engines a run should have from here: a count the controller gave is the run's too.
+                if (runtime.config().engines() > 1) {
+                    parameters.putIfAbsent(RunConfig.ENGINES, Integer.toString(runtime.config().engines()));
+                }
+                runtime.describe(engineFacts(), parameters);
                 runtime.context().setup().testPlan(TestPlanName.current());
                 JMeterStop.testStarted();
                 if (GuiPackage.getInstance() != null) {

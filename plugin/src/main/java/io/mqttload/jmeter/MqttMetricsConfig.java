@@ -30,30 +30,17 @@ public class MqttMetricsConfig extends ConfigTestElement implements TestBean, Mq
     private String bufferedPoints = "100000";
     private String intervalSeconds = "1";
 
-    /** A field, not a property: it goes to the engines with the plan, and never into a saved plan (see RemoteStartRunId). */
-    private String runIdFromController;
+    /** A field, not a property: the controller fills it as it sends the plan, and it never goes into a saved plan. */
+    private ControllerStamp controllerStamp = ControllerStamp.NONE;
 
     @Override
-    public String runIdFromController() {
-        return runIdFromController;
-    }
-
-    @Override
-    public void runIdFromController(String runId) {
-        runIdFromController = runId;
-    }
-
-    /** JMeter's clone copies properties only; the GUI clones the plan twice before sending it to the engines. */
-    @Override
-    public Object clone() {
-        MqttMetricsConfig clone = (MqttMetricsConfig) super.clone();
-        clone.runIdFromController = runIdFromController;
-        return clone;
+    public ControllerStamp controllerStamp() {
+        return controllerStamp;
     }
 
     @Override
     public void testStarted() {
-        MqttElements.startRuntime(runIdFromController);
+        MqttElements.startRuntime(controllerStamp);
         TestBeanHelper.prepare(this);
         EngineRuntime runtime = EngineLifecycle.running().orElse(null);
         if (influxUrl == null || influxUrl.trim().isEmpty() || runtime == null) {

@@ -10,14 +10,12 @@ import org.apache.jmeter.threads.AbstractThreadGroup;
 import org.apache.jmeter.threads.JMeterContext;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.timers.Timer;
-import org.apache.jmeter.util.JMeterUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.engine.EngineRuntime;
-import io.mqttload.engine.RunConfig;
 import io.mqttload.rendezvous.Rendezvous;
 
 /**
@@ -32,8 +30,6 @@ import io.mqttload.rendezvous.Rendezvous;
 public class MqttRendezvousTimer extends AbstractTestElement implements Timer, TestBean, MqttTestStateListener {
     private static final long serialVersionUID = 1L;
     private static final Logger log = LoggerFactory.getLogger(MqttRendezvousTimer.class);
-    /** Property giving the number of engines; with groupSize 0 the barrier waits for threads x engines. */
-    public static final String ENGINES_PROPERTY = RunConfig.ENGINES;
 
     private String groupSize = "0";
     private String timeoutInMs = "60000";
@@ -45,30 +41,17 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
     /** This thread's passes through the barrier (the timer is cloned per thread). */
     private transient int generation;
 
-    /** A field, not a property: it goes to the engines with the plan, and never into a saved plan (see RemoteStartRunId). */
-    private String runIdFromController;
+    /** A field, not a property: the controller fills it as it sends the plan, and it never goes into a saved plan. */
+    private ControllerStamp controllerStamp = ControllerStamp.NONE;
 
     @Override
-    public String runIdFromController() {
-        return runIdFromController;
-    }
-
-    @Override
-    public void runIdFromController(String runId) {
-        runIdFromController = runId;
-    }
-
-    /** JMeter's clone copies properties only; the GUI clones the plan twice before sending it to the engines. */
-    @Override
-    public Object clone() {
-        MqttRendezvousTimer clone = (MqttRendezvousTimer) super.clone();
-        clone.runIdFromController = runIdFromController;
-        return clone;
+    public ControllerStamp controllerStamp() {
+        return controllerStamp;
     }
 
     @Override
     public void testStarted() {
-        MqttElements.startRuntime(runIdFromController);
+        MqttElements.startRuntime(controllerStamp);
     }
 
     @Override
@@ -91,7 +74,7 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
         }
         Rendezvous.Passage passage;
         try {
-            int size = groupSize(context);
+            int size = groupSize(context, runtime);
             long timeout = Fields.parseLong("timeoutInMs", timeoutInMs, 1, 86_400_000L);
             Action action = parseAction();
             long arrived = System.nanoTime();
@@ -153,14 +136,13 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
         runtime.event("errors", text);
     }
 
-    private int groupSize(JMeterContext context) {
+    /** With groupSize 0: this thread group's threads on every engine of the run (the property, or the controller's count). */
+    private int groupSize(JMeterContext context, EngineRuntime runtime) {
         int size = Fields.parseInt("groupSize", groupSize, 0, 100_000_000);
         if (size > 0) {
             return size;
         }
-        int threads = threadsHere(context);
-        int engines = Fields.parseInt(ENGINES_PROPERTY, JMeterUtils.getPropDefault(ENGINES_PROPERTY, "1"), 1, 100_000);
-        return threads * engines;
+        return threadsHere(context) * runtime.config().engines();
     }
 
     /** This thread group's threads on this engine: a barrier for more needs other engines. */

@@ -29,31 +29,18 @@ public class MqttRunEndSampler extends AbstractSampler implements TestBean, Mqtt
 
     private transient volatile long runsBefore;
 
-    /** A field, not a property: it goes to the engines with the plan, and never into a saved plan (see RemoteStartRunId). */
-    private String runIdFromController;
+    /** A field, not a property: the controller fills it as it sends the plan, and it never goes into a saved plan. */
+    private ControllerStamp controllerStamp = ControllerStamp.NONE;
 
     @Override
-    public String runIdFromController() {
-        return runIdFromController;
-    }
-
-    @Override
-    public void runIdFromController(String runId) {
-        runIdFromController = runId;
-    }
-
-    /** JMeter's clone copies properties only; the GUI clones the plan twice before sending it to the engines. */
-    @Override
-    public Object clone() {
-        MqttRunEndSampler clone = (MqttRunEndSampler) super.clone();
-        clone.runIdFromController = runIdFromController;
-        return clone;
+    public ControllerStamp controllerStamp() {
+        return controllerStamp;
     }
 
     @Override
     public void testStarted() {
         runsBefore = EngineLifecycle.runsBefore();
-        MqttElements.startRuntime(runIdFromController);
+        MqttElements.startRuntime(controllerStamp);
     }
 
     @Override

@@ -9,10 +9,8 @@ import org.apache.jmeter.testelement.TestStateListener;
  * jmeter-server engine the run's live figures are offered to the controller's GUI too.
  */
 interface MqttTestStateListener extends TestStateListener {
-    /** The run id a GUI controller's Remote Start gave this element for the engines ({@link RemoteStartRunId}); null: none. */
-    String runIdFromController();
-
-    void runIdFromController(String runId);
+    /** What the controller that sent the plan gave this engine ({@link ControllerStamp}). */
+    ControllerStamp controllerStamp();
 
     @Override
     default void testStarted(String host) {

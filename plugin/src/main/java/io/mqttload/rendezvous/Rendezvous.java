@@ -200,8 +200,8 @@ public final class Rendezvous implements AutoCloseable {
     /**
      * One engine's rendezvous client for the run {@code runId}, through the broker of {@code settings}.
      *
-     * @param runIdGiven  whether the run id was given on purpose (a property), not made up by the engine or the
-     *                    controller: two runs with ids given on purpose may share a broker and barrier names
+     * @param runIdGiven  whether every engine of the run got the id from one place (a property, its controller, its
+     *                    fleet), not made up by the engine: two runs with ids given so may share a broker and barrier names
      * @param runIdOrigin where the run id came from, in words, for the message that names a mismatch
      */
     public Rendezvous(ConnectionSettings settings, String runId, boolean runIdGiven, String runIdOrigin, String engineId,

@@ -23,7 +23,7 @@ class EngineLifecycleTest {
     @Test
     void aStartThatFailsInItsCallback_leavesNoRunAndNoTicker() {
         String engine = "lifecycle-" + System.nanoTime();
-        RunConfig config = RunConfig.from(Map.of(RunConfig.ENGINE_ID, engine)::get, "s", "run-1");
+        RunConfig config = RunConfig.from(Map.of(RunConfig.ENGINE_ID, engine, RunConfig.RUN_ID, "run-1")::get, "s");
         PrintStream console = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
 
         assertThatThrownBy(() -> EngineLifecycle.startIfNone(() -> config, console, runtime -> {

@@ -37,6 +37,8 @@ public final class JMeterEngines implements AutoCloseable {
     private final Path jar;
     private final Path rmiProperties;
     private final List<Engine> engines = new ArrayList<>();
+    /** Whether each engine is given its mqttload.engineId and mqttload.engineNumber, or left to its controller. */
+    private boolean identity = true;
     private int runs;
 
     private JMeterEngines(Path home, Path dir, boolean ssl) throws IOException {
@@ -83,7 +85,22 @@ public final class JMeterEngines implements AutoCloseable {
      */
     public static JMeterEngines start(Path home, Path dir, int count, boolean ssl, Duration readyTimeout,
             IntFunction<Map<String, String>> environment, IntFunction<Map<String, String>> properties) throws IOException {
+        return start(new JMeterEngines(home, dir, ssl), count, readyTimeout, environment, properties);
+    }
+
+    /**
+     * As a user starts {@code jmeter-server}: {@code count} engines with their ports and {@code properties} ({@code -J})
+     * only, no {@code mqttload.engineId} or {@code mqttload.engineNumber}, so that the controller gives them theirs.
+     */
+    public static JMeterEngines startWithoutIdentity(Path home, Path dir, int count, boolean ssl, Duration readyTimeout,
+            Map<String, String> properties) throws IOException {
         JMeterEngines engines = new JMeterEngines(home, dir, ssl);
+        engines.identity = false;
+        return start(engines, count, readyTimeout, n -> Map.of(), n -> properties);
+    }
+
+    private static JMeterEngines start(JMeterEngines engines, int count, Duration readyTimeout,
+            IntFunction<Map<String, String>> environment, IntFunction<Map<String, String>> properties) throws IOException {
         try {
             for (int n = 1; n <= count; n++) {
                 engines.engines.add(engines.startEngine(n, environment.apply(n), properties.apply(n)));
@@ -239,8 +256,10 @@ public final class JMeterEngines implements AutoCloseable {
         Files.deleteIfExists(log);
         List<String> command = java();
         command.addAll(List.of("-s", "-j", log.toString(), "-q", rmiProperties.toString(),
-                "-Jserver_port=" + registryPort, "-Jserver.rmi.localport=" + localPort,
-                "-Jmqttload.engineId=engine-" + n, "-Jmqttload.engineNumber=" + n));
+                "-Jserver_port=" + registryPort, "-Jserver.rmi.localport=" + localPort));
+        if (identity) {
+            command.addAll(List.of("-Jmqttload.engineId=engine-" + n, "-Jmqttload.engineNumber=" + n));
+        }
         properties.forEach((k, v) -> command.add("-J" + k + "=" + v));
         ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("engine-" + n + ".out").toFile());

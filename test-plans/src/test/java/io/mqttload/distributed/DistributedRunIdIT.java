@@ -1,6 +1,7 @@
 package io.mqttload.distributed;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -28,18 +30,20 @@ import io.mqttload.testsupport.JMeterEngines;
 import io.mqttload.testsupport.Xvfb;
 
 /**
- * The run id of a run on two real jmeter-server engines that were given none, as engines started for a GUI are.
- * Started the way a GUI user starts it (the real JMeter GUI under Xvfb, its Run &gt; Remote Start All clicked, which
- * sends the engines the plan and no {@code -G} properties), the cross-engine barrier releases on both engines under
- * one run id, long before its timeout, which is what it waited out when every engine made up its own id. Started
- * headless with {@code -R} and no {@code -G} run id, each engine still makes up its own, and the barrier says so at
- * once on both engines instead of waiting out the timeout.
+ * The run id, engine numbers and engine count of a run on real jmeter-server engines that were given none, as a user
+ * starts them. Started the way a GUI user starts it (the real JMeter GUI under Xvfb, its Run &gt; Remote Start All
+ * clicked, which sends the engines the plan and no {@code -G} properties), the cross-engine barrier releases on both
+ * engines under one run id, long before its timeout, which is what it waited out when every engine made up its own id.
+ * Started headless with {@code -R} and only the broker's address, the engines run one run as engines 1 and 2 of 2; two
+ * such controllers on one broker at once each give their engine an id of its own.
  */
 class DistributedRunIdIT {
     private static final int ENGINES = 2;
     private static final int THREADS = 2;
     private static final long BARRIER_TIMEOUT_MS = 90_000;
     private static final Pattern GIVEN = Pattern.compile("remote_start_all gives run id (\\S+) to the engines");
+    private static final Pattern CONTROLLER_GIVES = Pattern.compile("this controller gives its engines run id ([^,\\s]+)");
+    private static final Duration RUN_TIMEOUT = Duration.ofSeconds(180);
 
     private static Path resources() {
         return Path.of(System.getProperty("project.basedir", "."), "src", "test", "resources");
@@ -64,7 +68,7 @@ class DistributedRunIdIT {
                 Xvfb display = Xvfb.start(Duration.ofSeconds(30));
                 JMeterEngines engines = engines(dir, broker, engineResults)) {
             // A copy, as the GUI saves the plan before it runs it (save_automatically_before_run), which is when the
-            // MQTT elements already carry the run id; dated back, so that the save shows.
+            // run id is already made; dated back, so that the save shows.
             Files.copy(resources().resolve("gui-remote-start.jmx"), plan);
             FileTime copied = FileTime.from(Instant.now().minus(Duration.ofDays(1)));
             Files.setLastModifiedTime(plan, copied);
@@ -105,7 +109,7 @@ class DistributedRunIdIT {
                 assertThat(start.groupSize).isEqualTo(ENGINES * THREADS);
                 assertThat(start.threads).isEqualTo(ENGINES * THREADS);
                 assertThat(start.enginesReleased).isEqualTo(ENGINES);
-                // The GUI saved the plan while its elements carried the id, and the file has none of it.
+                // The GUI saved the plan once the id was made, and the file has none of it.
                 assertThat(Files.getLastModifiedTime(plan)).as("saved by Remote Start").isGreaterThan(copied);
                 assertThat(Files.readString(plan, StandardCharsets.UTF_8)).contains("MqttRendezvousTimer")
                         .doesNotContain(runId);
@@ -114,31 +118,78 @@ class DistributedRunIdIT {
     }
 
     @Test
-    void headlessRemoteRun_withoutARunId_namesTheMismatchOnBothEnginesAtOnce(@TempDir Path dir) throws Exception {
-        Path engineResults = dir.resolve("engine-results");
+    void headlessRemoteRun_withOnlyTheBrokerGiven_runsOneRun_onEngines1And2_ofTwo(@TempDir Path dir) throws Exception {
         try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start();
-                JMeterEngines engines = engines(dir, broker, engineResults)) {
-            long startedNanos = System.nanoTime();
-            JMeterEngines.Run run = engines.run(resources().resolve("gui-remote-start.jmx"), Map.of(), Map.of(),
-                    Duration.ofSeconds(BARRIER_TIMEOUT_MS / 1000 * 2));
-            Duration took = Duration.ofNanos(System.nanoTime() - startedNanos);
+                JMeterEngines engines = JMeterEngines.startWithoutIdentity(JMeterEngines.homeFromBuild(),
+                        dir.resolve("engines"), ENGINES, false, Duration.ofSeconds(90), resultsIn(dir.resolve("results")))) {
+            JMeterEngines.Run run = engines.run(quickStart(), quickStartOn(broker), Map.of(), RUN_TIMEOUT);
 
-            // Named when the other engine's arrival was seen, not by the timeout: a run that waited for it takes at
-            // least that long, however fast the machine; the failure rows below say "cannot work", not "timed out".
-            assertThat(took).as("named before the %d ms timeout: %s", BARRIER_TIMEOUT_MS, run.output)
-                    .isLessThan(Duration.ofMillis(BARRIER_TIMEOUT_MS));
-            assertThat(engines.awaitExit(Duration.ofSeconds(30))).as("engines exit after the run").isTrue();
-            List<Path> files = summaries(engineResults);
-            assertThat(files).hasSize(ENGINES);
-            for (Path file : files) {
-                EngineSummary summary = SummaryJson.readEngineSummary(Files.readString(file, StandardCharsets.UTF_8));
-                String other = "engine-1".equals(summary.engineId) ? "engine-2" : "engine-1";
-                assertThat(summary.failures).as(file.toString()).anySatisfy(row -> assertThat(row.reason)
-                        .contains("cannot work: pass #1: engine " + other + " arrived under run id")
-                        .contains("made up by the engine itself").contains("this engine " + summary.engineId
-                                + " under run id " + summary.runId));
-            }
+            String runId = controllerRunId(run.output);
+            assertThat(run.output).contains("gives its engines run id " + runId + ", 2 engine(s)")
+                    .contains("MQTT run " + runId + "  scenario quickstart-p2p  engines 2")
+                    .doesNotContain("summaries of different runs");
+            List<EngineSummary> summaries = engineSummaries(dir.resolve("results"));
+            assertThat(summaries).extracting(s -> s.runId).containsExactly(runId, runId);
+            assertThat(summaries).extracting(s -> s.engineNumber).containsExactlyInAnyOrder(1, 2);
+            assertThat(summaries).extracting(s -> s.engineId).containsExactlyInAnyOrder("engine-1", "engine-2");
+            assertThat(engines.engines()).allSatisfy(e -> assertThat(e.output()).contains("run id " + runId
+                    + " (given by the controller that started the engines)").contains("2 engine(s) (given by the controller)"));
         }
+    }
+
+    @Test
+    void twoControllers_onOneBrokerAtOnce_eachGiveTheirEngineARunIdOfTheirOwn(@TempDir Path dir) throws Exception {
+        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start();
+                JMeterEngines first = JMeterEngines.startWithoutIdentity(JMeterEngines.homeFromBuild(),
+                        dir.resolve("first"), 1, false, Duration.ofSeconds(90), resultsIn(dir.resolve("first-results")));
+                JMeterEngines second = JMeterEngines.startWithoutIdentity(JMeterEngines.homeFromBuild(),
+                        dir.resolve("second"), 1, false, Duration.ofSeconds(90), resultsIn(dir.resolve("second-results")));
+                JMeterEngines.Headless one = first.startController(quickStart(), quickStartOn(broker), Map.of());
+                JMeterEngines.Headless other = second.startController(quickStart(), quickStartOn(broker), Map.of())) {
+            assertThat(one.awaitExit(RUN_TIMEOUT)).as("first controller ends: %s", one.output()).isTrue();
+            assertThat(other.awaitExit(RUN_TIMEOUT)).as("second controller ends: %s", other.output()).isTrue();
+
+            String oneId = controllerRunId(one.output());
+            String otherId = controllerRunId(other.output());
+            assertThat(oneId).isNotEqualTo(otherId);
+            assertThat(engineSummaries(dir.resolve("first-results"))).extracting(s -> s.runId, s -> s.engineNumber)
+                    .containsExactly(tuple(oneId, 1));
+            assertThat(engineSummaries(dir.resolve("second-results"))).extracting(s -> s.runId, s -> s.engineNumber)
+                    .containsExactly(tuple(otherId, 1));
+            assertThat(one.output()).contains("MQTT run " + oneId + "  scenario quickstart-p2p  engines 1")
+                    .doesNotContain(otherId);
+            assertThat(other.output()).contains("MQTT run " + otherId + "  scenario quickstart-p2p  engines 1")
+                    .doesNotContain(oneId);
+        }
+    }
+
+    private static Path quickStart() {
+        return Path.of(System.getProperty("project.basedir", "."), "plans", "quickstart-p2p.jmx");
+    }
+
+    /** The broker's address, and sizes small enough for a short run. */
+    private static Map<String, String> quickStartOn(EmbeddedHiveMqBroker broker) {
+        return Map.of("mqtt.host", JMeterEngines.HOST, "mqtt.port", Integer.toString(broker.tcpPort()), "pairs", "2",
+                "samples", "5");
+    }
+
+    private static String controllerRunId(String output) {
+        Matcher m = CONTROLLER_GIVES.matcher(output);
+        assertThat(m.find()).as("the controller names the run id it gives: %s", output).isTrue();
+        return m.group(1);
+    }
+
+    /** An engine's own setting: where it writes its summary (the build's JMeter home names a folder for all). */
+    private static Map<String, String> resultsIn(Path dir) {
+        return Map.of("mqttload.resultsDir", dir.toString());
+    }
+
+    private static List<EngineSummary> engineSummaries(Path dir) throws IOException {
+        List<EngineSummary> all = new ArrayList<>();
+        for (Path file : summaries(dir)) {
+            all.add(SummaryJson.readEngineSummary(Files.readString(file, StandardCharsets.UTF_8)));
+        }
+        return all;
     }
 
     private static String givenRunId(JMeterEngines.Headless gui) {

@@ -223,10 +223,6 @@ final class CapacityFile {
             n.intendedP50Millis = s.latency.intendedP50Millis;
             n.intendedP99Millis = s.latency.intendedP99Millis;
         }
-        if (s.broker != null) {
-            n.broker = new ResultJson.Broker();
-            n.broker.cpuAvg = s.broker.cpuAvg;
-            n.broker.cpuMax = s.broker.cpuMax;
-        }
+        n.broker = ResultJson.Broker.of(s.broker, false);
     }
 }

@@ -106,5 +106,19 @@ final class ResultJson {
         public double cpuMax;
         public Long rssAvg;
         public Long rssMax;
+
+        static Broker of(StepResult.BrokerUse use, boolean withMemory) {
+            if (use == null) {
+                return null;
+            }
+            Broker b = new Broker();
+            b.cpuAvg = use.cpuAvg;
+            b.cpuMax = use.cpuMax;
+            if (withMemory) {
+                b.rssAvg = use.rssAvg;
+                b.rssMax = use.rssMax;
+            }
+            return b;
+        }
     }
 }

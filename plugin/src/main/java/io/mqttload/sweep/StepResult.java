@@ -216,7 +216,7 @@ final class StepResult {
 
     /**
      * The figures of a step while it runs, and what its report says once read; {@link #judgedBy} ends it. Its fields are
-     * open so that the step's runner, and tests, set what they know, as the report's own figures are.
+     * open because they come one at a time (the settle, the process's end, the report) and tests set a few of them.
      */
     static final class Builder {
         final int index;

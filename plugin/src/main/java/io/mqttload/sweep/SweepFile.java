@@ -110,13 +110,7 @@ final class SweepFile {
         for (int k = 0; k < StepResult.LATENCY_KEYS.length; k++) {
             n.pubToSubMillis.put(StepResult.LATENCY_KEYS[k], s.latency.pubToSubMillis(k));
         }
-        if (s.broker != null) {
-            n.broker = new ResultJson.Broker();
-            n.broker.cpuAvg = s.broker.cpuAvg;
-            n.broker.cpuMax = s.broker.cpuMax;
-            n.broker.rssAvg = s.broker.rssAvg;
-            n.broker.rssMax = s.broker.rssMax;
-        }
+        n.broker = ResultJson.Broker.of(s.broker, true);
         n.expected = s.delivery.expected;
         n.received = s.delivery.received;
         n.lost = s.delivery.lost;

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.mqttload.broker.ProcessStats;
 
 /**
@@ -29,12 +27,6 @@ final class BrokerSettle {
             this.settled = settled;
             this.seconds = seconds;
             this.lastPercent = lastPercent;
-        }
-
-        /** As the step's {@code brokerSettle} object in the sweep's and the search's JSON. */
-        void putInto(ObjectNode step) {
-            step.putObject("brokerSettle").put("settled", settled).put("seconds", Math.round(seconds * 10) / 10.0)
-                    .put("lastCpuPercent", Math.round(lastPercent * 10) / 10.0);
         }
 
         String describe() {

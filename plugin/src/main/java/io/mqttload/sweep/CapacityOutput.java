@@ -13,11 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.mqttload.report.Templates;
 
 /**
@@ -65,9 +60,9 @@ final class CapacityOutput {
     /** The figures a verdict quotes for a step. */
     private static String figures(StepResult s) {
         return String.format(Locale.ROOT, "offered %.1f msg/s, delivered %.1f msg/s, p99 from intended %s ms%s",
-                s.offeredRate, s.deliveredRate, Double.isNaN(s.intendedP99Millis) ? "n/a"
-                        : String.format(Locale.ROOT, "%.1f", s.intendedP99Millis),
-                s.clients > 0 ? ", " + s.clients + " connections" : "");
+                s.load.offeredRate, s.throughput.deliveredRate, Double.isNaN(s.latency.intendedP99Millis) ? "n/a"
+                        : String.format(Locale.ROOT, "%.1f", s.latency.intendedP99Millis),
+                s.throughput.clients > 0 ? ", " + s.throughput.clients + " connections" : "");
     }
 
     private String engines() {
@@ -122,7 +117,7 @@ final class CapacityOutput {
     }
 
     /** Whether the search ran this step again because it was disturbed (the repeat decided instead). */
-    private boolean repeated(CapacitySearch.Step step) {
+    boolean repeated(CapacitySearch.Step step) {
         return result.steps.stream().anyMatch(t -> t.repeatOf == step);
     }
 
@@ -154,11 +149,11 @@ final class CapacityOutput {
             CapacitySearch.Step s = plotted.get(i);
             x[i] = s.value;
             labels[i] = "step " + s.result.index + " (" + s.title() + ", " + (s.passed() ? "passed" : "failed") + ")";
-            offered[i] = s.result.offeredRate;
-            delivered[i] = s.result.deliveredRate;
-            p50[i] = s.result.intendedP50Millis;
-            p99[i] = s.result.intendedP99Millis;
-            p99Send[i] = s.result.latencyMillis[3];
+            offered[i] = s.result.load.offeredRate;
+            delivered[i] = s.result.throughput.deliveredRate;
+            p50[i] = s.result.latency.intendedP50Millis;
+            p99[i] = s.result.latency.intendedP99Millis;
+            p99Send[i] = s.result.latency.pubToSubMillis(StepResult.P99);
         }
         charts.put("offered-delivered", new XyChart("Offered and delivered against " + options.capacity.property,
                 options.capacity.property, "msg/s", x, labels).add("offered (scheduled)", offered)
@@ -193,7 +188,7 @@ final class CapacityOutput {
         r[r.length - 1] = step.passed() ? "passed" : s.judgement == null ? s.status() : s.judgement.reasons();
         if (repeated(step)) {
             r[r.length - 1] += String.format(Locale.ROOT, "; run again: the generator or machine was saturated for %d / %d s",
-                    s.generatorSaturatedSeconds, s.machineSaturatedSeconds);
+                    s.load.generatorSaturatedSeconds, s.load.machineSaturatedSeconds);
         }
         if (!s.hasReport()) {
             for (int i = 3; i < r.length - 1; i++) {
@@ -201,20 +196,20 @@ final class CapacityOutput {
             }
             return r;
         }
-        r[3] = String.format(Locale.ROOT, "%.1f", s.offeredRate);
-        r[4] = String.format(Locale.ROOT, "%.1f", s.deliveredRate);
-        r[5] = String.format(Locale.ROOT, "%.1f", s.windowReceiveRate);
-        r[6] = Double.isNaN(s.intendedP99Millis) ? "n/a" : String.format(Locale.ROOT, "%.1f / %.1f", s.intendedP50Millis,
-                s.intendedP99Millis);
-        r[7] = String.format(Locale.ROOT, "%.1f", s.latencyMillis[3]);
-        r[8] = String.format(Locale.ROOT, "%.1f", s.lagP99Millis);
-        r[9] = Long.toString(Math.round(s.backlogGrowth));
-        r[10] = s.lost + " / " + s.expected;
-        r[11] = s.hasBroker ? String.format(Locale.ROOT, "%.1f", s.brokerCpuAvg) : "";
+        r[3] = String.format(Locale.ROOT, "%.1f", s.load.offeredRate);
+        r[4] = String.format(Locale.ROOT, "%.1f", s.throughput.deliveredRate);
+        r[5] = String.format(Locale.ROOT, "%.1f", s.throughput.windowReceiveRate);
+        r[6] = Double.isNaN(s.latency.intendedP99Millis) ? "n/a" : String.format(Locale.ROOT, "%.1f / %.1f", s.latency.intendedP50Millis,
+                s.latency.intendedP99Millis);
+        r[7] = String.format(Locale.ROOT, "%.1f", s.latency.pubToSubMillis(StepResult.P99));
+        r[8] = String.format(Locale.ROOT, "%.1f", s.latency.lagP99Millis);
+        r[9] = Long.toString(Math.round(s.throughput.backlogGrowth));
+        r[10] = s.delivery.lost + " / " + s.delivery.expected;
+        r[11] = s.broker != null ? String.format(Locale.ROOT, "%.1f", s.broker.cpuAvg) : "";
         // The counts run to the disconnects, a little past the window: shown within it, as the criteria read them.
-        long window = Math.round(s.measuredSeconds);
-        r[12] = Math.min(s.generatorSaturatedSeconds, window) + " / " + Math.min(s.machineSaturatedSeconds, window);
-        r[13] = s.rates.drainCell();
+        long window = Math.round(s.throughput.measuredSeconds);
+        r[12] = Math.min(s.load.generatorSaturatedSeconds, window) + " / " + Math.min(s.load.machineSaturatedSeconds, window);
+        r[13] = s.throughput.rates.drainCell();
         return r;
     }
 
@@ -260,97 +255,13 @@ final class CapacityOutput {
         for (CapacitySearch.Step s : result.steps) {
             StepResult r = s.result;
             m.append(String.format(Locale.ROOT, "| %d | `%s` | %s | %s |%n", r.index, r.step.describe(), r.runId,
-                    r.reportHtml == null ? r.runStatus() : "[" + r.reportHtml + "](" + r.reportHtml + ")"));
+                    r.run.reportHtml == null ? r.runStatus() : "[" + r.run.reportHtml + "](" + r.run.reportHtml + ")"));
         }
         return m.toString();
     }
 
-    String json() throws IOException {
-        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-        ObjectNode root = mapper.createObjectNode();
-        root.put("searchId", options.sweepId);
-        root.put("plan", options.plan.toString());
-        root.put("property", options.capacity.property);
-        root.put("started", started.toString());
-        root.put("finished", finished.toString());
-        ArrayNode remote = root.putArray("remote");
-        options.remote.forEach(remote::add);
-        ArrayNode args = root.putArray("arguments");
-        options.arguments.forEach(args::add);
-        CapacitySearch.Settings t = options.capacity.settings;
-        ObjectNode settings = root.putObject("settings");
-        settings.put("start", t.start).put("max", t.max).put("factor", t.factor).put("tolerancePercent", t.tolerancePercent)
-                .put("resolution", t.resolution).put("maxSteps", t.maxSteps).put("stepSeconds", options.capacity.stepSeconds)
-                .put("confirmSeconds", options.capacity.confirmSeconds).put("warmupSeconds", options.capacity.warmupSeconds)
-                .put("durationProperty", options.capacity.durationProperty);
-        StepCriteria c = options.capacity.criteria;
-        root.putObject("criteria").put("maxLossPercent", c.maxLossPercent).put("minDeliveredPercent", c.minDeliveredPercent)
-                .put("p99SlaMillis", c.p99SlaMillis).put("maxScheduleLagMillis", c.scheduleLagLimitMillis())
-                .put("maxBacklogGrowthPercent", c.maxBacklogGrowthPercent).put("maxSaturatedPercent", c.maxSaturatedPercent);
-        root.put("outcome", result.outcome.name());
-        root.put("answered", result.outcome.answered);
-        if (!Double.isNaN(result.sustained)) {
-            root.put("sustained", result.sustained);
-        }
-        if (!Double.isNaN(result.failed)) {
-            root.put("failed", result.failed);
-        }
-        if (options.capacity.required > 0) {
-            root.put("required", options.capacity.required);
-        }
-        root.put("verdict", verdict());
-        root.put("exitCode", exitCode());
-        ArrayNode list = root.putArray("steps");
-        for (CapacitySearch.Step step : result.steps) {
-            StepResult s = step.result;
-            ObjectNode n = list.addObject();
-            n.put("index", s.index).put("phase", step.phase.name()).put("value", step.value).put("runId", s.runId)
-                    .put("dir", s.dir).put("passed", step.passed()).put("seconds", Math.round(s.seconds * 10) / 10.0);
-            if (step.repeatOf != null) {
-                n.put("repeatOf", step.repeatOf.result.index);
-            }
-            n.put("repeated", repeated(step));
-            if (s.judgement != null) {
-                n.put("limit", s.judgement.limit == null ? null : s.judgement.limit.name());
-                if (s.judgement.saturationCaveat != null) {
-                    n.put("saturationCaveat", s.judgement.saturationCaveat);
-                }
-                ArrayNode reasons = n.putArray("reasons");
-                s.judgement.breaches.forEach(b -> reasons.addObject().put("criterion", b.criterion).put("figure", b.figure));
-            }
-            if (s.exitCode != null) {
-                n.put("exitCode", s.exitCode);
-            }
-            n.put("timedOut", s.timedOut);
-            if (s.settle != null) {
-                s.settle.putInto(n);
-            }
-            if (!s.hasReport()) {
-                continue;
-            }
-            n.put("report", s.reportJson);
-            n.put("measuredSeconds", s.measuredSeconds).put("offeredRate", s.offeredRate)
-                    .put("deliveredRate", s.deliveredRate).put("windowReceiveRate", s.windowReceiveRate)
-                    .put("fanOut", s.fanOut).put("backlogGrowth", s.backlogGrowth)
-                    .put("clients", s.clients).put("expected", s.expected).put("lost", s.lost)
-                    .put("lagP99Millis", s.lagP99Millis).put("pubToSubP99Millis", s.latencyMillis[3])
-                    .put("generatorSaturatedSeconds", s.generatorSaturatedSeconds)
-                    .put("machineSaturatedSeconds", s.machineSaturatedSeconds)
-                    .put("verdict", s.verdict.name());
-            if (s.rates.drainKnown) {
-                n.put("receivedInDrain", s.rates.drainReceived).put("drainSeconds", s.rates.drainSeconds)
-                        .put("drainRate", s.rates.drainRate);
-            }
-            if (!Double.isNaN(s.intendedP99Millis)) {
-                n.put("intendedP50Millis", s.intendedP50Millis).put("intendedP99Millis", s.intendedP99Millis);
-            }
-            if (s.hasBroker) {
-                n.putObject("broker").put("cpuAvg", s.brokerCpuAvg).put("cpuMax", s.brokerCpuMax);
-            }
-        }
-        ObjectNode files = root.putObject("charts");
-        charts.keySet().forEach(k -> files.put(k, k + ".svg"));
-        return mapper.writeValueAsString(root) + "\n";
+    String json() {
+        return ResultJson.write(CapacityFile.of(options, this, result, started, finished, charts.keySet()));
     }
 
     String html() {
@@ -371,7 +282,7 @@ final class CapacityOutput {
             Map<String, Object> row = new HashMap<>();
             row.put("ok", s.passed());
             row.put("cells", List.of(row(s)));
-            row.put("reportHtml", s.result.reportHtml == null ? "" : s.result.reportHtml);
+            row.put("reportHtml", s.result.run.reportHtml == null ? "" : s.result.run.reportHtml);
             rows.add(row);
         }
         model.put("rows", rows);

@@ -173,7 +173,7 @@ final class CapacitySearch {
                     r.note = String.format(Locale.ROOT, "%s and %s offered the same load (%.1f msg/s): the plan's"
                             + " throughput timers wait whole milliseconds, so values between them offer it too and the"
                             + " search cannot resolve further", number(b.pass.value), number(b.fail.value),
-                            b.fail.result.offeredRate);
+                            b.fail.result.load.offeredRate);
                     break;
                 }
                 Step s = step(runner, r, mid, Phase.BISECT);
@@ -190,7 +190,7 @@ final class CapacitySearch {
                 if (b.fail != null && r.note.isEmpty() && sameLoadOffered(confirm, b.fail)) {
                     r.note = String.format(Locale.ROOT, "%s offered the same load as %s (%.1f msg/s): the plan's"
                             + " throughput timers wait whole milliseconds, so that step failed on the run's own variation,"
-                            + " not on more load", number(b.fail.value), number(confirm.value), b.fail.result.offeredRate);
+                            + " not on more load", number(b.fail.value), number(confirm.value), b.fail.result.load.offeredRate);
                 }
                 r.outcome = b.fail == null ? Outcome.SUSTAINS_AT_LEAST : Outcome.SUSTAINS;
                 r.sustained = b.pass.value;
@@ -280,9 +280,9 @@ final class CapacitySearch {
      */
     static boolean disturbed(Step s) {
         StepCriteria.Judgement j = s.result.judgement;
-        long saturated = Math.max(s.result.generatorSaturatedSeconds, s.result.machineSaturatedSeconds);
+        long saturated = Math.max(s.result.load.generatorSaturatedSeconds, s.result.load.machineSaturatedSeconds);
         double shortWhile = Math.max(DISTURBANCE_SECONDS,
-                StepCriteria.DEFAULT_MAX_SATURATED_PERCENT / 100 * s.result.measuredSeconds);
+                StepCriteria.DEFAULT_MAX_SATURATED_PERCENT / 100 * s.result.throughput.measuredSeconds);
         return !s.passed() && j != null && j.limit == StepCriteria.Limit.BROKER && saturated > 0 && saturated <= shortWhile;
     }
 
@@ -314,8 +314,8 @@ final class CapacitySearch {
      * it. A failing step that offered less (its publishers held back) is not that.
      */
     static boolean sameLoadOffered(Step pass, Step fail) {
-        double p = pass.result.offeredRate;
-        double f = fail.result.offeredRate;
+        double p = pass.result.load.offeredRate;
+        double f = fail.result.load.offeredRate;
         return p > 0 && f > 0 && Math.abs(f - p) <= p * 0.001;
     }
 

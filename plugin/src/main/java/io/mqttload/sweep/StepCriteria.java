@@ -155,7 +155,7 @@ final class StepCriteria {
             breaches.add(new Breach(RUN, s.runStatus()));
             return new Judgement(false, Limit.RUN, breaches, List.of());
         }
-        if (s.timedOut) {
+        if (s.run.timedOut) {
             breaches.add(new Breach(RUN, s.runStatus()));
             return new Judgement(false, Limit.RUN, breaches, List.of());
         }
@@ -165,7 +165,7 @@ final class StepCriteria {
             case LOSS_UNCERTAIN:
                 break;
             case FAILED:
-                if (s.clients == 0) {
+                if (s.throughput.clients == 0) {
                     // Not one connection: a wrong address or port, a broker down, credentials refused. The plan never
                     // ran, so no load was judged; at a lower load it would fail the same way.
                     breaches.add(new Breach(RUN, "no connection succeeded, so no load was offered: " + s.verdictText));
@@ -178,23 +178,23 @@ final class StepCriteria {
                 breaches.add(new Breach("verdict " + s.verdict.name(), s.verdictText));
                 return new Judgement(false, Limit.RUN, breaches, List.of());
         }
-        if (s.exitCode == null || s.exitCode != 0) {
+        if (s.run.exitCode == null || s.run.exitCode != 0) {
             breaches.add(new Breach(RUN, s.runStatus()));
         }
-        double lossPercent = s.expected > 0 ? 100.0 * s.lost / s.expected : 0;
+        double lossPercent = s.delivery.expected > 0 ? 100.0 * s.delivery.lost / s.delivery.expected : 0;
         boolean lossVerdict = s.verdict == Verdict.LOSS || s.verdict == Verdict.LOSS_UNCERTAIN;
         if (lossPercent > maxLossPercent) {
             breaches.add(new Breach("loss", String.format(Locale.ROOT, "%d of %d deliveries lost (%s %%, at most %s %%"
-                    + " allowed)", s.lost, s.expected, percent(lossPercent), plain(maxLossPercent))));
-        } else if (lossVerdict && s.lost == 0) {
+                    + " allowed)", s.delivery.lost, s.delivery.expected, percent(lossPercent), plain(maxLossPercent))));
+        } else if (lossVerdict && s.delivery.lost == 0) {
             breaches.add(new Breach("loss", s.verdictText));
         }
         List<String> notJudged = new ArrayList<>();
-        if (s.offeredRate > 0) {
-            double deliveredPercent = 100.0 * s.deliveredRate / s.offeredRate;
+        if (s.load.offeredRate > 0) {
+            double deliveredPercent = 100.0 * s.throughput.deliveredRate / s.load.offeredRate;
             if (deliveredPercent < minDeliveredPercent) {
                 breaches.add(new Breach("delivered", String.format(Locale.ROOT, "%.1f msg/s of %.1f offered (%s %%,"
-                        + " at least %s %% needed)", s.deliveredRate, s.offeredRate, percent(deliveredPercent),
+                        + " at least %s %% needed)", s.throughput.deliveredRate, s.load.offeredRate, percent(deliveredPercent),
                         plain(minDeliveredPercent))));
             }
         } else if (paceRequired) {
@@ -203,40 +203,40 @@ final class StepCriteria {
         } else {
             notJudged.add("delivered against offered (no throughput timer paced the publishers)");
         }
-        if (!Double.isNaN(s.intendedP99Millis)) {
-            if (s.intendedP99Millis > p99SlaMillis) {
+        if (!Double.isNaN(s.latency.intendedP99Millis)) {
+            if (s.latency.intendedP99Millis > p99SlaMillis) {
                 breaches.add(new Breach("p99 from intended", String.format(Locale.ROOT, "%.1f ms, over the %s ms SLA",
-                        s.intendedP99Millis, plain(p99SlaMillis))));
+                        s.latency.intendedP99Millis, plain(p99SlaMillis))));
             }
         } else if (paceRequired) {
             breaches.add(new Breach("p99 from intended", "not measured: no message carried an intended send time"));
         } else {
             notJudged.add("p99 from the intended send time (no message carried one)");
         }
-        if (s.lagP99Millis > scheduleLagLimitMillis()) {
+        if (s.latency.lagP99Millis > scheduleLagLimitMillis()) {
             breaches.add(new Breach("schedule lag", String.format(Locale.ROOT, "p99 %.1f ms, over %s ms",
-                    s.lagP99Millis, plain(scheduleLagLimitMillis()))));
+                    s.latency.lagP99Millis, plain(scheduleLagLimitMillis()))));
         }
         double allowed = backlogAllowance(s);
-        if (s.backlogGrowth > allowed) {
+        if (s.throughput.backlogGrowth > allowed) {
             breaches.add(new Breach("backlog", String.format(Locale.ROOT, "grew by %d over the %.0f s window (%+.1f/s),"
-                    + " more than the %.0f allowed", Math.round(s.backlogGrowth), s.measuredSeconds,
-                    s.backlogGrowth / Math.max(1e-9, s.measuredSeconds), allowed)));
+                    + " more than the %.0f allowed", Math.round(s.throughput.backlogGrowth), s.throughput.measuredSeconds,
+                    s.throughput.backlogGrowth / Math.max(1e-9, s.throughput.measuredSeconds), allowed)));
         }
-        double generatorPercent = saturatedPercent(s.generatorSaturatedSeconds, s);
-        double machinePercent = saturatedPercent(s.machineSaturatedSeconds, s);
+        double generatorPercent = saturatedPercent(s.load.generatorSaturatedSeconds, s);
+        double machinePercent = saturatedPercent(s.load.machineSaturatedSeconds, s);
         String caveat = saturationAllowed(s, generatorPercent, machinePercent);
         Limit limit = Limit.BROKER;
         if (generatorPercent > maxSaturatedPercent) {
             limit = Limit.GENERATOR;
             breaches.add(0, new Breach("generator", String.format(Locale.ROOT, "its process used over 90 %% of every core"
-                    + " for %d of %.0f s", Math.min(s.generatorSaturatedSeconds, Math.round(s.measuredSeconds)),
-                    s.measuredSeconds)));
+                    + " for %d of %.0f s", Math.min(s.load.generatorSaturatedSeconds, Math.round(s.throughput.measuredSeconds)),
+                    s.throughput.measuredSeconds)));
         } else if (machinePercent > maxSaturatedPercent) {
             limit = Limit.MACHINE;
             breaches.add(0, new Breach("machine", String.format(Locale.ROOT, "the engine's machine was over 90 %% busy"
-                    + " for %d of %.0f s", Math.min(s.machineSaturatedSeconds, Math.round(s.measuredSeconds)),
-                    s.measuredSeconds)));
+                    + " for %d of %.0f s", Math.min(s.load.machineSaturatedSeconds, Math.round(s.throughput.measuredSeconds)),
+                    s.throughput.measuredSeconds)));
         }
         return new Judgement(breaches.isEmpty(), breaches.isEmpty() ? null : limit, breaches, notJudged,
                 limit == Limit.BROKER ? caveat : null);
@@ -248,15 +248,15 @@ final class StepCriteria {
      * step is judged on the other criteria, but a failure there may be the machine's as much as the broker's.
      */
     private String saturationAllowed(StepResult s, double generatorPercent, double machinePercent) {
-        long window = Math.round(s.measuredSeconds);
+        long window = Math.round(s.throughput.measuredSeconds);
         if (generatorPercent > DEFAULT_MAX_SATURATED_PERCENT && generatorPercent <= maxSaturatedPercent) {
             return String.format(Locale.ROOT, "the generator's process used over 90 %% of every core for %d of %d s"
-                    + " (allowed: saturated <= %s %%)", Math.min(s.generatorSaturatedSeconds, window), window,
+                    + " (allowed: saturated <= %s %%)", Math.min(s.load.generatorSaturatedSeconds, window), window,
                     plain(maxSaturatedPercent));
         }
         if (machinePercent > DEFAULT_MAX_SATURATED_PERCENT && machinePercent <= maxSaturatedPercent) {
             return String.format(Locale.ROOT, "the engine's machine was over 90 %% busy for %d of %d s (allowed:"
-                    + " saturated <= %s %%)", Math.min(s.machineSaturatedSeconds, window), window,
+                    + " saturated <= %s %%)", Math.min(s.load.machineSaturatedSeconds, window), window,
                     plain(maxSaturatedPercent));
         }
         return null;
@@ -270,8 +270,9 @@ final class StepCriteria {
      * drain delivers late.
      */
     double backlogAllowance(StepResult s) {
-        double owedPerSecond = s.offeredRate > 0 && s.fanOut > 0 ? s.offeredRate * s.fanOut : s.windowReceiveRate;
-        double share = maxBacklogGrowthPercent / 100.0 * owedPerSecond * s.measuredSeconds;
+        double owedPerSecond = s.load.offeredRate > 0 && s.throughput.fanOut > 0 ? s.load.offeredRate * s.throughput.fanOut
+                : s.throughput.windowReceiveRate;
+        double share = maxBacklogGrowthPercent / 100.0 * owedPerSecond * s.throughput.measuredSeconds;
         double inTransit = owedPerSecond * Math.max(1, p99SlaMillis / 1000.0);
         return Math.max(share, inTransit);
     }
@@ -281,10 +282,10 @@ final class StepCriteria {
      * the window, so it is bounded by the window.
      */
     private static double saturatedPercent(long seconds, StepResult s) {
-        if (seconds <= SATURATED_SECONDS_FORGIVEN || s.measuredSeconds <= 0) {
+        if (seconds <= SATURATED_SECONDS_FORGIVEN || s.throughput.measuredSeconds <= 0) {
             return 0;
         }
-        return Math.min(100, 100.0 * seconds / s.measuredSeconds);
+        return Math.min(100, 100.0 * seconds / s.throughput.measuredSeconds);
     }
 
     private static String percent(double p) {

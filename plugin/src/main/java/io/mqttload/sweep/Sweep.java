@@ -93,21 +93,22 @@ public final class Sweep {
         for (int i = 0; i < o.steps.size(); i++) {
             SweepOptions.Step step = o.steps.get(i);
             int index = i + 1;
-            StepResult r = new StepResult(index, o.label(step), step, o.sweepId + "-s" + index, "step-" + index);
-            results.add(r);
+            StepResult.Builder b = new StepResult.Builder(index, o.label(step), step, o.sweepId + "-s" + index,
+                    "step-" + index);
             if (stop) {
-                r.skipped = true;
+                results.add(b.skipped());
                 continue;
             }
-            settle(r, "sweep");
+            settle(b, "sweep");
             console.printf(Locale.ROOT, "sweep %s: step %d/%d (%s) starting: %s%n", o.sweepId, index, o.steps.size(),
-                    r.label, step.describe());
-            runStep(r, jar, plan, dir.resolve(r.dir));
-            r.judgement = o.capacity.criteria.judge(r);
+                    b.label, step.describe());
+            runStep(b, jar, plan, dir.resolve(b.dir));
+            StepResult r = b.judgedBy(o.capacity.criteria);
+            results.add(r);
             console.printf(Locale.ROOT, "sweep %s: step %d/%d (%s) %s in %.0f s%s%n", o.sweepId, index, o.steps.size(),
-                    r.label, r.status(), r.seconds, r.hasReport() ? String.format(Locale.ROOT,
-                            ": %d clients, delivered %.1f msg/s, p99 %.3f ms", r.clients, r.receiveRate,
-                            r.latencyMillis[3]) : "");
+                    r.label, r.status(), r.run.seconds, r.hasReport() ? String.format(Locale.ROOT,
+                            ": %d clients, delivered %.1f msg/s, p99 %.3f ms", r.throughput.clients,
+                            r.throughput.rates.receive, r.latency.pubToSubMillis(StepResult.P99)) : "");
             stop = !r.ok() && o.stopOnFailure;
         }
         SweepOutput output = new SweepOutput(o, results, started, Instant.now().truncatedTo(ChronoUnit.SECONDS));
@@ -139,18 +140,18 @@ public final class Sweep {
             if (repeat) {
                 superseded.add(results.get(results.size() - 1));
             }
-            StepResult r = new StepResult(index, label, step, o.sweepId + "-s" + index, "step-" + index);
-            settle(r, "capacity");
+            StepResult.Builder b = new StepResult.Builder(index, label, step, o.sweepId + "-s" + index, "step-" + index);
+            settle(b, "capacity");
             console.printf(Locale.ROOT, "capacity %s: step %d (%s) %s for %d s; %s%n", o.sweepId, index,
                     repeat ? phase.title + ", repeated: step " + (index - 1) + "'s generator or machine was saturated"
                             : phase.title, label, seconds, soFar(search, results, superseded));
-            runStep(r, jar, plan, dir.resolve(r.dir));
-            r.judgement = o.capacity.criteria.judge(r);
+            runStep(b, jar, plan, dir.resolve(b.dir));
+            StepResult r = b.judgedBy(o.capacity.criteria);
             results.add(r);
             console.printf(Locale.ROOT, "capacity %s: step %d %s %s in %.0f s%s%n", o.sweepId, index, label,
-                    r.ok() ? "passed" : "failed: " + r.judgement.reasons(), r.seconds, r.hasReport()
+                    r.ok() ? "passed" : "failed: " + r.judgement.reasons(), r.run.seconds, r.hasReport()
                             ? String.format(Locale.ROOT, " (offered %.1f msg/s, delivered %.1f, p99 from intended %.1f ms)",
-                                    r.offeredRate, r.deliveredRate, r.intendedP99Millis) : "");
+                                    r.load.offeredRate, r.throughput.deliveredRate, r.latency.intendedP99Millis) : "");
             return r;
         });
         CapacityOutput output = new CapacityOutput(o, search, result, started,
@@ -166,7 +167,7 @@ public final class Sweep {
      * Before every step but the first, with a local broker watched by PID: waits (bounded) for it to finish the step
      * before's work, and says how that went. With remote engines the PID is of the broker engine's host, not this one.
      */
-    private void settle(StepResult r, String what) throws InterruptedException {
+    private void settle(StepResult.Builder r, String what) throws InterruptedException {
         if (r.index == 1 || o.brokerPid <= 0 || o.settleSeconds <= 0 || !o.remote.isEmpty()) {
             return;
         }
@@ -219,7 +220,7 @@ public final class Sweep {
                 + (Double.isNaN(fail) ? ", nothing failed yet" : ", failed from " + search.number(fail));
     }
 
-    private void runStep(StepResult r, Path jar, Path plan, Path stepDir) throws IOException, InterruptedException {
+    private void runStep(StepResult.Builder r, Path jar, Path plan, Path stepDir) throws IOException, InterruptedException {
         Files.createDirectories(stepDir);
         List<String> command = command(r, jar, plan, stepDir);
         Files.writeString(stepDir.resolve("command.txt"), String.join(" ", command) + "\n", StandardCharsets.UTF_8);
@@ -245,7 +246,7 @@ public final class Sweep {
     /** Set by preparePlan when the plan's own monitor reads broker.* properties. */
     private boolean brokerByProperties;
 
-    List<String> command(StepResult r, Path jar, Path plan, Path stepDir) {
+    List<String> command(StepResult.Builder r, Path jar, Path plan, Path stepDir) {
         List<String> c = new ArrayList<>();
         c.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String h : o.heap.split("\\s+")) {

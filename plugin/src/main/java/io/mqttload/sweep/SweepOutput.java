@@ -12,11 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.mqttload.report.Templates;
 
 /**
@@ -64,16 +59,16 @@ final class SweepOutput {
         boolean anyBroker = false;
         for (int i = 0; i < n; i++) {
             StepResult s = plotted.get(i);
-            x[i] = s.clients;
+            x[i] = s.throughput.clients;
             labels[i] = "step " + s.index + " (" + s.label + ")";
-            delivered[i] = s.receiveRate;
-            published[i] = s.publishRate;
+            delivered[i] = s.throughput.rates.receive;
+            published[i] = s.throughput.rates.publish;
             for (int k = 0; k < latency.length; k++) {
-                latency[k][i] = s.latencyMillis[k];
+                latency[k][i] = s.latency.pubToSubMillis(k);
             }
-            cpuAvg[i] = s.hasBroker ? s.brokerCpuAvg : Double.NaN;
-            cpuMax[i] = s.hasBroker ? s.brokerCpuMax : Double.NaN;
-            anyBroker |= s.hasBroker;
+            cpuAvg[i] = s.broker != null ? s.broker.cpuAvg : Double.NaN;
+            cpuMax[i] = s.broker != null ? s.broker.cpuMax : Double.NaN;
+            anyBroker |= s.broker != null;
         }
         charts.put("throughput", new XyChart("Delivered throughput against clients", X_TITLE, "msg/s", x, labels)
                 .add("delivered (received)", delivered).add("published", published));
@@ -116,20 +111,20 @@ final class SweepOutput {
             r[r.length - 1] = s.status();
             return r;
         }
-        r[2] = Long.toString(s.clients);
-        r[3] = String.format(Locale.ROOT, "%.1f", s.receiveRate);
-        r[4] = String.format(Locale.ROOT, "%.1f", s.publishRate);
-        for (int k = 0; k < s.latencyMillis.length; k++) {
-            r[5 + k] = String.format(Locale.ROOT, "%.3f", s.latencyMillis[k]);
+        r[2] = Long.toString(s.throughput.clients);
+        r[3] = String.format(Locale.ROOT, "%.1f", s.throughput.rates.receive);
+        r[4] = String.format(Locale.ROOT, "%.1f", s.throughput.rates.publish);
+        for (int k = 0; k < StepResult.LATENCY_KEYS.length; k++) {
+            r[5 + k] = String.format(Locale.ROOT, "%.3f", s.latency.pubToSubMillis(k));
         }
-        r[11] = s.hasBroker ? String.format(Locale.ROOT, "%.1f / %.1f", s.brokerCpuAvg, s.brokerCpuMax) : "";
-        r[12] = s.hasBroker ? String.format(Locale.ROOT, "%.1f / %.1f", s.brokerRssAvg / 1048576.0,
-                s.brokerRssMax / 1048576.0) : "";
-        r[13] = Long.toString(s.expected);
-        r[14] = Long.toString(s.lost);
+        r[11] = s.broker != null ? String.format(Locale.ROOT, "%.1f / %.1f", s.broker.cpuAvg, s.broker.cpuMax) : "";
+        r[12] = s.broker != null ? String.format(Locale.ROOT, "%.1f / %.1f", s.broker.rssAvg / 1048576.0,
+                s.broker.rssMax / 1048576.0) : "";
+        r[13] = Long.toString(s.delivery.expected);
+        r[14] = Long.toString(s.delivery.lost);
         // A failed run can still report NO_LOSS (JMeter exited non-zero afterwards): the table says both.
         String verdict = s.verdict == null ? "none" : s.verdict.name();
-        r[15] = s.rates.drainCell();
+        r[15] = s.throughput.rates.drainCell();
         r[16] = s.ok() ? verdict : verdict + " (" + s.status() + ")";
         return r;
     }
@@ -164,8 +159,8 @@ final class SweepOutput {
         m.append("| step | properties | run | status | report |\n| --- | --- | --- | --- | --- |\n");
         for (StepResult s : steps) {
             m.append(String.format(Locale.ROOT, "| %d | `%s` | %s | %s | %s |%n", s.index, s.step.describe(), s.runId,
-                    s.status() + (s.seconds > 0 ? String.format(Locale.ROOT, " (%.0f s)", s.seconds) : ""),
-                    s.reportHtml == null ? "" : "[" + s.reportHtml + "](" + s.reportHtml + ")"));
+                    s.status() + (s.run.seconds > 0 ? String.format(Locale.ROOT, " (%.0f s)", s.run.seconds) : ""),
+                    s.run.reportHtml == null ? "" : "[" + s.run.reportHtml + "](" + s.run.reportHtml + ")"));
         }
         return m.toString();
     }
@@ -183,67 +178,8 @@ final class SweepOutput {
         return failed == 0 ? "every step passed" : failed + " of " + steps.size() + " step(s) failed";
     }
 
-    String json() throws IOException {
-        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-        ObjectNode root = mapper.createObjectNode();
-        root.put("sweepId", options.sweepId);
-        root.put("plan", options.plan.toString());
-        root.put("started", started.toString());
-        root.put("finished", finished.toString());
-        ArrayNode remote = root.putArray("remote");
-        options.remote.forEach(remote::add);
-        ArrayNode args = root.putArray("arguments");
-        options.arguments.forEach(args::add);
-        root.put("ok", steps.stream().allMatch(StepResult::ok));
-        ArrayNode list = root.putArray("steps");
-        for (StepResult s : steps) {
-            ObjectNode n = list.addObject();
-            n.put("index", s.index);
-            n.put("label", s.label);
-            ObjectNode props = n.putObject("properties");
-            s.step.properties.forEach(props::put);
-            n.put("runId", s.runId);
-            n.put("dir", s.dir);
-            n.put("status", s.status());
-            n.put("ok", s.ok());
-            if (s.exitCode != null) {
-                n.put("exitCode", s.exitCode);
-            }
-            n.put("timedOut", s.timedOut);
-            if (s.settle != null) {
-                s.settle.putInto(n);
-            }
-            n.put("seconds", Math.round(s.seconds * 10) / 10.0);
-            if (!s.hasReport()) {
-                continue;
-            }
-            n.put("report", s.reportJson);
-            if (s.reportHtml != null) {
-                n.put("reportHtml", s.reportHtml);
-            }
-            n.put("clients", s.clients);
-            n.put("receiveRate", s.receiveRate);
-            n.put("publishRate", s.publishRate);
-            if (s.rates.drainKnown) {
-                n.put("receivedInDrain", s.rates.drainReceived).put("drainSeconds", s.rates.drainSeconds)
-                        .put("drainRate", s.rates.drainRate);
-            }
-            ObjectNode lat = n.putObject("pubToSubMillis");
-            for (int k = 0; k < StepResult.LATENCY_NAMES.length; k++) {
-                lat.put(StepResult.LATENCY_KEYS[k], s.latencyMillis[k]);
-            }
-            if (s.hasBroker) {
-                ObjectNode b = n.putObject("broker");
-                b.put("cpuAvg", s.brokerCpuAvg).put("cpuMax", s.brokerCpuMax).put("rssAvg", s.brokerRssAvg)
-                        .put("rssMax", s.brokerRssMax);
-            }
-            n.put("expected", s.expected).put("received", s.received).put("lost", s.lost)
-                    .put("duplicates", s.duplicates).put("errors", s.errors);
-            n.put("verdict", s.verdict.name()).put("verdictText", s.verdictText);
-        }
-        ObjectNode files = root.putObject("charts");
-        charts.keySet().forEach(k -> files.put(k, k + ".svg"));
-        return mapper.writeValueAsString(root) + "\n";
+    String json() {
+        return ResultJson.write(SweepFile.of(options, steps, started, finished, charts.keySet()));
     }
 
     String html() {
@@ -274,10 +210,10 @@ final class SweepOutput {
             run.put("properties", s.step.describe());
             run.put("runId", s.runId);
             run.put("status", s.status());
-            run.put("seconds", String.format(Locale.ROOT, "%.0f", s.seconds));
+            run.put("seconds", String.format(Locale.ROOT, "%.0f", s.run.seconds));
             run.put("verdictText", s.verdictText == null ? "" : s.verdictText);
-            if (s.reportHtml != null) {
-                run.put("reportHtml", s.reportHtml);
+            if (s.run.reportHtml != null) {
+                run.put("reportHtml", s.run.reportHtml);
             }
             runs.add(run);
         }

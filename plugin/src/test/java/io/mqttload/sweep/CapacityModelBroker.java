@@ -38,8 +38,13 @@ class CapacityModelBroker implements CapacitySearch.StepRunner {
 
     @Override
     public StepResult run(double value, CapacitySearch.Phase phase, boolean repeat) {
+        return step(value, phase, repeat).judgedBy(criteria);
+    }
+
+    /** The model's figures at {@code value}, before the criteria judge them; tests disturb them here. */
+    StepResult.Builder step(double value, CapacitySearch.Phase phase, boolean repeat) {
         values.add(value);
-        StepResult r = new StepResult(values.size(), "rate=" + value, new SweepOptions.Step("rate=" + value,
+        StepResult.Builder r = new StepResult.Builder(values.size(), "rate=" + value, new SweepOptions.Step("rate=" + value,
                 Map.of("rate", Double.toString(value))), "run-" + values.size(),
                 "step-" + values.size());
         r.exitCode = 0;
@@ -66,7 +71,6 @@ class CapacityModelBroker implements CapacitySearch.StepRunner {
             r.intendedP99Millis = 5;
         }
         r.expected = (long) (value * WINDOW_SECONDS);
-        r.judgement = criteria.judge(r);
         return r;
     }
 }

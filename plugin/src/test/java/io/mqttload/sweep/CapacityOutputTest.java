@@ -23,7 +23,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 class CapacityOutputTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static SweepOptions options(Path dir, String... extra) throws Exception {
+    static SweepOptions options(Path dir, String... extra) throws Exception {
         Path plan = Files.writeString(dir.resolve("plan.jmx"), "<jmeterTestPlan/>");
         Files.createDirectories(dir.resolve("home/bin"));
         List<String> args = new ArrayList<>(List.of("--plan", plan.toString(), "--out",
@@ -119,12 +119,11 @@ class CapacityOutputTest {
         CapacitySearch search = new CapacitySearch(o.capacity.settings);
         CapacityModelBroker broker = new CapacityModelBroker(1234) {
             @Override
-            public StepResult run(double value, CapacitySearch.Phase phase, boolean repeat) {
-                StepResult r = super.run(value, phase, repeat);
+            StepResult.Builder step(double value, CapacitySearch.Phase phase, boolean repeat) {
+                StepResult.Builder r = super.step(value, phase, repeat);
                 if (value == 1600 && !repeat) {
                     r.generatorSaturatedSeconds = 2;
                     r.machineSaturatedSeconds = 3;
-                    r.judgement = criteria.judge(r);
                 }
                 return r;
             }

@@ -45,13 +45,12 @@ class CapacitySearchTest {
             private boolean disturbed;
 
             @Override
-            public StepResult run(double value, CapacitySearch.Phase phase, boolean repeat) {
-                StepResult r = super.run(value, phase, repeat);
+            StepResult.Builder step(double value, CapacitySearch.Phase phase, boolean repeat) {
+                StepResult.Builder r = super.step(value, phase, repeat);
                 if (value == disturbedValue && !disturbed) {
                     disturbed = true;
                     r.machineSaturatedSeconds = 3;
                     r.intendedP99Millis = 1400;
-                    r.judgement = criteria.judge(r);
                 }
                 return r;
             }
@@ -227,10 +226,9 @@ class CapacitySearchTest {
     @Test
     void aStepWithNothingToJudge_endsTheSearchInconclusive() throws Exception {
         CapacitySearch.StepRunner noReport = (value, phase, repeat) -> {
-            StepResult r = new StepResult(1, "x", null, "run", "step-1");
+            StepResult.Builder r = new StepResult.Builder(1, "x", null, "run", "step-1");
             r.timedOut = true;
-            r.judgement = new StepCriteria().judge(r);
-            return r;
+            return r.judgedBy(new StepCriteria());
         };
         CapacitySearch.Result r = new CapacitySearch(settings(100)).run(noReport);
 
@@ -261,7 +259,7 @@ class CapacitySearchTest {
         assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);
         assertThat(r.note).endsWith("offered the same load (1200.0 msg/s): the plan's throughput timers wait whole"
                 + " milliseconds, so values between them offer it too and the search cannot resolve further");
-        assertThat(r.failedStep.result.offeredRate).isEqualTo(r.sustainedStep.result.offeredRate);
+        assertThat(r.failedStep.result.load.offeredRate).isEqualTo(r.sustainedStep.result.load.offeredRate);
     }
 
     @Test

@@ -27,7 +27,7 @@ class SearchCommandTest {
         CapacitySearch search = new CapacitySearch(o.capacity.settings);
 
         SweepOptions.Step step = sweep.searchStep(search, 3000, CapacitySearch.Phase.BISECT);
-        List<String> c = sweep.command(new StepResult(4, step.label, step, "cap-s4", "step-4"), dir.resolve("j.jar"),
+        List<String> c = sweep.command(new StepResult.Builder(4, step.label, step, "cap-s4", "step-4"), dir.resolve("j.jar"),
                 plan, dir.resolve("out/step-4"));
         SweepOptions.Step confirm = sweep.searchStep(search, 3000, CapacitySearch.Phase.CONFIRM);
 
@@ -53,7 +53,7 @@ class SearchCommandTest {
         SweepOptions.Step step = sweep.searchStep(new CapacitySearch(o.capacity.settings), 2000,
                 CapacitySearch.Phase.RAMP);
 
-        List<String> c = sweep.command(new StepResult(1, step.label, step, "cap-s1", "step-1"), dir.resolve("j.jar"),
+        List<String> c = sweep.command(new StepResult.Builder(1, step.label, step, "cap-s1", "step-1"), dir.resolve("j.jar"),
                 plan, dir.resolve("out/step-1"));
 
         // Without them the engines ran the plan's default port: connection refused, read as the broker's limit.

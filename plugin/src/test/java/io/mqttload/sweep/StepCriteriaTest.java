@@ -10,8 +10,8 @@ import io.mqttload.delivery.Verdict;
 class StepCriteriaTest {
 
     /** A step that passes every criterion: 1000 msg/s offered and delivered to one subscriber each, p99 5 ms. */
-    private static StepResult healthy() {
-        StepResult r = new StepResult(1, "rate=1000", null, "run-1", "step-1");
+    private static StepResult.Builder healthy() {
+        StepResult.Builder r = new StepResult.Builder(1, "rate=1000", null, "run-1", "step-1");
         r.exitCode = 0;
         r.verdict = Verdict.NO_LOSS;
         r.verdictText = "NO LOSS: every expected message arrived";
@@ -36,7 +36,7 @@ class StepCriteriaTest {
 
     @Test
     void aHealthyStepPasses() {
-        StepCriteria.Judgement j = criteria().judge(healthy());
+        StepCriteria.Judgement j = criteria().judge(healthy().unjudged());
 
         assertThat(j.passed).isTrue();
         assertThat(j.reason()).isEqualTo("passed");
@@ -44,61 +44,61 @@ class StepCriteriaTest {
 
     @Test
     void lossBeyondTheTolerance_fails_withinItPasses() {
-        StepResult r = healthy();
+        StepResult.Builder r = healthy();
         r.verdict = Verdict.LOSS;
         r.lost = 30;
-        assertThat(criteria().judge(r).reason()).isEqualTo("loss: 30 of 30000 deliveries lost (0.1 %, at most 0 %"
+        assertThat(criteria().judge(r.unjudged()).reason()).isEqualTo("loss: 30 of 30000 deliveries lost (0.1 %, at most 0 %"
                 + " allowed)");
 
         StepCriteria tolerant = criteria();
         tolerant.maxLossPercent = 0.5;
-        assertThat(tolerant.judge(r).passed).isTrue();
+        assertThat(tolerant.judge(r.unjudged()).passed).isTrue();
     }
 
     @Test
     void deliveredUnder98PercentOfOffered_fails() {
-        StepResult r = healthy();
+        StepResult.Builder r = healthy();
         r.deliveredRate = 979;
-        assertThat(criteria().judge(r).reason()).isEqualTo("delivered: 979.0 msg/s of 1000.0 offered (97.9 %, at least"
+        assertThat(criteria().judge(r.unjudged()).reason()).isEqualTo("delivered: 979.0 msg/s of 1000.0 offered (97.9 %, at least"
                 + " 98 % needed)");
         r.deliveredRate = 981;
-        assertThat(criteria().judge(r).passed).isTrue();
+        assertThat(criteria().judge(r.unjudged()).passed).isTrue();
     }
 
     @Test
     void p99FromIntendedOverTheSla_fails_andScheduleLagOnItsOwnBound() {
-        StepResult r = healthy();
+        StepResult.Builder r = healthy();
         r.intendedP99Millis = 100.5;
-        assertThat(criteria().judge(r).reason()).isEqualTo("p99 from intended: 100.5 ms, over the 100 ms SLA");
+        assertThat(criteria().judge(r.unjudged()).reason()).isEqualTo("p99 from intended: 100.5 ms, over the 100 ms SLA");
 
-        StepResult lagging = healthy();
+        StepResult.Builder lagging = healthy();
         lagging.lagP99Millis = 60;
         StepCriteria c = criteria();
         c.maxScheduleLagMillis = 50;
-        assertThat(c.judge(lagging).reason()).isEqualTo("schedule lag: p99 60.0 ms, over 50 ms");
-        assertThat(criteria().judge(lagging).passed).as("the lag's default bound is the SLA").isTrue();
+        assertThat(c.judge(lagging.unjudged()).reason()).isEqualTo("schedule lag: p99 60.0 ms, over 50 ms");
+        assertThat(criteria().judge(lagging.unjudged()).passed).as("the lag's default bound is the SLA").isTrue();
     }
 
     @Test
     void aBacklogGrowingBeyondOnePercentOfTheWindow_orOneSecondsDeliveries_fails() {
-        StepResult r = healthy();
+        StepResult.Builder r = healthy();
         // 1 % of 30 s at 1000/s is 300 deliveries; one second's is 1000: the larger applies.
         r.backlogGrowth = 1000;
-        assertThat(criteria().judge(r).passed).isTrue();
+        assertThat(criteria().judge(r.unjudged()).passed).isTrue();
         r.backlogGrowth = 1001;
-        assertThat(criteria().judge(r).reason()).isEqualTo("backlog: grew by 1001 over the 30 s window (+33.4/s), more"
+        assertThat(criteria().judge(r.unjudged()).reason()).isEqualTo("backlog: grew by 1001 over the 30 s window (+33.4/s), more"
                 + " than the 1000 allowed");
         r.measuredSeconds = 300;
         r.backlogGrowth = 3001;
-        assertThat(criteria().judge(r).reason()).as("a long window: 1 % of it").isEqualTo("backlog: grew by 3001 over"
+        assertThat(criteria().judge(r.unjudged()).reason()).as("a long window: 1 % of it").isEqualTo("backlog: grew by 3001 over"
                 + " the 300 s window (+10.0/s), more than the 3000 allowed");
     }
 
     @Test
     void aSaturatedGenerator_isNamedFirst_evenWhenItsStepWouldPass() {
-        StepResult r = healthy();
+        StepResult.Builder r = healthy();
         r.generatorSaturatedSeconds = 4;
-        StepCriteria.Judgement j = criteria().judge(r);
+        StepCriteria.Judgement j = criteria().judge(r.unjudged());
 
         assertThat(j.passed).isFalse();
         assertThat(j.limit).isEqualTo(StepCriteria.Limit.GENERATOR);
@@ -106,17 +106,17 @@ class StepCriteriaTest {
                 + " engines");
 
         r.generatorSaturatedSeconds = 3;
-        assertThat(criteria().judge(r).passed).as("10 % of the window is allowed").isTrue();
+        assertThat(criteria().judge(r.unjudged()).passed).as("10 % of the window is allowed").isTrue();
         r.measuredSeconds = 2;
         r.generatorSaturatedSeconds = 1;
-        assertThat(criteria().judge(r).passed).as("one second is forgiven however short the window").isTrue();
+        assertThat(criteria().judge(r.unjudged()).passed).as("one second is forgiven however short the window").isTrue();
         r.generatorSaturatedSeconds = 2;
-        assertThat(criteria().judge(r).limit).isEqualTo(StepCriteria.Limit.GENERATOR);
+        assertThat(criteria().judge(r.unjudged()).limit).isEqualTo(StepCriteria.Limit.GENERATOR);
         r.measuredSeconds = 30;
         r.generatorSaturatedSeconds = 0;
         r.machineSaturatedSeconds = 20;
         r.deliveredRate = 500;
-        j = criteria().judge(r);
+        j = criteria().judge(r.unjudged());
         assertThat(j.limit).isEqualTo(StepCriteria.Limit.MACHINE);
         assertThat(j.breaches).extracting(b -> b.criterion).containsExactly("machine", "delivered");
     }
@@ -125,62 +125,62 @@ class StepCriteriaTest {
     void aSaturationAllowedByARaisedThreshold_isSaidBesideTheBrokersFailure_notOnAPass() {
         StepCriteria allowing = criteria();
         allowing.maxSaturatedPercent = 100;
-        StepResult r = healthy();
+        StepResult.Builder r = healthy();
         r.machineSaturatedSeconds = 31;
-        assertThat(allowing.judge(r).passed).isTrue();
-        assertThat(allowing.judge(r).saturationCaveat).isNull();
+        assertThat(allowing.judge(r.unjudged()).passed).isTrue();
+        assertThat(allowing.judge(r.unjudged()).saturationCaveat).isNull();
 
         r.deliveredRate = 900;
-        StepCriteria.Judgement j = allowing.judge(r);
+        StepCriteria.Judgement j = allowing.judge(r.unjudged());
         assertThat(j.limit).isEqualTo(StepCriteria.Limit.BROKER);
         assertThat(j.saturationCaveat).isEqualTo("the engine's machine was over 90 % busy for 30 of 30 s (allowed:"
                 + " saturated <= 100 %)");
         assertThat(j.reasons()).endsWith("; while " + j.saturationCaveat);
 
         r.machineSaturatedSeconds = 3;
-        assertThat(allowing.judge(r).saturationCaveat).as("within the default's 10 %").isNull();
+        assertThat(allowing.judge(r.unjudged()).saturationCaveat).as("within the default's 10 %").isNull();
         r.generatorSaturatedSeconds = 12;
-        assertThat(allowing.judge(r).saturationCaveat).startsWith("the generator's process used over 90 % of every core"
+        assertThat(allowing.judge(r.unjudged()).saturationCaveat).startsWith("the generator's process used over 90 % of every core"
                 + " for 12 of 30 s");
     }
 
     @Test
     void aRunThatWasStoppedOrIncomplete_hasNothingToJudge_butAFailedOneIsTheBrokers() {
-        StepResult stopped = healthy();
+        StepResult.Builder stopped = healthy();
         stopped.verdict = Verdict.STOPPED;
         stopped.verdictText = "STOPPED at 12 s";
-        assertThat(criteria().judge(stopped).limit).isEqualTo(StepCriteria.Limit.RUN);
+        assertThat(criteria().judge(stopped.unjudged()).limit).isEqualTo(StepCriteria.Limit.RUN);
 
-        StepResult failed = healthy();
+        StepResult.Builder failed = healthy();
         failed.verdict = Verdict.FAILED;
         failed.verdictText = "FAILED: 12 connects failed";
-        StepCriteria.Judgement j = criteria().judge(failed);
+        StepCriteria.Judgement j = criteria().judge(failed.unjudged());
         assertThat(j.limit).isEqualTo(StepCriteria.Limit.BROKER);
         assertThat(j.reason()).isEqualTo("verdict FAILED: FAILED: 12 connects failed");
 
-        StepResult refused = healthy();
+        StepResult.Builder refused = healthy();
         refused.verdict = Verdict.FAILED;
         refused.verdictText = "FAILED: no connection succeeded: 40 connect(s) failed (most often: 40 x connection refused)";
         refused.clients = 0;
-        j = criteria().judge(refused);
+        j = criteria().judge(refused.unjudged());
         assertThat(j.limit).as("a plan that never connected offered no load: not the broker's limit at it")
                 .isEqualTo(StepCriteria.Limit.RUN);
         assertThat(j.reason()).isEqualTo("no connection succeeded, so no load was offered: " + refused.verdictText);
 
-        StepResult noReport = new StepResult(1, "x", null, "run", "step-1");
+        StepResult.Builder noReport = new StepResult.Builder(1, "x", null, "run", "step-1");
         noReport.exitCode = 1;
-        assertThat(criteria().judge(noReport).reason()).isEqualTo("JMeter exit code 1");
+        assertThat(criteria().judge(noReport.unjudged()).reason()).isEqualTo("JMeter exit code 1");
     }
 
     @Test
     void anUnpacedPlan_failsASearchStep_butASweepJudgesWithoutTheRate() {
-        StepResult r = healthy();
+        StepResult.Builder r = healthy();
         r.offeredRate = 0;
         r.intendedP99Millis = Double.NaN;
-        assertThat(criteria().judge(r).reason()).startsWith("offered rate: unknown: no Publish sampler was paced");
+        assertThat(criteria().judge(r.unjudged()).reason()).startsWith("offered rate: unknown: no Publish sampler was paced");
 
         StepCriteria sweep = new StepCriteria();
-        StepCriteria.Judgement j = sweep.judge(r);
+        StepCriteria.Judgement j = sweep.judge(r.unjudged());
         assertThat(j.passed).isTrue();
         assertThat(j.notJudged).hasSize(2);
     }

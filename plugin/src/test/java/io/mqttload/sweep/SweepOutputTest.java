@@ -30,9 +30,15 @@ import io.mqttload.summary.SummaryJson;
 class SweepOutputTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static StepResult step(Path dir, int index, long clients, String verdict, boolean broker) throws IOException {
+    static StepResult step(Path dir, int index, long clients, String verdict, boolean broker) throws IOException {
+        return reported(dir, index, clients, verdict, broker).judgedBy(new StepCriteria());
+    }
+
+    /** A step whose run wrote a report with these figures, read as the sweep reads it. */
+    static StepResult.Builder reported(Path dir, int index, long clients, String verdict, boolean broker)
+            throws IOException {
         SweepOptions.Step s = new SweepOptions.Step(null, Map.of("partitions", Integer.toString(index)));
-        StepResult r = new StepResult(index, "partitions=" + index, s, "sw-s" + index, "step-" + index);
+        StepResult.Builder r = new StepResult.Builder(index, "partitions=" + index, s, "sw-s" + index, "step-" + index);
         r.exitCode = 0;
         Path stepDir = Files.createDirectories(dir.resolve("step-" + index));
         ReportFigures report = new ReportFigures();
@@ -62,11 +68,10 @@ class SweepOutputTest {
         Path json = Files.writeString(stepDir.resolve("report-sw-s" + index + ".json"), SummaryJson.write(report));
         Files.writeString(stepDir.resolve("report-sw-s" + index + ".html"), "<html></html>");
         r.readReport(dir, json);
-        r.judgement = new StepCriteria().judge(r);
         return r;
     }
 
-    private static SweepOptions options(Path dir) throws SweepOptions.UsageException, IOException {
+    static SweepOptions options(Path dir) throws SweepOptions.UsageException, IOException {
         Path plan = Files.writeString(dir.resolve("plan.jmx"), "<jmeterTestPlan/>");
         Files.createDirectories(dir.resolve("home/bin"));
         return SweepOptions.parse(new String[] {"--plan", plan.toString(), "--out", dir.resolve("out").toString(),
@@ -120,10 +125,11 @@ class SweepOutputTest {
 
     @Test
     void stepsWithoutReport_areListedButNotPlotted_andNoBrokerMeansNoCpuChart(@TempDir Path dir) throws Exception {
-        StepResult failed = new StepResult(2, "partitions=2", new SweepOptions.Step(null, Map.of("partitions", "2")),
+        StepResult.Builder failed = new StepResult.Builder(2, "partitions=2",
+                new SweepOptions.Step(null, Map.of("partitions", "2")),
                 "sw-s2", "step-2");
         failed.timedOut = true;
-        List<StepResult> steps = List.of(step(dir, 1, 6, "NO_LOSS", false), failed);
+        List<StepResult> steps = List.of(step(dir, 1, 6, "NO_LOSS", false), failed.unjudged());
         Path out = Files.createDirectories(dir.resolve("out"));
 
         List<String> files = new SweepOutput(options(dir), steps, Instant.EPOCH, Instant.EPOCH).write(out);

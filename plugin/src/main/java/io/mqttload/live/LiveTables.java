@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 import io.mqttload.measure.LatencyStats;
-import io.mqttload.summary.LatencyKind;
+import io.mqttload.measure.Latency;
 import io.mqttload.summary.MergedReport;
 
 /**
@@ -68,7 +68,7 @@ public final class LiveTables {
             latencyRow(t, "from intended, steady", f.pubToSubIntendedSteady);
             latencyRow(t, "schedule lag, steady", f.scheduleLagSteady);
         } else if (f.published > 0) {
-            noteRow(t, "from intended", LatencyKind.NO_INTENDED_TIME);
+            noteRow(t, "from intended", Latency.NO_INTENDED_TIME);
         }
         if (f.publishAckLastSecond != null) {
             latencyRow(t, "publish ack, last second", f.publishAckLastSecond);
@@ -83,13 +83,13 @@ public final class LiveTables {
     /** The merged report's latency, as its console table has it: every figure the report shows, then each subscriber's. */
     public static Table latency(MergedReport r) {
         Table t = latencyTable();
-        for (LatencyKind kind : LatencyKind.values()) {
+        for (Latency kind : Latency.values()) {
             // A hidden row (round trips without requests, intended-time figures where nothing was published) is left out.
-            LatencyKind.Row row = kind.row(r::latencyOf);
-            if (row == LatencyKind.Row.FIGURES) {
+            Latency.Row row = kind.row(r::latencyOf);
+            if (row == Latency.Row.FIGURES) {
                 latencyRow(t, kind.title(), r.latencyOf(kind));
-            } else if (row == LatencyKind.Row.NO_INTENDED_TIME) {
-                noteRow(t, kind.title(), LatencyKind.NO_INTENDED_TIME);
+            } else if (row == Latency.Row.NO_INTENDED_TIME) {
+                noteRow(t, kind.title(), Latency.NO_INTENDED_TIME);
             }
         }
         r.samplerLatencyRows().forEach((label, s) -> latencyRow(t, "  to " + label, s));

@@ -65,6 +65,37 @@ public final class EngineMetrics {
         counters.peak(c, value);
     }
 
+    /**
+     * A copy of the run's histogram of {@code kind} so far (after the warm-up): the one place that maps a declared
+     * {@link Latency} to the engine's recorder, read at the end of the run, never on the record path.
+     */
+    public Histogram totalCopy(Latency kind) {
+        switch (kind) {
+            case PUB_TO_SUB:
+                return pubToSubLatency.totalCopy();
+            case PUB_TO_SUB_INTENDED:
+                return pubToSubIntendedLatency.totalCopy();
+            case PUBLISH:
+                return publishLatency.totalCopy();
+            case PUBLISH_INTENDED:
+                return publishIntendedLatency.totalCopy();
+            case SCHEDULE_LAG:
+                return scheduleLag.totalCopy();
+            case CONNECT:
+                return connectLatency.totalCopy();
+            case CONNECT_TCP:
+                return connectPhases.tcp.totalCopy();
+            case CONNECT_TLS:
+                return connectPhases.tls.totalCopy();
+            case CONNECT_CONNACK:
+                return connectPhases.connack.totalCopy();
+            case ROUND_TRIP:
+                return roundTripLatency.totalCopy();
+            default:
+                throw new IllegalArgumentException(kind.key());
+        }
+    }
+
     /** The engine's count so far; one the engine does not keep as it runs (see {@link Count#counted()}) is refused. */
     public long sum(Count c) {
         return counters.sum(c);

@@ -1,6 +1,8 @@
 package io.mqttload.measure;
 
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 import org.HdrHistogram.Histogram;
 
@@ -20,6 +22,7 @@ public final class Interval {
 
     /** The same, per sampler label. */
     public final List<OfSampler> bySampler;
+    private final Map<Latency, Histogram> byKind;
     /** Whether this interval's latencies went into the run's histograms (not warm-up): the report's figures. */
     public final boolean countedInTotal;
 
@@ -72,6 +75,7 @@ public final class Interval {
         public final Histogram connect;
         public final ConnectPhases connectPhases;
         public final FromIntended fromIntended;
+        private final Map<Latency, Histogram> byKind;
 
         public OfSampler(SamplerMetrics sampler, Histogram pubToSub, Histogram publish, Histogram connect) {
             this(sampler, pubToSub, publish, connect, FromIntended.none());
@@ -90,6 +94,12 @@ public final class Interval {
             this.publish = publish;
             this.connect = connect;
             this.fromIntended = fromIntended;
+            this.byKind = byKind(pubToSub, publish, connect, connectPhases, null, fromIntended);
+        }
+
+        /** The sampler's histogram of {@code kind}; null for a kind samplers do not keep ({@link Latency#keptAt}). */
+        public Histogram of(Latency kind) {
+            return byKind.get(kind);
         }
     }
 
@@ -104,6 +114,11 @@ public final class Interval {
         public OfNode(NodeMetrics node, Histogram pubToSub) {
             this.node = node;
             this.pubToSub = pubToSub;
+        }
+
+        /** The node's histogram of {@code kind}; null for a kind nodes do not keep ({@link Latency#keptAt}). */
+        public Histogram of(Latency kind) {
+            return kind == Latency.PUB_TO_SUB ? pubToSub : null;
         }
     }
 
@@ -131,6 +146,34 @@ public final class Interval {
         this.publish = publish;
         this.connect = connect;
         this.roundTrip = roundTrip;
+        this.byKind = byKind(pubToSub, publish, connect, connectPhases, roundTrip, fromIntended);
+    }
+
+    /** The interval's histogram of {@code kind}. */
+    public Histogram of(Latency kind) {
+        return byKind.get(kind);
+    }
+
+    /**
+     * The histograms by {@link Latency} kind, as the outputs iterate them ({@code roundTrip} null: a sampler's, which
+     * keeps none).
+     */
+    private static Map<Latency, Histogram> byKind(Histogram pubToSub, Histogram publish, Histogram connect,
+            ConnectPhases phases, Histogram roundTrip, FromIntended fromIntended) {
+        Map<Latency, Histogram> m = new EnumMap<>(Latency.class);
+        m.put(Latency.PUB_TO_SUB, pubToSub);
+        m.put(Latency.PUB_TO_SUB_INTENDED, fromIntended.pubToSub);
+        m.put(Latency.PUBLISH, publish);
+        m.put(Latency.PUBLISH_INTENDED, fromIntended.publish);
+        m.put(Latency.SCHEDULE_LAG, fromIntended.scheduleLag);
+        m.put(Latency.CONNECT, connect);
+        m.put(Latency.CONNECT_TCP, phases.tcp);
+        m.put(Latency.CONNECT_TLS, phases.tls);
+        m.put(Latency.CONNECT_CONNACK, phases.connack);
+        if (roundTrip != null) {
+            m.put(Latency.ROUND_TRIP, roundTrip);
+        }
+        return m;
     }
 
     /** Acknowledged publishes in the interval (each has one publish-latency value). */

@@ -15,7 +15,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.BrokerRow;
-import io.mqttload.summary.LatencyKind;
+import io.mqttload.measure.Latency;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSecond;
 
@@ -46,8 +46,8 @@ public final class HtmlReport {
             percentileNames.add(LatencyStats.percentileName(i));
         }
         model.put("percentileNames", percentileNames);
-        model.put("latencyKinds", List.of(LatencyKind.values()));
-        model.put("noIntendedTime", LatencyKind.NO_INTENDED_TIME);
+        model.put("latencyKinds", List.of(Latency.values()));
+        model.put("noIntendedTime", Latency.NO_INTENDED_TIME);
         BrokerRow brokerTotal = r.brokerTotal();
         if (brokerTotal != null) {
             model.put("brokerTotals", brokerTotal);

@@ -9,7 +9,7 @@ import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.BarrierRow;
 import io.mqttload.summary.BrokerRow;
 import io.mqttload.summary.EngineRow;
-import io.mqttload.summary.LatencyKind;
+import io.mqttload.measure.Latency;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.NodeFigures;
 import io.mqttload.summary.RunSummary;
@@ -48,7 +48,7 @@ public final class ReportText {
         t.append("rates over the measured window; drain: ").append(r.rates.drainText()).append('\n');
         t.append(rule);
         LatencyStats.appendTextHeader(t);
-        for (LatencyKind kind : LatencyKind.values()) {
+        for (Latency kind : Latency.values()) {
             kind.appendTextRow(t, r::latencyOf);
         }
         t.append(flooredNote(r));
@@ -120,7 +120,7 @@ public final class ReportText {
         }
         m.append("| latency (ms) | count | avg | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
         m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-        for (LatencyKind kind : LatencyKind.values()) {
+        for (Latency kind : Latency.values()) {
             kind.appendMarkdownRow(m, r::latencyOf);
         }
         r.samplerLatencyRows().forEach((label, s) -> s.appendMarkdownRow(m, "pub-to-sub, " + label));

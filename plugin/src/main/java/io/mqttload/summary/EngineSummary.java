@@ -46,7 +46,10 @@ public final class EngineSummary {
     public Double drainRate;
     /** Each count of {@link Count#SUMMARY} by its key: a summary saved by an earlier version may lack newer ones. */
     public Map<String, Long> counts = new LinkedHashMap<>();
-    /** By {@link LatencyKind#key()}: the kinds a report shows figures of (round trips and intended-time ones only where there are). */
+    /**
+     * By {@link io.mqttload.measure.Latency#key()}: the kinds a report shows figures of (round trips and intended-time
+     * ones only where there are).
+     */
     public Map<String, LatencyStats> latencyMicros = new LinkedHashMap<>();
     public Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
     /**

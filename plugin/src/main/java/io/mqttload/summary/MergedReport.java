@@ -23,6 +23,7 @@ import io.mqttload.delivery.Judgement;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.PayloadHeader;
 
@@ -99,7 +100,7 @@ public final class MergedReport {
         Map<Integer, String> byNumber = new HashMap<>();
         double measured = 0;
         long warmup = 0;
-        Histogram[] merged = new Histogram[LatencyKind.values().length];
+        Histogram[] merged = new Histogram[Latency.values().length];
         for (EngineSummary s : summaries) {
             EngineRow row = new EngineRow(s);
             engines.add(row);
@@ -115,7 +116,7 @@ public final class MergedReport {
             warmup = Math.max(warmup, s.warmupMillis);
             row.counts.forEach((c, v) -> counts.merge(c, v, c.merge()::combine));
             for (int i = 0; i < merged.length; i++) {
-                LatencyStats stats = s.latencyMicros.get(LatencyKind.values()[i].key());
+                LatencyStats stats = s.latencyMicros.get(Latency.values()[i].key());
                 if (stats == null) {
                     continue;
                 }
@@ -156,7 +157,7 @@ public final class MergedReport {
         this.measuredSeconds = measured;
         this.warmupMillis = warmup;
         for (int i = 0; i < merged.length; i++) {
-            latency.put(LatencyKind.values()[i].key(), new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
+            latency.put(Latency.values()[i].key(), new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
         }
         this.clocks = ClockReport.of(summaries);
         correctRendezvous(summaries);
@@ -358,21 +359,21 @@ public final class MergedReport {
     }
 
     /** The merged figure of one latency kind. */
-    public LatencyStats latencyOf(LatencyKind kind) {
+    public LatencyStats latencyOf(Latency kind) {
         return latency.get(kind.key());
     }
 
     /**
      * Whether a report shows this latency kind's figures: round trips only where there were requests, figures from the
-     * intended send time only where messages had one (see {@link LatencyKind#row}).
+     * intended send time only where messages had one (see {@link Latency#row}).
      */
     public boolean showsLatency(String kind) {
-        return LatencyKind.ofKey(kind).row(this::latencyOf) == LatencyKind.Row.FIGURES;
+        return Latency.ofKey(kind).row(this::latencyOf) == Latency.Row.FIGURES;
     }
 
     /** Whether a report says "no intended send time" in place of this kind's figures. */
     public boolean lacksIntendedTime(String kind) {
-        return LatencyKind.ofKey(kind).row(this::latencyOf) == LatencyKind.Row.NO_INTENDED_TIME;
+        return Latency.ofKey(kind).row(this::latencyOf) == Latency.Row.NO_INTENDED_TIME;
     }
 
     /** The throughput timers' publish rate over every engine and the seconds behind it, or empty (see {@link RunSetup}). */

@@ -19,6 +19,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.PubToSubPairs;
 import io.mqttload.rendezvous.Rendezvous;
@@ -43,6 +44,8 @@ public final class RunSummary {
      * export's ({@link Count.Source#PROMETHEUS_EXPORT}) only when they ran.
      */
     public final Map<Count, Long> counts = new EnumMap<>(Count.class);
+    /** Every declared {@link Latency} kind's figure; the fields below name the ones code reads by name. */
+    private final Map<Latency, LatencyStats> latency = new EnumMap<>(Latency.class);
     public final LatencyStats pubToSub;
     public final LatencyStats publish;
     public final LatencyStats connect;
@@ -132,16 +135,19 @@ public final class RunSummary {
         this.failures = m.failures.rows();
         this.failureTolerancePercent = failureTolerancePercent;
         this.nodes = NodeFigures.of(m.nodes.all(), delivery.byNode);
-        this.pubToSub = new LatencyStats(m.pubToSubLatency.totalCopy());
-        this.publish = new LatencyStats(m.publishLatency.totalCopy());
-        this.connect = new LatencyStats(m.connectLatency.totalCopy());
-        this.connectTcp = new LatencyStats(m.connectPhases.tcp.totalCopy());
-        this.connectTls = new LatencyStats(m.connectPhases.tls.totalCopy());
-        this.connectConnack = new LatencyStats(m.connectPhases.connack.totalCopy());
-        this.roundTrip = new LatencyStats(m.roundTripLatency.totalCopy());
-        this.pubToSubIntended = new LatencyStats(m.pubToSubIntendedLatency.totalCopy());
-        this.publishIntended = new LatencyStats(m.publishIntendedLatency.totalCopy());
-        this.scheduleLag = new LatencyStats(m.scheduleLag.totalCopy());
+        for (Latency kind : Latency.values()) {
+            latency.put(kind, new LatencyStats(m.totalCopy(kind)));
+        }
+        this.pubToSub = latency.get(Latency.PUB_TO_SUB);
+        this.publish = latency.get(Latency.PUBLISH);
+        this.connect = latency.get(Latency.CONNECT);
+        this.connectTcp = latency.get(Latency.CONNECT_TCP);
+        this.connectTls = latency.get(Latency.CONNECT_TLS);
+        this.connectConnack = latency.get(Latency.CONNECT_CONNACK);
+        this.roundTrip = latency.get(Latency.ROUND_TRIP);
+        this.pubToSubIntended = latency.get(Latency.PUB_TO_SUB_INTENDED);
+        this.publishIntended = latency.get(Latency.PUBLISH_INTENDED);
+        this.scheduleLag = latency.get(Latency.SCHEDULE_LAG);
         this.pubToSubPairs = m.pubToSubPairs.figures();
     }
 
@@ -151,29 +157,8 @@ public final class RunSummary {
     }
 
     /** The figure of one latency kind. */
-    public LatencyStats latencyOf(LatencyKind kind) {
-        switch (kind) {
-            case PUB_TO_SUB:
-                return pubToSub;
-            case PUB_TO_SUB_INTENDED:
-                return pubToSubIntended;
-            case PUBLISH:
-                return publish;
-            case PUBLISH_INTENDED:
-                return publishIntended;
-            case SCHEDULE_LAG:
-                return scheduleLag;
-            case CONNECT:
-                return connect;
-            case CONNECT_TCP:
-                return connectTcp;
-            case CONNECT_TLS:
-                return connectTls;
-            case CONNECT_CONNACK:
-                return connectConnack;
-            default:
-                return roundTrip;
-        }
+    public LatencyStats latencyOf(Latency kind) {
+        return latency.get(kind);
     }
 
     /** This engine's clock against the run's reference engine (see {@code clock.ClockSync}). */
@@ -350,7 +335,7 @@ public final class RunSummary {
         }
         t.append(rule);
         LatencyStats.appendTextHeader(t);
-        for (LatencyKind kind : LatencyKind.values()) {
+        for (Latency kind : Latency.values()) {
             kind.appendTextRow(t, this::latencyOf);
         }
         t.append(requestResponseLine(this::count));
@@ -408,8 +393,8 @@ public final class RunSummary {
         f.receiveRate = rates.receive;
         f.drainRate = rates.drainRate;
         counts.forEach((c, v) -> f.counts.put(c.key(), v));
-        for (LatencyKind kind : LatencyKind.values()) {
-            if (kind.row(this::latencyOf) == LatencyKind.Row.FIGURES) {
+        for (Latency kind : Latency.values()) {
+            if (kind.row(this::latencyOf) == Latency.Row.FIGURES) {
                 f.latencyMicros.put(kind.key(), latencyOf(kind));
             }
         }

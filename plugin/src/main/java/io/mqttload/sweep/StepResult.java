@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
-import io.mqttload.summary.LatencyKind;
+import io.mqttload.measure.Latency;
 import io.mqttload.summary.Rates;
 import io.mqttload.summary.ReportFigures;
 import io.mqttload.summary.SummaryJson;
@@ -338,13 +338,13 @@ final class StepResult {
                 deliveredRate = rates.publish;
                 backlogGrowth = inFlightGrowth;
             }
-            LatencyStats intended = r.latencyMicros.get(fanOut > 0 ? LatencyKind.PUB_TO_SUB_INTENDED.key()
-                    : LatencyKind.PUBLISH_INTENDED.key());
+            LatencyStats intended = r.latencyMicros.get(fanOut > 0 ? Latency.PUB_TO_SUB_INTENDED.key()
+                    : Latency.PUBLISH_INTENDED.key());
             if (intended != null && intended.count > 0) {
                 intendedP99Millis = intended.percentile(99.0) / 1000.0;
                 intendedP50Millis = intended.percentile(50.0) / 1000.0;
             }
-            LatencyStats lag = r.latencyMicros.get(LatencyKind.SCHEDULE_LAG.key());
+            LatencyStats lag = r.latencyMicros.get(Latency.SCHEDULE_LAG.key());
             lagP99Millis = lag != null && lag.count > 0 ? lag.percentile(99.0) / 1000.0 : 0;
             generatorSaturatedSeconds = r.count(Count.GENERATOR_SATURATED_SECONDS);
             machineSaturatedSeconds = r.count(Count.MACHINE_SATURATED_SECONDS);

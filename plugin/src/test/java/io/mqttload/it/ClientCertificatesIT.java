@@ -23,7 +23,7 @@ import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.EngineSummary;
-import io.mqttload.summary.LatencyKind;
+import io.mqttload.measure.Latency;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -155,10 +155,10 @@ class ClientCertificatesIT {
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             RunSummary summary = EngineLifecycle.lastSummary();
-            LatencyStats whole = summary.latencyOf(LatencyKind.CONNECT);
+            LatencyStats whole = summary.latencyOf(Latency.CONNECT);
             long sum = 0;
-            for (LatencyKind phase : List.of(LatencyKind.CONNECT_TCP, LatencyKind.CONNECT_TLS,
-                    LatencyKind.CONNECT_CONNACK)) {
+            for (Latency phase : List.of(Latency.CONNECT_TCP, Latency.CONNECT_TLS,
+                    Latency.CONNECT_CONNACK)) {
                 LatencyStats s = summary.latencyOf(phase);
                 assertThat(s.count).as(phase.key()).isEqualTo(1);
                 assertThat(s.min).as(phase.key()).isPositive();
@@ -184,10 +184,10 @@ class ClientCertificatesIT {
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             RunSummary summary = EngineLifecycle.lastSummary();
-            assertThat(summary.latencyOf(LatencyKind.CONNECT).count).isEqualTo(3);
-            assertThat(summary.latencyOf(LatencyKind.CONNECT_TCP).count).isEqualTo(3);
-            assertThat(summary.latencyOf(LatencyKind.CONNECT_CONNACK).count).isEqualTo(3);
-            assertThat(summary.latencyOf(LatencyKind.CONNECT_TLS).count).isZero();
+            assertThat(summary.latencyOf(Latency.CONNECT).count).isEqualTo(3);
+            assertThat(summary.latencyOf(Latency.CONNECT_TCP).count).isEqualTo(3);
+            assertThat(summary.latencyOf(Latency.CONNECT_CONNACK).count).isEqualTo(3);
+            assertThat(summary.latencyOf(Latency.CONNECT_TLS).count).isZero();
             EngineSummary figures = summary.figures();
             assertThat(figures.latencyMicros).containsKeys("connectTcp", "connectConnack").doesNotContainKey("connectTls");
             assertThat(summary.toTable()).contains("connect: TCP").doesNotContain("TLS handshake");

@@ -31,7 +31,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
-import io.mqttload.summary.LatencyKind;
+import io.mqttload.measure.Latency;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.summary.SummaryJson;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -104,8 +104,8 @@ class IntendedSendTimeIT {
                 0, table);
         assertFromIntendedIsFromSendPlusLag("pub-to-sub", summary.pubToSub, summary.pubToSubIntended,
                 summary.scheduleLag, HEADER_LAG_ERROR, table);
-        assertThat(table).contains(LatencyKind.PUB_TO_SUB_INTENDED.title()).contains(LatencyKind.SCHEDULE_LAG.title())
-                .doesNotContain(LatencyKind.NO_INTENDED_TIME);
+        assertThat(table).contains(Latency.PUB_TO_SUB_INTENDED.title()).contains(Latency.SCHEDULE_LAG.title())
+                .doesNotContain(Latency.NO_INTENDED_TIME);
     }
 
     @Test
@@ -134,7 +134,7 @@ class IntendedSendTimeIT {
         assertThat(summary.count(Count.RECEIVED)).as(table).isEqualTo(MESSAGES);
         assertThat(summary.pubToSubIntended.count).isZero();
         assertThat(summary.scheduleLag.count).isZero();
-        assertThat(table).contains(LatencyKind.PUB_TO_SUB_INTENDED.title() + " ").contains(LatencyKind.NO_INTENDED_TIME);
+        assertThat(table).contains(Latency.PUB_TO_SUB_INTENDED.title() + " ").contains(Latency.NO_INTENDED_TIME);
         assertThat(SummaryJson.write(summary.figures())).doesNotContain("pubToSubIntended")
                 .doesNotContain("scheduleLag").contains("pubToSub");
     }

@@ -15,6 +15,7 @@ import io.mqttload.delivery.ReceiverScope;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.PayloadHeader;
@@ -337,18 +338,18 @@ class MergedReportTest {
         MergedReport neither = MergedReport.merge(List.of(unpaced.summary()), List.of());
 
         assertThat(both.latency.get("pubToSub").count).isEqualTo(2_000);
-        LatencyStats fromIntended = both.latencyOf(LatencyKind.PUB_TO_SUB_INTENDED);
+        LatencyStats fromIntended = both.latencyOf(Latency.PUB_TO_SUB_INTENDED);
         assertThat(fromIntended.count).as("only the paced engine's messages").isEqualTo(1_000);
         assertThat(fromIntended.percentile(99)).isEqualTo(intended.getValueAtPercentile(99));
-        assertThat(both.latencyOf(LatencyKind.SCHEDULE_LAG).count).isEqualTo(1_000);
-        assertThat(both.latencyOf(LatencyKind.PUBLISH_INTENDED).max).isGreaterThanOrEqualTo(400 + 999 * 2_000L);
-        assertThat(ReportText.table(both)).contains(LatencyKind.PUB_TO_SUB_INTENDED.title()).doesNotContain(
-                LatencyKind.NO_INTENDED_TIME);
+        assertThat(both.latencyOf(Latency.SCHEDULE_LAG).count).isEqualTo(1_000);
+        assertThat(both.latencyOf(Latency.PUBLISH_INTENDED).max).isGreaterThanOrEqualTo(400 + 999 * 2_000L);
+        assertThat(ReportText.table(both)).contains(Latency.PUB_TO_SUB_INTENDED.title()).doesNotContain(
+                Latency.NO_INTENDED_TIME);
         assertThat(neither.showsLatency("pubToSubIntended")).isFalse();
         assertThat(neither.lacksIntendedTime("pubToSubIntended")).isTrue();
-        assertThat(ReportText.table(neither)).contains(LatencyKind.NO_INTENDED_TIME);
-        assertThat(ReportText.markdown(neither)).contains("| " + LatencyKind.SCHEDULE_LAG.title() + " | "
-                + LatencyKind.NO_INTENDED_TIME);
+        assertThat(ReportText.table(neither)).contains(Latency.NO_INTENDED_TIME);
+        assertThat(ReportText.markdown(neither)).contains("| " + Latency.SCHEDULE_LAG.title() + " | "
+                + Latency.NO_INTENDED_TIME);
         assertThat(neither.figures().latencyMicros).containsKey("pubToSub").doesNotContainKey("pubToSubIntended");
     }
 

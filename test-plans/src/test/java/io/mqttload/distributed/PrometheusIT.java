@@ -21,7 +21,7 @@ import io.mqttload.measure.LatencyStats;
 import io.mqttload.report.prometheus.PrometheusMetrics;
 import io.mqttload.shaded.org.HdrHistogram.Histogram;
 import io.mqttload.shaded.org.HdrHistogram.HistogramIterationValue;
-import io.mqttload.summary.LatencyKind;
+import io.mqttload.measure.Latency;
 import io.mqttload.summary.ReportFigures;
 import io.mqttload.summary.SummaryJson;
 import io.mqttload.testsupport.FreePorts;
@@ -114,7 +114,7 @@ class PrometheusIT {
 
             for (String kind : List.of("pubToSub", "publish", "publishIntended")) {
                 LatencyStats exact = report.latencyMicros.get(kind);
-                String histogram = "mqttload_" + PrometheusMetrics.name(LatencyKind.ofKey(kind));
+                String histogram = "mqttload_" + Latency.ofKey(kind).metricName();
                 Map<Double, Long> buckets = new TreeMap<>();
                 for (JsonNode s : prometheus.query("sum by (le) (last_over_time(" + histogram + "_bucket{" + direct
                         + ",phase=\"measured\"}[10m]))", end)) {

@@ -19,7 +19,7 @@ import io.mqttload.measure.Interval;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.NodeMetrics;
 import io.mqttload.measure.SamplerMetrics;
-import io.mqttload.summary.LatencyKind;
+import io.mqttload.measure.Latency;
 import io.mqttload.summary.RunSummary;
 
 /**
@@ -54,8 +54,8 @@ public final class InfluxMetrics implements IntervalListener {
     /** Per broker node, written only when the connection lists several. */
     private final Map<String, PendingNode> nodes = new LinkedHashMap<>();
     /** The connect phases, in the order of {@link #mergePhases}'s arrays. */
-    private static final List<LatencyKind> PHASES = List.of(LatencyKind.CONNECT_TCP, LatencyKind.CONNECT_TLS,
-            LatencyKind.CONNECT_CONNACK);
+    private static final List<Latency> PHASES = List.of(Latency.CONNECT_TCP, Latency.CONNECT_TLS,
+            Latency.CONNECT_CONNACK);
     /** The delivery figures the run's last {@code mqtt_counts} point carries, final there ({@code lost} is live before). */
     private static final List<Count> FINAL_COUNTS = List.of(Count.LOST, Count.EXPECTED, Count.RECEIVED_OF_EXPECTED,
             Count.DELIVERED_UNACKNOWLEDGED);
@@ -251,9 +251,9 @@ public final class InfluxMetrics implements IntervalListener {
         latency("mqtt_latency", null, null, "connect", connect, endMillis);
         writePhases("mqtt_latency", null, null, connectPhases, endMillis);
         latency("mqtt_latency", null, null, "roundTrip", roundTrip, endMillis);
-        latency("mqtt_latency", null, null, LatencyKind.PUB_TO_SUB_INTENDED.key(), pubToSubIntended, endMillis);
-        latency("mqtt_latency", null, null, LatencyKind.PUBLISH_INTENDED.key(), publishIntended, endMillis);
-        latency("mqtt_latency", null, null, LatencyKind.SCHEDULE_LAG.key(), scheduleLag, endMillis);
+        latency("mqtt_latency", null, null, Latency.PUB_TO_SUB_INTENDED.key(), pubToSubIntended, endMillis);
+        latency("mqtt_latency", null, null, Latency.PUBLISH_INTENDED.key(), publishIntended, endMillis);
+        latency("mqtt_latency", null, null, Latency.SCHEDULE_LAG.key(), scheduleLag, endMillis);
         pubToSub = null;
         publish = null;
         connect = null;
@@ -297,9 +297,9 @@ public final class InfluxMetrics implements IntervalListener {
         latency("mqtt_sampler_latency", "sampler", p.tag, "publish", p.publish, endMillis);
         latency("mqtt_sampler_latency", "sampler", p.tag, "connect", p.connect, endMillis);
         writePhases("mqtt_sampler_latency", "sampler", p.tag, p.connectPhases, endMillis);
-        latency("mqtt_sampler_latency", "sampler", p.tag, LatencyKind.PUB_TO_SUB_INTENDED.key(), p.pubToSubIntended, endMillis);
-        latency("mqtt_sampler_latency", "sampler", p.tag, LatencyKind.PUBLISH_INTENDED.key(), p.publishIntended, endMillis);
-        latency("mqtt_sampler_latency", "sampler", p.tag, LatencyKind.SCHEDULE_LAG.key(), p.scheduleLag, endMillis);
+        latency("mqtt_sampler_latency", "sampler", p.tag, Latency.PUB_TO_SUB_INTENDED.key(), p.pubToSubIntended, endMillis);
+        latency("mqtt_sampler_latency", "sampler", p.tag, Latency.PUBLISH_INTENDED.key(), p.publishIntended, endMillis);
+        latency("mqtt_sampler_latency", "sampler", p.tag, Latency.SCHEDULE_LAG.key(), p.scheduleLag, endMillis);
         p.pubToSub = null;
         p.publish = null;
         p.connect = null;

@@ -19,7 +19,7 @@ import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.Interval;
 import io.mqttload.measure.NodeMetrics;
 import io.mqttload.measure.SamplerMetrics;
-import io.mqttload.summary.LatencyKind;
+import io.mqttload.measure.Latency;
 import io.mqttload.summary.RunSummary;
 
 import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
@@ -45,10 +45,9 @@ public final class PrometheusMetrics implements IntervalListener {
     static final String WARMUP = "warmup";
     static final String MEASURED = "measured";
 
-    private static final List<LatencyKind> ENGINE_KINDS = List.of(LatencyKind.values());
-    private static final List<LatencyKind> SAMPLER_KINDS = List.of(LatencyKind.PUB_TO_SUB, LatencyKind.PUB_TO_SUB_INTENDED,
-            LatencyKind.PUBLISH, LatencyKind.PUBLISH_INTENDED, LatencyKind.SCHEDULE_LAG, LatencyKind.CONNECT,
-            LatencyKind.CONNECT_TCP, LatencyKind.CONNECT_TLS, LatencyKind.CONNECT_CONNACK);
+    private static final List<Latency> ENGINE_KINDS = Latency.keptBy(Latency.Level.ENGINE);
+    private static final List<Latency> SAMPLER_KINDS = Latency.keptBy(Latency.Level.SAMPLER);
+    private static final List<Latency> NODE_KINDS = Latency.keptBy(Latency.Level.NODE);
 
     private final EngineMetrics metrics;
     private final Labels engineLabels;
@@ -64,13 +63,13 @@ public final class PrometheusMetrics implements IntervalListener {
     /** The latency of one level (the engine, a sampler, a node) per kind and phase, and where its counts live. */
     private static final class Series {
         final Object counters;
-        final Map<LatencyKind, LatencyBuckets[]> latency = new EnumMap<>(LatencyKind.class);
+        final Map<Latency, LatencyBuckets[]> latency = new EnumMap<>(Latency.class);
 
         Series(Object counters) {
             this.counters = counters;
         }
 
-        void add(LatencyKind kind, boolean measured, Histogram h) {
+        void add(Latency kind, boolean measured, Histogram h) {
             if (h == null || h.getTotalCount() == 0) {
                 return;
             }
@@ -82,7 +81,7 @@ public final class PrometheusMetrics implements IntervalListener {
             phases[measured ? 1 : 0].add(h);
         }
 
-        Map<LatencyKind, LatencyBuckets[]> latency() {
+        Map<Latency, LatencyBuckets[]> latency() {
             synchronized (latency) {
                 return new EnumMap<>(latency);
             }
@@ -97,17 +96,20 @@ public final class PrometheusMetrics implements IntervalListener {
     @Override
     public void onInterval(Interval interval) {
         boolean measured = interval.countedInTotal;
-        for (LatencyKind k : ENGINE_KINDS) {
-            engine.add(k, measured, histogram(k, interval));
+        for (Latency k : ENGINE_KINDS) {
+            engine.add(k, measured, interval.of(k));
         }
         for (Interval.OfSampler s : interval.bySampler) {
             Series series = samplers.computeIfAbsent(s.sampler.label, k -> new Series(s.sampler));
-            for (LatencyKind k : SAMPLER_KINDS) {
-                series.add(k, measured, histogram(k, s));
+            for (Latency k : SAMPLER_KINDS) {
+                series.add(k, measured, s.of(k));
             }
         }
         for (Interval.OfNode n : interval.byNode) {
-            nodes.computeIfAbsent(n.node.name, k -> new Series(n.node)).add(LatencyKind.PUB_TO_SUB, measured, n.pubToSub);
+            Series series = nodes.computeIfAbsent(n.node.name, k -> new Series(n.node));
+            for (Latency k : NODE_KINDS) {
+                series.add(k, measured, n.of(k));
+            }
         }
     }
 
@@ -130,64 +132,6 @@ public final class PrometheusMetrics implements IntervalListener {
     /** Whether the run's final figures (the summary's) are in what a scrape returns now. */
     boolean ended() {
         return end != null;
-    }
-
-    private static Histogram histogram(LatencyKind kind, Interval i) {
-        if (kind.isConnectPhase()) {
-            return phase(kind, i.connectPhases);
-        }
-        switch (kind) {
-            case PUB_TO_SUB:
-                return i.pubToSub;
-            case PUBLISH:
-                return i.publish;
-            case CONNECT:
-                return i.connect;
-            case ROUND_TRIP:
-                return i.roundTrip;
-            default:
-                return intended(kind, i.fromIntended);
-        }
-    }
-
-    private static Histogram histogram(LatencyKind kind, Interval.OfSampler s) {
-        if (kind.isConnectPhase()) {
-            return phase(kind, s.connectPhases);
-        }
-        switch (kind) {
-            case PUB_TO_SUB:
-                return s.pubToSub;
-            case PUBLISH:
-                return s.publish;
-            case CONNECT:
-                return s.connect;
-            default:
-                return intended(kind, s.fromIntended);
-        }
-    }
-
-    private static Histogram phase(LatencyKind kind, Interval.ConnectPhases p) {
-        switch (kind) {
-            case CONNECT_TCP:
-                return p.tcp;
-            case CONNECT_TLS:
-                return p.tls;
-            default:
-                return p.connack;
-        }
-    }
-
-    private static Histogram intended(LatencyKind kind, Interval.FromIntended f) {
-        switch (kind) {
-            case PUB_TO_SUB_INTENDED:
-                return f.pubToSub;
-            case PUBLISH_INTENDED:
-                return f.publish;
-            case SCHEDULE_LAG:
-                return f.scheduleLag;
-            default:
-                throw new IllegalArgumentException(kind.key());
-        }
     }
 
     /** Everything a scrape or a push returns, as of now. */
@@ -293,37 +237,6 @@ public final class PrometheusMetrics implements IntervalListener {
         return s.toString();
     }
 
-    /** The latency histogram's name for a kind, without prefix. */
-    public static String name(LatencyKind kind) {
-        switch (kind) {
-            case PUB_TO_SUB:
-                return "pub_to_sub_latency_seconds";
-            case PUB_TO_SUB_INTENDED:
-                return "pub_to_sub_from_intended_latency_seconds";
-            case PUBLISH:
-                return "publish_ack_latency_seconds";
-            case PUBLISH_INTENDED:
-                return "publish_ack_from_intended_latency_seconds";
-            case SCHEDULE_LAG:
-                return "schedule_lag_seconds";
-            case CONNECT:
-                return "connect_latency_seconds";
-            case CONNECT_TCP:
-                return "connect_tcp_latency_seconds";
-            case CONNECT_TLS:
-                return "connect_tls_latency_seconds";
-            case CONNECT_CONNACK:
-                return "connect_connack_latency_seconds";
-            default:
-                return "round_trip_latency_seconds";
-        }
-    }
-
-    private static String help(LatencyKind kind) {
-        return kind == LatencyKind.SCHEDULE_LAG ? "how late paced publishers sent against their schedule (actual send"
-                + " minus intended send time)" : "latency: " + kind.title() + " (docs/measurement.md)";
-    }
-
     /** Failures by sampler, kind and reason: the reasons are client-independent texts, at most 200 rows per engine. */
     private void failures(MetricSnapshots.Builder out) {
         List<FailureTally.Row> rows = metrics.failures.rows();
@@ -341,12 +254,12 @@ public final class PrometheusMetrics implements IntervalListener {
     }
 
     private void latency(MetricSnapshots.Builder out, String prefix, String label, Map<String, Series> series) {
-        Map<LatencyKind, HistogramSnapshot.Builder> byKind = new EnumMap<>(LatencyKind.class);
+        Map<Latency, HistogramSnapshot.Builder> byKind = new EnumMap<>(Latency.class);
         for (Map.Entry<String, Series> e : series.entrySet()) {
             Labels labels = label == null ? engineLabels : engineLabels.add(label, labelValue(e.getKey()));
-            for (Map.Entry<LatencyKind, LatencyBuckets[]> k : e.getValue().latency().entrySet()) {
+            for (Map.Entry<Latency, LatencyBuckets[]> k : e.getValue().latency().entrySet()) {
                 HistogramSnapshot.Builder b = byKind.computeIfAbsent(k.getKey(), kind -> HistogramSnapshot.builder()
-                        .name(PREFIX + prefix + name(kind)).help(help(kind)));
+                        .name(PREFIX + prefix + kind.metricName()).help(kind.description() + " (docs/measurement.md)"));
                 String[] phases = {WARMUP, MEASURED};
                 for (int p = 0; p < phases.length; p++) {
                     LatencyBuckets.Snapshot s = k.getValue()[p].snapshot();

@@ -103,10 +103,14 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
     /** Sessions, subscriptions, retained messages: touched on the event loop only. */
     private final Routing routing = new Routing(this);
 
+    /** The event loop's one thread, once started. */
+    private volatile Thread loopThread;
+
     public InMemoryBroker() {
         loop = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "in-memory-broker");
             t.setDaemon(true);
+            loopThread = t;
             return t;
         });
         // A connect's CONNACK timeout is cancelled when the CONNACK comes: thousands must not wait in the queue.
@@ -265,13 +269,29 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
     public void close() {
         loop.shutdownNow();
         try {
-            if (!loop.awaitTermination(WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+            // The executor counts as terminated just before its thread exits: join the thread too, so that a closed
+            // broker has no thread left, whichever other brokers of other tests still run theirs.
+            Thread thread = loopThread;
+            if (!loop.awaitTermination(WAIT_MILLIS, TimeUnit.MILLISECONDS) || !joined(thread)) {
                 throw new IllegalStateException("the in-memory broker's event loop did not end within " + WAIT_MILLIS
                         + " ms");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private static boolean joined(Thread thread) throws InterruptedException {
+        if (thread != null) {
+            thread.join(WAIT_MILLIS);
+        }
+        return thread == null || !thread.isAlive();
+    }
+
+    /** Whether this broker's event-loop thread still runs. */
+    boolean loopThreadAlive() {
+        Thread thread = loopThread;
+        return thread != null && thread.isAlive();
     }
 
     @Override

@@ -144,7 +144,7 @@ class ClockOffsetIT {
                         + " ± \\d+\\.\\d{3} +" + Pattern.quote(ClockReport.signedMs(two.after.offsetMicros)) + " ± ");
                 // Each pair, measured and CORRECTED, with the precision the correction has.
                 assertThat(text).containsPattern("pub-to-sub engine-1 to engine-2: \\d+ message\\(s\\), measured p50 \\+"
-                        + "\\d+\\.\\d{3}, p99 \\+\\d+\\.\\d{3} ms; clock difference \\+43\\d\\d\\.\\d{3} ± \\d+\\.\\d{3} ms;"
+                        + "\\d+\\.\\d{3}, p99 \\+\\d+\\.\\d{3} ms; clock difference \\+\\d{4}\\.\\d{3} ± \\d+\\.\\d{3} ms;"
                         + " CORRECTED p50 [-+]\\d+\\.\\d{3}, p99 [-+]\\d+\\.\\d{3} ms \\(± \\d+\\.\\d{3} ms: the clock"
                         + " difference's bound; recorded to 0\\.00\\d ms at the p50\\)");
             }

@@ -74,13 +74,19 @@ public final class PrometheusServer implements AutoCloseable {
         }
     }
 
-    /** A Pushgateway, which keeps what is pushed in memory only. */
+    /**
+     * A Pushgateway, which keeps what is pushed in memory only. Debian's build persists to
+     * /var/lib/prometheus/pushgateway.data by default, which every earlier run on the machine filled with its groups:
+     * loaded at start, each push's consistency check and each scrape went through all of them, until pushes on a busy
+     * machine outlasted their timeout.
+     */
     public static PrometheusServer startPushgateway() {
         requireInstalled();
         try {
             Path root = Files.createTempDirectory("mqttload-pushgateway");
             int port = FreePorts.tcpPort();
-            return start(root, port, "/-/ready", PUSHGATEWAY, "--web.listen-address=127.0.0.1:" + port);
+            return start(root, port, "/-/ready", PUSHGATEWAY, "--web.listen-address=127.0.0.1:" + port,
+                    "--persistence.file=");
         } catch (IOException e) {
             throw new IllegalStateException("cannot start prometheus-pushgateway", e);
         }

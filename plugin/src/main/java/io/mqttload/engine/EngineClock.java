@@ -15,9 +15,10 @@ import io.mqttload.measure.PubToSubPairs;
 
 /**
  * The engine's clock measurement for one run ({@link ClockSync}): started with the first rendezvous client, through
- * the same broker, since that is the channel every engine of a run shares; measured around the start of production
- * and at the end of the run. It never fails or delays the run beyond its bounded waits: what it could not measure,
- * its figures say why.
+ * the same broker, since that is the channel every engine of a run shares; in a run of more than one engine, started
+ * with the first MQTT Connect too, through the plan's broker, so that engines that share a run without a rendezvous
+ * are measured as well. Measured around the start of production and at the end of the run. It never fails or delays
+ * the run beyond its bounded waits: what it could not measure, its figures say why.
  */
 final class EngineClock {
     private static final Logger log = LoggerFactory.getLogger(EngineClock.class);
@@ -29,8 +30,11 @@ final class EngineClock {
     /** The offsets before production known so far, by engine number: {offset, bound} in µs. */
     private final Map<Integer, long[]> offsets = new HashMap<>();
     private ClockSync sync;
-    private String notStarted = "not measured: the plan has no MQTT Rendezvous Timer (the clock exchange runs through"
-            + " the rendezvous's broker)";
+    /** Production began (a barrier released, or the first publish) before the exchange had started. */
+    private boolean productionStarted;
+    /** Set once the first publish told {@link #productionStarted()}: checked on every publish without the lock. */
+    private volatile boolean productionKnown;
+    private String notStarted = "not measured: one engine in the run and no MQTT Rendezvous Timer in the plan";
 
     EngineClock(RunConfig config, MqttConnector connector, PubToSubPairs pairs) {
         this.config = config;
@@ -50,10 +54,27 @@ final class EngineClock {
             sync = ClockSync.start(connector, settings, config.runId(), config.engineId(), config.engineNumber(), config.engines(),
                     config.clockSamples(), config.clockTimeoutMillis());
             sync.onOffsets(this::offsetKnown);
+            if (productionStarted) {
+                sync.productionStarted();
+            }
         } catch (IllegalStateException e) {
             notStarted = "not measured: " + Errors.describe(e);
             log.warn("MQTT clock offsets {}", notStarted);
         }
+    }
+
+    /**
+     * The first MQTT Connect of the run, to {@code settings}: in a run of more than one engine the exchange starts here,
+     * on a thread of its own so that the Connect sample does not carry the control client's connect. A rendezvous that
+     * comes later finds it started, through the plan's broker, which is the rendezvous's default too.
+     */
+    void firstConnection(ConnectionSettings settings) {
+        if (config.engines() <= 1 || config.clockSamples() == 0) {
+            return;
+        }
+        Thread t = new Thread(() -> start(settings), "mqttload-clock-start-" + config.engineId());
+        t.setDaemon(true);
+        t.start();
     }
 
     /**
@@ -71,9 +92,20 @@ final class EngineClock {
         }
     }
 
-    synchronized void productionStarted() {
-        if (sync != null) {
-            sync.productionStarted();
+    /**
+     * Production began: a barrier released, or, in a plan without one, the first Publish sample ended. The wait for the
+     * other engines of the run is bounded from here by the clock timeout.
+     */
+    void productionStarted() {
+        if (productionKnown) {
+            return;
+        }
+        synchronized (this) {
+            productionKnown = true;
+            productionStarted = true;
+            if (sync != null) {
+                sync.productionStarted();
+            }
         }
     }
 

@@ -98,11 +98,11 @@ public final class EngineRuntime {
         this.progress = new ProgressReport(metrics, config.engineId());
         this.ledger = new DeliveryLedger(config.engineNumber());
         ledger.sharedGroupsSpanEngines(config.engines() > 1);
-        this.context = new RunContext(config, connector, metrics, ledger, this::disconnecting);
-        this.clients = context.clients();
-        this.warmupOver = config.warmupMillis() == 0;
         metrics.pubToSubPairs.ownEngine(config.engineNumber());
         this.clock = new EngineClock(config, connector, metrics.pubToSubPairs);
+        this.context = new RunContext(config, connector, metrics, ledger, this::disconnecting, clock::firstConnection);
+        this.clients = context.clients();
+        this.warmupOver = config.warmupMillis() == 0;
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "mqttload-metrics-" + config.engineId());
             t.setDaemon(true);
@@ -186,6 +186,8 @@ public final class EngineRuntime {
     /** A Publish sample ended: production lasts until the last one, not until the run's end. */
     public void publishSampleEnded() {
         lastPublishEndMillis = elapsedMillis();
+        // Without a rendezvous the first publish is production's start for the clock exchange's bounded wait.
+        clock.productionStarted();
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import io.mqttload.client.ClientKeyStores;
 import io.mqttload.client.ConnectionSettings;
@@ -37,20 +38,23 @@ public final class RunContext {
     /** The broker of the first MQTT Connect on this engine: where barriers go unless a timer names another. */
     private volatile ConnectionSettings firstConnection;
     private final Runnable onDisconnecting;
+    private final Consumer<ConnectionSettings> onFirstConnection;
     private final SetupRecorder setup;
     private final MqttConnector connector;
 
     /**
      * @param connector       how the run reaches its brokers, for every connection it makes
      * @param onDisconnecting what the engine does when the first MQTT Disconnect of the run begins
+     * @param onFirstConnection what the engine does with the broker of the run's first MQTT Connect
      */
     RunContext(RunConfig config, MqttConnector connector, EngineMetrics metrics, DeliveryLedger ledger,
-            Runnable onDisconnecting) {
+            Runnable onDisconnecting, Consumer<ConnectionSettings> onFirstConnection) {
         this.config = config;
         this.connector = connector;
         this.metrics = metrics;
         this.ledger = ledger;
         this.onDisconnecting = onDisconnecting;
+        this.onFirstConnection = onFirstConnection;
         // Short and random: an MQTT 3.1.1 broker takes ids of up to 23 characters, and engines must not share one.
         this.setup = new SetupRecorder(connector, "mlid-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36)
                 + "-", config.brokerVersionTimeoutMillis());
@@ -134,8 +138,15 @@ public final class RunContext {
 
     /** Notes the broker a Connect sampler used; the first one becomes the default for barriers. */
     void rememberConnection(ConnectionSettings settings) {
-        if (firstConnection == null) {
-            firstConnection = settings;
+        boolean first;
+        synchronized (this) {
+            first = firstConnection == null;
+            if (first) {
+                firstConnection = settings;
+            }
+        }
+        if (first) {
+            onFirstConnection.accept(settings);
         }
         setup.brokersOf(settings);
     }

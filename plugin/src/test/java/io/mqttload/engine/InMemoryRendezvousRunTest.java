@@ -187,4 +187,31 @@ class InMemoryRendezvousRunTest {
         assertThat(survivors.engines).as("the summaries that carry it").isEqualTo(2);
         assertThat(survivors.threads).as("the threads of those summaries").isEqualTo(4);
     }
+
+    /**
+     * Two engines of one run and no barrier: the first MQTT Connect starts the clock exchange through the plan's broker,
+     * the first publish bounds the wait for the other engine, and every message from the other engine is corrected.
+     */
+    @Test
+    void twoEngines_withoutARendezvous_measureTheirClocks_throughThePlansBroker() throws Exception {
+        ConnectionSettings settings = MemoryEngine.settings().build();
+        MemoryEngine one = engine(1);
+        MemoryEngine two = engine(2);
+        for (MemoryEngine e : List.of(one, two)) {
+            int n = e == one ? 1 : 2;
+            e.connect("connect", "g", 1, settings, 1, "e" + n + "-{client}", ReconnectPolicy.none());
+            e.subscribe("subscribe", "g", 1, "t/" + (3 - n) + "/#", 1);
+        }
+        one.publish("publish", "g", 1, "t/1/x", 1, 10, true);
+        two.publish("publish", "g", 1, "t/2/x", 1, 10, true);
+        one.awaitCount(Count.RECEIVED, 10);
+        two.awaitCount(Count.RECEIVED, 10);
+        RunSummary measured = two.shutdown();
+        RunSummary reference = one.shutdown();
+
+        ClockFigures clock = SummaryJson.readEngineSummary(measured.toJson()).clock;
+        assertThat(clock.referenceEngine).as(measured.toTable()).isEqualTo("engine-1");
+        assertThat(clock.before).as(measured.toTable()).isNotNull();
+        assertThat(SummaryJson.readEngineSummary(reference.toJson()).clock.reference).isTrue();
+    }
 }

@@ -111,19 +111,12 @@ class InMemoryRendezvousRunTest {
         ConnectionSettings settings = MemoryEngine.settings().build();
         MemoryEngine one = engine(1);
         MemoryEngine two = engine(2);
-        for (MemoryEngine e : List.of(one, two)) {
-            int n = e == one ? 1 : 2;
-            e.connect("connect", "g", 1, settings, 1, "e" + n + "-{client}", ReconnectPolicy.none());
-            e.subscribe("subscribe", "g", 1, "t/" + (3 - n) + "/#", 1);
-        }
+        subscribeToTheOther(settings, one, two);
         Future<Rendezvous.Passage> first = arrive(one, settings);
         Future<Rendezvous.Passage> second = arrive(two, settings);
         assertThat(first.get(5, TimeUnit.SECONDS).released).isTrue();
         assertThat(second.get(5, TimeUnit.SECONDS).released).isTrue();
-        one.publish("publish", "g", 1, "t/1/x", 1, 10, true);
-        two.publish("publish", "g", 1, "t/2/x", 1, 10, true);
-        one.awaitCount(Count.RECEIVED, 10);
-        two.awaitCount(Count.RECEIVED, 10);
+        publishTenEach(one, two);
         RunSummary measured = two.shutdown();
         RunSummary reference = one.shutdown();
 
@@ -197,15 +190,8 @@ class InMemoryRendezvousRunTest {
         ConnectionSettings settings = MemoryEngine.settings().build();
         MemoryEngine one = engine(1);
         MemoryEngine two = engine(2);
-        for (MemoryEngine e : List.of(one, two)) {
-            int n = e == one ? 1 : 2;
-            e.connect("connect", "g", 1, settings, 1, "e" + n + "-{client}", ReconnectPolicy.none());
-            e.subscribe("subscribe", "g", 1, "t/" + (3 - n) + "/#", 1);
-        }
-        one.publish("publish", "g", 1, "t/1/x", 1, 10, true);
-        two.publish("publish", "g", 1, "t/2/x", 1, 10, true);
-        one.awaitCount(Count.RECEIVED, 10);
-        two.awaitCount(Count.RECEIVED, 10);
+        subscribeToTheOther(settings, one, two);
+        publishTenEach(one, two);
         RunSummary measured = two.shutdown();
         RunSummary reference = one.shutdown();
 
@@ -213,5 +199,21 @@ class InMemoryRendezvousRunTest {
         assertThat(clock.referenceEngine).as(measured.toTable()).isEqualTo("engine-1");
         assertThat(clock.before).as(measured.toTable()).isNotNull();
         assertThat(SummaryJson.readEngineSummary(reference.toJson()).clock.reference).isTrue();
+    }
+
+    /** Each engine connects one client, which subscribes to the other engine's topics. */
+    private static void subscribeToTheOther(ConnectionSettings settings, MemoryEngine one, MemoryEngine two) {
+        for (MemoryEngine e : List.of(one, two)) {
+            int n = e == one ? 1 : 2;
+            e.connect("connect", "g", 1, settings, 1, "e" + n + "-{client}", ReconnectPolicy.none());
+            e.subscribe("subscribe", "g", 1, "t/" + (3 - n) + "/#", 1);
+        }
+    }
+
+    private static void publishTenEach(MemoryEngine one, MemoryEngine two) {
+        one.publish("publish", "g", 1, "t/1/x", 1, 10, true);
+        two.publish("publish", "g", 1, "t/2/x", 1, 10, true);
+        one.awaitCount(Count.RECEIVED, 10);
+        two.awaitCount(Count.RECEIVED, 10);
     }
 }

@@ -148,7 +148,16 @@ public final class JMeterEngines implements AutoCloseable {
      */
     public Run run(Path plan, Map<String, String> global, Map<String, String> local, Duration timeout)
             throws IOException, InterruptedException {
-        try (Headless controller = startController(plan, global, local)) {
+        return run(plan, global, local, timeout, true);
+    }
+
+    /**
+     * As {@link #run(Path, Map, Map, Duration)}; with {@code exitEngines} false the controller runs without {@code -X},
+     * so the engines stay up for the next plan (a class that runs many plans on the same engines).
+     */
+    public Run run(Path plan, Map<String, String> global, Map<String, String> local, Duration timeout,
+            boolean exitEngines) throws IOException, InterruptedException {
+        try (Headless controller = startController(plan, global, local, exitEngines)) {
             if (!controller.awaitExit(timeout)) {
                 throw new IllegalStateException("the controller did not finish within " + timeout + "; output:\n"
                         + controller.output());
@@ -164,9 +173,18 @@ public final class JMeterEngines implements AutoCloseable {
      */
     public Headless startController(Path plan, Map<String, String> global, Map<String, String> local)
             throws IOException {
+        return startController(plan, global, local, true);
+    }
+
+    private Headless startController(Path plan, Map<String, String> global, Map<String, String> local,
+            boolean exitEngines) throws IOException {
         String name = "controller-" + ++runs;
         List<String> command = java();
-        command.addAll(List.of("-n", "-t", plan.toString(), "-R", remoteHosts(), "-X", "-q", rmiProperties.toString(),
+        command.addAll(List.of("-n", "-t", plan.toString(), "-R", remoteHosts()));
+        if (exitEngines) {
+            command.add("-X");
+        }
+        command.addAll(List.of("-q", rmiProperties.toString(),
                 // The UDP shutdown listener is for people at a terminal; tests stop the process themselves.
                 "-Jjmeterengine.nongui.port=0"));
         global.forEach((k, v) -> command.add("-G" + k + "=" + v));

@@ -35,13 +35,11 @@ class ShippedPlansOnTwoEnginesIT {
      */
     private static final Set<String> CROSSING = Set.of("emq-sharedsub");
 
-    @TempDir
-    Path dir;
     private MosquittoBroker broker;
     private JMeterEngines engines;
 
     @BeforeAll
-    void start() throws Exception {
+    void start(@TempDir Path dir) throws Exception {
         MosquittoBroker.requireInstalled();
         // Unlimited queues: Mosquitto's default of 1000 drops QoS 1/2 messages of a subscriber that falls behind.
         broker = MosquittoBroker.builder().withSetting("max_queued_messages 0").start();
@@ -67,7 +65,8 @@ class ShippedPlansOnTwoEnginesIT {
     void plan_onTwoEnginesStartedWithR_oneRunMergedWithNoLoss(String plan) throws Exception {
         Path jmx = Path.of(System.getProperty("project.basedir", "."), "plans", plan + ".jmx");
         JMeterEngines.Run run = engines.run(jmx, Map.of("mqtt.host", JMeterEngines.HOST, "mqtt.port",
-                Integer.toString(broker.tcpPort())), Map.of(), RUN_TIMEOUT);
+                Integer.toString(broker.tcpPort())), Map.of(), RUN_TIMEOUT,
+                false);
 
         Matcher given = CONTROLLER_GIVES.matcher(run.output);
         assertThat(given.find()).as("%s: the controller names the run id it gives: %s", plan, run.output).isTrue();

@@ -34,8 +34,8 @@ import io.mqttload.testsupport.Xvfb;
  * starts them. Started the way a GUI user starts it (the real JMeter GUI under Xvfb, its Run &gt; Remote Start All
  * clicked, which sends the engines the plan and no {@code -G} properties), the cross-engine barrier releases on both
  * engines under one run id, long before its timeout, which is what it waited out when every engine made up its own id.
- * Started headless with {@code -R} and only the broker's address, the engines run one run as engines 1 and 2 of 2; two
- * such controllers on one broker at once each give their engine an id of its own.
+ * Two controllers started headless with {@code -R} on one broker at once each give their engine an id of its own
+ * (a headless {@code -R} run of every shipped plan on two engines is {@code ShippedPlansOnTwoEnginesIT}).
  */
 class DistributedRunIdIT {
     private static final int ENGINES = 2;
@@ -114,28 +114,6 @@ class DistributedRunIdIT {
                 assertThat(Files.readString(plan, StandardCharsets.UTF_8)).contains("MqttRendezvousTimer")
                         .doesNotContain(runId);
             }
-        }
-    }
-
-    @Test
-    void headlessRemoteRun_withOnlyTheBrokerGiven_runsOneRun_onEngines1And2_ofTwo(@TempDir Path dir) throws Exception {
-        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start();
-                JMeterEngines engines = JMeterEngines.startWithoutIdentity(JMeterEngines.homeFromBuild(),
-                        dir.resolve("engines"), ENGINES, false, Duration.ofSeconds(90), resultsIn(dir.resolve("results")))) {
-            JMeterEngines.Run run = engines.run(quickStart(), quickStartOn(broker), Map.of(), RUN_TIMEOUT);
-
-            String runId = controllerRunId(run.output);
-            assertThat(run.output).contains("gives its engines run id " + runId + ", 2 engine(s)")
-                    .contains("MQTT run " + runId + "  scenario quickstart-p2p  engines 2")
-                    .doesNotContain("summaries of different runs")
-                    // Each engine's pairs are its own (p2p/{engine}/{thread}): nothing crosses, so nothing is owed across.
-                    .contains("verdict (all engines): NO LOSS");
-            List<EngineSummary> summaries = engineSummaries(dir.resolve("results"));
-            assertThat(summaries).extracting(s -> s.runId).containsExactly(runId, runId);
-            assertThat(summaries).extracting(s -> s.engineNumber).containsExactlyInAnyOrder(1, 2);
-            assertThat(summaries).extracting(s -> s.engineId).containsExactlyInAnyOrder("engine-1", "engine-2");
-            assertThat(engines.engines()).allSatisfy(e -> assertThat(e.output()).contains("run id " + runId
-                    + " (given by the controller that started the engines)").contains("2 engine(s) (given by the controller)"));
         }
     }
 

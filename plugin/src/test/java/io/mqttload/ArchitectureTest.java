@@ -4,11 +4,17 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import java.lang.reflect.AccessibleObject;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+
 import org.junit.jupiter.api.Test;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+
+import io.mqttload.jmeter.internals.JMeterInternals;
 
 /**
  * The package tree is the architecture: no package cycles, each package uses only those below it (as its
@@ -28,6 +34,17 @@ class ArchitectureTest {
     void jmeterTypes_appearOnlyInTheElements() {
         noClasses().that().resideOutsideOfPackage("io.mqttload.jmeter..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.apache.jmeter..", "org.apache.jorphan..")
+                .check(PLUGIN);
+    }
+
+    @Test
+    void jmetersPrivateState_isReadInOneClass() {
+        noClasses().that().doNotHaveFullyQualifiedName(JMeterInternals.class.getName())
+                .should().callMethod(AccessibleObject.class, "setAccessible", boolean.class)
+                .orShould().callMethod(Field.class, "setAccessible", boolean.class)
+                .orShould().callMethod(Method.class, "setAccessible", boolean.class)
+                .orShould().callMethod(Class.class, "getDeclaredField", String.class)
+                .orShould().callMethod(Class.class, "getDeclaredMethod", String.class, Class[].class)
                 .check(PLUGIN);
     }
 

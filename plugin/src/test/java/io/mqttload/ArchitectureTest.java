@@ -7,9 +7,12 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import java.lang.reflect.AccessibleObject;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -46,6 +49,30 @@ class ArchitectureTest {
                 .orShould().callMethod(Class.class, "getDeclaredField", String.class)
                 .orShould().callMethod(Class.class, "getDeclaredMethod", String.class, Class[].class)
                 .check(PLUGIN);
+    }
+
+    /**
+     * The run's lifecycle, its exit status and the remote plumbing run headless on every engine: only the GUI classes
+     * (JMeter names them in plans) and the panel's own parts touch Swing or AWT, and the lifecycle and the remote
+     * plumbing call no GUI class (the panel follows runs through {@code EngineLifecycle.followRuns}).
+     */
+    @Test
+    void onlyTheGuiTouchesSwing() {
+        Set<String> gui = Set.of("LiveChart", "FiguresTableModel", "LiveRunModel", "MqttBeanGui", "MqttPublishSamplerGui",
+                "MqttRunEndSamplerGui", "MqttRunReportGui",
+                // JMeter's Remote Start is a GUI action: this listens to it.
+                "RemoteStartRunId");
+        Set<String> headless = Set.of("EngineLifecycle", "MqttElements", "ExitStatus", "JMeterStop", "FleetStart",
+                "TestPlanName", "EngineLiveSource", "EngineWatch", "RemoteLiveFigures", "RemoteHosts", "ControllerStamp");
+        noClasses().that().resideInAPackage("io.mqttload.jmeter..").and(DescribedPredicate.not(topLevelNamed(gui)))
+                .should().dependOnClassesThat().resideInAnyPackage("javax.swing..", "java.awt..").check(PLUGIN);
+        noClasses().that(topLevelNamed(headless)).should().dependOnClassesThat(topLevelNamed(gui)).check(PLUGIN);
+    }
+
+    /** A class, or a nested or anonymous class of one, in io.mqttload.jmeter with one of these simple names. */
+    private static DescribedPredicate<JavaClass> topLevelNamed(Set<String> names) {
+        return DescribedPredicate.describe("in " + names, c -> c.getPackageName().startsWith("io.mqttload.jmeter")
+                && names.contains(c.getName().substring(c.getPackageName().length() + 1).split("\\$")[0]));
     }
 
     @Test

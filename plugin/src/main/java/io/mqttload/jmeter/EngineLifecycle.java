@@ -1,8 +1,10 @@
 package io.mqttload.jmeter;
 
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -34,6 +36,8 @@ public final class EngineLifecycle {
     private static long lastRunNumber;
     /** How long a second element may wait for the first to end the run: every wait of a shutdown, with room. */
     private static long lastShutdownBoundMillis;
+    /** Who follows every run of this JVM ({@link #followRuns}); added to, never reset: a follower outlives runs. */
+    private static final List<Consumer<EngineRuntime>> FOLLOWERS = new CopyOnWriteArrayList<>();
 
     private EngineLifecycle() {
     }
@@ -47,11 +51,12 @@ public final class EngineLifecycle {
      *     already is abandoned
      */
     static void startIfNone(Supplier<RunConfig> config, PrintStream console, Consumer<EngineRuntime> started) {
+        EngineRuntime runtime;
         synchronized (LOCK) {
             if (running != null) {
                 return;
             }
-            EngineRuntime runtime = new EngineRuntime(config.get(), console);
+            runtime = new EngineRuntime(config.get(), console);
             try {
                 started.accept(runtime);
             } catch (RuntimeException | Error e) {
@@ -62,6 +67,17 @@ public final class EngineLifecycle {
             running = runtime;
             runningNumber = ++runsStarted;
         }
+        for (Consumer<EngineRuntime> follower : FOLLOWERS) {
+            follower.accept(runtime);
+        }
+    }
+
+    /**
+     * Calls {@code follower} with every run that starts in this JVM from now on, after it is running: how the GUI's
+     * Run Report panel follows runs, so that the lifecycle knows no Swing.
+     */
+    public static void followRuns(Consumer<EngineRuntime> follower) {
+        FOLLOWERS.add(follower);
     }
 
     /** The running run, if there is one. */

@@ -12,7 +12,6 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 import org.apache.jmeter.engine.StandardJMeterEngine;
-import org.apache.jmeter.gui.GuiPackage;
 import org.apache.jmeter.services.FileServer;
 import org.apache.jmeter.threads.JMeterContext;
 import org.apache.jmeter.util.JMeterUtils;
@@ -76,10 +75,6 @@ final class MqttElements {
                 runtime.describe(engineFacts(), parameters);
                 runtime.context().setup().testPlan(TestPlanName.current());
                 JMeterStop.testStarted();
-                if (GuiPackage.getInstance() != null) {
-                    // A run in the GUI's own JVM: the Run Report panel's chart and rates start with it.
-                    MqttRunReportGui.runStarted(runtime);
-                }
                 // Checked every second, and once more at the end: a stop within the last second is seen too.
                 runtime.addIntervalListener(interval -> {
                     if (JMeterStop.asked()) {

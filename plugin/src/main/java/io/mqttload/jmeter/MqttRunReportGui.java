@@ -137,7 +137,7 @@ public class MqttRunReportGui extends MqttBeanGui {
     }
 
     /** A run starts in this JVM: while a Run Report panel exists, the panel's figures follow it from its start. */
-    static synchronized void runStarted(EngineRuntime runtime) {
+    private static synchronized void runStarted(EngineRuntime runtime) {
         if (!PANELS.isEmpty()) {
             MODEL.follow(runtime);
         }
@@ -147,6 +147,7 @@ public class MqttRunReportGui extends MqttBeanGui {
     private static synchronized void register(MqttRunReportGui panel) {
         PANELS.add(panel);
         if (refresher == null) {
+            EngineLifecycle.followRuns(MqttRunReportGui::runStarted);
             // The model may wait on remote engines: it runs on a thread of its own, and Swing only shows the result.
             refresher = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "mqttload-run-report-panel");

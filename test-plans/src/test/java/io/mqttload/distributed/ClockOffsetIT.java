@@ -146,7 +146,9 @@ class ClockOffsetIT {
                 assertThat(text).containsPattern("pub-to-sub engine-1 to engine-2: \\d+ message\\(s\\), measured p50 \\+"
                         + "\\d+\\.\\d{3}, p99 \\+\\d+\\.\\d{3} ms; clock difference \\+\\d{4}\\.\\d{3} ± \\d+\\.\\d{3} ms;"
                         + " CORRECTED p50 [-+]\\d+\\.\\d{3}, p99 [-+]\\d+\\.\\d{3} ms \\(± \\d+\\.\\d{3} ms: the clock"
-                        + " difference's bound; recorded to 0\\.00\\d ms at the p50\\)");
+                        // The recording's precision is relative to the latency: a busy machine's longer ones read
+                        // to 0.016 ms (CI: a corrected p50 of 20.8 ms), a quiet one's to 0.002 ms.
+                        + " difference's bound; recorded to \\d\\.\\d{3} ms at the p50\\)");
             }
             return figures;
         }

@@ -3,6 +3,7 @@ package io.mqttload.distributed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +21,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
@@ -36,10 +35,11 @@ import io.mqttload.testsupport.MosquittoBroker;
  * controller with {@code -R} and the broker's address (and nothing else), one plan after the other on the same engines.
  * Each run is one run id over engines 1 and 2 of two, its clocks measured through the plan's broker (with or without
  * a rendezvous in the plan), merged, with the true verdict: no message is lost on a healthy broker, and every
- * engine's figures add up to the merged ones.
+ * engine's figures add up to the merged ones. The plans of {@code plans/} are split in two halves by name, a class
+ * each with two engines of its own, so that the integration-test forks run the halves side by side.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ShippedPlansOnTwoEnginesIT {
+abstract class ShippedPlansOnTwoEngines {
     private static final Pattern CONTROLLER_GIVES = Pattern.compile("this controller gives its engines run id ([^,\\s]+)");
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(180);
     /**
@@ -54,6 +54,27 @@ class ShippedPlansOnTwoEnginesIT {
     private MosquittoBroker broker;
     private JMeterEngines engines;
     private Path dir;
+
+    /** Every plan in {@code plans/}, by name, sorted: a plan added there is run here without a change. */
+    static List<String> shippedPlans() {
+        try (Stream<Path> files = Files.list(plans())) {
+            return files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".jmx"))
+                    .map(n -> n.substring(0, n.length() - ".jmx".length())).sorted().collect(Collectors.toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The first ({@code 0}) or second ({@code 1}) half of {@link #shippedPlans()}. */
+    static Stream<String> half(int which) {
+        List<String> all = shippedPlans();
+        int middle = (all.size() + 1) / 2;
+        return (which == 0 ? all.subList(0, middle) : all.subList(middle, all.size())).stream();
+    }
+
+    static Path plans() {
+        return Path.of(System.getProperty("project.basedir", "."), "plans");
+    }
 
     @BeforeAll
     void start(@TempDir Path tempDir) throws Exception {
@@ -75,13 +96,8 @@ class ShippedPlansOnTwoEnginesIT {
         }
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"quickstart-p2p", "emq-conn-rate", "emq-fanout", "emq-p2p", "emq-sharedsub",
-            "jorammq-multi-publisher", "jorammq-multi-subscriber", "jorammq-multi-subscription", "mqtt-bm-latency",
-            "multi-publisher", "rabbitmq-idle-connections", "rabbitmq-one-to-one", "scalagent-multi-publisher",
-            "stress-max-rate"})
-    void plan_onTwoEnginesStartedWithR_oneRunMergedWithNoLoss(String plan) throws Exception {
-        Path jmx = Path.of(System.getProperty("project.basedir", "."), "plans", plan + ".jmx");
+    void runOnTwoEngines(String plan) throws Exception {
+        Path jmx = plans().resolve(plan + ".jmx");
         Path reports = dir.resolve("controller").resolve(plan);
         JMeterEngines.Run run = engines.run(jmx, Map.of("mqtt.host", JMeterEngines.HOST, "mqtt.port",
                 Integer.toString(broker.tcpPort())), Map.of("mqttload.resultsDir", reports.toString()), RUN_TIMEOUT,

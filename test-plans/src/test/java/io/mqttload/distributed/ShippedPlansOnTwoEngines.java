@@ -21,6 +21,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
@@ -96,7 +98,12 @@ abstract class ShippedPlansOnTwoEngines {
         }
     }
 
-    void runOnTwoEngines(String plan) throws Exception {
+    /** This class's half of the plans: a factory method on the instance, as its lifecycle is per class. */
+    abstract Stream<String> plansOfThisHalf();
+
+    @ParameterizedTest
+    @MethodSource("plansOfThisHalf")
+    void plan_onTwoEnginesStartedWithR_oneRunMergedWithNoLoss(String plan) throws Exception {
         Path jmx = plans().resolve(plan + ".jmx");
         Path reports = dir.resolve("controller").resolve(plan);
         JMeterEngines.Run run = engines.run(jmx, Map.of("mqtt.host", JMeterEngines.HOST, "mqtt.port",

@@ -1,17 +1,22 @@
 package io.mqttload.convert;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
+import io.mqttload.common.settings.PublishSettings;
+import io.mqttload.common.settings.Setting;
+
 /**
  * This suite's elements (and the few JMeter ones the conversion needs) as JMeter 5.6.3 saves them: TestBean fields
  * as {@code stringProp}s in name order, every field written, defaults included, so the plan opens in the GUI with
  * each field shown and runs without relying on defaults (JMeter sets a field the plan leaves out to empty). The
- * defaults are those of the elements' BeanInfo classes, which {@code SuiteElementsTest} holds them to.
+ * defaults are the elements' declarations ({@code io.mqttload.common.settings}) where an element has one, else those of
+ * its BeanInfo class, which {@code SuiteElementsTest} holds them to.
  */
 final class SuiteElements {
     private static final String PKG = "io.mqttload.jmeter.";
@@ -68,6 +73,14 @@ final class SuiteElements {
             return this;
         }
 
+        /** Every declared setting at its declared default. */
+        private Bean declared(List<Setting<?>> settings) {
+            for (Setting<?> setting : settings) {
+                fields.put(setting.name(), setting.defaultText());
+            }
+            return this;
+        }
+
         Element build() {
             Element e = Jmx.testElement(doc, PKG + className, guiclass, PKG + className, testname, enabled);
             fields.forEach((k, v) -> Jmx.prop(e, "stringProp", k, v));
@@ -104,12 +117,8 @@ final class SuiteElements {
     }
 
     Bean publish(String testname, boolean enabled) {
-        return new Bean("MqttPublishSampler", PKG + "MqttPublishSamplerGui", testname, enabled).defaults(
-                "clientGroup", "default", "topic", "test/{thread}/{client}", "qos", "1", "retain", "false",
-                "payloadType", "RANDOM", "payloadSize", "64", "payloadText", "", "payloadFile", "", "measureLatency", "true",
-                "messagesPerSample", "1", "mode", "ASYNC", "maxInFlight", "1000", "maxInFlightPerClient", "20",
-                "ackTimeoutMs", "10000", "messageExpirySeconds", "", "contentType", "", "payloadFormat", "NONE",
-                "responseTopic", "", "correlationData", "", "userProperties", "");
+        return new Bean("MqttPublishSampler", PKG + "MqttPublishSamplerGui", testname, enabled)
+                .declared(PublishSettings.ALL);
     }
 
     Bean disconnect(String testname, boolean enabled) {

@@ -8,6 +8,9 @@ import org.apache.jmeter.testbeans.gui.FileEditor;
 import org.apache.jmeter.testbeans.gui.PasswordEditor;
 import org.apache.jmeter.testbeans.gui.TextAreaEditor;
 
+import io.mqttload.common.settings.SamplerSettings;
+import io.mqttload.common.settings.Setting;
+
 /**
  * The few kinds of field the MQTT elements have. Every field accepts JMeter expressions such as
  * {@code ${__P(clients,100)}}, so plans scale by properties; choices offer their values in a list.
@@ -15,6 +18,38 @@ import org.apache.jmeter.testbeans.gui.TextAreaEditor;
 abstract class MqttBeanInfoSupport extends BeanInfoSupport {
     protected MqttBeanInfoSupport(Class<? extends TestBean> beanClass) {
         super(beanClass);
+    }
+
+    /** A property group of declared settings, each with its declared default and editor. */
+    protected void group(String name, Setting<?>... settings) {
+        String[] names = new String[settings.length];
+        for (int i = 0; i < settings.length; i++) {
+            names[i] = settings[i].name();
+        }
+        createPropertyGroup(name, names);
+        for (Setting<?> s : settings) {
+            field(s);
+        }
+    }
+
+    private void field(Setting<?> s) {
+        switch (s.editor()) {
+            case MULTI_LINE:
+                multiLine(s.name(), s.defaultText());
+                break;
+            case FILE:
+                text(s.name(), s.defaultText()).setPropertyEditorClass(FileEditor.class);
+                break;
+            case SECRET:
+                text(s.name(), s.defaultText()).setPropertyEditorClass(PasswordEditor.class);
+                break;
+            case CHOICE:
+                choice(s.name(), s.defaultText(), s.choices().toArray(new String[0]));
+                break;
+            default:
+                text(s.name(), s.defaultText());
+                break;
+        }
     }
 
     protected PropertyDescriptor text(String name, String defaultValue) {
@@ -76,7 +111,6 @@ abstract class MqttBeanInfoSupport extends BeanInfoSupport {
 
     /** The group of the client-group field every sampler has. */
     protected void clientGroupField() {
-        createPropertyGroup("threadClients", new String[] {"clientGroup"});
-        text("clientGroup", "default");
+        group("threadClients", SamplerSettings.CLIENT_GROUP);
     }
 }

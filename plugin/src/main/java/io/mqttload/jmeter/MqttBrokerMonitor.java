@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import io.mqttload.broker.BrokerMonitor;
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.SettingText;
 import io.mqttload.engine.EngineRuntime;
 
 /**
@@ -63,19 +64,19 @@ public class MqttBrokerMonitor extends ConfigTestElement implements TestBean, Mq
             }
             BrokerMonitor.Settings s = new BrokerMonitor.Settings();
             s.name = brokerName == null || brokerName.trim().isEmpty() ? "broker" : brokerName.trim();
-            s.pid = pid == null || pid.trim().isEmpty() ? 0 : Fields.parseLong("pid", pid, 1, Long.MAX_VALUE);
+            s.pid = pid == null || pid.trim().isEmpty() ? 0 : SettingText.parseLong("pid", pid, 1, Long.MAX_VALUE);
             s.pidFile = pidFile == null ? "" : pidFile.trim();
             s.processName = processName == null ? "" : processName.trim();
             s.sysHost = sysHost == null ? "" : sysHost.trim();
-            s.sysPort = Fields.parseInt("sysPort", sysPort, 1, 65535);
-            s.sys = Fields.parseBoolean("sysTopics", sysTopics);
-            s.agent = Fields.parseBoolean("agent", agent);
+            s.sysPort = SettingText.parseInt("sysPort", sysPort, 1, 65535);
+            s.sys = SettingText.parseBoolean("sysTopics", sysTopics);
+            s.agent = SettingText.parseBoolean("agent", agent);
             if (s.agent && s.sysHost.isEmpty()) {
                 throw new InvalidSettingException("sysHost", "", "agent = true needs the host of the broker the agent publishes to");
             }
-            s.intervalMillis = Fields.parseLong("intervalSeconds", intervalSeconds, 1, 3600) * 1000;
+            s.intervalMillis = SettingText.parseLong("intervalSeconds", intervalSeconds, 1, 3600) * 1000;
             // EMQX publishes $SYS every 60 s by default: a broker is called silent only after longer than that.
-            s.sysGraceMillis = Fields.parseLong(SYS_GRACE_PROPERTY,
+            s.sysGraceMillis = SettingText.parseLong(SYS_GRACE_PROPERTY,
                     JMeterUtils.getPropDefault(SYS_GRACE_PROPERTY, "70"), 1, 3600) * 1000;
             if (s.pid == 0 && s.pidFile.isEmpty() && s.processName.isEmpty() && s.sysHost.isEmpty()) {
                 // Like MQTT Metrics with an empty URL: a plan can carry the monitor, driven by ${__P(...)}, off by default.

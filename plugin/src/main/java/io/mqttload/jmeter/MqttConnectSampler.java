@@ -9,6 +9,7 @@ import org.apache.jmeter.threads.JMeterContext;
 
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.common.settings.SettingText;
 import io.mqttload.engine.ConnectOperation;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
@@ -81,13 +82,13 @@ public class MqttConnectSampler extends AbstractMqttSampler {
 
     private ConnectOperation operation(ConnectionSettings settings) {
         ReconnectPolicy policy = new ReconnectPolicy(
-                Fields.parseInt("reconnectAttempts", reconnectAttempts, 0, 1000),
-                Fields.parseLong("reconnectDelayMs", reconnectDelayMs, 0, 3_600_000),
-                Fields.parseLong("reconnectMaxDelayMs", reconnectMaxDelayMs, 0, 3_600_000));
-        return new ConnectOperation(settings, Fields.parseInt("clientCount", clientCount, 1, 1_000_000),
-                clientIdTemplate, Fields.parseBoolean("clientIdsWithin23", clientIdsWithin23),
-                Fields.parseDouble("connectRate", connectRate, 0), policy,
-                localAddresses).consumeDelay(Fields.parseDouble("consumeDelayMs", consumeDelayMs, 0));
+                SettingText.parseInt("reconnectAttempts", reconnectAttempts, 0, 1000),
+                SettingText.parseLong("reconnectDelayMs", reconnectDelayMs, 0, 3_600_000),
+                SettingText.parseLong("reconnectMaxDelayMs", reconnectMaxDelayMs, 0, 3_600_000));
+        return new ConnectOperation(settings, SettingText.parseInt("clientCount", clientCount, 1, 1_000_000),
+                clientIdTemplate, SettingText.parseBoolean("clientIdsWithin23", clientIdsWithin23),
+                SettingText.parseDouble("connectRate", connectRate, 0), policy,
+                localAddresses).consumeDelay(SettingText.parseDouble("consumeDelayMs", consumeDelayMs, 0));
     }
 
     @Override

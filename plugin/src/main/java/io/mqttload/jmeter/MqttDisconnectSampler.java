@@ -2,6 +2,7 @@ package io.mqttload.jmeter;
 
 import org.apache.jmeter.threads.JMeterContext;
 
+import io.mqttload.common.settings.SettingText;
 import io.mqttload.engine.DisconnectOperation;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
@@ -23,8 +24,8 @@ public class MqttDisconnectSampler extends AbstractMqttSampler {
     }
 
     private DisconnectOperation operation() {
-        return new DisconnectOperation(Fields.parseLong("disconnectTimeoutMs", disconnectTimeoutMs, 1, 3_600_000),
-                Fields.parseLong("drainTimeoutMs", drainTimeoutMs, 0, 3_600_000));
+        return new DisconnectOperation(SettingText.parseLong("disconnectTimeoutMs", disconnectTimeoutMs, 1, 3_600_000),
+                SettingText.parseLong("drainTimeoutMs", drainTimeoutMs, 0, 3_600_000));
     }
 
     @Override

@@ -7,6 +7,7 @@ import org.apache.jmeter.testbeans.TestBean;
 import org.apache.jmeter.testbeans.TestBeanHelper;
 
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.SettingText;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.report.influx.InfluxMetrics;
 import io.mqttload.report.influx.InfluxWriter;
@@ -48,10 +49,10 @@ public class MqttMetricsConfig extends ConfigTestElement implements TestBean, Mq
         }
         try {
             InfluxWriter writer = writer(influxUrl, influxDatabase, retentionPolicy, authentication, username, password,
-                    token, Fields.parseInt("bufferedPoints", bufferedPoints, 100, 10_000_000));
+                    token, SettingText.parseInt("bufferedPoints", bufferedPoints, 100, 10_000_000));
             try {
                 runtime.addIntervalListener(new InfluxMetrics(writer, runtime.context().metrics(), runtime.config(),
-                        Fields.parseInt("intervalSeconds", intervalSeconds, 1, 3600)));
+                        SettingText.parseInt("intervalSeconds", intervalSeconds, 1, 3600)));
             } catch (IllegalArgumentException e) {
                 writer.close(0);
                 throw new InvalidSettingException("mqttload.engineId / runId / scenario", runtime.config().engineId(),

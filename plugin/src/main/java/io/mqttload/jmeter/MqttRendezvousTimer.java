@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.SettingText;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.rendezvous.Rendezvous;
 
@@ -75,7 +76,7 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
         Rendezvous.Passage passage;
         try {
             int size = groupSize(context, runtime);
-            long timeout = Fields.parseLong("timeoutInMs", timeoutInMs, 1, 86_400_000L);
+            long timeout = SettingText.parseLong("timeoutInMs", timeoutInMs, 1, 86_400_000L);
             Action action = parseAction();
             long arrived = System.nanoTime();
             // A broker busy with the load's connects may answer the control client late: that time is the barrier's.
@@ -138,7 +139,7 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
 
     /** With groupSize 0: this thread group's threads on every engine of the run (the property, or the controller's count). */
     private int groupSize(JMeterContext context, EngineRuntime runtime) {
-        int size = Fields.parseInt("groupSize", groupSize, 0, 100_000_000);
+        int size = SettingText.parseInt("groupSize", groupSize, 0, 100_000_000);
         if (size > 0) {
             return size;
         }
@@ -154,7 +155,7 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
     private ConnectionSettings broker(EngineRuntime runtime) {
         String host = brokerHost == null ? "" : brokerHost.trim();
         if (!host.isEmpty()) {
-            return ConnectionSettings.builder().host(host).port(Fields.parseInt("brokerPort", brokerPort, 1, 65535))
+            return ConnectionSettings.builder().host(host).port(SettingText.parseInt("brokerPort", brokerPort, 1, 65535))
                     .build();
         }
         ConnectionSettings first = runtime.context().firstConnection();

@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.jmeter.threads.JMeterContext;
 
 import io.mqttload.client.SubscribeOptions;
+import io.mqttload.common.settings.SettingText;
 import io.mqttload.engine.ClientGroup;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
@@ -48,12 +49,12 @@ public class MqttSubscribeSampler extends AbstractMqttSampler {
     }
 
     private SubscribeOperation operation() {
-        SubscribeOptions options = new SubscribeOptions(Fields.parseFlag("noLocal", noLocal, false),
-                Fields.parseFlag("retainAsPublished", retainAsPublished, false),
+        SubscribeOptions options = new SubscribeOptions(SettingText.parseFlag("noLocal", noLocal, false),
+                SettingText.parseFlag("retainAsPublished", retainAsPublished, false),
                 SubscribeOptions.RetainHandling.parse("retainHandling", retainHandling));
-        return new SubscribeOperation(topicFilters, Fields.parseQos("qos", qos), clients,
-                Fields.parseLong("subackTimeoutMs", subackTimeoutMs, 1, 3_600_000), options,
-                Fields.parseFlag("answerRequests", answerRequests, false));
+        return new SubscribeOperation(topicFilters, SettingText.parseQos("qos", qos), clients,
+                SettingText.parseLong("subackTimeoutMs", subackTimeoutMs, 1, 3_600_000), options,
+                SettingText.parseFlag("answerRequests", answerRequests, false));
     }
 
     @Override

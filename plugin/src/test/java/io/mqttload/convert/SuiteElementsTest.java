@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.beans.BeanInfo;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -18,6 +19,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.mqttload.common.settings.PublishSettings;
+import io.mqttload.common.settings.Setting;
 import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.jmeter.MqttDisconnectSampler;
@@ -42,6 +45,22 @@ class SuiteElementsTest {
                 Arguments.of(MqttDisconnectSampler.class, (Function<String, SuiteElements.Bean>) n -> suite.disconnect(n, true)),
                 Arguments.of(MqttRunReport.class, (Function<String, SuiteElements.Bean>) suite::runReport),
                 Arguments.of(MqttRunEndSampler.class, (Function<String, SuiteElements.Bean>) suite::runEnd));
+    }
+
+    static Stream<Arguments> declaredElements() throws Exception {
+        SuiteElements suite = new SuiteElements(DocumentBuilderFactory.newInstance().newDocumentBuilder().newDocument());
+        return Stream.of(Arguments.of(suite.publish("x", true), PublishSettings.ALL));
+    }
+
+    @ParameterizedTest
+    @MethodSource("declaredElements")
+    void defaults_areTheDeclarations(SuiteElements.Bean bean, List<Setting<?>> declared) {
+        Map<String, String> expected = new TreeMap<>();
+        for (Setting<?> s : declared) {
+            expected.put(s.name(), s.defaultText());
+        }
+
+        assertThat(new TreeMap<>(bean.fields())).isEqualTo(expected);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -13,6 +13,8 @@ import java.util.Map;
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.PublishProperties;
 import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.common.settings.PublishSettings;
+import io.mqttload.common.settings.SettingValues;
 import io.mqttload.engine.ConnectOperation;
 import io.mqttload.engine.DisconnectOperation;
 import io.mqttload.engine.EngineRuntime;
@@ -88,14 +90,23 @@ public final class MemoryEngine {
     /** {@code messages} measured messages of one sample, each acknowledgement waited for when {@code synchronous}. */
     public OperationResult publish(String label, String group, int thread, String topic, int qos, int messages,
             boolean synchronous) {
-        return publish(label, group, thread, new PublishOperation(topic, qos, false, payload(), messages, synchronous,
-                1_000, 1_000, 2_000));
+        return publish(label, group, thread, new PublishOperation(publishSettings(topic, qos, messages, synchronous, ""),
+                payload(), PublishProperties.NONE));
     }
 
     /** {@code messages} QoS 1 requests of one sample, each acknowledgement waited for, replies asked on {@code replyTo}. */
     public OperationResult request(String label, String group, int thread, String topic, String replyTo, int messages) {
-        return publish(label, group, thread, new PublishOperation(topic, 1, false, payload(), messages, true, 1_000,
-                1_000, 2_000, PublishProperties.NONE, replyTo));
+        return publish(label, group, thread, new PublishOperation(publishSettings(topic, 1, messages, true, replyTo),
+                payload(), PublishProperties.NONE));
+    }
+
+    private static SettingValues publishSettings(String topic, int qos, int messages, boolean synchronous, String replyTo) {
+        return SettingValues.of(PublishSettings.ALL, Map.of(PublishSettings.TOPIC.name(), topic,
+                PublishSettings.QOS.name(), Integer.toString(qos),
+                PublishSettings.MESSAGES_PER_SAMPLE.name(), Integer.toString(messages),
+                PublishSettings.MODE.name(), synchronous ? "SYNC" : "ASYNC",
+                PublishSettings.MAX_IN_FLIGHT.name(), "1000", PublishSettings.MAX_IN_FLIGHT_PER_CLIENT.name(), "1000",
+                PublishSettings.ACK_TIMEOUT_MS.name(), "2000", PublishSettings.RESPONSE_TOPIC.name(), replyTo));
     }
 
     private OperationResult publish(String label, String group, int thread, PublishOperation op) {

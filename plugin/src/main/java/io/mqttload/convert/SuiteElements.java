@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
+import io.mqttload.common.settings.ConnectSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.Setting;
 
@@ -104,10 +105,7 @@ final class SuiteElements {
     }
 
     Bean connect(String testname, boolean enabled) {
-        return new Bean("MqttConnectSampler", BEAN_GUI, testname, enabled).defaults(
-                "clientGroup", "default", "clientCount", "1", "clientIdTemplate", "{engine}-{threadGroup}-{thread}-{client}",
-                "clientIdsWithin23", "true", "connectRate", "0", "reconnectAttempts", "3", "reconnectDelayMs", "1000",
-                "reconnectMaxDelayMs", "10000", "localAddresses", "", "brokerNode", "", "consumeDelayMs", "0");
+        return new Bean("MqttConnectSampler", BEAN_GUI, testname, enabled).declared(ConnectSettings.ALL);
     }
 
     Bean subscribe(String testname, boolean enabled) {

@@ -19,6 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.mqttload.common.settings.ConnectSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.Setting;
 import io.mqttload.jmeter.MqttConnectSampler;
@@ -49,7 +50,8 @@ class SuiteElementsTest {
 
     static Stream<Arguments> declaredElements() throws Exception {
         SuiteElements suite = new SuiteElements(DocumentBuilderFactory.newInstance().newDocumentBuilder().newDocument());
-        return Stream.of(Arguments.of(suite.publish("x", true), PublishSettings.ALL));
+        return Stream.of(Arguments.of(suite.publish("x", true), PublishSettings.ALL),
+                Arguments.of(suite.connect("x", true), ConnectSettings.ALL));
     }
 
     @ParameterizedTest

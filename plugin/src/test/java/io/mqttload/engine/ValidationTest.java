@@ -13,6 +13,7 @@ import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.client.TlsSettings;
 import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.ConnectSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.SettingValues;
 import io.mqttload.delivery.Verdict;
@@ -94,14 +95,20 @@ class ValidationTest {
 
     @Test
     void clientIdTemplate_withoutClientForManyClients_isRefused() {
-        assertThatThrownBy(() -> new ConnectOperation(ConnectionSettings.builder().build(), 10, "{engine}-{thread}", true,
-                0, ReconnectPolicy.none(), "")).hasMessageStartingWith("clientIdTemplate = '{engine}-{thread}'");
+        assertThatThrownBy(() -> connect(Map.of(ConnectSettings.CLIENT_COUNT.name(), "10",
+                ConnectSettings.CLIENT_ID_TEMPLATE.name(), "{engine}-{thread}")))
+                .hasMessageStartingWith("clientIdTemplate = '{engine}-{thread}'");
     }
 
     @Test
     void localAddress_thatIsNotAnIp_isRefused() {
-        assertThatThrownBy(() -> new ConnectOperation(ConnectionSettings.builder().build(), 1, "{client}", true, 0,
-                ReconnectPolicy.none(), "127.0.0.1, broker.example")).hasMessageStartingWith("localAddresses = 'broker.example'");
+        assertThatThrownBy(() -> connect(Map.of(ConnectSettings.LOCAL_ADDRESSES.name(), "127.0.0.1, broker.example")))
+                .hasMessageStartingWith("localAddresses = 'broker.example'");
+    }
+
+    private static ConnectOperation connect(Map<String, String> fields) {
+        return new ConnectOperation(ConnectionSettings.builder().build(), SettingValues.of(ConnectSettings.ALL, fields),
+                ReconnectPolicy.none());
     }
 
     @Test

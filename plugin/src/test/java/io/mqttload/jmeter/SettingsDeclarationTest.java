@@ -27,6 +27,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.ConnectSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.Setting;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -40,7 +41,8 @@ import io.mqttload.testsupport.JMeterTestEngine;
  */
 class SettingsDeclarationTest {
     static Stream<Arguments> declaredElements() {
-        return Stream.of(Arguments.of(MqttPublishSampler.class, PublishSettings.ALL));
+        return Stream.of(Arguments.of(MqttPublishSampler.class, PublishSettings.ALL),
+                Arguments.of(MqttConnectSampler.class, ConnectSettings.ALL));
     }
 
     @BeforeAll

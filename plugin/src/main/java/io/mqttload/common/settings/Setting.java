@@ -79,6 +79,23 @@ public final class Setting<T> {
                 t -> SettingText.parseDouble(name, t, min), refused);
     }
 
+    /**
+     * A number of at least {@code min} (below it: "must be at least"), at most {@code max} (above it: "must be between
+     * min and max"); empty is 0.
+     */
+    public static Setting<Double> decimal(String name, String defaultText, long min, long max) {
+        Setting<Double> atLeast = decimal(name, defaultText, min);
+        List<String> refused = new ArrayList<>(atLeast.refused);
+        refused.add(Long.toString(max + 1));
+        return new Setting<>(name, defaultText, Editor.TEXT, List.of(), t -> {
+            double value = atLeast.parse(t);
+            if (value > max) {
+                throw new InvalidSettingException(name, t.trim(), "must be between " + min + " and " + max);
+            }
+            return value;
+        }, refused);
+    }
+
     /** True or false, strictly: JMeter's own conversion would read a typo as false. */
     public static Setting<Boolean> flag(String name, boolean defaultValue) {
         return new Setting<>(name, Boolean.toString(defaultValue), Editor.CHOICE, List.of("true", "false"),

@@ -13,6 +13,7 @@ import java.util.Map;
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.PublishProperties;
 import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.common.settings.ConnectSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.SettingValues;
 import io.mqttload.engine.ConnectOperation;
@@ -76,7 +77,9 @@ public final class MemoryEngine {
     /** Opens {@code count} clients for thread {@code thread} into its client group {@code group}. */
     public OperationResult connect(String label, String group, int thread, ConnectionSettings settings, int count,
             String idTemplate, ReconnectPolicy reconnects) {
-        ConnectOperation op = new ConnectOperation(settings, count, idTemplate, false, 0, reconnects, "");
+        ConnectOperation op = new ConnectOperation(settings, SettingValues.of(ConnectSettings.ALL, Map.of(
+                ConnectSettings.CLIENT_COUNT.name(), Integer.toString(count), ConnectSettings.CLIENT_ID_TEMPLATE.name(),
+                idTemplate, ConnectSettings.CLIENT_IDS_WITHIN_23.name(), "false")), reconnects);
         return sample(label, s -> op.run(context(), context().group(thread(thread), group), threadGroup(),
                 thread, s));
     }

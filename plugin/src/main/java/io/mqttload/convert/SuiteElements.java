@@ -11,6 +11,7 @@ import org.w3c.dom.Element;
 import io.mqttload.common.settings.ConnectSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.Setting;
+import io.mqttload.common.settings.SubscribeSettings;
 
 /**
  * This suite's elements (and the few JMeter ones the conversion needs) as JMeter 5.6.3 saves them: TestBean fields
@@ -109,9 +110,7 @@ final class SuiteElements {
     }
 
     Bean subscribe(String testname, boolean enabled) {
-        return new Bean("MqttSubscribeSampler", BEAN_GUI, testname, enabled).defaults(
-                "clientGroup", "default", "topicFilters", "test/#", "qos", "1", "clients", "all", "subackTimeoutMs", "10000",
-                "noLocal", "false", "retainAsPublished", "false", "retainHandling", "SEND", "answerRequests", "false");
+        return new Bean("MqttSubscribeSampler", BEAN_GUI, testname, enabled).declared(SubscribeSettings.ALL);
     }
 
     Bean publish(String testname, boolean enabled) {

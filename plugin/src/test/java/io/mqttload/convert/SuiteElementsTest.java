@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.mqttload.common.settings.ConnectSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.Setting;
+import io.mqttload.common.settings.SubscribeSettings;
 import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.jmeter.MqttDisconnectSampler;
@@ -51,7 +52,8 @@ class SuiteElementsTest {
     static Stream<Arguments> declaredElements() throws Exception {
         SuiteElements suite = new SuiteElements(DocumentBuilderFactory.newInstance().newDocumentBuilder().newDocument());
         return Stream.of(Arguments.of(suite.publish("x", true), PublishSettings.ALL),
-                Arguments.of(suite.connect("x", true), ConnectSettings.ALL));
+                Arguments.of(suite.connect("x", true), ConnectSettings.ALL),
+                Arguments.of(suite.subscribe("x", true), SubscribeSettings.ALL));
     }
 
     @ParameterizedTest

@@ -8,11 +8,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.mqttload.client.PublishProperties;
-import io.mqttload.client.SubscribeOptions;
 import io.mqttload.client.UserProperties;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.SettingValues;
+import io.mqttload.common.settings.SubscribeSettings;
 
 /** MQTT 5 publish properties and subscription options: every bad value is refused naming the field and the value. */
 class Mqtt5MessageOptionsValidationTest {
@@ -57,12 +57,16 @@ class Mqtt5MessageOptionsValidationTest {
 
     @Test
     void subscribeOptions_noLocalOnASharedSubscription_andAnUnknownRetainHandling_areRefused() {
-        SubscribeOptions noLocal = new SubscribeOptions(true, false, SubscribeOptions.RetainHandling.SEND);
-
-        assertThatThrownBy(() -> new SubscribeOperation("a/#\n$share/g/b/#", 1, "all", 1000, noLocal, false))
+        assertThatThrownBy(() -> subscribeNoLocal("a/#\n$share/g/b/#"))
                 .hasMessage("noLocal = 'true': MQTT 5 forbids no local on a shared subscription ('$share/g/b/#')");
-        assertThatThrownBy(() -> SubscribeOptions.RetainHandling.parse("retainHandling", "SOMETIMES"))
+        assertThatThrownBy(() -> SubscribeSettings.RETAIN_HANDLING.parse("SOMETIMES"))
                 .hasMessage("retainHandling = 'SOMETIMES': must be SEND, SEND_IF_NEW or DO_NOT_SEND");
-        assertThat(new SubscribeOperation("a/#", 1, "all", 1000, noLocal, false)).isNotNull();
+        assertThat(SubscribeSettings.RETAIN_HANDLING.parse("")).isEqualTo("SEND");
+        assertThat(subscribeNoLocal("a/#")).isNotNull();
+    }
+
+    private static SubscribeOperation subscribeNoLocal(String filters) {
+        return new SubscribeOperation(SettingValues.of(SubscribeSettings.ALL, Map.of(
+                SubscribeSettings.TOPIC_FILTERS.name(), filters, SubscribeSettings.NO_LOCAL.name(), "true")));
     }
 }

@@ -30,6 +30,7 @@ import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.settings.ConnectSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.Setting;
+import io.mqttload.common.settings.SubscribeSettings;
 import io.mqttload.testsupport.JMeterTestEngine;
 
 /**
@@ -42,7 +43,8 @@ import io.mqttload.testsupport.JMeterTestEngine;
 class SettingsDeclarationTest {
     static Stream<Arguments> declaredElements() {
         return Stream.of(Arguments.of(MqttPublishSampler.class, PublishSettings.ALL),
-                Arguments.of(MqttConnectSampler.class, ConnectSettings.ALL));
+                Arguments.of(MqttConnectSampler.class, ConnectSettings.ALL),
+                Arguments.of(MqttSubscribeSampler.class, SubscribeSettings.ALL));
     }
 
     @BeforeAll

@@ -16,6 +16,7 @@ import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.common.settings.ConnectSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.SettingValues;
+import io.mqttload.common.settings.SubscribeSettings;
 import io.mqttload.engine.ConnectOperation;
 import io.mqttload.engine.DisconnectOperation;
 import io.mqttload.engine.EngineRuntime;
@@ -85,7 +86,9 @@ public final class MemoryEngine {
     }
 
     public OperationResult subscribe(String label, String group, int thread, String filters, int qos) {
-        SubscribeOperation op = new SubscribeOperation(filters, qos, "all", 2_000);
+        SubscribeOperation op = new SubscribeOperation(SettingValues.of(SubscribeSettings.ALL, Map.of(
+                SubscribeSettings.TOPIC_FILTERS.name(), filters, SubscribeSettings.QOS.name(), Integer.toString(qos),
+                SubscribeSettings.SUBACK_TIMEOUT_MS.name(), "2000")));
         return sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group),
                 threadGroup(), thread, s));
     }

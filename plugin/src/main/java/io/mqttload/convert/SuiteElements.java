@@ -9,6 +9,7 @@ import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
 import io.mqttload.common.settings.ConnectSettings;
+import io.mqttload.common.settings.DisconnectSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.Setting;
 import io.mqttload.common.settings.SubscribeSettings;
@@ -119,8 +120,7 @@ final class SuiteElements {
     }
 
     Bean disconnect(String testname, boolean enabled) {
-        return new Bean("MqttDisconnectSampler", BEAN_GUI, testname, enabled).defaults(
-                "clientGroup", "default", "drainTimeoutMs", "10000", "disconnectTimeoutMs", "10000");
+        return new Bean("MqttDisconnectSampler", BEAN_GUI, testname, enabled).declared(DisconnectSettings.ALL);
     }
 
     Bean runReport(String testname) {

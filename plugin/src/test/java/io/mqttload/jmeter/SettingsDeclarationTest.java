@@ -28,6 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.settings.ConnectSettings;
+import io.mqttload.common.settings.DisconnectSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.Setting;
 import io.mqttload.common.settings.SubscribeSettings;
@@ -44,7 +45,8 @@ class SettingsDeclarationTest {
     static Stream<Arguments> declaredElements() {
         return Stream.of(Arguments.of(MqttPublishSampler.class, PublishSettings.ALL),
                 Arguments.of(MqttConnectSampler.class, ConnectSettings.ALL),
-                Arguments.of(MqttSubscribeSampler.class, SubscribeSettings.ALL));
+                Arguments.of(MqttSubscribeSampler.class, SubscribeSettings.ALL),
+                Arguments.of(MqttDisconnectSampler.class, DisconnectSettings.ALL));
     }
 
     @BeforeAll

@@ -14,6 +14,7 @@ import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.PublishProperties;
 import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.common.settings.ConnectSettings;
+import io.mqttload.common.settings.DisconnectSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.SettingValues;
 import io.mqttload.common.settings.SubscribeSettings;
@@ -127,7 +128,8 @@ public final class MemoryEngine {
     }
 
     public OperationResult disconnect(String label, String group, int thread) {
-        DisconnectOperation op = new DisconnectOperation(2_000, 100);
+        DisconnectOperation op = new DisconnectOperation(SettingValues.of(DisconnectSettings.ALL, Map.of(
+                DisconnectSettings.DISCONNECT_TIMEOUT_MS.name(), "2000", DisconnectSettings.DRAIN_TIMEOUT_MS.name(), "100")));
         return sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group)));
     }
 

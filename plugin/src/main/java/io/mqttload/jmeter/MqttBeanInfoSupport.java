@@ -38,10 +38,7 @@ abstract class MqttBeanInfoSupport extends BeanInfoSupport {
                 multiLine(s.name(), s.defaultText());
                 break;
             case FILE:
-                text(s.name(), s.defaultText()).setPropertyEditorClass(FileEditor.class);
-                break;
-            case SECRET:
-                text(s.name(), s.defaultText()).setPropertyEditorClass(PasswordEditor.class);
+                file(s.name());
                 break;
             case CHOICE:
                 choice(s.name(), s.defaultText(), s.choices().toArray(new String[0]));

@@ -18,7 +18,7 @@ import io.mqttload.common.InvalidSettingException;
 public final class Setting<T> {
     /** The editor JMeter's GUI shows for the field; every one accepts ${__P(...)} expressions. */
     public enum Editor {
-        TEXT, MULTI_LINE, FILE, SECRET, CHOICE
+        TEXT, MULTI_LINE, FILE, CHOICE
     }
 
     private final String name;
@@ -132,11 +132,6 @@ public final class Setting<T> {
         stillRefused.remove("");
         return new Setting<>(name, defaultText, editor, choices,
                 t -> parse.apply(t == null || t.isBlank() ? defaultText : t), stillRefused);
-    }
-
-    /** The same setting with another default (a field two elements share, with a default of each its own). */
-    public Setting<T> withDefault(String otherDefault) {
-        return new Setting<>(name, otherDefault, editor, choices, parse, refused);
     }
 
     private static List<String> outside(long min, long max) {

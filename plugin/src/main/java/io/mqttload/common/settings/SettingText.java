@@ -66,14 +66,6 @@ public final class SettingText {
         }
     }
 
-    /**
-     * A flag that plans saved before it existed do not carry: JMeter sets such a field to "", which means
-     * {@code absent}.
-     */
-    public static boolean parseFlag(String field, String text, boolean absent) {
-        return text == null || text.isBlank() ? absent : parseBoolean(field, text);
-    }
-
     public static boolean parseBoolean(String field, String text) {
         String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
         if (t.equals("true")) {

@@ -10,6 +10,7 @@ import org.w3c.dom.Element;
 
 import io.mqttload.common.settings.ConnectSettings;
 import io.mqttload.common.settings.DisconnectSettings;
+import io.mqttload.common.settings.InfluxSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.Setting;
 import io.mqttload.common.settings.SubscribeSettings;
@@ -124,9 +125,7 @@ final class SuiteElements {
     }
 
     Bean runReport(String testname) {
-        return new Bean("MqttRunReport", PKG + "MqttRunReportGui", testname, true).defaults(
-                "authentication", "NONE", "influxDatabase", "mqttload", "influxUrl", "", "password", "",
-                "retentionPolicy", "", "token", "", "username", "");
+        return new Bean("MqttRunReport", PKG + "MqttRunReportGui", testname, true).declared(InfluxSettings.REPORT);
     }
 
     Bean runEnd(String testname) {

@@ -8,6 +8,7 @@ import org.apache.jmeter.testbeans.gui.FileEditor;
 import org.apache.jmeter.testbeans.gui.PasswordEditor;
 import org.apache.jmeter.testbeans.gui.TextAreaEditor;
 
+import io.mqttload.common.settings.InfluxSettings;
 import io.mqttload.common.settings.SamplerSettings;
 import io.mqttload.common.settings.Setting;
 
@@ -39,6 +40,9 @@ abstract class MqttBeanInfoSupport extends BeanInfoSupport {
                 break;
             case FILE:
                 file(s.name());
+                break;
+            case SECRET:
+                secret(s.name());
                 break;
             case CHOICE:
                 choice(s.name(), s.defaultText(), s.choices().toArray(new String[0]));
@@ -89,21 +93,15 @@ abstract class MqttBeanInfoSupport extends BeanInfoSupport {
      * own in the same group), and the authentication group. MQTT Metrics and MQTT Run Report share the names,
      * so one ${__P(...)} sets both.
      */
-    protected void influxFields(String... more) {
-        String[] influx = new String[3 + more.length];
-        influx[0] = "influxUrl";
-        influx[1] = "influxDatabase";
-        influx[2] = "retentionPolicy";
+    protected void influxFields(Setting<?>... more) {
+        Setting<?>[] influx = new Setting<?>[3 + more.length];
+        influx[0] = InfluxSettings.INFLUX_URL;
+        influx[1] = InfluxSettings.INFLUX_DATABASE;
+        influx[2] = InfluxSettings.RETENTION_POLICY;
         System.arraycopy(more, 0, influx, 3, more.length);
-        createPropertyGroup("influx", influx);
-        text("influxUrl", "");
-        text("influxDatabase", "mqttload");
-        text("retentionPolicy", "");
-        createPropertyGroup("auth", new String[] {"authentication", "username", "password", "token"});
-        choice("authentication", "NONE", "NONE", "BASIC", "TOKEN");
-        text("username", "");
-        secret("password");
-        secret("token");
+        group("influx", influx);
+        group("auth", InfluxSettings.AUTHENTICATION, InfluxSettings.USERNAME, InfluxSettings.PASSWORD,
+                InfluxSettings.TOKEN);
     }
 
     /** The group of the client-group field every sampler has. */

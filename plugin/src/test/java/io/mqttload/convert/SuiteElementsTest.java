@@ -21,6 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.mqttload.common.settings.ConnectSettings;
 import io.mqttload.common.settings.DisconnectSettings;
+import io.mqttload.common.settings.InfluxSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.Setting;
 import io.mqttload.common.settings.SubscribeSettings;
@@ -55,7 +56,8 @@ class SuiteElementsTest {
         return Stream.of(Arguments.of(suite.publish("x", true), PublishSettings.ALL),
                 Arguments.of(suite.connect("x", true), ConnectSettings.ALL),
                 Arguments.of(suite.subscribe("x", true), SubscribeSettings.ALL),
-                Arguments.of(suite.disconnect("x", true), DisconnectSettings.ALL));
+                Arguments.of(suite.disconnect("x", true), DisconnectSettings.ALL),
+                Arguments.of(suite.runReport("x"), InfluxSettings.REPORT));
     }
 
     @ParameterizedTest

@@ -29,6 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.settings.ConnectSettings;
 import io.mqttload.common.settings.DisconnectSettings;
+import io.mqttload.common.settings.InfluxSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.RendezvousSettings;
 import io.mqttload.common.settings.Setting;
@@ -48,7 +49,9 @@ class SettingsDeclarationTest {
                 Arguments.of(MqttConnectSampler.class, ConnectSettings.ALL),
                 Arguments.of(MqttSubscribeSampler.class, SubscribeSettings.ALL),
                 Arguments.of(MqttDisconnectSampler.class, DisconnectSettings.ALL),
-                Arguments.of(MqttRendezvousTimer.class, RendezvousSettings.ALL));
+                Arguments.of(MqttRendezvousTimer.class, RendezvousSettings.ALL),
+                Arguments.of(MqttMetricsConfig.class, InfluxSettings.METRICS),
+                Arguments.of(MqttRunReport.class, InfluxSettings.REPORT));
     }
 
     @BeforeAll
@@ -123,8 +126,8 @@ class SettingsDeclarationTest {
                         })
                         .hasMessageStartingWith(s.name() + " = '" + refused + "': ");
                 if (AbstractMqttSampler.class.isAssignableFrom(element)) {
-                    // A sampler checks its fields before its first sample; the timer parses them as it delays, in
-                    // a running test, with these same declarations.
+                    // A sampler checks its fields before its first sample; the other elements parse them as they
+                    // start or delay, in a running test, with these same declarations.
                     AbstractMqttSampler sampler = (AbstractMqttSampler) element.getDeclaredConstructor().newInstance();
                     properties.get(s.name()).getWriteMethod().invoke(sampler, refused);
 

@@ -18,7 +18,7 @@ import io.mqttload.common.InvalidSettingException;
 public final class Setting<T> {
     /** The editor JMeter's GUI shows for the field; every one accepts ${__P(...)} expressions. */
     public enum Editor {
-        TEXT, MULTI_LINE, FILE, CHOICE
+        TEXT, MULTI_LINE, FILE, SECRET, CHOICE
     }
 
     private final String name;
@@ -51,6 +51,11 @@ public final class Setting<T> {
     /** A path, empty by default. */
     public static Setting<String> file(String name) {
         return new Setting<>(name, "", Editor.FILE, List.of(), t -> t, List.of());
+    }
+
+    /** A password or token: hidden in the GUI, empty by default. */
+    public static Setting<String> secret(String name) {
+        return new Setting<>(name, "", Editor.SECRET, List.of(), t -> t, List.of());
     }
 
     /** A whole number between {@code min} and {@code max}. */

@@ -27,6 +27,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.BrokerMonitorSettings;
 import io.mqttload.common.settings.ConnectSettings;
 import io.mqttload.common.settings.DisconnectSettings;
 import io.mqttload.common.settings.InfluxSettings;
@@ -51,7 +52,8 @@ class SettingsDeclarationTest {
                 Arguments.of(MqttDisconnectSampler.class, DisconnectSettings.ALL),
                 Arguments.of(MqttRendezvousTimer.class, RendezvousSettings.ALL),
                 Arguments.of(MqttMetricsConfig.class, InfluxSettings.METRICS),
-                Arguments.of(MqttRunReport.class, InfluxSettings.REPORT));
+                Arguments.of(MqttRunReport.class, InfluxSettings.REPORT),
+                Arguments.of(MqttBrokerMonitor.class, BrokerMonitorSettings.ALL));
     }
 
     @BeforeAll

@@ -24,7 +24,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 import io.mqttload.client.HiveMqConnector;
 import io.mqttload.client.MqttConnector;
-import io.mqttload.common.InvalidSettingException;
 
 /**
  * Samples what the broker costs, every interval, on a thread of its own: CPU, memory, descriptors and
@@ -46,6 +45,7 @@ public final class BrokerMonitor implements AutoCloseable {
         public long pid;
         public String pidFile = "";
         public String processName = "";
+        /** Within the element's intervalSeconds range ({@code BrokerMonitorSettings}), which checks it. */
         public long intervalMillis = 1000;
         public String sysHost = "";
         /** Read $SYS/# on sysHost. */
@@ -83,10 +83,6 @@ public final class BrokerMonitor implements AutoCloseable {
         this.settings = settings;
         this.sink = sink;
         this.console = console;
-        if (settings.intervalMillis < 100) {
-            throw new InvalidSettingException("intervalSeconds", Long.toString(settings.intervalMillis / 1000),
-                    "must be at least 1");
-        }
         this.pid = resolvePid();
         SysTopics subscribed = null;
         if (!settings.sysHost.isEmpty() && (settings.sys || settings.agent)) {

@@ -1,7 +1,6 @@
 package io.mqttload.client;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 
 import com.hivemq.client.mqtt.mqtt5.datatypes.Mqtt5UserProperties;
 import com.hivemq.client.mqtt.mqtt5.datatypes.Mqtt5UserPropertiesBuilder;
@@ -22,19 +21,7 @@ public final class PublishProperties {
 
     /** The payload format indicator: absent, 0 (unspecified bytes) or 1 (UTF-8 text). */
     public enum PayloadFormat {
-        NONE, UNSPECIFIED, UTF_8;
-
-        public static PayloadFormat parse(String field, String value) {
-            String v = value == null ? "" : value.trim().toUpperCase(Locale.ROOT);
-            if (v.isEmpty()) {
-                return NONE;
-            }
-            try {
-                return valueOf(v);
-            } catch (IllegalArgumentException e) {
-                throw new InvalidSettingException(field, value, "must be NONE (not sent), UNSPECIFIED or UTF_8");
-            }
-        }
+        NONE, UNSPECIFIED, UTF_8
     }
 
     private final long messageExpirySeconds;
@@ -73,14 +60,12 @@ public final class PublishProperties {
     }
 
     /**
-     * Validated properties; {@code messageExpirySeconds} -1 and empty strings leave a property out. The response
-     * topic is checked by its owner, which may expand placeholders in it per client.
+     * Validated properties; {@code messageExpirySeconds} -1 and empty strings leave a property out. The expiry's range
+     * is its setting's (the caller parsed it with {@code PublishSettings}); the response topic is checked by its owner,
+     * which may expand placeholders in it per client.
      */
     public static PublishProperties of(long messageExpirySeconds, String contentType, PayloadFormat payloadFormat,
             String correlationData, UserProperties userProperties) {
-        if (messageExpirySeconds != -1) {
-            Checks.between("messageExpirySeconds", messageExpirySeconds, 0, 4_294_967_295L);
-        }
         String type = contentType == null || contentType.isEmpty() ? null : contentType;
         if (type != null) {
             Checks.mqttString("contentType", type, Checks.shown(type));

@@ -1,6 +1,7 @@
 package io.mqttload.client;
 
-import io.mqttload.common.Checks;
+import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.ConnectSettings;
 
 /**
  * Bounded reconnection after a lost connection: at most {@code maxAttempts} tries, the delay
@@ -11,10 +12,18 @@ public final class ReconnectPolicy {
     private final long initialDelayMillis;
     private final long maxDelayMillis;
 
+    /**
+     * Each value within its setting's range ({@code ConnectSettings}); refuses only a maximum delay below the first,
+     * which no single setting's check can see.
+     */
     public ReconnectPolicy(int maxAttempts, long initialDelayMillis, long maxDelayMillis) {
-        this.maxAttempts = (int) Checks.between("reconnectAttempts", maxAttempts, 0, 1000);
-        this.initialDelayMillis = Checks.between("reconnectDelayMs", initialDelayMillis, 0, 3_600_000);
-        this.maxDelayMillis = Checks.between("reconnectMaxDelayMs", maxDelayMillis, initialDelayMillis, 3_600_000);
+        if (maxDelayMillis < initialDelayMillis) {
+            throw new InvalidSettingException("reconnectMaxDelayMs", maxDelayMillis, "must be between "
+                    + initialDelayMillis + " and " + ConnectSettings.MAX_RECONNECT_DELAY_MS);
+        }
+        this.maxAttempts = maxAttempts;
+        this.initialDelayMillis = initialDelayMillis;
+        this.maxDelayMillis = maxDelayMillis;
     }
 
     private ReconnectPolicy(long initialDelayMillis, long maxDelayMillis) {

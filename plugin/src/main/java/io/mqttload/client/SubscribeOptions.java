@@ -1,9 +1,5 @@
 package io.mqttload.client;
 
-import java.util.Locale;
-
-import io.mqttload.common.InvalidSettingException;
-
 /**
  * The MQTT 5 subscription options a plan asks for: no local, retain as published, retain handling. The defaults
  * are MQTT's (and all MQTT 3.1.1 can express). Subscription identifiers are not here: the HiveMQ client assigns one
@@ -14,19 +10,7 @@ public final class SubscribeOptions {
 
     /** When the broker sends retained messages on subscribing: always, only for a new subscription, never. */
     public enum RetainHandling {
-        SEND, SEND_IF_NEW, DO_NOT_SEND;
-
-        public static RetainHandling parse(String field, String value) {
-            String v = value == null ? "" : value.trim().toUpperCase(Locale.ROOT);
-            if (v.isEmpty()) {
-                return SEND;
-            }
-            try {
-                return valueOf(v);
-            } catch (IllegalArgumentException e) {
-                throw new InvalidSettingException(field, value, "must be SEND, SEND_IF_NEW or DO_NOT_SEND");
-            }
-        }
+        SEND, SEND_IF_NEW, DO_NOT_SEND
     }
 
     private final boolean noLocal;

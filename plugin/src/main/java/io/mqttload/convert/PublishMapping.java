@@ -12,6 +12,7 @@ import java.util.Map;
 
 import org.w3c.dom.Element;
 
+import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.convert.ConversionReport.ElementRecord;
 
 /**
@@ -110,7 +111,8 @@ final class PublishMapping {
             } else if (Values.isExpression(len)) {
                 pub.set("payloadSize", measured ? Values.plus(len, HEADER) : len);
             } else {
-                r.notConverted("mqtt.message_type_fixed_length", length, "not a length: payloadSize left at 64");
+                r.notConverted("mqtt.message_type_fixed_length", length, "not a length: payloadSize left at "
+                        + PublishSettings.PAYLOAD_SIZE.defaultText());
                 r.noEffect("mqtt.message_to_sent", message, "not used by random payloads");
                 return true;
             }

@@ -1,17 +1,26 @@
 package io.mqttload.convert;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
+import io.mqttload.common.settings.ConnectSettings;
+import io.mqttload.common.settings.DisconnectSettings;
+import io.mqttload.common.settings.InfluxSettings;
+import io.mqttload.common.settings.PublishSettings;
+import io.mqttload.common.settings.Setting;
+import io.mqttload.common.settings.SubscribeSettings;
+
 /**
  * This suite's elements (and the few JMeter ones the conversion needs) as JMeter 5.6.3 saves them: TestBean fields
  * as {@code stringProp}s in name order, every field written, defaults included, so the plan opens in the GUI with
  * each field shown and runs without relying on defaults (JMeter sets a field the plan leaves out to empty). The
- * defaults are those of the elements' BeanInfo classes, which {@code SuiteElementsTest} holds them to.
+ * defaults are the elements' declarations ({@code io.mqttload.common.settings}) where an element has one, else those of
+ * its BeanInfo class, which {@code SuiteElementsTest} holds them to.
  */
 final class SuiteElements {
     private static final String PKG = "io.mqttload.jmeter.";
@@ -68,6 +77,14 @@ final class SuiteElements {
             return this;
         }
 
+        /** Every declared setting at its declared default. */
+        private Bean declared(List<Setting<?>> settings) {
+            for (Setting<?> setting : settings) {
+                fields.put(setting.name(), setting.defaultText());
+            }
+            return this;
+        }
+
         Element build() {
             Element e = Jmx.testElement(doc, PKG + className, guiclass, PKG + className, testname, enabled);
             fields.forEach((k, v) -> Jmx.prop(e, "stringProp", k, v));
@@ -91,36 +108,24 @@ final class SuiteElements {
     }
 
     Bean connect(String testname, boolean enabled) {
-        return new Bean("MqttConnectSampler", BEAN_GUI, testname, enabled).defaults(
-                "clientGroup", "default", "clientCount", "1", "clientIdTemplate", "{engine}-{threadGroup}-{thread}-{client}",
-                "clientIdsWithin23", "true", "connectRate", "0", "reconnectAttempts", "3", "reconnectDelayMs", "1000",
-                "reconnectMaxDelayMs", "10000", "localAddresses", "", "brokerNode", "", "consumeDelayMs", "0");
+        return new Bean("MqttConnectSampler", BEAN_GUI, testname, enabled).declared(ConnectSettings.ALL);
     }
 
     Bean subscribe(String testname, boolean enabled) {
-        return new Bean("MqttSubscribeSampler", BEAN_GUI, testname, enabled).defaults(
-                "clientGroup", "default", "topicFilters", "test/#", "qos", "1", "clients", "all", "subackTimeoutMs", "10000",
-                "noLocal", "false", "retainAsPublished", "false", "retainHandling", "SEND", "answerRequests", "false");
+        return new Bean("MqttSubscribeSampler", BEAN_GUI, testname, enabled).declared(SubscribeSettings.ALL);
     }
 
     Bean publish(String testname, boolean enabled) {
-        return new Bean("MqttPublishSampler", PKG + "MqttPublishSamplerGui", testname, enabled).defaults(
-                "clientGroup", "default", "topic", "test/{thread}/{client}", "qos", "1", "retain", "false",
-                "payloadType", "RANDOM", "payloadSize", "64", "payloadText", "", "payloadFile", "", "measureLatency", "true",
-                "messagesPerSample", "1", "mode", "ASYNC", "maxInFlight", "1000", "maxInFlightPerClient", "20",
-                "ackTimeoutMs", "10000", "messageExpirySeconds", "", "contentType", "", "payloadFormat", "NONE",
-                "responseTopic", "", "correlationData", "", "userProperties", "");
+        return new Bean("MqttPublishSampler", PKG + "MqttPublishSamplerGui", testname, enabled)
+                .declared(PublishSettings.ALL);
     }
 
     Bean disconnect(String testname, boolean enabled) {
-        return new Bean("MqttDisconnectSampler", BEAN_GUI, testname, enabled).defaults(
-                "clientGroup", "default", "drainTimeoutMs", "10000", "disconnectTimeoutMs", "10000");
+        return new Bean("MqttDisconnectSampler", BEAN_GUI, testname, enabled).declared(DisconnectSettings.ALL);
     }
 
     Bean runReport(String testname) {
-        return new Bean("MqttRunReport", PKG + "MqttRunReportGui", testname, true).defaults(
-                "authentication", "NONE", "influxDatabase", "mqttload", "influxUrl", "", "password", "",
-                "retentionPolicy", "", "token", "", "username", "");
+        return new Bean("MqttRunReport", PKG + "MqttRunReportGui", testname, true).declared(InfluxSettings.REPORT);
     }
 
     Bean runEnd(String testname) {

@@ -22,6 +22,8 @@ import io.mqttload.client.TlsSettings;
 import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.NameTemplate;
+import io.mqttload.common.settings.ConnectSettings;
+import io.mqttload.common.settings.SettingValues;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.traffic.LoadClient;
@@ -45,26 +47,29 @@ public final class ConnectOperation {
     private final NameTemplate nodeTemplate;
     /** The node every client of this sampler uses, whatever the connection's policy; -1: the policy decides. */
     private int fixedNode = -1;
-    private long consumeDelayNanos;
+    /** How long each received message takes to process: slow consumers; 0 for none. */
+    private final long consumeDelayNanos;
     private final SetupRecorder.StepRef step = new SetupRecorder.StepRef("connect");
 
-    public ConnectOperation(ConnectionSettings settings, int count, String clientIdTemplate, boolean idsWithin23,
-            double connectRate, ReconnectPolicy reconnectPolicy, String localAddresses) {
+    /**
+     * @param values the sampler's settings, checked as they were read; the client id template and the local addresses
+     *               are checked here, where they are compiled and resolved
+     */
+    public ConnectOperation(ConnectionSettings settings, SettingValues values, ReconnectPolicy reconnectPolicy) {
         this.settings = settings;
-        this.count = (int) Checks.between("clientCount", count, 1, 1_000_000);
+        this.count = values.get(ConnectSettings.CLIENT_COUNT);
+        String clientIdTemplate = values.get(ConnectSettings.CLIENT_ID_TEMPLATE);
         this.idTemplate = NameTemplate.compile("clientIdTemplate", Checks.notBlank("clientIdTemplate", clientIdTemplate),
                 ID_PLACEHOLDERS);
         if (!idTemplate.uses("client") && count > 1) {
             throw new InvalidSettingException("clientIdTemplate", clientIdTemplate,
                     "must contain {client} when a thread opens more than one client, or the ids collide");
         }
-        this.idsWithin23 = idsWithin23;
-        if (connectRate < 0) {
-            throw new InvalidSettingException("connectRate", connectRate, "must be 0 (unlimited) or more");
-        }
-        this.connectRate = connectRate;
+        this.idsWithin23 = values.get(ConnectSettings.CLIENT_IDS_WITHIN_23);
+        this.connectRate = values.get(ConnectSettings.CONNECT_RATE);
+        this.consumeDelayNanos = (long) (values.get(ConnectSettings.CONSUME_DELAY_MS) * 1_000_000);
         this.reconnectPolicy = reconnectPolicy;
-        this.localAddresses = parseAddresses(localAddresses);
+        this.localAddresses = parseAddresses(values.get(ConnectSettings.LOCAL_ADDRESSES));
         this.nodeTemplate = settings.assignment() == NodeAssignment.TEMPLATE
                 ? NameTemplate.compile("nodeTemplate", settings.nodeTemplate(), ID_PLACEHOLDERS) : null;
     }
@@ -79,15 +84,6 @@ public final class ConnectOperation {
             return this;
         }
         fixedNode = NodeAssignment.byName(settings.nodes(), node.trim(), "brokerNode");
-        return this;
-    }
-
-    /** Makes the clients slow consumers: each received message takes {@code millis} to process. */
-    public ConnectOperation consumeDelay(double millis) {
-        if (!(millis >= 0) || millis > 60_000) {
-            throw new InvalidSettingException("consumeDelayMs", Double.toString(millis), "must be between 0 and 60000");
-        }
-        this.consumeDelayNanos = (long) (millis * 1_000_000);
         return this;
     }
 

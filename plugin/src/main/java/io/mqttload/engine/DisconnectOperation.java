@@ -8,8 +8,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.mqttload.client.Errors;
-import io.mqttload.common.Checks;
 import io.mqttload.common.Waits;
+import io.mqttload.common.settings.DisconnectSettings;
+import io.mqttload.common.settings.SettingValues;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.ReceiverScope;
 import io.mqttload.traffic.LoadClient;
@@ -19,10 +20,10 @@ public final class DisconnectOperation {
     private final long timeoutMillis;
     private final long drainTimeoutMillis;
 
-    /** @param drainTimeoutMillis how long subscribers may wait for messages still owed to them; 0 for not at all */
-    public DisconnectOperation(long timeoutMillis, long drainTimeoutMillis) {
-        this.timeoutMillis = Checks.between("disconnectTimeoutMs", timeoutMillis, 1, 3_600_000);
-        this.drainTimeoutMillis = Checks.between("drainTimeoutMs", drainTimeoutMillis, 0, 3_600_000);
+    /** @param values the sampler's settings, checked as they were read */
+    public DisconnectOperation(SettingValues values) {
+        this.timeoutMillis = values.get(DisconnectSettings.DISCONNECT_TIMEOUT_MS);
+        this.drainTimeoutMillis = values.get(DisconnectSettings.DRAIN_TIMEOUT_MS);
     }
 
     public OperationResult run(RunContext run, ClientGroup group) {

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
-import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.measure.PayloadHeader;
 
 /**
@@ -17,8 +17,7 @@ import io.mqttload.measure.PayloadHeader;
  * the message keeps exactly the configured size (the seeds specify payload sizes, e.g. 16 or 64 bytes).
  */
 public final class PayloadSource {
-    /** MQTT's largest packet allows a payload of at most this many bytes (256 MB minus headers). */
-    public static final int MAX_PAYLOAD = 268_435_455 - 65_535 - 4;
+    public static final int MAX_PAYLOAD = PublishSettings.MAX_PAYLOAD;
 
     public enum Kind { TEXT, RANDOM, FILE }
 
@@ -33,14 +32,7 @@ public final class PayloadSource {
         this.description = description;
     }
 
-    public static Kind parseKind(String text) {
-        try {
-            return Kind.valueOf(text == null ? "" : text.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new InvalidSettingException("payloadType", text, "must be TEXT, RANDOM or FILE");
-        }
-    }
-
+    /** @param size a random payload's size, within its setting's range ({@code PublishSettings.PAYLOAD_SIZE}) */
     public static PayloadSource create(Kind kind, String text, long size, String file, boolean measured) {
         byte[] bytes;
         switch (kind) {
@@ -48,7 +40,6 @@ public final class PayloadSource {
                 bytes = (text == null ? "" : text).getBytes(StandardCharsets.UTF_8);
                 break;
             case RANDOM:
-                Checks.between("payloadSize", size, 0, MAX_PAYLOAD);
                 bytes = new byte[(int) size];
                 new SplittableRandom(size).nextBytes(bytes);
                 break;

@@ -14,6 +14,8 @@ import io.mqttload.client.PublishProperties;
 import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.NameTemplate;
+import io.mqttload.common.settings.PublishSettings;
+import io.mqttload.common.settings.SettingValues;
 import io.mqttload.delivery.PublishStream;
 import io.mqttload.delivery.ReplyTracker;
 import io.mqttload.measure.Count;
@@ -54,31 +56,27 @@ public final class PublishOperation {
     private final NameTemplate responseTopic;
     private final SetupRecorder.StepRef step = new SetupRecorder.StepRef("publish");
 
-    public PublishOperation(String topicTemplate, int qos, boolean retain, PayloadSource payload, int messagesPerSample,
-            boolean synchronous, int maxInFlight, int maxInFlightPerClient, long ackTimeoutMillis) {
-        this(topicTemplate, qos, retain, payload, messagesPerSample, synchronous, maxInFlight, maxInFlightPerClient,
-                ackTimeoutMillis, PublishProperties.NONE, "");
-    }
-
     /**
-     * @param responseTopicTemplate where replies to these messages go (placeholders as the topic's, per client); empty:
-     *                              the messages are not requests
+     * @param settings   the sampler's settings, checked as they were read; the topic templates are checked here, where
+     *                   they are compiled
+     * @param payload    built from the payload settings
+     * @param properties MQTT 5 properties of every message
      */
-    public PublishOperation(String topicTemplate, int qos, boolean retain, PayloadSource payload, int messagesPerSample,
-            boolean synchronous, int maxInFlight, int maxInFlightPerClient, long ackTimeoutMillis,
-            PublishProperties properties, String responseTopicTemplate) {
+    public PublishOperation(SettingValues settings, PayloadSource payload, PublishProperties properties) {
+        String topicTemplate = settings.get(PublishSettings.TOPIC);
         this.topic = NameTemplate.compile("topic", Checks.notBlank("topic", topicTemplate), TOPIC_PLACEHOLDERS);
         Checks.publishTopic("topic", topicTemplate);
-        this.qos = Checks.qos("qos", qos);
-        this.retain = retain;
+        this.qos = settings.get(PublishSettings.QOS);
+        this.retain = settings.get(PublishSettings.RETAIN);
         this.payload = payload;
-        this.messagesPerSample = (int) Checks.between("messagesPerSample", messagesPerSample, 1, 10_000_000);
-        this.synchronous = synchronous;
-        this.maxInFlight = (int) Checks.between("maxInFlight", maxInFlight, 1, 1_000_000);
-        this.maxInFlightPerClient = (int) Checks.between("maxInFlightPerClient", maxInFlightPerClient, 1, 65_535);
-        this.ackTimeoutMillis = Checks.between("ackTimeoutMs", ackTimeoutMillis, 1, 3_600_000);
+        this.messagesPerSample = settings.get(PublishSettings.MESSAGES_PER_SAMPLE);
+        this.synchronous = settings.get(PublishSettings.MODE).equals("SYNC");
+        this.maxInFlight = settings.get(PublishSettings.MAX_IN_FLIGHT);
+        this.maxInFlightPerClient = settings.get(PublishSettings.MAX_IN_FLIGHT_PER_CLIENT);
+        this.ackTimeoutMillis = settings.get(PublishSettings.ACK_TIMEOUT_MS);
         this.perMessageTopic = topic.uses("msg");
         this.properties = properties;
+        String responseTopicTemplate = settings.get(PublishSettings.RESPONSE_TOPIC);
         String response = responseTopicTemplate == null ? "" : responseTopicTemplate.trim();
         if (response.isEmpty()) {
             this.responseTopic = null;

@@ -16,6 +16,8 @@ import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.NameTemplate;
 import io.mqttload.common.SharedSubscription;
+import io.mqttload.common.settings.SettingValues;
+import io.mqttload.common.settings.SubscribeSettings;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.SamplerMetrics;
@@ -38,12 +40,12 @@ public final class SubscribeOperation {
     private final boolean answerRequests;
     private final SetupRecorder.StepRef step = new SetupRecorder.StepRef("subscribe");
 
-    public SubscribeOperation(String topicFilters, int qos, String clients, long timeoutMillis) {
-        this(topicFilters, qos, clients, timeoutMillis, SubscribeOptions.DEFAULT, false);
-    }
-
-    public SubscribeOperation(String topicFilters, int qos, String clients, long timeoutMillis, SubscribeOptions options,
-            boolean answerRequests) {
+    /**
+     * @param values the sampler's settings, checked as they were read; the filters and the client selection are checked
+     *               here, where they are expanded and parsed
+     */
+    public SubscribeOperation(SettingValues values) {
+        String topicFilters = values.get(SubscribeSettings.TOPIC_FILTERS);
         String all = Checks.notBlank("topicFilters", topicFilters);
         for (String line : all.split("\\s*[\\n,]\\s*")) {
             if (line.isEmpty()) {
@@ -54,11 +56,13 @@ public final class SubscribeOperation {
                 filters.add(NameTemplate.compile("topicFilters", f, FILTER_PLACEHOLDERS));
             }
         }
-        this.qos = Checks.qos("qos", qos);
-        this.selection = ClientSelection.parse("clients", clients);
-        this.timeoutMillis = Checks.between("subackTimeoutMs", timeoutMillis, 1, 3_600_000);
-        this.options = options;
-        this.answerRequests = answerRequests;
+        this.qos = values.get(SubscribeSettings.QOS);
+        this.selection = ClientSelection.parse("clients", values.get(SubscribeSettings.CLIENTS));
+        this.timeoutMillis = values.get(SubscribeSettings.SUBACK_TIMEOUT_MS);
+        this.options = new SubscribeOptions(values.get(SubscribeSettings.NO_LOCAL),
+                values.get(SubscribeSettings.RETAIN_AS_PUBLISHED),
+                SubscribeOptions.RetainHandling.valueOf(values.get(SubscribeSettings.RETAIN_HANDLING)));
+        this.answerRequests = values.get(SubscribeSettings.ANSWER_REQUESTS);
         if (options.noLocal()) {
             for (NameTemplate f : filters) {
                 if (SharedSubscription.isShared(f.source())) {

@@ -18,6 +18,7 @@ import java.util.function.Supplier;
 import org.apache.jmeter.util.JMeterUtils;
 
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.SettingText;
 
 /**
  * Watches, from the controller, that the engines of a distributed run are still there. JMeter has no heartbeat:
@@ -61,7 +62,7 @@ final class EngineWatch {
     static EngineWatch start(Supplier<List<String>> running, Consumer<Gone> onGone) {
         long seconds = DEFAULT_CHECK_SECONDS;
         try {
-            seconds = Fields.parseLong(CHECK_SECONDS, JMeterUtils.getPropDefault(CHECK_SECONDS, "5"), 1, 3_600);
+            seconds = SettingText.parseLong(CHECK_SECONDS, JMeterUtils.getPropDefault(CHECK_SECONDS, "5"), 1, 3_600);
         } catch (InvalidSettingException e) {
             MqttElements.reportInvalid("engine properties (the controller checks every " + seconds + " s instead)", e);
         }

@@ -8,6 +8,10 @@ import org.apache.jmeter.testbeans.gui.FileEditor;
 import org.apache.jmeter.testbeans.gui.PasswordEditor;
 import org.apache.jmeter.testbeans.gui.TextAreaEditor;
 
+import io.mqttload.common.settings.InfluxSettings;
+import io.mqttload.common.settings.SamplerSettings;
+import io.mqttload.common.settings.Setting;
+
 /**
  * The few kinds of field the MQTT elements have. Every field accepts JMeter expressions such as
  * {@code ${__P(clients,100)}}, so plans scale by properties; choices offer their values in a list.
@@ -15,6 +19,38 @@ import org.apache.jmeter.testbeans.gui.TextAreaEditor;
 abstract class MqttBeanInfoSupport extends BeanInfoSupport {
     protected MqttBeanInfoSupport(Class<? extends TestBean> beanClass) {
         super(beanClass);
+    }
+
+    /** A property group of declared settings, each with its declared default and editor. */
+    protected void group(String name, Setting<?>... settings) {
+        String[] names = new String[settings.length];
+        for (int i = 0; i < settings.length; i++) {
+            names[i] = settings[i].name();
+        }
+        createPropertyGroup(name, names);
+        for (Setting<?> s : settings) {
+            field(s);
+        }
+    }
+
+    private void field(Setting<?> s) {
+        switch (s.editor()) {
+            case MULTI_LINE:
+                multiLine(s.name(), s.defaultText());
+                break;
+            case FILE:
+                file(s.name());
+                break;
+            case SECRET:
+                secret(s.name());
+                break;
+            case CHOICE:
+                choice(s.name(), s.defaultText(), s.choices().toArray(new String[0]));
+                break;
+            default:
+                text(s.name(), s.defaultText());
+                break;
+        }
     }
 
     protected PropertyDescriptor text(String name, String defaultValue) {
@@ -57,26 +93,19 @@ abstract class MqttBeanInfoSupport extends BeanInfoSupport {
      * own in the same group), and the authentication group. MQTT Metrics and MQTT Run Report share the names,
      * so one ${__P(...)} sets both.
      */
-    protected void influxFields(String... more) {
-        String[] influx = new String[3 + more.length];
-        influx[0] = "influxUrl";
-        influx[1] = "influxDatabase";
-        influx[2] = "retentionPolicy";
+    protected void influxFields(Setting<?>... more) {
+        Setting<?>[] influx = new Setting<?>[3 + more.length];
+        influx[0] = InfluxSettings.INFLUX_URL;
+        influx[1] = InfluxSettings.INFLUX_DATABASE;
+        influx[2] = InfluxSettings.RETENTION_POLICY;
         System.arraycopy(more, 0, influx, 3, more.length);
-        createPropertyGroup("influx", influx);
-        text("influxUrl", "");
-        text("influxDatabase", "mqttload");
-        text("retentionPolicy", "");
-        createPropertyGroup("auth", new String[] {"authentication", "username", "password", "token"});
-        choice("authentication", "NONE", "NONE", "BASIC", "TOKEN");
-        text("username", "");
-        secret("password");
-        secret("token");
+        group("influx", influx);
+        group("auth", InfluxSettings.AUTHENTICATION, InfluxSettings.USERNAME, InfluxSettings.PASSWORD,
+                InfluxSettings.TOKEN);
     }
 
     /** The group of the client-group field every sampler has. */
     protected void clientGroupField() {
-        createPropertyGroup("threadClients", new String[] {"clientGroup"});
-        text("clientGroup", "default");
+        group("threadClients", SamplerSettings.CLIENT_GROUP);
     }
 }

@@ -13,6 +13,8 @@ import org.slf4j.LoggerFactory;
 
 import io.mqttload.broker.BrokerMonitor;
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.BrokerMonitorSettings;
+import io.mqttload.common.settings.SettingText;
 import io.mqttload.engine.EngineRuntime;
 
 /**
@@ -29,19 +31,19 @@ public class MqttBrokerMonitor extends ConfigTestElement implements TestBean, Mq
     /** Engine property: seconds without any $SYS message before the broker is reported as publishing none. */
     public static final String SYS_GRACE_PROPERTY = "mqttload.sysGraceSeconds";
 
-    private String brokerName = "broker";
-    private String pid = "";
-    private String pidFile = "";
-    private String processName = "";
-    private String sysHost = "";
-    private String sysPort = "1883";
-    private String sysTopics = "true";
-    private String agent = "false";
-    private String intervalSeconds = "1";
+    private String brokerName = BrokerMonitorSettings.BROKER_NAME.defaultText();
+    private String pid = BrokerMonitorSettings.PID.defaultText();
+    private String pidFile = BrokerMonitorSettings.PID_FILE.defaultText();
+    private String processName = BrokerMonitorSettings.PROCESS_NAME.defaultText();
+    private String sysHost = BrokerMonitorSettings.SYS_HOST.defaultText();
+    private String sysPort = BrokerMonitorSettings.SYS_PORT.defaultText();
+    private String sysTopics = BrokerMonitorSettings.SYS_TOPICS.defaultText();
+    private String agent = BrokerMonitorSettings.AGENT.defaultText();
+    private String intervalSeconds = BrokerMonitorSettings.INTERVAL_SECONDS.defaultText();
 
     /** A field, not a property: the controller fills it as it sends the plan, and it never goes into a saved plan. */
     private ControllerStamp controllerStamp = ControllerStamp.NONE;
-    private String engineFilter = "";
+    private String engineFilter = BrokerMonitorSettings.ENGINE_FILTER.defaultText();
 
     @Override
     public ControllerStamp controllerStamp() {
@@ -63,19 +65,19 @@ public class MqttBrokerMonitor extends ConfigTestElement implements TestBean, Mq
             }
             BrokerMonitor.Settings s = new BrokerMonitor.Settings();
             s.name = brokerName == null || brokerName.trim().isEmpty() ? "broker" : brokerName.trim();
-            s.pid = pid == null || pid.trim().isEmpty() ? 0 : Fields.parseLong("pid", pid, 1, Long.MAX_VALUE);
+            s.pid = BrokerMonitorSettings.PID.parse(pid);
             s.pidFile = pidFile == null ? "" : pidFile.trim();
             s.processName = processName == null ? "" : processName.trim();
             s.sysHost = sysHost == null ? "" : sysHost.trim();
-            s.sysPort = Fields.parseInt("sysPort", sysPort, 1, 65535);
-            s.sys = Fields.parseBoolean("sysTopics", sysTopics);
-            s.agent = Fields.parseBoolean("agent", agent);
+            s.sysPort = BrokerMonitorSettings.SYS_PORT.parse(sysPort);
+            s.sys = BrokerMonitorSettings.SYS_TOPICS.parse(sysTopics);
+            s.agent = BrokerMonitorSettings.AGENT.parse(agent);
             if (s.agent && s.sysHost.isEmpty()) {
                 throw new InvalidSettingException("sysHost", "", "agent = true needs the host of the broker the agent publishes to");
             }
-            s.intervalMillis = Fields.parseLong("intervalSeconds", intervalSeconds, 1, 3600) * 1000;
+            s.intervalMillis = BrokerMonitorSettings.INTERVAL_SECONDS.parse(intervalSeconds) * 1000;
             // EMQX publishes $SYS every 60 s by default: a broker is called silent only after longer than that.
-            s.sysGraceMillis = Fields.parseLong(SYS_GRACE_PROPERTY,
+            s.sysGraceMillis = SettingText.parseLong(SYS_GRACE_PROPERTY,
                     JMeterUtils.getPropDefault(SYS_GRACE_PROPERTY, "70"), 1, 3600) * 1000;
             if (s.pid == 0 && s.pidFile.isEmpty() && s.processName.isEmpty() && s.sysHost.isEmpty()) {
                 // Like MQTT Metrics with an empty URL: a plan can carry the monitor, driven by ${__P(...)}, off by default.

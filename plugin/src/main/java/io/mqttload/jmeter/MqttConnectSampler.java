@@ -9,6 +9,8 @@ import org.apache.jmeter.threads.JMeterContext;
 
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.common.settings.ConnectSettings;
+import io.mqttload.common.settings.SettingValues;
 import io.mqttload.engine.ConnectOperation;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
@@ -21,16 +23,16 @@ import io.mqttload.engine.OperationResult;
 public class MqttConnectSampler extends AbstractMqttSampler {
     private static final long serialVersionUID = 1L;
 
-    private String clientCount = "1";
-    private String clientIdTemplate = "{engine}-{threadGroup}-{thread}-{client}";
-    private String clientIdsWithin23 = "true";
-    private String connectRate = "0";
-    private String reconnectAttempts = "3";
-    private String reconnectDelayMs = "1000";
-    private String reconnectMaxDelayMs = "10000";
-    private String localAddresses = "";
-    private String consumeDelayMs = "0";
-    private String brokerNode = "";
+    private String clientCount = ConnectSettings.CLIENT_COUNT.defaultText();
+    private String clientIdTemplate = ConnectSettings.CLIENT_ID_TEMPLATE.defaultText();
+    private String clientIdsWithin23 = ConnectSettings.CLIENT_IDS_WITHIN_23.defaultText();
+    private String connectRate = ConnectSettings.CONNECT_RATE.defaultText();
+    private String reconnectAttempts = ConnectSettings.RECONNECT_ATTEMPTS.defaultText();
+    private String reconnectDelayMs = ConnectSettings.RECONNECT_DELAY_MS.defaultText();
+    private String reconnectMaxDelayMs = ConnectSettings.RECONNECT_MAX_DELAY_MS.defaultText();
+    private String localAddresses = ConnectSettings.LOCAL_ADDRESSES.defaultText();
+    private String consumeDelayMs = ConnectSettings.CONSUME_DELAY_MS.defaultText();
+    private String brokerNode = ConnectSettings.BROKER_NODE.defaultText();
 
     /** The thread's clone of the nearest MQTT Connection in scope, for the sample being run. */
     private transient MqttConnectionConfig connection;
@@ -79,15 +81,19 @@ public class MqttConnectSampler extends AbstractMqttSampler {
                 metrics(runtime.context()));
     }
 
+    /** The one place this element's fields are parsed and checked. */
     private ConnectOperation operation(ConnectionSettings settings) {
-        ReconnectPolicy policy = new ReconnectPolicy(
-                Fields.parseInt("reconnectAttempts", reconnectAttempts, 0, 1000),
-                Fields.parseLong("reconnectDelayMs", reconnectDelayMs, 0, 3_600_000),
-                Fields.parseLong("reconnectMaxDelayMs", reconnectMaxDelayMs, 0, 3_600_000));
-        return new ConnectOperation(settings, Fields.parseInt("clientCount", clientCount, 1, 1_000_000),
-                clientIdTemplate, Fields.parseBoolean("clientIdsWithin23", clientIdsWithin23),
-                Fields.parseDouble("connectRate", connectRate, 0), policy,
-                localAddresses).consumeDelay(Fields.parseDouble("consumeDelayMs", consumeDelayMs, 0));
+        SettingValues v = new SettingValues(ConnectSettings.ALL);
+        ReconnectPolicy policy = new ReconnectPolicy(v.read(ConnectSettings.RECONNECT_ATTEMPTS, reconnectAttempts),
+                v.read(ConnectSettings.RECONNECT_DELAY_MS, reconnectDelayMs),
+                v.read(ConnectSettings.RECONNECT_MAX_DELAY_MS, reconnectMaxDelayMs));
+        v.read(ConnectSettings.CLIENT_COUNT, clientCount);
+        v.read(ConnectSettings.CLIENT_ID_TEMPLATE, clientIdTemplate);
+        v.read(ConnectSettings.CLIENT_IDS_WITHIN_23, clientIdsWithin23);
+        v.read(ConnectSettings.CONNECT_RATE, connectRate);
+        v.read(ConnectSettings.LOCAL_ADDRESSES, localAddresses);
+        v.read(ConnectSettings.CONSUME_DELAY_MS, consumeDelayMs);
+        return new ConnectOperation(settings, v, policy);
     }
 
     @Override

@@ -1,27 +1,24 @@
 package io.mqttload.jmeter;
 
-/** Fields of the MQTT Connect sampler. */
+import static io.mqttload.common.settings.ConnectSettings.BROKER_NODE;
+import static io.mqttload.common.settings.ConnectSettings.CLIENT_COUNT;
+import static io.mqttload.common.settings.ConnectSettings.CLIENT_IDS_WITHIN_23;
+import static io.mqttload.common.settings.ConnectSettings.CLIENT_ID_TEMPLATE;
+import static io.mqttload.common.settings.ConnectSettings.CONNECT_RATE;
+import static io.mqttload.common.settings.ConnectSettings.CONSUME_DELAY_MS;
+import static io.mqttload.common.settings.ConnectSettings.LOCAL_ADDRESSES;
+import static io.mqttload.common.settings.ConnectSettings.RECONNECT_ATTEMPTS;
+import static io.mqttload.common.settings.ConnectSettings.RECONNECT_DELAY_MS;
+import static io.mqttload.common.settings.ConnectSettings.RECONNECT_MAX_DELAY_MS;
+
+/** Fields of the MQTT Connect sampler, grouped; each default and editor is its {@code ConnectSettings} declaration's. */
 public class MqttConnectSamplerBeanInfo extends MqttBeanInfoSupport {
     public MqttConnectSamplerBeanInfo() {
         super(MqttConnectSampler.class);
         clientGroupField();
-        createPropertyGroup("identity", new String[] {"clientCount", "clientIdTemplate", "clientIdsWithin23"});
-        text("clientCount", "1");
-        text("clientIdTemplate", "{engine}-{threadGroup}-{thread}-{client}");
-        flag("clientIdsWithin23", true);
-
-        createPropertyGroup("pacing", new String[] {"connectRate", "reconnectAttempts", "reconnectDelayMs",
-            "reconnectMaxDelayMs"});
-        text("connectRate", "0");
-        text("reconnectAttempts", "3");
-        text("reconnectDelayMs", "1000");
-        text("reconnectMaxDelayMs", "10000");
-
-        createPropertyGroup("network", new String[] {"localAddresses", "brokerNode"});
-        text("localAddresses", "");
-        text("brokerNode", "");
-
-        createPropertyGroup("consumer", new String[] {"consumeDelayMs"});
-        text("consumeDelayMs", "0");
+        group("identity", CLIENT_COUNT, CLIENT_ID_TEMPLATE, CLIENT_IDS_WITHIN_23);
+        group("pacing", CONNECT_RATE, RECONNECT_ATTEMPTS, RECONNECT_DELAY_MS, RECONNECT_MAX_DELAY_MS);
+        group("network", LOCAL_ADDRESSES, BROKER_NODE);
+        group("consumer", CONSUME_DELAY_MS);
     }
 }

@@ -14,6 +14,7 @@ import io.mqttload.client.NodeAssignment;
 import io.mqttload.client.ProtocolVersion;
 import io.mqttload.client.TlsSettings;
 import io.mqttload.client.Transport;
+import io.mqttload.common.settings.SettingText;
 
 /**
  * MQTT Connection: where and how the MQTT Connect samplers in its scope connect. Like HTTP Request
@@ -72,9 +73,9 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
         if (settings == null) {
             Transport t = Transport.parse("transport", transport);
             TlsSettings tls = TlsSettings.systemDefaults();
-            boolean cleanStartFlag = Fields.parseBoolean("cleanStart", cleanStart);
+            boolean cleanStartFlag = SettingText.parseBoolean("cleanStart", cleanStart);
             if (t.isSecure()) {
-                boolean verify = Fields.parseBoolean("verifyHostname", verifyHostname);
+                boolean verify = SettingText.parseBoolean("verifyHostname", verifyHostname);
                 if (!verify) {
                     log.warn("MQTT Connection '{}': TLS host name verification is OFF by explicit choice "
                             + "(verifyHostname = false): the broker's certificate is not checked against '{}'",
@@ -86,25 +87,25 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
             }
             settings = ConnectionSettings.builder()
                     .host(host)
-                    .port(Fields.parseInt("port", port, 1, 65535))
+                    .port(SettingText.parseInt("port", port, 1, 65535))
                     .transport(t)
                     .webSocketPath(webSocketPath)
                     .protocolVersion(ProtocolVersion.parse("mqttVersion", mqttVersion))
                     .username(username)
                     .password(password)
                     .tls(tls)
-                    .keepAliveSeconds(Fields.parseLong("keepAliveSeconds", keepAliveSeconds, 0, 65535))
+                    .keepAliveSeconds(SettingText.parseLong("keepAliveSeconds", keepAliveSeconds, 0, 65535))
                     .cleanStart(cleanStartFlag)
-                    .sessionExpirySeconds(Fields.parseLong("sessionExpirySeconds", sessionExpirySeconds, 0, 4294967295L))
-                    .connectTimeoutMs(Fields.parseLong("connectTimeoutMs", connectTimeoutMs, 1, 3_600_000))
+                    .sessionExpirySeconds(SettingText.parseLong("sessionExpirySeconds", sessionExpirySeconds, 0, 4294967295L))
+                    .connectTimeoutMs(SettingText.parseLong("connectTimeoutMs", connectTimeoutMs, 1, 3_600_000))
                     .nodes(nodes)
                     .nodeAssignment(NodeAssignment.parse("nodeAssignment", nodeAssignment))
                     .nodeTemplate(nodeTemplate)
                     // Plans saved before the cluster fields existed load them empty: empty is the default.
                     .nodeSeed(nodeSeed == null || nodeSeed.trim().isEmpty() ? 0
-                            : Fields.parseLong("nodeSeed", nodeSeed, Long.MIN_VALUE, Long.MAX_VALUE))
+                            : SettingText.parseLong("nodeSeed", nodeSeed, Long.MIN_VALUE, Long.MAX_VALUE))
                     .nodeFailover(nodeFailover == null || nodeFailover.trim().isEmpty()
-                            || Fields.parseBoolean("nodeFailover", nodeFailover))
+                            || SettingText.parseBoolean("nodeFailover", nodeFailover))
                     .connectOptions(connectOptions())
                     .build();
             if (settings.protocolVersion() == ProtocolVersion.MQTT_3_1_1 && settings.sessionExpirySeconds() > 0
@@ -123,8 +124,8 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
         return ConnectOptions.builder()
                 .willTopic(willTopic)
                 .willPayload(willPayload)
-                .willQos(isEmpty(willQos) ? 0 : Fields.parseQos("willQos", willQos))
-                .willRetain(!isEmpty(willRetain) && Fields.parseBoolean("willRetain", willRetain))
+                .willQos(isEmpty(willQos) ? 0 : SettingText.parseQos("willQos", willQos))
+                .willRetain(!isEmpty(willRetain) && SettingText.parseBoolean("willRetain", willRetain))
                 .willDelaySeconds(optional("willDelaySeconds", willDelaySeconds, 0, ConnectOptions.MAX_INTERVAL))
                 .receiveMaximum(optional("receiveMaximum", receiveMaximum, 1, ConnectOptions.MAX_TWO_BYTES))
                 .maximumPacketSize(optional("maximumPacketSize", maximumPacketSize, 1, ConnectOptions.MAX_PACKET_SIZE))
@@ -144,7 +145,7 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
 
     /** A number that is not set when empty, so that MQTT 3.1.1 can refuse the MQTT 5 options that are. */
     private static Long optional(String field, String text, long min, long max) {
-        return isEmpty(text) ? null : Fields.parseLong(field, text, min, max);
+        return isEmpty(text) ? null : SettingText.parseLong(field, text, min, max);
     }
 
     @Override

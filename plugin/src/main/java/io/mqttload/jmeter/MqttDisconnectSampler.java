@@ -2,6 +2,8 @@ package io.mqttload.jmeter;
 
 import org.apache.jmeter.threads.JMeterContext;
 
+import io.mqttload.common.settings.DisconnectSettings;
+import io.mqttload.common.settings.SettingValues;
 import io.mqttload.engine.DisconnectOperation;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
@@ -14,17 +16,20 @@ import io.mqttload.engine.OperationResult;
 public class MqttDisconnectSampler extends AbstractMqttSampler {
     private static final long serialVersionUID = 1L;
 
-    private String disconnectTimeoutMs = "10000";
-    private String drainTimeoutMs = "10000";
+    private String disconnectTimeoutMs = DisconnectSettings.DISCONNECT_TIMEOUT_MS.defaultText();
+    private String drainTimeoutMs = DisconnectSettings.DRAIN_TIMEOUT_MS.defaultText();
 
     @Override
     protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
         return operation().run(runtime.context(), existingGroup(runtime, context));
     }
 
+    /** The one place this element's fields are parsed and checked. */
     private DisconnectOperation operation() {
-        return new DisconnectOperation(Fields.parseLong("disconnectTimeoutMs", disconnectTimeoutMs, 1, 3_600_000),
-                Fields.parseLong("drainTimeoutMs", drainTimeoutMs, 0, 3_600_000));
+        SettingValues v = new SettingValues(DisconnectSettings.ALL);
+        v.read(DisconnectSettings.DISCONNECT_TIMEOUT_MS, disconnectTimeoutMs);
+        v.read(DisconnectSettings.DRAIN_TIMEOUT_MS, drainTimeoutMs);
+        return new DisconnectOperation(v);
     }
 
     @Override

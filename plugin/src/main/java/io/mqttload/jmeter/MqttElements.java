@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 
 import io.mqttload.client.Errors;
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.SettingText;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.RunConfig;
 import io.mqttload.engine.RunContext;
@@ -227,7 +228,7 @@ final class MqttElements {
     /** Corrected figures go beside the measured ones only when asked for: they rest on the clock estimates. */
     static void showCorrectedClockFigures(MergedReport report, String reportName) {
         try {
-            report.clocks.showCorrected(Fields.parseBoolean(ClockReport.CORRECT_PROPERTY,
+            report.clocks.showCorrected(SettingText.parseBoolean(ClockReport.CORRECT_PROPERTY,
                     JMeterUtils.getPropDefault(ClockReport.CORRECT_PROPERTY, "false")));
         } catch (InvalidSettingException e) {
             log.error("MQTT Run Report '{}': {}; no corrected clock figures", reportName, e.getMessage());

@@ -1,12 +1,11 @@
 package io.mqttload.jmeter;
 
-import java.util.Locale;
-
 import org.apache.jmeter.config.ConfigTestElement;
 import org.apache.jmeter.testbeans.TestBean;
 import org.apache.jmeter.testbeans.TestBeanHelper;
 
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.InfluxSettings;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.report.influx.InfluxMetrics;
 import io.mqttload.report.influx.InfluxWriter;
@@ -20,15 +19,15 @@ import io.mqttload.report.influx.InfluxWriter;
 public class MqttMetricsConfig extends ConfigTestElement implements TestBean, MqttTestStateListener {
     private static final long serialVersionUID = 1L;
 
-    private String influxUrl = "";
-    private String influxDatabase = "mqttload";
-    private String retentionPolicy = "";
-    private String authentication = "NONE";
-    private String username = "";
-    private String password = "";
-    private String token = "";
-    private String bufferedPoints = "100000";
-    private String intervalSeconds = "1";
+    private String influxUrl = InfluxSettings.INFLUX_URL.defaultText();
+    private String influxDatabase = InfluxSettings.INFLUX_DATABASE.defaultText();
+    private String retentionPolicy = InfluxSettings.RETENTION_POLICY.defaultText();
+    private String authentication = InfluxSettings.AUTHENTICATION.defaultText();
+    private String username = InfluxSettings.USERNAME.defaultText();
+    private String password = InfluxSettings.PASSWORD.defaultText();
+    private String token = InfluxSettings.TOKEN.defaultText();
+    private String bufferedPoints = InfluxSettings.BUFFERED_POINTS.defaultText();
+    private String intervalSeconds = InfluxSettings.INTERVAL_SECONDS.defaultText();
 
     /** A field, not a property: the controller fills it as it sends the plan, and it never goes into a saved plan. */
     private ControllerStamp controllerStamp = ControllerStamp.NONE;
@@ -48,10 +47,10 @@ public class MqttMetricsConfig extends ConfigTestElement implements TestBean, Mq
         }
         try {
             InfluxWriter writer = writer(influxUrl, influxDatabase, retentionPolicy, authentication, username, password,
-                    token, Fields.parseInt("bufferedPoints", bufferedPoints, 100, 10_000_000));
+                    token, InfluxSettings.BUFFERED_POINTS.parse(bufferedPoints));
             try {
                 runtime.addIntervalListener(new InfluxMetrics(writer, runtime.context().metrics(), runtime.config(),
-                        Fields.parseInt("intervalSeconds", intervalSeconds, 1, 3600)));
+                        InfluxSettings.INTERVAL_SECONDS.parse(intervalSeconds)));
             } catch (IllegalArgumentException e) {
                 writer.close(0);
                 throw new InvalidSettingException("mqttload.engineId / runId / scenario", runtime.config().engineId(),
@@ -66,13 +65,7 @@ public class MqttMetricsConfig extends ConfigTestElement implements TestBean, Mq
     /** A writer for the InfluxDB settings these fields (and the Run Report's, named alike) hold. */
     static InfluxWriter writer(String url, String database, String retentionPolicy, String authentication,
             String username, String password, String token, int bufferedPoints) {
-        String a = authentication == null ? "" : authentication.trim().toUpperCase(Locale.ROOT);
-        InfluxWriter.Auth auth;
-        try {
-            auth = InfluxWriter.Auth.valueOf(a);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidSettingException("authentication", authentication, "must be NONE, BASIC or TOKEN");
-        }
+        InfluxWriter.Auth auth = InfluxWriter.Auth.valueOf(InfluxSettings.AUTHENTICATION.parse(authentication));
         String credentials = auth == InfluxWriter.Auth.TOKEN ? token : username + ":" + password;
         return new InfluxWriter(url, database, retentionPolicy, auth, credentials, bufferedPoints);
     }

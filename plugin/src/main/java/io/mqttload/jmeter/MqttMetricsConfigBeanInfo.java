@@ -1,11 +1,11 @@
 package io.mqttload.jmeter;
 
-/** Fields of the MQTT Metrics (InfluxDB) element. */
+import io.mqttload.common.settings.InfluxSettings;
+
+/** Fields of the MQTT Metrics (InfluxDB) element; each default and editor is its {@code InfluxSettings} declaration's. */
 public class MqttMetricsConfigBeanInfo extends MqttBeanInfoSupport {
     public MqttMetricsConfigBeanInfo() {
         super(MqttMetricsConfig.class);
-        influxFields("intervalSeconds", "bufferedPoints");
-        text("intervalSeconds", "1");
-        text("bufferedPoints", "100000");
+        influxFields(InfluxSettings.INTERVAL_SECONDS, InfluxSettings.BUFFERED_POINTS);
     }
 }

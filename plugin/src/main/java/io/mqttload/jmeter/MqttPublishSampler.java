@@ -1,13 +1,14 @@
 package io.mqttload.jmeter;
 
 import java.util.List;
-import java.util.Locale;
 
 import org.apache.jmeter.threads.JMeterContext;
 
 import io.mqttload.client.PublishProperties;
 import io.mqttload.client.UserProperties;
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.PublishSettings;
+import io.mqttload.common.settings.SettingValues;
 import io.mqttload.engine.ClientGroup;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
@@ -30,25 +31,25 @@ public class MqttPublishSampler extends AbstractMqttSampler {
         super.setProperty(name, MqttBeanGui.guiClassAsRead(name, value, MqttPublishSamplerGui.class));
     }
 
-    private String topic = "test/{thread}/{client}";
-    private String qos = "1";
-    private String retain = "false";
-    private String payloadType = "RANDOM";
-    private String payloadText = "";
-    private String payloadSize = "64";
-    private String payloadFile = "";
-    private String measureLatency = "true";
-    private String messagesPerSample = "1";
-    private String mode = "ASYNC";
-    private String maxInFlight = "1000";
-    private String maxInFlightPerClient = "20";
-    private String ackTimeoutMs = "10000";
-    private String messageExpirySeconds = "";
-    private String contentType = "";
-    private String payloadFormat = "NONE";
-    private String responseTopic = "";
-    private String correlationData = "";
-    private String userProperties = "";
+    private String topic = PublishSettings.TOPIC.defaultText();
+    private String qos = PublishSettings.QOS.defaultText();
+    private String retain = PublishSettings.RETAIN.defaultText();
+    private String payloadType = PublishSettings.PAYLOAD_TYPE.defaultText();
+    private String payloadText = PublishSettings.PAYLOAD_TEXT.defaultText();
+    private String payloadSize = PublishSettings.PAYLOAD_SIZE.defaultText();
+    private String payloadFile = PublishSettings.PAYLOAD_FILE.defaultText();
+    private String measureLatency = PublishSettings.MEASURE_LATENCY.defaultText();
+    private String messagesPerSample = PublishSettings.MESSAGES_PER_SAMPLE.defaultText();
+    private String mode = PublishSettings.MODE.defaultText();
+    private String maxInFlight = PublishSettings.MAX_IN_FLIGHT.defaultText();
+    private String maxInFlightPerClient = PublishSettings.MAX_IN_FLIGHT_PER_CLIENT.defaultText();
+    private String ackTimeoutMs = PublishSettings.ACK_TIMEOUT_MS.defaultText();
+    private String messageExpirySeconds = PublishSettings.MESSAGE_EXPIRY_SECONDS.defaultText();
+    private String contentType = PublishSettings.CONTENT_TYPE.defaultText();
+    private String payloadFormat = PublishSettings.PAYLOAD_FORMAT.defaultText();
+    private String responseTopic = PublishSettings.RESPONSE_TOPIC.defaultText();
+    private String correlationData = PublishSettings.CORRELATION_DATA.defaultText();
+    private String userProperties = PublishSettings.USER_PROPERTIES.defaultText();
 
     private transient PublishOperation operation;
     private transient List<Object> operationKey;
@@ -97,42 +98,34 @@ public class MqttPublishSampler extends AbstractMqttSampler {
         }
     }
 
+    /** The one place this element's fields are parsed and checked, in the order their errors have always come. */
     private PublishOperation operation() {
-        PayloadSource.Kind kind = PayloadSource.parseKind(payloadType);
-        long size = kind == PayloadSource.Kind.RANDOM ? Fields.parseLong("payloadSize", payloadSize, 0, PayloadSource.MAX_PAYLOAD) : 0;
-        boolean measured = Fields.parseBoolean("measureLatency", measureLatency);
+        SettingValues v = new SettingValues(PublishSettings.ALL);
+        PayloadSource.Kind kind = PayloadSource.Kind.valueOf(v.read(PublishSettings.PAYLOAD_TYPE, payloadType));
+        long size = kind == PayloadSource.Kind.RANDOM ? v.read(PublishSettings.PAYLOAD_SIZE, payloadSize) : 0;
+        boolean measured = v.read(PublishSettings.MEASURE_LATENCY, measureLatency);
         PayloadSource payload = PayloadSource.create(kind, payloadText, size, payloadFile, measured);
-        if (PublishProperties.PayloadFormat.parse("payloadFormat", payloadFormat) == PublishProperties.PayloadFormat.UTF_8
-                && (measured || kind != PayloadSource.Kind.TEXT)) {
+        PublishProperties.PayloadFormat format = PublishProperties.PayloadFormat.valueOf(
+                v.read(PublishSettings.PAYLOAD_FORMAT, payloadFormat));
+        if (format == PublishProperties.PayloadFormat.UTF_8 && (measured || kind != PayloadSource.Kind.TEXT)) {
             // A broker may check the claim and refuse the message (Payload format invalid, 0x99).
             throw new InvalidSettingException("payloadFormat", payloadFormat, "declares UTF-8 text, but the payload "
                     + (measured ? "starts with the 16-byte binary measurement header (measureLatency = true)"
                             : "is " + kind + ", not TEXT"));
         }
-        return new PublishOperation(topic, Fields.parseQos("qos", qos),
-                Fields.parseBoolean("retain", retain), payload,
-                Fields.parseInt("messagesPerSample", messagesPerSample, 1, 10_000_000), parseSynchronous(),
-                Fields.parseInt("maxInFlight", maxInFlight, 1, 1_000_000),
-                Fields.parseInt("maxInFlightPerClient", maxInFlightPerClient, 1, 65_535),
-                Fields.parseLong("ackTimeoutMs", ackTimeoutMs, 1, 3_600_000), properties(), responseTopic);
-    }
-
-    private PublishProperties properties() {
-        long expiry = messageExpirySeconds == null || messageExpirySeconds.isBlank() ? -1
-                : Fields.parseLong("messageExpirySeconds", messageExpirySeconds, 0, 4_294_967_295L);
-        return PublishProperties.of(expiry, contentType, PublishProperties.PayloadFormat.parse("payloadFormat", payloadFormat),
-                correlationData, UserProperties.parse("userProperties", userProperties));
-    }
-
-    private boolean parseSynchronous() {
-        String m = mode == null ? "" : mode.trim().toUpperCase(Locale.ROOT);
-        if (m.equals("SYNC")) {
-            return true;
-        }
-        if (m.equals("ASYNC")) {
-            return false;
-        }
-        throw new InvalidSettingException("mode", mode, "must be SYNC (wait for each acknowledgement) or ASYNC");
+        v.read(PublishSettings.QOS, qos);
+        v.read(PublishSettings.RETAIN, retain);
+        v.read(PublishSettings.MESSAGES_PER_SAMPLE, messagesPerSample);
+        v.read(PublishSettings.MODE, mode);
+        v.read(PublishSettings.MAX_IN_FLIGHT, maxInFlight);
+        v.read(PublishSettings.MAX_IN_FLIGHT_PER_CLIENT, maxInFlightPerClient);
+        v.read(PublishSettings.ACK_TIMEOUT_MS, ackTimeoutMs);
+        PublishProperties properties = PublishProperties.of(
+                v.read(PublishSettings.MESSAGE_EXPIRY_SECONDS, messageExpirySeconds), contentType, format, correlationData,
+                UserProperties.parse("userProperties", userProperties));
+        v.read(PublishSettings.TOPIC, topic);
+        v.read(PublishSettings.RESPONSE_TOPIC, responseTopic);
+        return new PublishOperation(v, payload, properties);
     }
 
     @Override

@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.RendezvousSettings;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.rendezvous.Rendezvous;
 
@@ -31,12 +32,12 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
     private static final long serialVersionUID = 1L;
     private static final Logger log = LoggerFactory.getLogger(MqttRendezvousTimer.class);
 
-    private String groupSize = "0";
-    private String timeoutInMs = "60000";
-    private String barrierName = "";
-    private String onTimeout = "STOP_TEST";
-    private String brokerHost = "";
-    private String brokerPort = "1883";
+    private String groupSize = RendezvousSettings.GROUP_SIZE.defaultText();
+    private String timeoutInMs = RendezvousSettings.TIMEOUT_IN_MS.defaultText();
+    private String barrierName = RendezvousSettings.BARRIER_NAME.defaultText();
+    private String onTimeout = RendezvousSettings.ON_TIMEOUT.defaultText();
+    private String brokerHost = RendezvousSettings.BROKER_HOST.defaultText();
+    private String brokerPort = RendezvousSettings.BROKER_PORT.defaultText();
 
     /** This thread's passes through the barrier (the timer is cloned per thread). */
     private transient int generation;
@@ -75,8 +76,8 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
         Rendezvous.Passage passage;
         try {
             int size = groupSize(context, runtime);
-            long timeout = Fields.parseLong("timeoutInMs", timeoutInMs, 1, 86_400_000L);
-            Action action = parseAction();
+            long timeout = RendezvousSettings.TIMEOUT_IN_MS.parse(timeoutInMs);
+            Action action = Action.valueOf(RendezvousSettings.ON_TIMEOUT.parse(onTimeout));
             long arrived = System.nanoTime();
             // A broker busy with the load's connects may answer the control client late: that time is the barrier's.
             Rendezvous rendezvous = runtime.rendezvous(broker(runtime), timeout);
@@ -138,7 +139,7 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
 
     /** With groupSize 0: this thread group's threads on every engine of the run (the property, or the controller's count). */
     private int groupSize(JMeterContext context, EngineRuntime runtime) {
-        int size = Fields.parseInt("groupSize", groupSize, 0, 100_000_000);
+        int size = RendezvousSettings.GROUP_SIZE.parse(groupSize);
         if (size > 0) {
             return size;
         }
@@ -154,7 +155,7 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
     private ConnectionSettings broker(EngineRuntime runtime) {
         String host = brokerHost == null ? "" : brokerHost.trim();
         if (!host.isEmpty()) {
-            return ConnectionSettings.builder().host(host).port(Fields.parseInt("brokerPort", brokerPort, 1, 65535))
+            return ConnectionSettings.builder().host(host).port(RendezvousSettings.BROKER_PORT.parse(brokerPort))
                     .build();
         }
         ConnectionSettings first = runtime.context().firstConnection();
@@ -165,16 +166,6 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
         return first;
     }
 
-    private Action parseAction() {
-        String a = onTimeout == null ? "" : onTimeout.trim().toUpperCase(Locale.ROOT);
-        try {
-            return Action.valueOf(a);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidSettingException("onTimeout", onTimeout, "must be CONTINUE, STOP_TEST or STOP_TEST_NOW");
-        }
-    }
-
-    /** What a timed-out barrier does to the test. */
     enum Action {
         CONTINUE("the threads go on unsynchronised"),
         STOP_TEST("stopping the test (threads finish their current sample)"),

@@ -1,16 +1,17 @@
 package io.mqttload.jmeter;
 
-/** Fields of the MQTT Rendezvous Timer; names follow JMeter's Synchronizing Timer where they mean the same. */
+import static io.mqttload.common.settings.RendezvousSettings.BARRIER_NAME;
+import static io.mqttload.common.settings.RendezvousSettings.BROKER_HOST;
+import static io.mqttload.common.settings.RendezvousSettings.BROKER_PORT;
+import static io.mqttload.common.settings.RendezvousSettings.GROUP_SIZE;
+import static io.mqttload.common.settings.RendezvousSettings.ON_TIMEOUT;
+import static io.mqttload.common.settings.RendezvousSettings.TIMEOUT_IN_MS;
+
+/** Fields of the MQTT Rendezvous Timer; each default and editor is its {@code RendezvousSettings} declaration's. */
 public class MqttRendezvousTimerBeanInfo extends MqttBeanInfoSupport {
     public MqttRendezvousTimerBeanInfo() {
         super(MqttRendezvousTimer.class);
-        createPropertyGroup("barrier", new String[] {"barrierName", "groupSize", "timeoutInMs", "onTimeout"});
-        text("barrierName", "");
-        text("groupSize", "0");
-        text("timeoutInMs", "60000");
-        choice("onTimeout", "STOP_TEST", "STOP_TEST", "STOP_TEST_NOW", "CONTINUE");
-        createPropertyGroup("broker", new String[] {"brokerHost", "brokerPort"});
-        text("brokerHost", "");
-        text("brokerPort", "1883");
+        group("barrier", BARRIER_NAME, GROUP_SIZE, TIMEOUT_IN_MS, ON_TIMEOUT);
+        group("broker", BROKER_HOST, BROKER_PORT);
     }
 }

@@ -27,6 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.InfluxSettings;
 import io.mqttload.engine.RunConfig;
 import io.mqttload.report.ReportFiles;
 import io.mqttload.report.ReportText;
@@ -64,13 +65,13 @@ public class MqttRunReport extends AbstractTestElement
      */
     private static final AtomicReference<Collector> ACTIVE = new AtomicReference<>();
 
-    private String influxUrl = "";
-    private String influxDatabase = "mqttload";
-    private String retentionPolicy = "";
-    private String authentication = "NONE";
-    private String username = "";
-    private String password = "";
-    private String token = "";
+    private String influxUrl = InfluxSettings.INFLUX_URL.defaultText();
+    private String influxDatabase = InfluxSettings.INFLUX_DATABASE.defaultText();
+    private String retentionPolicy = InfluxSettings.RETENTION_POLICY.defaultText();
+    private String authentication = InfluxSettings.AUTHENTICATION.defaultText();
+    private String username = InfluxSettings.USERNAME.defaultText();
+    private String password = InfluxSettings.PASSWORD.defaultText();
+    private String token = InfluxSettings.TOKEN.defaultText();
 
     private transient Collector collector;
     private transient volatile long runsBefore;

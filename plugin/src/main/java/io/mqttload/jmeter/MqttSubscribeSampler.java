@@ -4,7 +4,8 @@ import java.util.List;
 
 import org.apache.jmeter.threads.JMeterContext;
 
-import io.mqttload.client.SubscribeOptions;
+import io.mqttload.common.settings.SettingValues;
+import io.mqttload.common.settings.SubscribeSettings;
 import io.mqttload.engine.ClientGroup;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
@@ -18,14 +19,14 @@ import io.mqttload.engine.SubscribeOperation;
 public class MqttSubscribeSampler extends AbstractMqttSampler {
     private static final long serialVersionUID = 1L;
 
-    private String topicFilters = "test/#";
-    private String qos = "1";
-    private String clients = "all";
-    private String subackTimeoutMs = "10000";
-    private String noLocal = "false";
-    private String retainAsPublished = "false";
-    private String retainHandling = "SEND";
-    private String answerRequests = "false";
+    private String topicFilters = SubscribeSettings.TOPIC_FILTERS.defaultText();
+    private String qos = SubscribeSettings.QOS.defaultText();
+    private String clients = SubscribeSettings.CLIENTS.defaultText();
+    private String subackTimeoutMs = SubscribeSettings.SUBACK_TIMEOUT_MS.defaultText();
+    private String noLocal = SubscribeSettings.NO_LOCAL.defaultText();
+    private String retainAsPublished = SubscribeSettings.RETAIN_AS_PUBLISHED.defaultText();
+    private String retainHandling = SubscribeSettings.RETAIN_HANDLING.defaultText();
+    private String answerRequests = SubscribeSettings.ANSWER_REQUESTS.defaultText();
 
     private transient SubscribeOperation operation;
     private transient List<Object> operationKey;
@@ -47,13 +48,18 @@ public class MqttSubscribeSampler extends AbstractMqttSampler {
                 metrics(runtime.context()));
     }
 
+    /** The one place this element's fields are parsed and checked. */
     private SubscribeOperation operation() {
-        SubscribeOptions options = new SubscribeOptions(Fields.parseFlag("noLocal", noLocal, false),
-                Fields.parseFlag("retainAsPublished", retainAsPublished, false),
-                SubscribeOptions.RetainHandling.parse("retainHandling", retainHandling));
-        return new SubscribeOperation(topicFilters, Fields.parseQos("qos", qos), clients,
-                Fields.parseLong("subackTimeoutMs", subackTimeoutMs, 1, 3_600_000), options,
-                Fields.parseFlag("answerRequests", answerRequests, false));
+        SettingValues v = new SettingValues(SubscribeSettings.ALL);
+        v.read(SubscribeSettings.NO_LOCAL, noLocal);
+        v.read(SubscribeSettings.RETAIN_AS_PUBLISHED, retainAsPublished);
+        v.read(SubscribeSettings.RETAIN_HANDLING, retainHandling);
+        v.read(SubscribeSettings.QOS, qos);
+        v.read(SubscribeSettings.SUBACK_TIMEOUT_MS, subackTimeoutMs);
+        v.read(SubscribeSettings.ANSWER_REQUESTS, answerRequests);
+        v.read(SubscribeSettings.TOPIC_FILTERS, topicFilters);
+        v.read(SubscribeSettings.CLIENTS, clients);
+        return new SubscribeOperation(v);
     }
 
     @Override

@@ -1,20 +1,20 @@
 package io.mqttload.jmeter;
 
-/** Fields of the MQTT Subscribe sampler. */
+import static io.mqttload.common.settings.SubscribeSettings.ANSWER_REQUESTS;
+import static io.mqttload.common.settings.SubscribeSettings.CLIENTS;
+import static io.mqttload.common.settings.SubscribeSettings.NO_LOCAL;
+import static io.mqttload.common.settings.SubscribeSettings.QOS;
+import static io.mqttload.common.settings.SubscribeSettings.RETAIN_AS_PUBLISHED;
+import static io.mqttload.common.settings.SubscribeSettings.RETAIN_HANDLING;
+import static io.mqttload.common.settings.SubscribeSettings.SUBACK_TIMEOUT_MS;
+import static io.mqttload.common.settings.SubscribeSettings.TOPIC_FILTERS;
+
+/** Fields of the MQTT Subscribe sampler, grouped; each default and editor is its {@code SubscribeSettings} declaration's. */
 public class MqttSubscribeSamplerBeanInfo extends MqttBeanInfoSupport {
     public MqttSubscribeSamplerBeanInfo() {
         super(MqttSubscribeSampler.class);
         clientGroupField();
-        createPropertyGroup("subscription", new String[] {"topicFilters", "qos", "clients", "subackTimeoutMs"});
-        multiLine("topicFilters", "test/#");
-        choice("qos", "1", "0", "1", "2");
-        text("clients", "all");
-        text("subackTimeoutMs", "10000");
-
-        createPropertyGroup("mqtt5", new String[] {"noLocal", "retainAsPublished", "retainHandling", "answerRequests"});
-        flag("noLocal", false);
-        flag("retainAsPublished", false);
-        choice("retainHandling", "SEND", "SEND", "SEND_IF_NEW", "DO_NOT_SEND");
-        flag("answerRequests", false);
+        group("subscription", TOPIC_FILTERS, QOS, CLIENTS, SUBACK_TIMEOUT_MS);
+        group("mqtt5", NO_LOCAL, RETAIN_AS_PUBLISHED, RETAIN_HANDLING, ANSWER_REQUESTS);
     }
 }

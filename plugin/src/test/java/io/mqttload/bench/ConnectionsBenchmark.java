@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.common.settings.ConnectSettings;
+import io.mqttload.common.settings.SettingValues;
 import io.mqttload.engine.ConnectOperation;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
@@ -57,8 +59,10 @@ public final class ConnectionsBenchmark {
             for (int t = 0; t < threads; t++) {
                 int thread = t + 1;
                 int count = total / threads + (t < total % threads ? 1 : 0);
-                done.add(pool.submit(() -> new ConnectOperation(settings, count, "b{thread}-{client}", true, rate,
-                        ReconnectPolicy.none(), "").run(run, run.group(Thread.currentThread(), "c"), 1, thread,
+                done.add(pool.submit(() -> new ConnectOperation(settings, SettingValues.of(ConnectSettings.ALL, Map.of(
+                        ConnectSettings.CLIENT_COUNT.name(), Integer.toString(count), ConnectSettings.CLIENT_ID_TEMPLATE.name(),
+                        "b{thread}-{client}", ConnectSettings.CONNECT_RATE.name(), Double.toString(rate))),
+                        ReconnectPolicy.none()).run(run, run.group(Thread.currentThread(), "c"), 1, thread,
                         run.samplerMetrics("connect"))));
             }
             int failedSamples = 0;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.beans.BeanInfo;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -18,6 +19,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.mqttload.common.settings.ConnectSettings;
+import io.mqttload.common.settings.DisconnectSettings;
+import io.mqttload.common.settings.InfluxSettings;
+import io.mqttload.common.settings.PublishSettings;
+import io.mqttload.common.settings.Setting;
+import io.mqttload.common.settings.SubscribeSettings;
 import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.jmeter.MqttDisconnectSampler;
@@ -42,6 +49,26 @@ class SuiteElementsTest {
                 Arguments.of(MqttDisconnectSampler.class, (Function<String, SuiteElements.Bean>) n -> suite.disconnect(n, true)),
                 Arguments.of(MqttRunReport.class, (Function<String, SuiteElements.Bean>) suite::runReport),
                 Arguments.of(MqttRunEndSampler.class, (Function<String, SuiteElements.Bean>) suite::runEnd));
+    }
+
+    static Stream<Arguments> declaredElements() throws Exception {
+        SuiteElements suite = new SuiteElements(DocumentBuilderFactory.newInstance().newDocumentBuilder().newDocument());
+        return Stream.of(Arguments.of(suite.publish("x", true), PublishSettings.ALL),
+                Arguments.of(suite.connect("x", true), ConnectSettings.ALL),
+                Arguments.of(suite.subscribe("x", true), SubscribeSettings.ALL),
+                Arguments.of(suite.disconnect("x", true), DisconnectSettings.ALL),
+                Arguments.of(suite.runReport("x"), InfluxSettings.REPORT));
+    }
+
+    @ParameterizedTest
+    @MethodSource("declaredElements")
+    void defaults_areTheDeclarations(SuiteElements.Bean bean, List<Setting<?>> declared) {
+        Map<String, String> expected = new TreeMap<>();
+        for (Setting<?> s : declared) {
+            expected.put(s.name(), s.defaultText());
+        }
+
+        assertThat(new TreeMap<>(bean.fields())).isEqualTo(expected);
     }
 
     @ParameterizedTest(name = "{0}")

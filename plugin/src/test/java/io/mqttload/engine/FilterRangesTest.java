@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+
+import io.mqttload.common.settings.SettingValues;
+import io.mqttload.common.settings.SubscribeSettings;
 
 class FilterRangesTest {
     @Test
@@ -40,7 +44,8 @@ class FilterRangesTest {
 
     @Test
     void subscribeOperation_unknownPlaceholderInsideExpandedFilter_isStillRefused() {
-        assertThatThrownBy(() -> new SubscribeOperation("x/{device}/{0..3}", 1, "all", 1000))
+        assertThatThrownBy(() -> new SubscribeOperation(SettingValues.of(SubscribeSettings.ALL,
+                Map.of(SubscribeSettings.TOPIC_FILTERS.name(), "x/{device}/{0..3}"))))
                 .hasMessageStartingWith("topicFilters = 'x/{device}/0'").hasMessageContaining("unknown placeholder {device}");
     }
 }

@@ -3,12 +3,16 @@ package io.mqttload.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Map;
+
 import org.junit.jupiter.api.Test;
 
 import io.mqttload.client.PublishProperties;
-import io.mqttload.client.SubscribeOptions;
 import io.mqttload.client.UserProperties;
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.PublishSettings;
+import io.mqttload.common.settings.SettingValues;
+import io.mqttload.common.settings.SubscribeSettings;
 
 /** MQTT 5 publish properties and subscription options: every bad value is refused naming the field and the value. */
 class Mqtt5MessageOptionsValidationTest {
@@ -27,15 +31,16 @@ class Mqtt5MessageOptionsValidationTest {
 
     @Test
     void publishProperties_outOfRangeOrUnknown_areRefused() {
-        assertThatThrownBy(() -> PublishProperties.of(4_294_967_296L, "", PublishProperties.PayloadFormat.NONE, "",
-                UserProperties.NONE)).hasMessageStartingWith("messageExpirySeconds = '4294967296'");
-        assertThatThrownBy(() -> PublishProperties.PayloadFormat.parse("payloadFormat", "JSON"))
+        assertThatThrownBy(() -> PublishSettings.MESSAGE_EXPIRY_SECONDS.parse("4294967296"))
+                .hasMessageStartingWith("messageExpirySeconds = '4294967296'");
+        assertThatThrownBy(() -> PublishSettings.PAYLOAD_FORMAT.parse("JSON"))
                 .hasMessage("payloadFormat = 'JSON': must be NONE (not sent), UNSPECIFIED or UTF_8");
-        assertThatThrownBy(() -> new PublishOperation("t/1", 1, false, PAYLOAD, 1, true, 10, 20, 1000,
-                PublishProperties.NONE, "reply/#")).hasMessageStartingWith("responseTopic = 'reply/#'");
+        assertThat(PublishSettings.PAYLOAD_FORMAT.parse(" utf_8 ")).isEqualTo("UTF_8");
+        assertThat(PublishSettings.PAYLOAD_FORMAT.parse("")).isEqualTo("NONE");
+        assertThatThrownBy(() -> requestTo("reply/#", PAYLOAD)).hasMessageStartingWith("responseTopic = 'reply/#'");
         PayloadSource unmeasured = PayloadSource.create(PayloadSource.Kind.RANDOM, "", 64, "", false);
-        assertThatThrownBy(() -> new PublishOperation("t/1", 1, false, unmeasured, 1, true, 10, 20, 1000,
-                PublishProperties.NONE, "reply/1")).hasMessageStartingWith("responseTopic = 'reply/1': needs measureLatency");
+        assertThatThrownBy(() -> requestTo("reply/1", unmeasured))
+                .hasMessageStartingWith("responseTopic = 'reply/1': needs measureLatency");
         assertThatThrownBy(() -> PublishProperties.of(-1, "", PublishProperties.PayloadFormat.NONE, "",
                 UserProperties.parse("userProperties", "mqttload-reply=1")))
                 .hasMessageStartingWith("userProperties = 'mqttload-reply=1': the name mqttload-reply marks");
@@ -45,14 +50,23 @@ class Mqtt5MessageOptionsValidationTest {
                 .firstFieldSet()).isEqualTo("messageExpirySeconds");
     }
 
+    private static PublishOperation requestTo(String responseTopic, PayloadSource payload) {
+        return new PublishOperation(SettingValues.of(PublishSettings.ALL, Map.of(PublishSettings.TOPIC.name(), "t/1",
+                PublishSettings.RESPONSE_TOPIC.name(), responseTopic)), payload, PublishProperties.NONE);
+    }
+
     @Test
     void subscribeOptions_noLocalOnASharedSubscription_andAnUnknownRetainHandling_areRefused() {
-        SubscribeOptions noLocal = new SubscribeOptions(true, false, SubscribeOptions.RetainHandling.SEND);
-
-        assertThatThrownBy(() -> new SubscribeOperation("a/#\n$share/g/b/#", 1, "all", 1000, noLocal, false))
+        assertThatThrownBy(() -> subscribeNoLocal("a/#\n$share/g/b/#"))
                 .hasMessage("noLocal = 'true': MQTT 5 forbids no local on a shared subscription ('$share/g/b/#')");
-        assertThatThrownBy(() -> SubscribeOptions.RetainHandling.parse("retainHandling", "SOMETIMES"))
+        assertThatThrownBy(() -> SubscribeSettings.RETAIN_HANDLING.parse("SOMETIMES"))
                 .hasMessage("retainHandling = 'SOMETIMES': must be SEND, SEND_IF_NEW or DO_NOT_SEND");
-        assertThat(new SubscribeOperation("a/#", 1, "all", 1000, noLocal, false)).isNotNull();
+        assertThat(SubscribeSettings.RETAIN_HANDLING.parse("")).isEqualTo("SEND");
+        assertThat(subscribeNoLocal("a/#")).isNotNull();
+    }
+
+    private static SubscribeOperation subscribeNoLocal(String filters) {
+        return new SubscribeOperation(SettingValues.of(SubscribeSettings.ALL, Map.of(
+                SubscribeSettings.TOPIC_FILTERS.name(), filters, SubscribeSettings.NO_LOCAL.name(), "true")));
     }
 }

@@ -3,13 +3,19 @@ package io.mqttload.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Map;
+
 import org.junit.jupiter.api.Test;
 
 import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.PublishProperties;
 import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.client.TlsSettings;
 import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.ConnectSettings;
+import io.mqttload.common.settings.PublishSettings;
+import io.mqttload.common.settings.SettingValues;
 import io.mqttload.delivery.Verdict;
 
 /** Every invalid input is refused with a message naming the field and the value. */
@@ -30,26 +36,26 @@ class ValidationTest {
     @Test
     void publishTopic_withWildcardOrEmpty_isRefused() {
         PayloadSource payload = PayloadSource.create(PayloadSource.Kind.RANDOM, "", 64, "", true);
-        assertThatThrownBy(() -> new PublishOperation("a/+/b", 1, false, payload, 1, true, 10, 20, 1000))
-                .hasMessageStartingWith("topic = 'a/+/b': wildcards");
-        assertThatThrownBy(() -> new PublishOperation("a/#", 1, false, payload, 1, true, 10, 20, 1000))
-                .hasMessageStartingWith("topic = 'a/#'");
-        assertThatThrownBy(() -> new PublishOperation("", 1, false, payload, 1, true, 10, 20, 1000))
-                .hasMessageStartingWith("topic = ''");
+        assertThatThrownBy(() -> publish("a/+/b", payload)).hasMessageStartingWith("topic = 'a/+/b': wildcards");
+        assertThatThrownBy(() -> publish("a/#", payload)).hasMessageStartingWith("topic = 'a/#'");
+        assertThatThrownBy(() -> publish("", payload)).hasMessageStartingWith("topic = ''");
     }
 
     @Test
     void publishTopic_withPlusInsideAPlaceholder_isArithmeticNotAWildcard() {
         PayloadSource payload = PayloadSource.create(PayloadSource.Kind.RANDOM, "", 64, "", true);
-        new PublishOperation("a/{msg+40%100}/{thread+1}", 1, false, payload, 1, true, 10, 20, 1000);
-        assertThatThrownBy(() -> new PublishOperation("a/{msg+1}/+", 1, false, payload, 1, true, 10, 20, 1000))
-                .hasMessageStartingWith("topic = 'a/{msg+1}/+': wildcards");
+        publish("a/{msg+40%100}/{thread+1}", payload);
+        assertThatThrownBy(() -> publish("a/{msg+1}/+", payload)).hasMessageStartingWith("topic = 'a/{msg+1}/+': wildcards");
+    }
+
+    private static PublishOperation publish(String topic, PayloadSource payload) {
+        return new PublishOperation(SettingValues.of(PublishSettings.ALL, Map.of(PublishSettings.TOPIC.name(), topic)),
+                payload, PublishProperties.NONE);
     }
 
     @Test
     void payload_negativeOrSmallerThanHeader_isRefused() {
-        assertThatThrownBy(() -> PayloadSource.create(PayloadSource.Kind.RANDOM, "", -1, "", false))
-                .hasMessageStartingWith("payloadSize = '-1'");
+        assertThatThrownBy(() -> PublishSettings.PAYLOAD_SIZE.parse("-1")).hasMessageStartingWith("payloadSize = '-1'");
         assertThatThrownBy(() -> PayloadSource.create(PayloadSource.Kind.RANDOM, "", 15, "", true))
                 .hasMessageStartingWith("payloadSize = '15'").hasMessageContaining("at least 16");
         assertThatThrownBy(() -> PayloadSource.create(PayloadSource.Kind.TEXT, "short", 0, "", true))
@@ -89,14 +95,20 @@ class ValidationTest {
 
     @Test
     void clientIdTemplate_withoutClientForManyClients_isRefused() {
-        assertThatThrownBy(() -> new ConnectOperation(ConnectionSettings.builder().build(), 10, "{engine}-{thread}", true,
-                0, ReconnectPolicy.none(), "")).hasMessageStartingWith("clientIdTemplate = '{engine}-{thread}'");
+        assertThatThrownBy(() -> connect(Map.of(ConnectSettings.CLIENT_COUNT.name(), "10",
+                ConnectSettings.CLIENT_ID_TEMPLATE.name(), "{engine}-{thread}")))
+                .hasMessageStartingWith("clientIdTemplate = '{engine}-{thread}'");
     }
 
     @Test
     void localAddress_thatIsNotAnIp_isRefused() {
-        assertThatThrownBy(() -> new ConnectOperation(ConnectionSettings.builder().build(), 1, "{client}", true, 0,
-                ReconnectPolicy.none(), "127.0.0.1, broker.example")).hasMessageStartingWith("localAddresses = 'broker.example'");
+        assertThatThrownBy(() -> connect(Map.of(ConnectSettings.LOCAL_ADDRESSES.name(), "127.0.0.1, broker.example")))
+                .hasMessageStartingWith("localAddresses = 'broker.example'");
+    }
+
+    private static ConnectOperation connect(Map<String, String> fields) {
+        return new ConnectOperation(ConnectionSettings.builder().build(), SettingValues.of(ConnectSettings.ALL, fields),
+                ReconnectPolicy.none());
     }
 
     @Test

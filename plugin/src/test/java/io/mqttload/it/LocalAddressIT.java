@@ -16,6 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.common.settings.ConnectSettings;
+import io.mqttload.common.settings.SettingValues;
 import io.mqttload.engine.ClientGroup;
 import io.mqttload.engine.ConnectOperation;
 import io.mqttload.engine.EngineRuntime;
@@ -49,8 +51,8 @@ class LocalAddressIT {
             ClientGroup group = run.group(Thread.currentThread(), "default");
             ConnectionSettings settings = ConnectionSettings.builder().host("127.0.0.1").port(broker.tcpPort()).build();
 
-            OperationResult result = new ConnectOperation(settings, 10, "src-{client}", true, 0, ReconnectPolicy.none(),
-                    "127.0.0.2, 127.0.0.3").run(run, group, 1, 1, run.samplerMetrics("connect"));
+            OperationResult result = connect(settings, "10", "127.0.0.2, 127.0.0.3").run(run, group, 1, 1,
+                    run.samplerMetrics("connect"));
 
             assertThat(result.ok).as(result.message).isTrue();
             Map<String, Integer> sources = sourcesOfConnectionsTo(broker.tcpPort());
@@ -65,8 +67,7 @@ class LocalAddressIT {
             RunContext run = start();
             ConnectionSettings settings = ConnectionSettings.builder().host("127.0.0.1").port(broker.tcpPort()).build();
 
-            OperationResult result = new ConnectOperation(settings, 1, "src-{client}", true, 0, ReconnectPolicy.none(),
-                    "192.0.2.1").run(run, run.group(Thread.currentThread(), "default"), 1, 1,
+            OperationResult result = connect(settings, "1", "192.0.2.1").run(run, run.group(Thread.currentThread(), "default"), 1, 1,
                     run.samplerMetrics("connect"));
 
             assertThat(result.ok).isFalse();
@@ -87,6 +88,12 @@ class LocalAddressIT {
      * Established connections to 127.0.0.1:{@code port}, counted by source address, from the kernel's
      * tables: /proc/net/tcp, and /proc/net/tcp6 where Java's dual-stack sockets put IPv4-mapped addresses.
      */
+    private static ConnectOperation connect(ConnectionSettings settings, String clients, String localAddresses) {
+        return new ConnectOperation(settings, SettingValues.of(ConnectSettings.ALL, Map.of(
+                ConnectSettings.CLIENT_COUNT.name(), clients, ConnectSettings.CLIENT_ID_TEMPLATE.name(), "src-{client}",
+                ConnectSettings.LOCAL_ADDRESSES.name(), localAddresses)), ReconnectPolicy.none());
+    }
+
     private static Map<String, Integer> sourcesOfConnectionsTo(int port) throws IOException {
         Map<String, Integer> counts = new HashMap<>();
         String broker = String.format(Locale.ROOT, "0100007F:%04X", port);

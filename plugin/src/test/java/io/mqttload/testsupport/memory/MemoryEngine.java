@@ -13,6 +13,11 @@ import java.util.Map;
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.PublishProperties;
 import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.common.settings.ConnectSettings;
+import io.mqttload.common.settings.DisconnectSettings;
+import io.mqttload.common.settings.PublishSettings;
+import io.mqttload.common.settings.SettingValues;
+import io.mqttload.common.settings.SubscribeSettings;
 import io.mqttload.engine.ConnectOperation;
 import io.mqttload.engine.DisconnectOperation;
 import io.mqttload.engine.EngineRuntime;
@@ -74,13 +79,17 @@ public final class MemoryEngine {
     /** Opens {@code count} clients for thread {@code thread} into its client group {@code group}. */
     public OperationResult connect(String label, String group, int thread, ConnectionSettings settings, int count,
             String idTemplate, ReconnectPolicy reconnects) {
-        ConnectOperation op = new ConnectOperation(settings, count, idTemplate, false, 0, reconnects, "");
+        ConnectOperation op = new ConnectOperation(settings, SettingValues.of(ConnectSettings.ALL, Map.of(
+                ConnectSettings.CLIENT_COUNT.name(), Integer.toString(count), ConnectSettings.CLIENT_ID_TEMPLATE.name(),
+                idTemplate, ConnectSettings.CLIENT_IDS_WITHIN_23.name(), "false")), reconnects);
         return sample(label, s -> op.run(context(), context().group(thread(thread), group), threadGroup(),
                 thread, s));
     }
 
     public OperationResult subscribe(String label, String group, int thread, String filters, int qos) {
-        SubscribeOperation op = new SubscribeOperation(filters, qos, "all", 2_000);
+        SubscribeOperation op = new SubscribeOperation(SettingValues.of(SubscribeSettings.ALL, Map.of(
+                SubscribeSettings.TOPIC_FILTERS.name(), filters, SubscribeSettings.QOS.name(), Integer.toString(qos),
+                SubscribeSettings.SUBACK_TIMEOUT_MS.name(), "2000")));
         return sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group),
                 threadGroup(), thread, s));
     }
@@ -88,14 +97,23 @@ public final class MemoryEngine {
     /** {@code messages} measured messages of one sample, each acknowledgement waited for when {@code synchronous}. */
     public OperationResult publish(String label, String group, int thread, String topic, int qos, int messages,
             boolean synchronous) {
-        return publish(label, group, thread, new PublishOperation(topic, qos, false, payload(), messages, synchronous,
-                1_000, 1_000, 2_000));
+        return publish(label, group, thread, new PublishOperation(publishSettings(topic, qos, messages, synchronous, ""),
+                payload(), PublishProperties.NONE));
     }
 
     /** {@code messages} QoS 1 requests of one sample, each acknowledgement waited for, replies asked on {@code replyTo}. */
     public OperationResult request(String label, String group, int thread, String topic, String replyTo, int messages) {
-        return publish(label, group, thread, new PublishOperation(topic, 1, false, payload(), messages, true, 1_000,
-                1_000, 2_000, PublishProperties.NONE, replyTo));
+        return publish(label, group, thread, new PublishOperation(publishSettings(topic, 1, messages, true, replyTo),
+                payload(), PublishProperties.NONE));
+    }
+
+    private static SettingValues publishSettings(String topic, int qos, int messages, boolean synchronous, String replyTo) {
+        return SettingValues.of(PublishSettings.ALL, Map.of(PublishSettings.TOPIC.name(), topic,
+                PublishSettings.QOS.name(), Integer.toString(qos),
+                PublishSettings.MESSAGES_PER_SAMPLE.name(), Integer.toString(messages),
+                PublishSettings.MODE.name(), synchronous ? "SYNC" : "ASYNC",
+                PublishSettings.MAX_IN_FLIGHT.name(), "1000", PublishSettings.MAX_IN_FLIGHT_PER_CLIENT.name(), "1000",
+                PublishSettings.ACK_TIMEOUT_MS.name(), "2000", PublishSettings.RESPONSE_TOPIC.name(), replyTo));
     }
 
     private OperationResult publish(String label, String group, int thread, PublishOperation op) {
@@ -110,7 +128,8 @@ public final class MemoryEngine {
     }
 
     public OperationResult disconnect(String label, String group, int thread) {
-        DisconnectOperation op = new DisconnectOperation(2_000, 100);
+        DisconnectOperation op = new DisconnectOperation(SettingValues.of(DisconnectSettings.ALL, Map.of(
+                DisconnectSettings.DISCONNECT_TIMEOUT_MS.name(), "2000", DisconnectSettings.DRAIN_TIMEOUT_MS.name(), "100")));
         return sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group)));
     }
 

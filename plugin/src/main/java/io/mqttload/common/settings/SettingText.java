@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.common.settings;
 
 import java.util.Locale;
 
@@ -9,11 +9,11 @@ import io.mqttload.common.InvalidSettingException;
  * JMeter's own conversion would turn "abc" into 0 silently, so each value is parsed here with an
  * error that names the field and the value.
  */
-final class Fields {
-    private Fields() {
+public final class SettingText {
+    private SettingText() {
     }
 
-    static long parseLong(String field, String text, long min, long max) {
+    public static long parseLong(String field, String text, long min, long max) {
         String t = text == null ? "" : text.trim();
         long value;
         try {
@@ -27,11 +27,11 @@ final class Fields {
         return value;
     }
 
-    static int parseInt(String field, String text, int min, int max) {
+    public static int parseInt(String field, String text, int min, int max) {
         return (int) parseLong(field, text, min, max);
     }
 
-    static double parseDouble(String field, String text, double min) {
+    public static double parseDouble(String field, String text, double min) {
         String t = text == null ? "" : text.trim();
         if (t.isEmpty()) {
             return 0;
@@ -49,7 +49,7 @@ final class Fields {
     }
 
     /** "0", "1", "2", or the names JMeter users type ("AT_LEAST_ONCE"...). */
-    static int parseQos(String field, String text) {
+    public static int parseQos(String field, String text) {
         String t = text == null ? "" : text.trim().toUpperCase(Locale.ROOT);
         switch (t) {
             case "0":
@@ -66,15 +66,7 @@ final class Fields {
         }
     }
 
-    /**
-     * A flag that plans saved before it existed do not carry: JMeter sets such a field to "", which means
-     * {@code absent}.
-     */
-    static boolean parseFlag(String field, String text, boolean absent) {
-        return text == null || text.isBlank() ? absent : parseBoolean(field, text);
-    }
-
-    static boolean parseBoolean(String field, String text) {
+    public static boolean parseBoolean(String field, String text) {
         String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
         if (t.equals("true")) {
             return true;

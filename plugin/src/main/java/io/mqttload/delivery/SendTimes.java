@@ -1,0 +1,91 @@
+package io.mqttload.delivery;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * When a stream's messages were sent, in a few words however long the stream: checkpoints (sequence number, send
+ * time in {@link io.mqttload.measure.MicroClock} µs), a new one once the time has moved on by a 32nd of the stream's
+ * age (at least 1 ms), at most {@link #MAX_CHECKPOINTS} of them (every other one dropped when full), the first and the
+ * last send always kept. A stream's messages leave in sequence order from one thread, so any sequence number was sent
+ * between the checkpoints either side of it: fine-grained at the stream's start, where subscriptions usually take
+ * effect, coarser later. Written by the stream's owning thread; read by any.
+ */
+final class SendTimes {
+    static final int MAX_CHECKPOINTS = 64;
+    static final long MIN_STEP_MICROS = 1_000;
+    /** A new checkpoint once the time since the last one exceeds the stream's age over this. */
+    private static final int AGE_SHARE = 32;
+
+    /** Guarded by this. */
+    private final long[] sequences = new long[MAX_CHECKPOINTS];
+    private final long[] micros = new long[MAX_CHECKPOINTS];
+    private int count;
+    /** Owner thread only. */
+    private boolean started;
+    private long firstMicros;
+    private long checkpointMicros;
+    /** The latest send: its time is written before its sequence number, so a reader that sees the number sees its time or a later one. */
+    private final AtomicLong lastMicros = new AtomicLong();
+    private final AtomicLong lastSequence = new AtomicLong();
+
+    /** Message {@code sequence} left the client at {@code nowMicros}; called by the stream's owning thread. */
+    void sent(long sequence, long nowMicros) {
+        if (!started || nowMicros - checkpointMicros >= Math.max(MIN_STEP_MICROS, (nowMicros - firstMicros) / AGE_SHARE)) {
+            if (!started) {
+                started = true;
+                firstMicros = nowMicros;
+            }
+            checkpointMicros = nowMicros;
+            checkpoint(sequence, nowMicros);
+        }
+        lastMicros.lazySet(nowMicros);
+        lastSequence.lazySet(sequence);
+    }
+
+    private synchronized void checkpoint(long sequence, long nowMicros) {
+        if (count == MAX_CHECKPOINTS) {
+            // Every other one goes, the first stays: the precision halves evenly rather than forgetting the start.
+            int kept = 0;
+            for (int i = 0; i < count; i += 2) {
+                sequences[kept] = sequences[i];
+                micros[kept] = micros[i];
+                kept++;
+            }
+            count = kept;
+        }
+        sequences[count] = sequence;
+        micros[count] = nowMicros;
+        count++;
+    }
+
+    /** {@code [sequence, micros, ...]} in sequence order, the latest send last; null before the first send. */
+    long[] snapshot() {
+        long[] out;
+        synchronized (this) {
+            if (count == 0) {
+                return null;
+            }
+            out = new long[2 * count + 2];
+            for (int i = 0; i < count; i++) {
+                out[2 * i] = sequences[i];
+                out[2 * i + 1] = micros[i];
+            }
+        }
+        int n = out.length - 2;
+        // Read as the writer wrote them, backwards, and again when a send came in between: a pair that belongs together.
+        for (int attempt = 0; attempt < 3; attempt++) {
+            long timeBefore = lastMicros.get();
+            long sequence = lastSequence.get();
+            if (lastMicros.get() == timeBefore) {
+                if (sequence > out[n - 2]) {
+                    out[n] = sequence;
+                    out[n + 1] = timeBefore;
+                    return out;
+                }
+                break;
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+}

@@ -6,10 +6,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * When a stream's messages were sent, in a few words however long the stream: checkpoints (sequence number, send
  * time in {@link io.mqttload.measure.MicroClock} µs), a new one once the time has moved on by a 32nd of the stream's
- * age (at least 1 ms), at most {@link #MAX_CHECKPOINTS} of them (every other one dropped when full), the first and the
- * last send always kept. A stream's messages leave in sequence order from one thread, so any sequence number was sent
- * between the checkpoints either side of it: fine-grained at the stream's start, where subscriptions usually take
- * effect, coarser later. Written by the stream's owning thread; read by any.
+ * age (at least 1 ms), together with the send before it, at most {@link #MAX_CHECKPOINTS} of them (every other one
+ * dropped when full), the first and the last send always kept. A stream's messages leave in sequence order from one
+ * thread, so any sequence number was sent between the checkpoints either side of it, no further apart than that step
+ * until the index is thinned: a pause in publishing (where subscriptions are usually made) is bracketed by the sends
+ * either side of it. Written by the stream's owning thread; read by any.
  */
 final class SendTimes {
     static final int MAX_CHECKPOINTS = 64;
@@ -25,6 +26,7 @@ final class SendTimes {
     private boolean started;
     private long firstMicros;
     private long checkpointMicros;
+    private long checkpointSequence;
     /** The latest send: its time is written before its sequence number, so a reader that sees the number sees its time or a later one. */
     private final AtomicLong lastMicros = new AtomicLong();
     private final AtomicLong lastSequence = new AtomicLong();
@@ -37,6 +39,12 @@ final class SendTimes {
                 firstMicros = nowMicros;
             }
             checkpointMicros = nowMicros;
+            long previous = lastSequence.get();
+            if (previous > checkpointSequence) {
+                // The send before this one ends the step before it: what was sent in between is known to the step.
+                checkpoint(previous, lastMicros.get());
+            }
+            checkpointSequence = sequence;
             checkpoint(sequence, nowMicros);
         }
         lastMicros.lazySet(nowMicros);

@@ -109,7 +109,7 @@ public final class Judgement {
         } else if (count.applyAsLong(Count.STOPPED_AT_MILLIS) > 0) {
             // A run cut short is never a clean pass, whatever arrived before the stop: the plan did not run to its end.
             verdict = Verdict.STOPPED;
-        } else if (expected == 0) {
+        } else if (expected == 0 && count.applyAsLong(Count.UNDECIDED_AROUND_SUBSCRIPTION) == 0) {
             verdict = received == 0 && count.applyAsLong(Count.DELIVERED_UNACKNOWLEDGED) == 0 ? Verdict.NOTHING_TO_CHECK
                     : Verdict.NOT_CHECKED;
         } else if (lost == 0) {
@@ -157,7 +157,7 @@ public final class Judgement {
             case LOSS:
             case LOSS_UNCERTAIN:
                 b.append(String.format(Locale.ROOT, "%d of %d expected deliveries missing (%.4f%%)", lost, expected,
-                        100.0 * lost / expected));
+                        expected == 0 ? 0.0 : 100.0 * lost / expected));
                 if (!wholeRun) {
                     b.append("; ").append(count.applyAsLong(Count.MISSING_IN_GAPS)).append(" sequence numbers still in gaps");
                 }

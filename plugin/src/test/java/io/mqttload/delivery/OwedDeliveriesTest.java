@@ -125,6 +125,15 @@ class OwedDeliveriesTest {
     }
 
     @Test
+    void anotherEngine_offsetNotMeasured_nothingReceived_isUncertain_notNothingToCheck() {
+        DeliveryCheck.Result r = check(scope(2, 1, 100), DeliveryCheck.Clocks.SAME_ENGINE);
+
+        assertThat(r.expected).isZero();
+        assertThat(r.undecidedAroundSubscription).isEqualTo(100);
+        assertThat(verdict(r)).isEqualTo(Verdict.LOSS_UNCERTAIN);
+    }
+
+    @Test
     void aLedgerWithoutTimes_owesEveryAcknowledgedMessage_asBefore() {
         DeliveryCheck.Scope scope = scope(1, 1, 40);
         scope.windows.clear();

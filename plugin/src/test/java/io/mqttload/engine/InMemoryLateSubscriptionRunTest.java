@@ -1,10 +1,8 @@
 package io.mqttload.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -16,7 +14,6 @@ import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
-import io.mqttload.measure.MicroClock;
 import io.mqttload.summary.ClockReport;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
@@ -49,13 +46,6 @@ class InMemoryLateSubscriptionRunTest {
                 "mqttload.clockSamples", "4", "mqttload.clockTimeoutMs", "2000"));
     }
 
-    /** Returns once this JVM's clock (both engines') has moved on by {@link #GAP_MICROS}. */
-    private static void letTheClockMoveOn() {
-        long until = MicroClock.nowMicros() + GAP_MICROS;
-        await().atMost(Duration.ofSeconds(2)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
-                .until(() -> MicroClock.nowMicros() > until);
-    }
-
     private MergedReport run(boolean dropOneAfterTheSubscriptions) {
         ConnectionSettings settings = MemoryEngine.settings().build();
         MemoryEngine one = engine(1);
@@ -64,10 +54,10 @@ class InMemoryLateSubscriptionRunTest {
         one.subscribe("subscribe", "g", 1, "t/#", 1);
         one.publish("publish", "g", 1, "t/1/x", 1, 10, true);
         one.awaitCount(Count.RECEIVED, 10);
-        letTheClockMoveOn();
+        MemoryEngine.letTheClockMoveOn(GAP_MICROS);
         two.connect("connect", "g", 1, settings, 1, "e2-{client}", ReconnectPolicy.none());
         two.subscribe("subscribe", "g", 1, "t/#", 1);
-        letTheClockMoveOn();
+        MemoryEngine.letTheClockMoveOn(GAP_MICROS);
         int dropped = 0;
         if (dropOneAfterTheSubscriptions) {
             broker.drop(Which.all(), "t/1/x");

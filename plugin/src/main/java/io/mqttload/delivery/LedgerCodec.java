@@ -21,9 +21,10 @@ import java.util.zip.Inflater;
  * ±stream id, ±highest (see {@link ScopeColumns}), ±(highest − unique), missing, ±duplicates, ±reordered. Texts are
  * {@link TextColumn}s (one per field), number arrays {@link Varints.Out#longs} (null, or length and each element
  * against the one before). Layout 2 adds, after the last scope, when things happened: per stream its send-time
- * checkpoints (count + 1, 0 for none; per checkpoint ±sequence against the one before, ±µs against the one before
- * across streams), per scope its subscription windows (count; per window filter, engine, ±from against the one
- * before, to − from). Layout 1 (without them) is still read, and written for a ledger that has none.
+ * checkpoints (count + 1, 0 for none; per checkpoint ±sequence against the one before, ±µs against the one before,
+ * a stream's first against the first of the stream before), per scope its subscription windows (count; per window
+ * filter, engine, ±from against the one before, to − from). Layout 1 (without them) is still read, and written for a
+ * ledger that has none.
  */
 public final class LedgerCodec {
     /** Raised when the layout changes; a decoder refuses any other. */
@@ -200,14 +201,17 @@ public final class LedgerCodec {
     }
 
     private static void writeTimes(DeliveryCheck.Ledger ledger, Varints.Out out) {
-        long micros = 0;
+        long firstMicros = 0;
         for (DeliveryCheck.Stream s : ledger.streams) {
             long[] times = s.sendTimes;
             out.unsigned(times == null ? 0 : times.length / 2 + 1);
-            if (times == null) {
+            if (times == null || times.length == 0) {
                 continue;
             }
+            // A stream's first send against the stream before's (streams start close together), the rest in the stream.
             long sequence = 0;
+            long micros = firstMicros;
+            firstMicros = times[1];
             for (int i = 0; i + 1 < times.length; i += 2) {
                 out.signed(times[i] - sequence);
                 sequence = times[i];
@@ -230,7 +234,7 @@ public final class LedgerCodec {
     }
 
     private static void readTimes(DeliveryCheck.Stream[] streams, DeliveryCheck.Scope[] scopes, Varints.In in) {
-        long micros = 0;
+        long firstMicros = 0;
         for (DeliveryCheck.Stream s : streams) {
             int checkpoints = in.count() - 1;
             if (checkpoints < 0) {
@@ -238,11 +242,15 @@ public final class LedgerCodec {
             }
             long[] times = new long[2 * checkpoints];
             long sequence = 0;
+            long micros = firstMicros;
             for (int i = 0; i < checkpoints; i++) {
                 sequence += in.signed();
                 micros += in.signed();
                 times[2 * i] = sequence;
                 times[2 * i + 1] = micros;
+            }
+            if (checkpoints > 0) {
+                firstMicros = times[1];
             }
             s.sendTimes = times;
         }

@@ -51,6 +51,14 @@ public final class DeliveryCheck {
         @JsonInclude(JsonInclude.Include.NON_NULL)
         final String publisher;
 
+        /**
+         * When its messages were sent, in its engine's clock: {@code [sequence, µs, ...]} checkpoints in sequence order
+         * (see {@link SendTimes}); null when not booked (a ledger of an earlier version).
+         */
+        @JsonProperty
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        long[] sendTimes;
+
         public Stream(int id, String topic, long sent, long acknowledged, long[] failed) {
             this(id, topic, sent, acknowledged, failed, null);
         }
@@ -131,6 +139,10 @@ public final class DeliveryCheck {
         @JsonProperty
         @JsonInclude(JsonInclude.Include.NON_EMPTY)
         final Set<String> noLocalFilters = new LinkedHashSet<>();
+        /** When its filters' subscriptions took effect, per filter and engine (a shared group's parts each bring theirs). */
+        @JsonProperty
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        final List<Window> windows = new ArrayList<>();
 
         public Scope(String key, String label) {
             this.key = key;
@@ -140,8 +152,12 @@ public final class DeliveryCheck {
         @JsonCreator
         Scope(@JsonProperty("key") String key, @JsonProperty("label") String label,
                 @JsonProperty("filters") List<String> filters, @JsonProperty("received") Map<Integer, Seen> received,
-                @JsonProperty("noLocalFilters") List<String> noLocalFilters) {
+                @JsonProperty("noLocalFilters") List<String> noLocalFilters,
+                @JsonProperty("windows") List<Window> windows) {
             this(key, label);
+            if (windows != null) {
+                this.windows.addAll(windows);
+            }
             if (filters != null) {
                 this.filters.addAll(filters);
             }
@@ -180,6 +196,44 @@ public final class DeliveryCheck {
         }
     }
 
+    /**
+     * When one filter's subscription took effect at the broker, in the subscribing engine's clock (µs, as latencies
+     * use): after its SUBSCRIBE was sent ({@link #from}) and before its SUBACK was read ({@link #to}).
+     */
+    @JsonPropertyOrder({"filter", "engine", "from", "to"})
+    public static final class Window {
+        @JsonProperty
+        final String filter;
+        @JsonProperty
+        final int engine;
+        @JsonProperty
+        final long from;
+        @JsonProperty
+        final long to;
+
+        @JsonCreator
+        public Window(@JsonProperty("filter") String filter, @JsonProperty("engine") int engine,
+                @JsonProperty("from") long from, @JsonProperty("to") long to) {
+            this.filter = filter;
+            this.engine = engine;
+            this.from = from;
+            this.to = to;
+        }
+    }
+
+    /** How two engines' clocks differ: what turns a subscription's window into its publisher's clock. */
+    @FunctionalInterface
+    public interface Clocks {
+        /** One engine's own clock: 0 ± 0; other engines' are not known. */
+        Clocks SAME_ENGINE = (subscriber, publisher) -> subscriber == publisher ? new long[] {0, 0} : null;
+
+        /**
+         * The subscribing engine's clock minus the publishing engine's and the bound of that difference, µs, as
+         * {@code [difference, bound]}; null when not measured.
+         */
+        long[] difference(int subscriberEngine, int publisherEngine);
+    }
+
     /** Expected versus received over the scopes and streams given. */
     public static final class Result {
         public long expected;
@@ -204,6 +258,17 @@ public final class DeliveryCheck {
          * {@link #expected} (and the subscribers' and nodes' figures) and counted here.
          */
         public long unservedSharedDeliveries;
+        /**
+         * Deliveries of messages published before the receiver's subscription could have taken effect (the send time's
+         * latest against the SUBSCRIBE's, with the clocks' bound): owed to nobody, left out of {@link #expected}.
+         */
+        public long publishedBeforeSubscription;
+        /**
+         * Deliveries that did not arrive, of messages published while the subscription was being set up, as far as
+         * the send times and the clocks' bound tell (or, the clocks not measured, before the first message of their
+         * stream that arrived): neither owed nor lost, and not in {@link #expected}. Makes a run without loss uncertain.
+         */
+        public long undecidedAroundSubscription;
         /** Receivers owed messages that got none of them: a shared group the broker does not serve, say. */
         public final List<String> receivedNothing = new ArrayList<>();
 
@@ -272,6 +337,8 @@ public final class DeliveryCheck {
         }
         for (Scope part : ledger.scopes) {
             Scope scope = scopes.computeIfAbsent(part.key, k -> new Scope(k, part.label));
+            // Each part's window stays with its engine: only the clocks can tell which took effect first.
+            scope.windows.addAll(part.windows);
             if (scope.label.isEmpty()) {
                 scope.label = part.label;
             }
@@ -290,7 +357,16 @@ public final class DeliveryCheck {
         }
     }
 
+    /** Like {@link #check(Collection, Collection, Clocks)} with one engine's clock only. */
     public static Result check(Collection<Stream> streams, Collection<Scope> scopes) {
+        return check(streams, scopes, Clocks.SAME_ENGINE);
+    }
+
+    /**
+     * Expected versus received. A message is owed to a scope only if it was published after the scope's subscription
+     * took effect: {@code clocks} turn the scope's windows into the publisher's clock (see {@link OwedDeliveries}).
+     */
+    public static Result check(Collection<Stream> streams, Collection<Scope> scopes, Clocks clocks) {
         TopicTrie<Scope> trie = new TopicTrie<>();
         for (Scope scope : scopes) {
             for (String f : scope.filters) {
@@ -314,17 +390,18 @@ public final class DeliveryCheck {
                 Seen seen = scope.seen.get(stream.id);
                 long unique = seen == null ? 0 : seen.unique;
                 long receivedAcknowledged = Math.min(stream.acknowledged, unique - receivedOf(stream, seen));
-                r.expected += stream.acknowledged;
-                r.receivedOfExpected += receivedAcknowledged;
                 r.deliveredUnacknowledged += unique - receivedAcknowledged;
+                OwedDeliveries owed = OwedDeliveries.of(stream, scope, seen, receivedAcknowledged, clocks);
+                r.publishedBeforeSubscription += owed.notOwed;
+                r.undecidedAroundSubscription += owed.undecided;
+                r.expected += owed.expected;
+                r.receivedOfExpected += owed.received;
                 if (!scope.node.isEmpty()) {
-                    add(r.byNode.computeIfAbsent(scope.node, k -> new long[4]), stream.acknowledged, receivedAcknowledged,
-                            seen);
+                    add(r.byNode.computeIfAbsent(scope.node, k -> new long[4]), owed.expected, owed.received, seen);
                 }
-                add(r.bySampler.computeIfAbsent(scope.label, k -> new long[4]), stream.acknowledged, receivedAcknowledged,
-                        seen);
+                add(r.bySampler.computeIfAbsent(scope.label, k -> new long[4]), owed.expected, owed.received, seen);
                 long[] forScope = perScope.computeIfAbsent(scope, k -> new long[2]);
-                forScope[0] += stream.acknowledged;
+                forScope[0] += owed.expected;
                 forScope[1] += unique;
             }
         }

@@ -142,13 +142,13 @@ public final class DeliveryLedger {
                 sharedAcrossEngines++;
                 continue;
             }
-            judged.add(scope.snapshot());
+            judged.add(scope.snapshot(engineNumber));
         }
         List<DeliveryCheck.Stream> books = new ArrayList<>();
         for (PublishStream stream : streams) {
             books.add(stream.snapshot(anyNoLocal));
         }
-        return new Delivery(DeliveryCheck.check(books, judged), gapsOpen, all.size(), books.size(),
+        return new Delivery(DeliveryCheck.check(books, judged, DeliveryCheck.Clocks.SAME_ENGINE), gapsOpen, all.size(), books.size(),
                 lateSubscriptions.get(), sharedAcrossEngines);
     }
 
@@ -163,7 +163,7 @@ public final class DeliveryLedger {
         }
         List<DeliveryCheck.Scope> seen = new ArrayList<>();
         for (ReceiverScope scope : scopes.values()) {
-            seen.add(scope.snapshot());
+            seen.add(scope.snapshot(engineNumber));
         }
         return new DeliveryCheck.Ledger(books, seen);
     }
@@ -198,6 +198,10 @@ public final class DeliveryLedger {
         public final long sharedGroupsUnserved;
         /** What those groups' filters matched: owed to nobody, not in expected (see {@link DeliveryCheck.Result}). */
         public final long unservedSharedDeliveries;
+        /** Deliveries owed to nobody: published before the subscription (see {@link DeliveryCheck.Result}). */
+        public final long publishedBeforeSubscription;
+        /** Missing deliveries neither owed nor lost (see {@link DeliveryCheck.Result#undecidedAroundSubscription}). */
+        public final long undecidedAroundSubscription;
 
         Delivery(DeliveryCheck.Result r, long missingInGaps, int receiverScopes, int publishStreams,
                 long lateSubscriptions, int sharedScopesAcrossEngines) {
@@ -211,6 +215,8 @@ public final class DeliveryLedger {
             this.receivedNothing = r.receivedNothing;
             this.sharedGroupsUnserved = r.sharedGroupsUnserved;
             this.unservedSharedDeliveries = r.unservedSharedDeliveries;
+            this.publishedBeforeSubscription = r.publishedBeforeSubscription;
+            this.undecidedAroundSubscription = r.undecidedAroundSubscription;
             this.missingInGaps = missingInGaps;
             this.receiverScopes = receiverScopes;
             this.publishStreams = publishStreams;

@@ -109,11 +109,13 @@ public final class Judgement {
         } else if (count.applyAsLong(Count.STOPPED_AT_MILLIS) > 0) {
             // A run cut short is never a clean pass, whatever arrived before the stop: the plan did not run to its end.
             verdict = Verdict.STOPPED;
-        } else if (expected == 0) {
+        } else if (expected == 0 && count.applyAsLong(Count.UNDECIDED_AROUND_SUBSCRIPTION) == 0) {
             verdict = received == 0 && count.applyAsLong(Count.DELIVERED_UNACKNOWLEDGED) == 0 ? Verdict.NOTHING_TO_CHECK
                     : Verdict.NOT_CHECKED;
         } else if (lost == 0) {
-            verdict = Verdict.NO_LOSS;
+            // Missing messages sent while a subscription was being set up: the clocks cannot say they were owed, nor
+            // that they were not, so the run is no clean pass.
+            verdict = count.applyAsLong(Count.UNDECIDED_AROUND_SUBSCRIPTION) > 0 ? Verdict.LOSS_UNCERTAIN : Verdict.NO_LOSS;
         } else {
             verdict = count.applyAsLong(Count.LATE_SUBSCRIPTIONS) > 0 || count.applyAsLong(Count.SUBSCRIBER_SESSIONS_LOST) > 0
                     ? Verdict.LOSS_UNCERTAIN : Verdict.LOSS;
@@ -155,7 +157,7 @@ public final class Judgement {
             case LOSS:
             case LOSS_UNCERTAIN:
                 b.append(String.format(Locale.ROOT, "%d of %d expected deliveries missing (%.4f%%)", lost, expected,
-                        100.0 * lost / expected));
+                        expected == 0 ? 0.0 : 100.0 * lost / expected));
                 if (!wholeRun) {
                     b.append("; ").append(count.applyAsLong(Count.MISSING_IN_GAPS)).append(" sequence numbers still in gaps");
                 }
@@ -165,6 +167,7 @@ public final class Judgement {
                             + " before they existed");
                 }
                 b.append(sessionsLost(count));
+                b.append(undecided(count));
                 break;
             case STOPPED:
                 b.append(stopped(count, wholeRun)).append(": the figures cover the run up to the stop");
@@ -237,6 +240,14 @@ public final class Judgement {
             }
         }
         return b.toString();
+    }
+
+    /** Missing deliveries neither owed nor lost, said beside the loss, or "". */
+    private static String undecided(ToLongFunction<Count> count) {
+        long undecided = count.applyAsLong(Count.UNDECIDED_AROUND_SUBSCRIPTION);
+        return undecided == 0 ? "" : "; " + undecided + " deliveries missing (" + Count.UNDECIDED_AROUND_SUBSCRIPTION.key()
+                + ") of messages published while their subscription was being set up: the send times and the clocks'"
+                + " bound cannot tell whether they were owed, so they are neither in expected nor lost";
     }
 
     /** Why part of a loss may be no one's: subscribers whose broker kept no session across a reconnect, or "". */

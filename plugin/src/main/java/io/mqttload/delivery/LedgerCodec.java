@@ -20,11 +20,17 @@ import java.util.zip.Inflater;
  * per scope key, label, node, grantedAt, filter count and filters, no-local count and filters, entry count, per entry
  * ±stream id, ±highest (see {@link ScopeColumns}), ±(highest − unique), missing, ±duplicates, ±reordered. Texts are
  * {@link TextColumn}s (one per field), number arrays {@link Varints.Out#longs} (null, or length and each element
- * against the one before).
+ * against the one before). Layout 2 adds, after the last scope, when things happened: per stream its send-time
+ * checkpoints (count + 1, 0 for none; per checkpoint ±sequence against the one before, ±µs against the one before,
+ * a stream's first against the first of the stream before), per scope its subscription windows (count; per window
+ * filter, engine, ±from against the one before, to − from). Layout 1 (without them) is still read, and written for a
+ * ledger that has none.
  */
 public final class LedgerCodec {
     /** Raised when the layout changes; a decoder refuses any other. */
-    static final int LAYOUT = 1;
+    static final int LAYOUT = 2;
+    /** The layout before the send times and subscription windows: still read, the ledger then has neither. */
+    static final int LAYOUT_WITHOUT_TIMES = 1;
 
     private LedgerCodec() {
     }
@@ -41,7 +47,9 @@ public final class LedgerCodec {
     /** Before deflate: what the field-by-field differences alone make of a ledger (for the benchmark's comparison). */
     static byte[] varints(DeliveryCheck.Ledger ledger) {
         Varints.Out out = new Varints.Out();
-        out.unsigned(LAYOUT);
+        // A ledger without times (read from an earlier summary) is written as it came, for the plugins that wrote it.
+        boolean timed = hasTimes(ledger);
+        out.unsigned(timed ? LAYOUT : LAYOUT_WITHOUT_TIMES);
         out.unsigned(ledger.streams.size());
         TextColumn topics = new TextColumn();
         TextColumn publishers = new TextColumn();
@@ -62,14 +70,18 @@ public final class LedgerCodec {
         for (DeliveryCheck.Scope scope : ledger.scopes) {
             columns.write(scope, out);
         }
+        if (timed) {
+            writeTimes(ledger, out);
+        }
         return out.toByteArray();
     }
 
     static DeliveryCheck.Ledger fromVarints(byte[] bytes) {
         Varints.In in = new Varints.In(bytes);
         long layout = in.unsigned();
-        if (layout != LAYOUT) {
-            throw new IllegalArgumentException("a ledger of layout " + layout + ", and this plugin reads layout " + LAYOUT);
+        if (layout != LAYOUT && layout != LAYOUT_WITHOUT_TIMES) {
+            throw new IllegalArgumentException("a ledger of layout " + layout + ", and this plugin reads layout " + LAYOUT
+                    + " (and the earlier " + LAYOUT_WITHOUT_TIMES + ")");
         }
         DeliveryCheck.Stream[] streams = new DeliveryCheck.Stream[in.count()];
         TextColumn topics = new TextColumn();
@@ -88,6 +100,9 @@ public final class LedgerCodec {
         DeliveryCheck.Scope[] scopes = new DeliveryCheck.Scope[in.count()];
         for (int i = 0; i < scopes.length; i++) {
             scopes[i] = columns.read(in);
+        }
+        if (layout == LAYOUT) {
+            readTimes(streams, scopes, in);
         }
         if (!in.atEnd()) {
             throw new IllegalArgumentException("the ledger's data goes on after its last receiver scope");
@@ -177,6 +192,78 @@ public final class LedgerCodec {
                 scope.seen.put((int) lastStreamId, new DeliveryCheck.Seen(unique, highest, missing, duplicates, reordered));
             }
             return scope;
+        }
+    }
+
+    private static boolean hasTimes(DeliveryCheck.Ledger ledger) {
+        return ledger.streams.stream().anyMatch(s -> s.sendTimes != null)
+                || ledger.scopes.stream().anyMatch(s -> !s.windows.isEmpty());
+    }
+
+    private static void writeTimes(DeliveryCheck.Ledger ledger, Varints.Out out) {
+        long firstMicros = 0;
+        for (DeliveryCheck.Stream s : ledger.streams) {
+            long[] times = s.sendTimes;
+            out.unsigned(times == null ? 0 : times.length / 2 + 1);
+            if (times == null || times.length == 0) {
+                continue;
+            }
+            // A stream's first send against the stream before's (streams start close together), the rest in the stream.
+            long sequence = 0;
+            long micros = firstMicros;
+            firstMicros = times[1];
+            for (int i = 0; i + 1 < times.length; i += 2) {
+                out.signed(times[i] - sequence);
+                sequence = times[i];
+                out.signed(times[i + 1] - micros);
+                micros = times[i + 1];
+            }
+        }
+        TextColumn filters = new TextColumn();
+        long from = 0;
+        for (DeliveryCheck.Scope scope : ledger.scopes) {
+            out.unsigned(scope.windows.size());
+            for (DeliveryCheck.Window w : scope.windows) {
+                filters.write(w.filter, out);
+                out.unsigned(w.engine);
+                out.signed(w.from - from);
+                from = w.from;
+                out.signed(w.to - w.from);
+            }
+        }
+    }
+
+    private static void readTimes(DeliveryCheck.Stream[] streams, DeliveryCheck.Scope[] scopes, Varints.In in) {
+        long firstMicros = 0;
+        for (DeliveryCheck.Stream s : streams) {
+            int checkpoints = in.count() - 1;
+            if (checkpoints < 0) {
+                continue;
+            }
+            long[] times = new long[2 * checkpoints];
+            long sequence = 0;
+            long micros = firstMicros;
+            for (int i = 0; i < checkpoints; i++) {
+                sequence += in.signed();
+                micros += in.signed();
+                times[2 * i] = sequence;
+                times[2 * i + 1] = micros;
+            }
+            if (checkpoints > 0) {
+                firstMicros = times[1];
+            }
+            s.sendTimes = times;
+        }
+        TextColumn filters = new TextColumn();
+        long from = 0;
+        for (DeliveryCheck.Scope scope : scopes) {
+            int windows = in.count();
+            for (int i = 0; i < windows; i++) {
+                String filter = filters.read(in);
+                int engine = (int) in.unsigned();
+                from += in.signed();
+                scope.windows.add(new DeliveryCheck.Window(filter, engine, from, from + in.signed()));
+            }
         }
     }
 

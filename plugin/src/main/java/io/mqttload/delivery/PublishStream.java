@@ -23,6 +23,8 @@ public final class PublishStream {
     /** Failed sequence numbers as [from, to] pairs in the order they failed; guarded by this. */
     private long[] failed = new long[0];
     private int failedLength;
+    /** When the messages were sent, for telling those published before a subscription took effect. */
+    private final SendTimes sendTimes = new SendTimes();
 
     /** The publishing client's id: a subscription of its own with no local (MQTT 5) is not owed its messages. */
     private final String publisher;
@@ -60,6 +62,12 @@ public final class PublishStream {
         sent.lazySet(sent.get() + 1);
     }
 
+    /** Message {@code sequence} left the client at {@code nowMicros} ({@code MicroClock}); called by the owning thread. */
+    public void sent(int sequence, long nowMicros) {
+        sendTimes.sent(Integer.toUnsignedLong(sequence), nowMicros);
+        sent();
+    }
+
     public void acknowledged() {
         acknowledged.incrementAndGet();
     }
@@ -86,14 +94,19 @@ public final class PublishStream {
         return acknowledged.get();
     }
 
-    /** This stream as the delivery check reads it. */
-    /** @param withPublisher whether to name the publisher (only needed when some subscription has no local) */
+    /**
+     * This stream as the delivery check reads it.
+     *
+     * @param withPublisher whether to name the publisher (only needed when some subscription has no local)
+     */
     DeliveryCheck.Stream snapshot(boolean withPublisher) {
         long[] failedNow;
         synchronized (this) {
             failedNow = Ranges.normalise(failed, failedLength);
         }
-        return new DeliveryCheck.Stream(id, topic, sent.get(), acknowledged.get(), failedNow,
+        DeliveryCheck.Stream stream = new DeliveryCheck.Stream(id, topic, sent.get(), acknowledged.get(), failedNow,
                 withPublisher ? publisher : null);
+        stream.sendTimes = sendTimes.snapshot();
+        return stream;
     }
 }

@@ -23,6 +23,8 @@ public final class ReceiverScope {
     private volatile String node = "";
     /** The MQTT version at which the broker granted this shared group's filter (empty: not granted, or not shared). */
     private volatile String grantedAt = "";
+    /** Per filter, its first subscription's window in this engine's clock: {@code [SUBSCRIBE sent, SUBACK received]} µs. */
+    private final ConcurrentHashMap<String, long[]> windows = new ConcurrentHashMap<>();
 
     ReceiverScope(String key) {
         this.key = key;
@@ -66,6 +68,15 @@ public final class ReceiverScope {
         if (isShared() && grantedAt.isEmpty()) {
             grantedAt = mqttVersion;
         }
+    }
+
+    /**
+     * {@code filter} (without any $share prefix) was asked for at {@code askedMicros} and granted by {@code grantedMicros}
+     * ({@code MicroClock}): the subscription took effect at the broker in between, and what was published before it is
+     * owed to nobody. Only the first is kept: a later SUBSCRIBE of the same filter changes nothing that was owed.
+     */
+    public void subscribed(String filter, long askedMicros, long grantedMicros) {
+        windows.putIfAbsent(filter, new long[] {askedMicros, grantedMicros});
     }
 
     /** Topic filters (without any $share prefix) whose messages this scope must receive. */
@@ -143,8 +154,9 @@ public final class ReceiverScope {
     }
 
     /** This scope as the delivery check reads it: filters, and what it saw of every stream. */
-    DeliveryCheck.Scope snapshot() {
+    DeliveryCheck.Scope snapshot(int engineNumber) {
         DeliveryCheck.Scope scope = new DeliveryCheck.Scope(key, label);
+        windows.forEach((filter, w) -> scope.windows.add(new DeliveryCheck.Window(filter, engineNumber, w[0], w[1])));
         scope.node = node;
         scope.grantedAt = grantedAt;
         filters.forEach(scope::addFilter);

@@ -15,7 +15,8 @@ public enum Verdict {
     LOSS("LOSS"),
     /**
      * Messages did not arrive, but subscriptions made late, or subscribers whose broker kept no session across a
-     * reconnect, may account for part of it.
+     * reconnect, may account for part of it; or nothing owed is missing, yet messages sent while a subscription was
+     * being set up did not arrive and the clocks cannot tell whether they were owed.
      */
     LOSS_UNCERTAIN("LOSS (UNCERTAIN)"),
     /** The run could not do what the plan asked: failed connects, subscribes or publishes, a protocol violation, a failed rendezvous. */

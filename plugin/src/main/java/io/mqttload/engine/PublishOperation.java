@@ -251,7 +251,7 @@ public final class PublishOperation {
                 return OperationResult.failedCounted("PUBLISH_FAILED", "publish to '" + topicName + "' rejected: "
                         + Errors.describe(e), counts.bytes);
             }
-            stream.sent();
+            stream.sent(sequence, start);
             counts.sent(client.node(), body.length);
             setupStep.ranOn(client);
             if (lag >= 0) {

@@ -3,10 +3,12 @@ package io.mqttload.summary;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
@@ -130,6 +132,33 @@ public final class ClockReport {
         r.total();
         r.showCorrected(false);
         return r;
+    }
+
+    /**
+     * The engines' clocks as the delivery check reads them: between two engines by number, the subscriber's offset
+     * minus the publisher's, bounded by the sum of their bounds; one engine's clock against itself 0 ± 0; null where
+     * either offset is not measured (or two engines share a number).
+     */
+    public DeliveryCheck.Clocks byEngineNumber() {
+        Map<Integer, Row> byNumber = new HashMap<>();
+        Set<Integer> shared = new HashSet<>();
+        for (Row row : engines) {
+            if (byNumber.put(row.engineNumber, row) != null) {
+                shared.add(row.engineNumber);
+            }
+        }
+        return (subscriber, publisher) -> {
+            if (subscriber == publisher) {
+                return new long[] {0, 0};
+            }
+            Row sub = byNumber.get(subscriber);
+            Row pub = byNumber.get(publisher);
+            if (sub == null || pub == null || !sub.measured() || !pub.measured() || shared.contains(subscriber)
+                    || shared.contains(publisher)) {
+                return null;
+            }
+            return new long[] {sub.offsetMicros - pub.offsetMicros, sub.boundMicros + pub.boundMicros};
+        };
     }
 
     /** The reference the engines measured against: the one that is its own, else the one most engines name. */

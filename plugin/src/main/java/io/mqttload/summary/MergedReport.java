@@ -162,7 +162,7 @@ public final class MergedReport {
         this.clocks = ClockReport.of(summaries);
         correctRendezvous(summaries);
         this.setup = RunSetup.merge(summaries.stream().map(sm -> sm.setup).collect(Collectors.toList()));
-        DeliveryCheck.Result d = mergeLedgers(summaries);
+        DeliveryCheck.Result d = mergeLedgers(summaries, clocks);
         this.expected = d.expected;
         this.receivedOfExpected = d.receivedOfExpected;
         this.lossBySampler.putAll(d.bySampler);
@@ -177,6 +177,8 @@ public final class MergedReport {
         counts.put(Count.DELIVERED_DESPITE_NO_LOCAL, d.deliveredDespiteNoLocal);
         counts.put(Count.SHARED_GROUPS_UNSERVED, d.sharedGroupsUnserved);
         counts.put(Count.UNSERVED_SHARED_DELIVERIES, d.unservedSharedDeliveries);
+        counts.put(Count.PUBLISHED_BEFORE_SUBSCRIPTION, d.publishedBeforeSubscription);
+        counts.put(Count.UNDECIDED_AROUND_SUBSCRIPTION, d.undecidedAroundSubscription);
         counts.put(Count.RECEIVED_FROM_UNKNOWN_STREAMS, d.receivedFromUnknownStreams);
         failures.addAll(mergeFailures(summaries));
         this.failureTolerancePercent = summaries.isEmpty() ? 0 : summaries.get(0).failureTolerancePercent;
@@ -323,15 +325,15 @@ public final class MergedReport {
 
     /**
      * Every stream of every engine against every receiver scope of every engine, by the same calculation an engine
-     * makes for itself ({@link DeliveryCheck}).
+     * makes for itself ({@link DeliveryCheck}), what is owed decided with the engines' measured clock offsets.
      */
-    private static DeliveryCheck.Result mergeLedgers(List<EngineSummary> summaries) {
+    private static DeliveryCheck.Result mergeLedgers(List<EngineSummary> summaries, ClockReport clocks) {
         Map<Integer, DeliveryCheck.Stream> streams = new HashMap<>();
         Map<String, DeliveryCheck.Scope> scopes = new TreeMap<>();
         for (EngineSummary s : summaries) {
             DeliveryCheck.add(s.ledger, streams, scopes);
         }
-        return DeliveryCheck.check(streams.values(), scopes.values());
+        return DeliveryCheck.check(streams.values(), scopes.values(), clocks.byEngineNumber());
     }
 
     /** Every monitored broker added up, as one cluster (see {@link BrokerRow#total}); null without a monitor. */

@@ -17,7 +17,12 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  */
 public final class SummaryJson {
     /** Raised whenever a field changes meaning or goes; new fields a reader ignores need no new version. */
-    public static final int FORMAT_VERSION = 5;
+    public static final int FORMAT_VERSION = 6;
+    /**
+     * The format before the ledger carried when things happened (send times per stream, subscription windows per
+     * receiver): still read; its ledger owes every acknowledged message to every matching receiver, as it did.
+     */
+    public static final int FORMAT_WITHOUT_TIMES = 5;
     /**
      * The format before the rates counted their window alone: its {@code receiveRate} counted the messages that arrived
      * during the drain as if they had arrived in the window, and its {@code publishRate} the acknowledgements then.
@@ -86,10 +91,12 @@ public final class SummaryJson {
             throw new IllegalArgumentException("not " + what + " (JSON): " + e.getOriginalMessage(), e);
         }
         int version = tree.path("formatVersion").asInt(1);
-        if (version != FORMAT_VERSION && version != FORMAT_WITH_DRAIN_IN_RATES && version != FORMAT_WITH_LEDGER_LISTS) {
+        if (version != FORMAT_VERSION && version != FORMAT_WITHOUT_TIMES && version != FORMAT_WITH_DRAIN_IN_RATES
+                && version != FORMAT_WITH_LEDGER_LISTS) {
             throw new IllegalArgumentException(what + " of format " + version + " (engine " + tree.path("engineId")
                     .asText("?") + "), and this plugin reads format " + FORMAT_VERSION + " (and the earlier "
-                    + FORMAT_WITH_DRAIN_IN_RATES + " and " + FORMAT_WITH_LEDGER_LISTS + "): run the same plugin version"
+                    + FORMAT_WITHOUT_TIMES + ", " + FORMAT_WITH_DRAIN_IN_RATES + " and " + FORMAT_WITH_LEDGER_LISTS
+                    + "): run the same plugin version"
                     + " on every engine and on the controller");
         }
         try {

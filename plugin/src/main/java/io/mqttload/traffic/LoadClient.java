@@ -198,11 +198,14 @@ public final class LoadClient {
             SamplerMetrics sampler, boolean answerRequests) {
         receiver.receiveFor(sampler, answerRequests);
         List<Receiver.Subscription> added = receiver.register(filters, options.noLocal(), node);
+        long asked = MicroClock.nowMicros();
         return connection.subscribe(filters, qos, options).thenRun(() -> {
+            long granted = MicroClock.nowMicros();
             receiver.checkSentMeanwhile(added);
             String version = connection.isMqtt5() ? "MQTT 5" : "MQTT 3.1.1";
             for (Receiver.Subscription s : added) {
                 s.scope.granted(version);
+                s.scope.subscribed(s.filter, asked, granted);
             }
         });
     }

@@ -160,6 +160,34 @@ class LedgerCodecTest {
     }
 
     @Test
+    void sendTimesAndSubscriptionWindows_survive_andALedgerWithoutThemKeepsTheEarlierLayout() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(3);
+        ReceiverScope sub = ledger.clientScope("sub", "t/#");
+        ReceiverScope group = ledger.sharedScope(SharedSubscription.parse("topicFilters", "$share/g/t/+"));
+        sub.subscribed("t/#", 1_700_000_000_000_000L, 1_700_000_000_004_321L);
+        group.subscribed("t/+", 1_700_000_000_100_000L, 1_700_000_000_100_100L);
+        PublishStream timed = ledger.newStream("t/1");
+        for (int s = 1; s <= 5_000; s++) {
+            timed.sent(timed.nextSequence(), 1_700_000_000_000_000L + 997L * s);
+            timed.acknowledged();
+        }
+        publish(ledger.newStream("t/2"), 10);
+        receive(sub, timed, 1, 2, 5);
+
+        DeliveryCheck.Ledger decoded = roundTrip(ledger.book());
+
+        assertThat(decoded.streams.get(0).sendTimes).isEqualTo(ledger.book().streams.get(0).sendTimes).isNotEmpty();
+        assertThat(decoded.streams.get(1).sendTimes).isNull();
+        assertThat(decoded.scopes).flatExtracting(s -> s.windows).extracting(w -> w.filter + "@" + w.engine + ":"
+                + w.from + "-" + w.to).containsExactlyInAnyOrder("t/#@3:1700000000000000-1700000000004321",
+                        "t/+@3:1700000000100000-1700000000100100");
+        DeliveryLedger untimed = new DeliveryLedger(3);
+        publish(untimed.newStream("t/1"), 10);
+        assertThat(LedgerCodec.varints(untimed.book())[0]).isEqualTo((byte) LedgerCodec.LAYOUT_WITHOUT_TIMES);
+        roundTrip(untimed.book());
+    }
+
+    @Test
     void perfectStreams_takeLessThanAByteEach() {
         List<DeliveryCheck.Stream> streams = new ArrayList<>();
         DeliveryCheck.Scope scope = new DeliveryCheck.Scope("client:sub", "Subscribe");

@@ -48,7 +48,7 @@ class NotOwedTest {
      * and MESSAGES more are owed to nobody. A count newly declared owed to nobody fails the test until it has one.
      */
     private static final Map<Count, Function<NotOwedTest, RunSummary>> RUNS = Map.of(Count.UNSERVED_SHARED_DELIVERIES,
-            t -> t.unservedSharedGroup(0));
+            t -> t.unservedSharedGroup(0), Count.PUBLISHED_BEFORE_SUBSCRIPTION, NotOwedTest::publishedBeforeSubscription);
 
     static Stream<Count> notOwed() {
         return Count.NOT_OWED_DELIVERIES.stream();
@@ -164,6 +164,21 @@ class NotOwedTest {
                 .contains("shared group $share/perf/test/# received none of the 10 messages its filter matches, though"
                         + " the broker granted the filter at MQTT 3.1.1");
         return summary;
+    }
+
+    /** MESSAGES published before the one subscriber to test/# subscribed, and MESSAGES after. */
+    private RunSummary publishedBeforeSubscription() {
+        ConnectionSettings settings = MemoryEngine.settings().build();
+        MemoryEngine engine = new MemoryEngine(broker, results, Map.of());
+        engine.connect("connect pub", "pub", 1, settings, 1, "{engine}-pub", ReconnectPolicy.none());
+        assertThat(engine.publish("publish", "pub", 1, "test/a", 1, MESSAGES, true).ok).isTrue();
+        MemoryEngine.letTheClockMoveOn(5_000);
+        engine.connect("connect plain", "plain", 1, settings, 1, "{engine}-p", ReconnectPolicy.none());
+        assertThat(engine.subscribe("subscribe plain", "plain", 1, "test/#", 1).ok).isTrue();
+        MemoryEngine.letTheClockMoveOn(5_000);
+        assertThat(engine.publish("publish", "pub", 1, "test/a", 1, MESSAGES, true).ok).isTrue();
+        engine.awaitCount(Count.RECEIVED, MESSAGES);
+        return engine.shutdown();
     }
 
     /** Two members of the group $share/perf/test/# and an ordinary subscriber to test/#. */

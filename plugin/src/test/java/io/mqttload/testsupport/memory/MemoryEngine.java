@@ -29,6 +29,7 @@ import io.mqttload.engine.RunContext;
 import io.mqttload.engine.SubscribeOperation;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.MicroClock;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.summary.RunSummary;
 
@@ -137,6 +138,17 @@ public final class MemoryEngine {
     public void awaitCount(Count count, long value) {
         await().atMost(Duration.ofSeconds(2)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(5))
                 .until(() -> context().metrics().sum(count) == value);
+    }
+
+    /**
+     * Returns once this JVM's clock (every in-memory engine's) has moved on by {@code micros}: the send-time index and
+     * the clocks' bound resolve time, not order, so a test that needs a publish placed before or after a subscription
+     * leaves more than both between them.
+     */
+    public static void letTheClockMoveOn(long micros) {
+        long until = MicroClock.nowMicros() + micros;
+        await().atMost(Duration.ofSeconds(2)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
+                .until(() -> MicroClock.nowMicros() > until);
     }
 
     /** Ends the run: drain, close, summary (written to the results directory). */

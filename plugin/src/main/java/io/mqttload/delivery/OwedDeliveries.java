@@ -1,0 +1,181 @@
+package io.mqttload.delivery;
+
+import java.util.Arrays;
+
+import io.mqttload.common.TopicMatcher;
+
+/**
+ * What one receiver scope was owed of one stream, decided per message: a message is owed only if it was published
+ * after the scope's subscription took effect. The subscription took effect after its SUBSCRIBE was sent and before
+ * its SUBACK was read; turned into the publisher's clock with the measured difference and widened by its bound, that
+ * window meets the stream's send times ({@link SendTimes}: each sequence number known between two checkpoints). The
+ * sequence numbers then fall in three runs: surely sent before the window (owed to nobody), surely after it (owed),
+ * and between (owed if it arrived; if not, undecided, neither owed nor lost). Without the clocks' difference, what is
+ * missing before the first message of the stream that arrived is undecided, the rest owed. A scope or stream without
+ * the times (a ledger of an earlier version) is owed every acknowledged message, as before.
+ */
+final class OwedDeliveries {
+    /** Acknowledged messages owed to nobody: sent before the subscription could have taken effect. */
+    long notOwed;
+    /** Acknowledged messages sent around the subscription that did not arrive. */
+    long undecided;
+    long expected;
+    long received;
+
+    private OwedDeliveries() {
+    }
+
+    /** @param receivedAcknowledged the stream's acknowledged messages the scope received, as the check counted them */
+    static OwedDeliveries of(DeliveryCheck.Stream stream, DeliveryCheck.Scope scope, DeliveryCheck.Seen seen,
+            long receivedAcknowledged, DeliveryCheck.Clocks clocks) {
+        OwedDeliveries o = new OwedDeliveries();
+        o.expected = stream.acknowledged;
+        o.received = receivedAcknowledged;
+        long[] effect = effect(stream, scope, clocks);
+        if (effect == null) {
+            return o;
+        }
+        long lastNotOwed;
+        long firstOwed;
+        if (effect.length == 0 || stream.sendTimes == null) {
+            // Not placed in time: what is missing before the first arrival may have been sent before the subscription.
+            lastNotOwed = 0;
+            firstOwed = firstReceived(seen);
+        } else {
+            lastNotOwed = lastSentBefore(stream.sendTimes, effect[0]);
+            firstOwed = firstSentAfter(stream.sendTimes, effect[1]);
+        }
+        long notOwed = Math.min(stream.acknowledged, acknowledgedIn(stream, 1, lastNotOwed));
+        long undecidedRun = Math.min(stream.acknowledged - notOwed, firstOwed == Long.MAX_VALUE
+                ? stream.acknowledged - notOwed : acknowledgedIn(stream, lastNotOwed + 1, firstOwed - 1));
+        long owedRun = stream.acknowledged - notOwed - undecidedRun;
+        long receivedNotOwed;
+        long receivedUndecided;
+        if (seen == null) {
+            receivedNotOwed = 0;
+            receivedUndecided = 0;
+        } else if (seen.missing != null) {
+            receivedNotOwed = Math.min(notOwed, receivedAcknowledgedIn(stream, seen, 1, lastNotOwed));
+            receivedUndecided = Math.min(undecidedRun, receivedAcknowledgedIn(stream, seen, lastNotOwed + 1,
+                    firstOwed - 1));
+        } else {
+            // Which messages arrived is not known (a shared group's parts added up): what arrived fills the owed run
+            // first, then the undecided one, so only what cannot have arrived in either is lost.
+            receivedNotOwed = 0;
+            receivedUndecided = Math.min(undecidedRun, Math.max(0, receivedAcknowledged - owedRun));
+        }
+        o.notOwed = notOwed;
+        o.undecided = undecidedRun - receivedUndecided;
+        o.expected = owedRun + receivedUndecided;
+        o.received = Math.min(o.expected, receivedAcknowledged - receivedNotOwed);
+        return o;
+    }
+
+    /**
+     * When the scope's subscription to the stream's topic took effect, in the publisher's clock: {@code [earliest,
+     * latest]} µs; empty when some window's clocks are not measured; null when some matching filter has no window
+     * (nothing to decide with). The earliest over the matching filters and a shared group's parts: the first to take
+     * effect is the scope's.
+     */
+    private static long[] effect(DeliveryCheck.Stream stream, DeliveryCheck.Scope scope, DeliveryCheck.Clocks clocks) {
+        if (scope.windows.isEmpty()) {
+            return null;
+        }
+        int publisher = stream.id >>> DeliveryLedger.LOCAL_STREAM_BITS;
+        long earliest = Long.MAX_VALUE;
+        long latest = Long.MAX_VALUE;
+        boolean unmeasured = false;
+        for (String filter : scope.filters) {
+            if (!TopicMatcher.matches(filter, stream.topic)) {
+                continue;
+            }
+            boolean windowed = false;
+            for (DeliveryCheck.Window w : scope.windows) {
+                if (!w.filter.equals(filter)) {
+                    continue;
+                }
+                windowed = true;
+                long[] difference = clocks.difference(w.engine, publisher);
+                if (difference == null) {
+                    unmeasured = true;
+                    continue;
+                }
+                earliest = Math.min(earliest, w.from - difference[0] - difference[1]);
+                latest = Math.min(latest, w.to - difference[0] + difference[1]);
+            }
+            if (!windowed) {
+                return null;
+            }
+        }
+        if (unmeasured) {
+            return new long[0];
+        }
+        return earliest == Long.MAX_VALUE ? null : new long[] {earliest, latest};
+    }
+
+    /** The highest sequence number surely sent before {@code micros}: the last checkpoint before it (0: none). */
+    private static long lastSentBefore(long[] sendTimes, long micros) {
+        long last = 0;
+        for (int i = 0; i + 1 < sendTimes.length && sendTimes[i + 1] < micros; i += 2) {
+            last = sendTimes[i];
+        }
+        return last;
+    }
+
+    /** The lowest sequence number surely sent after {@code micros}: the first checkpoint after it (none: MAX_VALUE). */
+    private static long firstSentAfter(long[] sendTimes, long micros) {
+        for (int i = 0; i + 1 < sendTimes.length; i += 2) {
+            if (sendTimes[i + 1] > micros) {
+                return sendTimes[i];
+            }
+        }
+        return Long.MAX_VALUE;
+    }
+
+    /** The lowest sequence number the scope received of the stream; MAX_VALUE when none, 1 when not known. */
+    private static long firstReceived(DeliveryCheck.Seen seen) {
+        if (seen == null || seen.unique == 0) {
+            return Long.MAX_VALUE;
+        }
+        if (seen.missing == null || seen.missing.length == 0 || seen.missing[0] > 1) {
+            return 1;
+        }
+        return seen.missing[1] + 1;
+    }
+
+    /** Acknowledged sequence numbers in {@code [from, to]}: those handed out there that did not fail. */
+    private static long acknowledgedIn(DeliveryCheck.Stream stream, long from, long to) {
+        if (to < from) {
+            return 0;
+        }
+        return to - from + 1 - Ranges.count(clip(stream.failed, from, to));
+    }
+
+    /** Acknowledged sequence numbers in {@code [from, to]} the scope received. */
+    private static long receivedAcknowledgedIn(DeliveryCheck.Stream stream, DeliveryCheck.Seen seen, long from, long to) {
+        long upTo = Math.min(to, seen.highest);
+        if (upTo < from) {
+            return 0;
+        }
+        long[] missing = clip(seen.missing, from, upTo);
+        long[] failed = clip(stream.failed, from, upTo);
+        long received = upTo - from + 1 - Ranges.count(missing);
+        long receivedFailed = Ranges.count(failed) - Ranges.overlap(failed, missing);
+        return received - receivedFailed;
+    }
+
+    /** The members of {@code ranges} in {@code [from, to]}, as ranges. */
+    private static long[] clip(long[] ranges, long from, long to) {
+        long[] out = new long[ranges.length];
+        int k = 0;
+        for (int i = 0; i + 1 < ranges.length; i += 2) {
+            long a = Math.max(ranges[i], from);
+            long b = Math.min(ranges[i + 1], to);
+            if (a <= b) {
+                out[k++] = a;
+                out[k++] = b;
+            }
+        }
+        return Arrays.copyOf(out, k);
+    }
+}

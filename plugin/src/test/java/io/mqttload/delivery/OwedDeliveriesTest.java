@@ -1,0 +1,176 @@
+package io.mqttload.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+
+import io.mqttload.measure.Count;
+
+/**
+ * What is owed, decided per message: a stream of 100 messages, sequence number s sent at s ms (checkpoints every 10),
+ * against a subscription whose window is turned into the publisher's clock with the pair's offset and bound.
+ */
+class OwedDeliveriesTest {
+    private static final int ENGINE_ONE_STREAM = (1 << DeliveryLedger.LOCAL_STREAM_BITS) | 1;
+
+    /** 100 sent and acknowledged; sequence s sent at s * 1000 µs; checkpoints at 1, 11, ..., 91 and the last, 100. */
+    private static DeliveryCheck.Stream stream() {
+        DeliveryCheck.Stream s = new DeliveryCheck.Stream(ENGINE_ONE_STREAM, "t/1", 100, 100, new long[0]);
+        long[] times = new long[2 * 11];
+        for (int i = 0; i < 10; i++) {
+            times[2 * i] = 10 * i + 1;
+            times[2 * i + 1] = (10 * i + 1) * 1000L;
+        }
+        times[20] = 100;
+        times[21] = 100_000;
+        s.sendTimes = times;
+        return s;
+    }
+
+    /** A subscriber on {@code engine} whose window is [30.5 ms, 50.5 ms] in its clock, which received {@code missing}'s complement. */
+    private static DeliveryCheck.Scope scope(int engine, long... missing) {
+        DeliveryCheck.Scope scope = new DeliveryCheck.Scope("client:sub", "Subscribe");
+        scope.addFilter("t/#");
+        scope.windows.add(new DeliveryCheck.Window("t/#", engine, 30_500, 50_500));
+        long count = 0;
+        for (int i = 0; i + 1 < missing.length; i += 2) {
+            count += missing[i + 1] - missing[i] + 1;
+        }
+        scope.see(ENGINE_ONE_STREAM, new DeliveryCheck.Seen(100 - count, 100, missing));
+        return scope;
+    }
+
+    private static DeliveryCheck.Result check(DeliveryCheck.Scope scope, DeliveryCheck.Clocks clocks) {
+        return DeliveryCheck.check(List.of(stream()), List.of(scope), clocks);
+    }
+
+    private static Verdict verdict(DeliveryCheck.Result r) {
+        Map<Count, Long> counts = new EnumMap<>(Count.class);
+        counts.put(Count.EXPECTED, r.expected);
+        counts.put(Count.RECEIVED_OF_EXPECTED, r.receivedOfExpected);
+        counts.put(Count.LOST, r.lost());
+        counts.put(Count.PUBLISHED_BEFORE_SUBSCRIPTION, r.publishedBeforeSubscription);
+        counts.put(Count.UNDECIDED_AROUND_SUBSCRIPTION, r.undecidedAroundSubscription);
+        return new Judgement(c -> counts.getOrDefault(c, 0L), List.of(), List.of(), List.of(), 0, true).verdict;
+    }
+
+    @Test
+    void sameEngine_sentBeforeTheSubscribeIsNotOwed_sentAroundItAndMissingIsUndecided_afterItOwed() {
+        // 1-40 never arrived. Surely before 30.5 ms: 1-21 (21 is a checkpoint at 21 ms, 31 is at 31 ms). Surely after
+        // 50.5 ms: 51 on. 22-50 around it: 41-50 arrived (owed and received), 22-40 did not (undecided).
+        DeliveryCheck.Result r = check(scope(1, 1, 40), DeliveryCheck.Clocks.SAME_ENGINE);
+
+        assertThat(r.publishedBeforeSubscription).isEqualTo(21);
+        assertThat(r.undecidedAroundSubscription).isEqualTo(19);
+        assertThat(r.expected).isEqualTo(60);
+        assertThat(r.receivedOfExpected).isEqualTo(60);
+        assertThat(r.lost()).isZero();
+        assertThat(r.bySampler.get("Subscribe")).startsWith(60, 60);
+        assertThat(verdict(r)).as("missing messages the clocks cannot place: never LOSS, never a clean pass")
+                .isEqualTo(Verdict.LOSS_UNCERTAIN);
+    }
+
+    @Test
+    void aMessageMissingAfterTheSubscriptionTookEffect_isLost() {
+        DeliveryCheck.Result r = check(scope(1, 1, 40, 70, 70), DeliveryCheck.Clocks.SAME_ENGINE);
+
+        assertThat(r.publishedBeforeSubscription).isEqualTo(21);
+        assertThat(r.undecidedAroundSubscription).isEqualTo(19);
+        assertThat(r.expected).isEqualTo(60);
+        assertThat(r.lost()).isEqualTo(1);
+        assertThat(verdict(r)).isEqualTo(Verdict.LOSS);
+    }
+
+    @Test
+    void allMissingBeforeTheSubscribe_isNoLoss() {
+        DeliveryCheck.Result r = check(scope(1, 1, 21), DeliveryCheck.Clocks.SAME_ENGINE);
+
+        assertThat(r.publishedBeforeSubscription).isEqualTo(21);
+        assertThat(r.undecidedAroundSubscription).isZero();
+        assertThat(r.expected).isEqualTo(79);
+        assertThat(r.lost()).isZero();
+        assertThat(verdict(r)).isEqualTo(Verdict.NO_LOSS);
+    }
+
+    @Test
+    void anotherEngine_theWindowMovesByTheOffset_andTheBoundWidensIt() {
+        // The subscriber's clock 5 ms ahead: its window is [25.5, 45.5] ms in the publisher's clock.
+        DeliveryCheck.Result shifted = check(scope(2, 1, 40), (sub, pub) -> new long[] {5_000, 0});
+        assertThat(shifted.publishedBeforeSubscription).isEqualTo(21);
+        assertThat(shifted.undecidedAroundSubscription).as("22-40").isEqualTo(19);
+        assertThat(shifted.expected).as("41-100").isEqualTo(60);
+
+        // Offset 0 ± 10 ms: [20.5, 60.5] ms. Surely before: 1-11; surely after: 61 on; 12-40 missing are undecided.
+        DeliveryCheck.Result wide = check(scope(2, 1, 40), (sub, pub) -> new long[] {0, 10_000});
+        assertThat(wide.publishedBeforeSubscription).isEqualTo(11);
+        assertThat(wide.undecidedAroundSubscription).isEqualTo(29);
+        assertThat(wide.expected).isEqualTo(60);
+        assertThat(wide.lost()).isZero();
+    }
+
+    @Test
+    void anotherEngine_offsetNotMeasured_missingBeforeTheFirstArrivalIsUndecided_afterItOwed() {
+        DeliveryCheck.Result r = check(scope(2, 1, 40, 70, 70), DeliveryCheck.Clocks.SAME_ENGINE);
+
+        assertThat(r.publishedBeforeSubscription).isZero();
+        assertThat(r.undecidedAroundSubscription).as("1-40, before 41 arrived").isEqualTo(40);
+        assertThat(r.expected).isEqualTo(60);
+        assertThat(r.lost()).as("70").isEqualTo(1);
+    }
+
+    @Test
+    void anotherEngine_offsetNotMeasured_nothingReceived_isUncertain_notNothingToCheck() {
+        DeliveryCheck.Result r = check(scope(2, 1, 100), DeliveryCheck.Clocks.SAME_ENGINE);
+
+        assertThat(r.expected).isZero();
+        assertThat(r.undecidedAroundSubscription).isEqualTo(100);
+        assertThat(verdict(r)).isEqualTo(Verdict.LOSS_UNCERTAIN);
+    }
+
+    @Test
+    void aLedgerWithoutTimes_owesEveryAcknowledgedMessage_asBefore() {
+        DeliveryCheck.Scope scope = scope(1, 1, 40);
+        scope.windows.clear();
+        DeliveryCheck.Result noWindow = check(scope, DeliveryCheck.Clocks.SAME_ENGINE);
+        assertThat(noWindow.expected).isEqualTo(100);
+        assertThat(noWindow.lost()).isEqualTo(40);
+        assertThat(noWindow.publishedBeforeSubscription).isZero();
+        assertThat(noWindow.undecidedAroundSubscription).isZero();
+
+        DeliveryCheck.Stream untimed = stream();
+        untimed.sendTimes = null;
+        DeliveryCheck.Result noTimes = DeliveryCheck.check(List.of(untimed), List.of(scope(1, 1, 40)),
+                DeliveryCheck.Clocks.SAME_ENGINE);
+        assertThat(noTimes.publishedBeforeSubscription).isZero();
+        assertThat(noTimes.undecidedAroundSubscription).as("not placed in time: before the first arrival").isEqualTo(40);
+        assertThat(noTimes.lost()).isZero();
+    }
+
+    @Test
+    void aSharedGroupOnTwoEngines_takesEffectWithItsFirstMember() {
+        Map<Integer, DeliveryCheck.Stream> streams = new HashMap<>();
+        Map<String, DeliveryCheck.Scope> scopes = new TreeMap<>();
+        DeliveryCheck.Scope early = new DeliveryCheck.Scope("share:g/t/#", "Subscribe");
+        early.addFilter("t/#");
+        early.windows.add(new DeliveryCheck.Window("t/#", 1, 30_500, 50_500));
+        early.see(ENGINE_ONE_STREAM, new DeliveryCheck.Seen(30, 100, new long[] {1, 40, 71, 100}));
+        DeliveryCheck.Scope late = new DeliveryCheck.Scope("share:g/t/#", "Subscribe");
+        late.addFilter("t/#");
+        late.windows.add(new DeliveryCheck.Window("t/#", 2, 80_500, 90_500));
+        late.see(ENGINE_ONE_STREAM, new DeliveryCheck.Seen(30, 100, new long[] {1, 70}));
+        DeliveryCheck.add(new DeliveryCheck.Ledger(List.of(stream()), List.of(early)), streams, scopes);
+        DeliveryCheck.add(new DeliveryCheck.Ledger(List.of(), List.of(late)), streams, scopes);
+
+        DeliveryCheck.Result r = DeliveryCheck.check(streams.values(), scopes.values(), (sub, pub) -> new long[] {0, 0});
+
+        assertThat(r.publishedBeforeSubscription).as("before the first member's window").isEqualTo(21);
+        assertThat(r.expected + r.undecidedAroundSubscription).isEqualTo(79);
+        assertThat(r.lost()).isZero();
+    }
+}

@@ -16,6 +16,7 @@ import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.Interval;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.SamplerMetrics;
@@ -100,15 +101,15 @@ public final class LiveFeed implements IntervalListener {
         f.receiveRate = firstInterval ? 0 : (f.received - receivedAtLastTick) / seconds;
         publishedAtLastTick = f.published;
         receivedAtLastTick = f.received;
-        f.pubToSubLastSecond = new LatencyStats(interval.pubToSub);
-        f.pubToSubIntendedLastSecond = new LatencyStats(interval.fromIntended.pubToSub);
-        f.publishAckLastSecond = new LatencyStats(interval.publish);
+        f.pubToSubLastSecond = new LatencyStats(interval.of(Latency.PUB_TO_SUB));
+        f.pubToSubIntendedLastSecond = new LatencyStats(interval.of(Latency.PUB_TO_SUB_INTENDED));
+        f.publishAckLastSecond = new LatencyStats(interval.of(Latency.PUBLISH));
         if (interval.countedInTotal) {
-            steadyPublishAck.add(interval.publish);
-            steadyPubToSub.add(interval.pubToSub);
-            steadyRoundTrip.add(interval.roundTrip);
-            steadyPubToSubIntended.add(interval.fromIntended.pubToSub);
-            steadyScheduleLag.add(interval.fromIntended.scheduleLag);
+            steadyPublishAck.add(interval.of(Latency.PUBLISH));
+            steadyPubToSub.add(interval.of(Latency.PUB_TO_SUB));
+            steadyRoundTrip.add(interval.of(Latency.ROUND_TRIP));
+            steadyPubToSubIntended.add(interval.of(Latency.PUB_TO_SUB_INTENDED));
+            steadyScheduleLag.add(interval.of(Latency.SCHEDULE_LAG));
         }
         f.pubToSubSteady = new LatencyStats(steadyPubToSub);
         f.pubToSubIntendedSteady = new LatencyStats(steadyPubToSubIntended);
@@ -131,8 +132,8 @@ public final class LiveFeed implements IntervalListener {
         point.elapsedSeconds = f.elapsedSeconds;
         point.publishRate = f.publishRate;
         point.receiveRate = f.receiveRate;
-        point.pubToSubP99Millis = p99Millis(interval.pubToSub);
-        point.pubToSubIntendedP99Millis = p99Millis(interval.fromIntended.pubToSub);
+        point.pubToSubP99Millis = p99Millis(interval.of(Latency.PUB_TO_SUB));
+        point.pubToSubIntendedP99Millis = p99Millis(interval.of(Latency.PUB_TO_SUB_INTENDED));
         if (!firstInterval) {
             history.addLast(point);
         }
@@ -156,8 +157,8 @@ public final class LiveFeed implements IntervalListener {
         row.publishRate = before == null ? 0 : (row.published - before[0]) / seconds;
         row.receiveRate = before == null ? 0 : (row.received - before[1]) / seconds;
         samplerCountsAtLastTick.put(sm, new long[] {row.published, row.received});
-        row.pubToSubP99Millis = p99Millis(s.pubToSub);
-        row.publishAckP99Millis = p99Millis(s.publish);
+        row.pubToSubP99Millis = p99Millis(s.of(Latency.PUB_TO_SUB));
+        row.publishAckP99Millis = p99Millis(s.of(Latency.PUBLISH));
         row.errors = sm.errors();
         return row;
     }

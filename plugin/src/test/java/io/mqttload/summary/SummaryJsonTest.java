@@ -25,6 +25,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.report.ReportText;
 
@@ -57,9 +58,9 @@ class SummaryJsonTest {
             }
         }
         metrics.failed(FailureTally.Kind.CONNECT, new SamplerMetrics("Connect"), "CONNACK refused: NOT_AUTHORIZED (0x87)");
-        metrics.takePubToSubInterval(true);
-        metrics.publishLatency.takeInterval(true);
-        metrics.connectLatency.takeInterval(true);
+        metrics.takeReceivedInterval(true);
+        metrics.latency.takeInterval(Latency.PUBLISH, true);
+        metrics.latency.takeInterval(Latency.CONNECT, true);
         RunSummary summary = new RunSummary("run-7", "engine-4", 4, "round-trip", 1_000, 21_000, 2_000, 18.0, metrics,
                 ledger.delivery(), 47, 45, new WindowCounts(46, 44, 1, 1, 48), new long[] {1, 45, 45}, ledger.book(), 0);
         summary.engineFacts(Map.of("java", "17"), Map.of("mqtt.port", "1883"));

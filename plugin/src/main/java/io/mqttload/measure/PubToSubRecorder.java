@@ -26,10 +26,19 @@ public final class PubToSubRecorder {
      * its send (negative: it had no intended time, and counts in the figure from the send only).
      */
     public void record(long micros, long lagMicros) {
-        byKind.get(Latency.PUB_TO_SUB).record(micros);
+        record(Latency.PUB_TO_SUB, micros);
         if (lagMicros >= 0) {
-            byKind.get(Latency.PUB_TO_SUB_INTENDED).record(micros + lagMicros);
+            record(Latency.PUB_TO_SUB_INTENDED, micros + lagMicros);
         }
+    }
+
+    /** One latency of {@code kind}, a kind recorded per receiver; another is refused. */
+    public void record(Latency kind, long micros) {
+        LatencyRecorder r = byKind.get(kind);
+        if (r == null) {
+            throw new IllegalArgumentException(kind.key() + " is not recorded per receiver");
+        }
+        r.record(micros);
     }
 
     /** What was recorded since the last take, by kind; the scope's sums are its owners' (see {@link LatencyTotal}). */

@@ -17,8 +17,6 @@ import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.Interval;
 import io.mqttload.measure.Latency;
-import io.mqttload.measure.LatencyRecorder;
-import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.SamplerMetrics;
 
 /**
@@ -32,11 +30,7 @@ public final class LiveFeed implements IntervalListener {
     private static final long FIRST_TICK_MILLIS = 1000;
     private final EngineRuntime runtime;
     private final ArrayDeque<LiveFigures.Point> history = new ArrayDeque<>();
-    private final Histogram steadyPubToSub = LatencyRecorder.newHistogram();
-    private final Histogram steadyRoundTrip = LatencyRecorder.newHistogram();
-    private final Histogram steadyPubToSubIntended = LatencyRecorder.newHistogram();
-    private final Histogram steadyScheduleLag = LatencyRecorder.newHistogram();
-    private final Histogram steadyPublishAck = LatencyRecorder.newHistogram();
+    private final LiveLatency latency = new LiveLatency();
     private final Map<SamplerMetrics, long[]> samplerCountsAtLastTick = new HashMap<>();
     private long publishedAtLastTick;
     private long receivedAtLastTick;
@@ -101,21 +95,7 @@ public final class LiveFeed implements IntervalListener {
         f.receiveRate = firstInterval ? 0 : (f.received - receivedAtLastTick) / seconds;
         publishedAtLastTick = f.published;
         receivedAtLastTick = f.received;
-        f.pubToSubLastSecond = new LatencyStats(interval.of(Latency.PUB_TO_SUB));
-        f.pubToSubIntendedLastSecond = new LatencyStats(interval.of(Latency.PUB_TO_SUB_INTENDED));
-        f.publishAckLastSecond = new LatencyStats(interval.of(Latency.PUBLISH));
-        if (interval.countedInTotal) {
-            steadyPublishAck.add(interval.of(Latency.PUBLISH));
-            steadyPubToSub.add(interval.of(Latency.PUB_TO_SUB));
-            steadyRoundTrip.add(interval.of(Latency.ROUND_TRIP));
-            steadyPubToSubIntended.add(interval.of(Latency.PUB_TO_SUB_INTENDED));
-            steadyScheduleLag.add(interval.of(Latency.SCHEDULE_LAG));
-        }
-        f.pubToSubSteady = new LatencyStats(steadyPubToSub);
-        f.pubToSubIntendedSteady = new LatencyStats(steadyPubToSubIntended);
-        f.scheduleLagSteady = new LatencyStats(steadyScheduleLag);
-        f.roundTripSteady = new LatencyStats(steadyRoundTrip);
-        f.publishAckSteady = new LatencyStats(steadyPublishAck);
+        latency.add(interval, f);
         f.errors = m.errors();
         List<FailureTally.Row> rows = m.failures.rows();
         f.topErrors = new ArrayList<>(rows.subList(0, Math.min(LiveFigures.TOP_ERRORS, rows.size())));

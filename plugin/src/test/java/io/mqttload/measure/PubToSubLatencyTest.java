@@ -52,7 +52,8 @@ class PubToSubLatencyTest {
         }
         assertThat(flood.latency.totalCopy(Latency.PUB_TO_SUB)).isEqualTo(bySampler[0]);
         assertThat(probe.latency.totalCopy(Latency.PUB_TO_SUB)).isEqualTo(bySampler[1]);
-        assertThat(next.of(first).get(Latency.PUB_TO_SUB).getTotalCount() + next.of(second).get(Latency.PUB_TO_SUB).getTotalCount()).isEqualTo(3_000);
+        assertThat(next.of(first).get(Latency.PUB_TO_SUB).getTotalCount()
+                + next.of(second).get(Latency.PUB_TO_SUB).getTotalCount()).isEqualTo(3_000);
     }
 
     @Test

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.mqttload.live.LiveFigures;
+import io.mqttload.live.LiveLatency;
 import io.mqttload.live.LiveTables;
 import io.mqttload.measure.Latency;
 import io.mqttload.report.influx.ReportPoints;
@@ -29,19 +31,20 @@ import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 /**
  * Every declared {@link Latency} kind reaches every output, on every level it declares, as EveryCountShownTest has it
  * for counts: the engine's summary JSON, the merged report (read back from that JSON) and its JSON, the text,
- * Markdown and HTML tables, the run report's InfluxDB points, the Prometheus histograms and the console's latency
- * table ({@link EveryLatencyFigures}: a count of its own for each kind on each level). LatencyShownIT checks the live
- * InfluxDB points, written over HTTP.
+ * Markdown and HTML tables, the run report's InfluxDB points, the Prometheus histograms, the console's latency table
+ * and the live panel's ({@link EveryLatencyFigures}: a count of its own for each kind on each level). LatencyShownIT
+ * checks the live InfluxDB points, written over HTTP.
  */
 class LatencyShownTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static EveryLatencyFigures figures;
     private static RunSummary summary;
     private static MergedReport report;
     private static String prometheusText;
 
     @BeforeAll
     static void run() throws IOException {
-        EveryLatencyFigures figures = new EveryLatencyFigures();
+        figures = new EveryLatencyFigures();
         summary = figures.summary;
         PrometheusMetrics prometheus = new PrometheusMetrics(figures.metrics, figures.config);
         prometheus.onInterval(figures.interval);
@@ -89,6 +92,22 @@ class LatencyShownTest {
             assertThat(table.rows).as(kind.key()).anySatisfy(row -> assertThat(row.subList(0, 2))
                     .containsExactly(kind.title(), Long.toString(ofEngine(kind))));
         }
+    }
+
+    @Test
+    void livePanel_hasTheRowsOfEveryKindTheEngineKeeps() {
+        LiveFigures live = new LiveFigures();
+        new LiveLatency().add(figures.interval, live);
+        LiveTables.Table table = LiveTables.latency(live);
+
+        for (Latency kind : Latency.keptBy(Latency.Level.ENGINE)) {
+            for (String of : List.of(", last second", ", steady")) {
+                assertThat(table.rows).as(kind.key() + of).anySatisfy(row -> assertThat(row.subList(0, 2))
+                        .containsExactly(kind.title() + of, Long.toString(ofEngine(kind))));
+            }
+        }
+        assertThat(LiveFigures.fromJson(live.toJson()).steady).as("to the controller").hasSameSizeAs(live.steady)
+                .allSatisfy((key, stats) -> assertThat(stats.count).isEqualTo(live.steady.get(key).count));
     }
 
     @Test

@@ -76,7 +76,7 @@ class SummaryJsonTest {
 
         assertThat(SummaryJson.write(read)).isEqualTo(json);
         assertThat(read.formatVersion).isEqualTo(SummaryJson.FORMAT_VERSION);
-        assertThat(read.latencyMicros.get("pubToSub").histogram()).isEqualTo(summary.pubToSub.histogram());
+        assertThat(read.latencyMicros.get("pubToSub").histogram()).isEqualTo(summary.latencyOf(Latency.PUB_TO_SUB).histogram());
         assertThat(read.failures).singleElement().satisfies(r -> {
             assertThat(r.kind).isEqualTo(FailureTally.Kind.CONNECT);
             assertThat(r.reason).isEqualTo("CONNACK refused: NOT_AUTHORIZED (0x87)");
@@ -87,7 +87,7 @@ class SummaryJsonTest {
                 .containsExactly(summary.delivery.expected, summary.delivery.receivedOfExpected,
                         summary.delivery.deliveredUnacknowledged);
         assertThat(merged.lost()).isEqualTo(summary.delivery.lost()).isPositive();
-        assertThat(merged.latency.get("pubToSub").percentile(99.0)).isEqualTo(summary.pubToSub.percentile(99.0));
+        assertThat(merged.latency.get("pubToSub").percentile(99.0)).isEqualTo(summary.latencyOf(Latency.PUB_TO_SUB).percentile(99.0));
         assertThat(merged.verdict()).isEqualTo(summary.verdict()).isEqualTo(Verdict.FAILED);
     }
 

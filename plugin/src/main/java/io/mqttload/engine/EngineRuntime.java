@@ -30,6 +30,7 @@ import io.mqttload.measure.Count;
 import io.mqttload.measure.MicroClock;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.Interval;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.rendezvous.Rendezvous;
@@ -344,7 +345,7 @@ public final class EngineRuntime {
             if (errors != null) {
                 event("errors", errors);
             }
-            timeline.add(interval.endMillis, interval.pubToSub, interval.publish);
+            timeline.add(interval.endMillis, interval.of(Latency.PUB_TO_SUB), interval.of(Latency.PUBLISH));
             for (IntervalListener l : intervalListeners) {
                 l.onInterval(interval);
             }
@@ -357,7 +358,7 @@ public final class EngineRuntime {
     }
 
     private Interval takeInterval(boolean countInTotal) {
-        return Intervals.take(metrics, context.samplers(), countInTotal);
+        return metrics.takeInterval(context.samplers(), countInTotal);
     }
 
     /**
@@ -404,7 +405,7 @@ public final class EngineRuntime {
             Thread.currentThread().interrupt();
         }
         Interval last = takeInterval(true);
-        timeline.add(last.endMillis, last.pubToSub, last.publish);
+        timeline.add(last.endMillis, last.of(Latency.PUB_TO_SUB), last.of(Latency.PUBLISH));
         for (IntervalListener l : intervalListeners) {
             // A listener that fails here must not cost the run its summary.
             try {
@@ -427,7 +428,7 @@ public final class EngineRuntime {
         summary.clock(clockFigures);
         Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
         for (SamplerMetrics s : context.samplers()) {
-            Histogram total = s.pubToSubLatency.totalCopy();
+            Histogram total = s.latency.totalCopy(Latency.PUB_TO_SUB);
             if (total.getTotalCount() > 0) {
                 pubToSubBySampler.put(s.label, new LatencyStats(total));
             }

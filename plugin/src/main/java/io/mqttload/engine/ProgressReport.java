@@ -3,10 +3,13 @@ package io.mqttload.engine;
 import java.util.List;
 import java.util.Locale;
 
+import org.HdrHistogram.Histogram;
+
 import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.Interval;
+import io.mqttload.measure.Latency;
 
 /**
  * What the engine says about itself while it runs: the console's progress line, and failures since the last tick
@@ -44,12 +47,13 @@ final class ProgressReport {
     }
 
     String line(Interval interval, long elapsedMillis, boolean steady) {
-        long p99 = interval.pubToSub.getTotalCount() == 0 ? 0 : interval.pubToSub.getValueAtPercentile(99);
+        Histogram pubToSub = interval.of(Latency.PUB_TO_SUB);
+        long p99 = pubToSub.getTotalCount() == 0 ? 0 : pubToSub.getValueAtPercentile(99);
         String line = String.format(Locale.ROOT,
                 "[mqtt %s] %4ds %s connections %d, published %d (+%d/s), received %d (+%d/s), p99 %.3f ms, errors %d",
                 engineId, elapsedMillis / 1000, steady ? "steady " : "warm-up", metrics.sum(Count.ACTIVE_CONNECTIONS),
                 metrics.sum(Count.PUBLISHED), interval.publishCount(), metrics.sum(Count.RECEIVED),
-                interval.pubToSub.getTotalCount(), p99 / 1000.0, metrics.errors());
+                pubToSub.getTotalCount(), p99 / 1000.0, metrics.errors());
         List<FailureTally.Row> rows = metrics.failures.rows();
         if (rows.isEmpty()) {
             return line;

@@ -16,8 +16,7 @@ import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.Interval;
-import io.mqttload.measure.LatencyRecorder;
-import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.SamplerMetrics;
 
 /**
@@ -31,11 +30,7 @@ public final class LiveFeed implements IntervalListener {
     private static final long FIRST_TICK_MILLIS = 1000;
     private final EngineRuntime runtime;
     private final ArrayDeque<LiveFigures.Point> history = new ArrayDeque<>();
-    private final Histogram steadyPubToSub = LatencyRecorder.newHistogram();
-    private final Histogram steadyRoundTrip = LatencyRecorder.newHistogram();
-    private final Histogram steadyPubToSubIntended = LatencyRecorder.newHistogram();
-    private final Histogram steadyScheduleLag = LatencyRecorder.newHistogram();
-    private final Histogram steadyPublishAck = LatencyRecorder.newHistogram();
+    private final LiveLatency latency = new LiveLatency();
     private final Map<SamplerMetrics, long[]> samplerCountsAtLastTick = new HashMap<>();
     private long publishedAtLastTick;
     private long receivedAtLastTick;
@@ -100,21 +95,7 @@ public final class LiveFeed implements IntervalListener {
         f.receiveRate = firstInterval ? 0 : (f.received - receivedAtLastTick) / seconds;
         publishedAtLastTick = f.published;
         receivedAtLastTick = f.received;
-        f.pubToSubLastSecond = new LatencyStats(interval.pubToSub);
-        f.pubToSubIntendedLastSecond = new LatencyStats(interval.fromIntended.pubToSub);
-        f.publishAckLastSecond = new LatencyStats(interval.publish);
-        if (interval.countedInTotal) {
-            steadyPublishAck.add(interval.publish);
-            steadyPubToSub.add(interval.pubToSub);
-            steadyRoundTrip.add(interval.roundTrip);
-            steadyPubToSubIntended.add(interval.fromIntended.pubToSub);
-            steadyScheduleLag.add(interval.fromIntended.scheduleLag);
-        }
-        f.pubToSubSteady = new LatencyStats(steadyPubToSub);
-        f.pubToSubIntendedSteady = new LatencyStats(steadyPubToSubIntended);
-        f.scheduleLagSteady = new LatencyStats(steadyScheduleLag);
-        f.roundTripSteady = new LatencyStats(steadyRoundTrip);
-        f.publishAckSteady = new LatencyStats(steadyPublishAck);
+        latency.add(interval, f);
         f.errors = m.errors();
         List<FailureTally.Row> rows = m.failures.rows();
         f.topErrors = new ArrayList<>(rows.subList(0, Math.min(LiveFigures.TOP_ERRORS, rows.size())));
@@ -131,8 +112,8 @@ public final class LiveFeed implements IntervalListener {
         point.elapsedSeconds = f.elapsedSeconds;
         point.publishRate = f.publishRate;
         point.receiveRate = f.receiveRate;
-        point.pubToSubP99Millis = p99Millis(interval.pubToSub);
-        point.pubToSubIntendedP99Millis = p99Millis(interval.fromIntended.pubToSub);
+        point.pubToSubP99Millis = p99Millis(interval.of(Latency.PUB_TO_SUB));
+        point.pubToSubIntendedP99Millis = p99Millis(interval.of(Latency.PUB_TO_SUB_INTENDED));
         if (!firstInterval) {
             history.addLast(point);
         }
@@ -156,8 +137,8 @@ public final class LiveFeed implements IntervalListener {
         row.publishRate = before == null ? 0 : (row.published - before[0]) / seconds;
         row.receiveRate = before == null ? 0 : (row.received - before[1]) / seconds;
         samplerCountsAtLastTick.put(sm, new long[] {row.published, row.received});
-        row.pubToSubP99Millis = p99Millis(s.pubToSub);
-        row.publishAckP99Millis = p99Millis(s.publish);
+        row.pubToSubP99Millis = p99Millis(s.of(Latency.PUB_TO_SUB));
+        row.publishAckP99Millis = p99Millis(s.of(Latency.PUBLISH));
         row.errors = sm.errors();
         return row;
     }

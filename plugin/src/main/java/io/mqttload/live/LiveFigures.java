@@ -1,7 +1,9 @@
 package io.mqttload.live;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -38,26 +40,12 @@ public final class LiveFigures {
     public double publishRate;
     public double receiveRate;
     /**
-     * Pub-to-sub latency of the last interval, and of the intervals the report counts (after the warm-up) since the
-     * feed was attached: the report's figure when the feed ran from the start of the run.
+     * Every latency kind the engine keeps, by {@link io.mqttload.measure.Latency#key()}: its figure of the last
+     * interval, and of the intervals the report counts since the feed was attached (the report's figure when the feed
+     * ran from the start of the run); empty from an engine of an earlier version ({@link LiveLatency}).
      */
-    public LatencyStats pubToSubLastSecond;
-    public LatencyStats pubToSubSteady;
-    /**
-     * The same from the intended send time, and the schedule lag (actual send minus intended) of the steady phase so
-     * far: empty when no message had an intended time (null from an engine of an earlier version).
-     */
-    public LatencyStats pubToSubIntendedLastSecond;
-    public LatencyStats pubToSubIntendedSteady;
-    public LatencyStats scheduleLagSteady;
-    /**
-     * Publish acknowledgement latency (from the send) of the last interval and of the steady phase so far; null from an
-     * engine of an earlier version.
-     */
-    public LatencyStats publishAckLastSecond;
-    public LatencyStats publishAckSteady;
-    /** Request/response round trips of the steady phase so far; null or empty without requests. */
-    public LatencyStats roundTripSteady;
+    public Map<String, LatencyStats> lastSecond = new LinkedHashMap<>();
+    public Map<String, LatencyStats> steady = new LinkedHashMap<>();
     public long errors;
     public List<FailureTally.Row> topErrors = new ArrayList<>();
     /** The delivery ledger so far: messages owed to this engine's subscribers, and how many of them arrived. */

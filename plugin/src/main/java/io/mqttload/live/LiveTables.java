@@ -3,9 +3,10 @@ package io.mqttload.live;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
-import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.Latency;
+import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.MergedReport;
 
 /**
@@ -54,28 +55,25 @@ public final class LiveTables {
     }
 
     /**
-     * One row a latency figure in milliseconds, of the last second and of the steady phase so far: pub-to-sub from the
-     * send and from the intended send time, the schedule lag, publish acknowledgements, round trips. A figure that has no
-     * message yet has {@link #NONE} in every cell; one from the intended time where no publisher was paced says so.
+     * Two rows a latency kind the engine keeps, in milliseconds, of the last second and of the steady phase so far, as
+     * {@link Latency#row} says for the report: a figure that has no message yet has {@link #NONE} in every cell; one
+     * from the intended time where no publisher was paced says so; round trips without requests and connect phases
+     * without connects are left out.
      */
     public static Table latency(LiveFigures f) {
         Table t = latencyTable();
-        latencyRow(t, "pub-to-sub, last second", f.pubToSubLastSecond);
-        latencyRow(t, "pub-to-sub, steady", f.pubToSubSteady);
-        boolean intended = count(f.pubToSubIntendedSteady) > 0 || count(f.pubToSubIntendedLastSecond) > 0;
-        if (intended) {
-            latencyRow(t, "from intended, last second", f.pubToSubIntendedLastSecond);
-            latencyRow(t, "from intended, steady", f.pubToSubIntendedSteady);
-            latencyRow(t, "schedule lag, steady", f.scheduleLagSteady);
-        } else if (f.published > 0) {
-            noteRow(t, "from intended", Latency.NO_INTENDED_TIME);
-        }
-        if (f.publishAckLastSecond != null) {
-            latencyRow(t, "publish ack, last second", f.publishAckLastSecond);
-            latencyRow(t, "publish ack, steady", f.publishAckSteady);
-        }
-        if (count(f.roundTripSteady) > 0) {
-            latencyRow(t, "round trip, steady", f.roundTripSteady);
+        Function<Latency, LatencyStats> seen = kind -> {
+            LatencyStats steady = f.steady.get(kind.key());
+            return count(steady) > 0 ? steady : f.lastSecond.get(kind.key());
+        };
+        for (Latency kind : Latency.keptBy(Latency.Level.ENGINE)) {
+            Latency.Row row = kind.row(seen);
+            if (row == Latency.Row.FIGURES) {
+                latencyRow(t, kind.title() + ", last second", f.lastSecond.get(kind.key()));
+                latencyRow(t, kind.title() + ", steady", f.steady.get(kind.key()));
+            } else if (row == Latency.Row.NO_INTENDED_TIME) {
+                noteRow(t, kind.title(), Latency.NO_INTENDED_TIME);
+            }
         }
         return t;
     }

@@ -2,6 +2,8 @@ package io.mqttload.measure;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.EnumMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,22 +17,10 @@ import org.HdrHistogram.Histogram;
  * every count is a contention-free adder (see {@link Count}) and every distribution a recorder.
  */
 public final class EngineMetrics {
-    /** Pub-to-sub latency: the sum of every node's, taken at each tick ({@link #takePubToSubInterval}). */
-    public final LatencyTotal pubToSubLatency = new LatencyTotal();
-    /** Pub-to-sub latency from the intended send time, of the messages that had one; summed as the one above. */
-    public final LatencyTotal pubToSubIntendedLatency = new LatencyTotal();
+    /** The engine's latency figures, one per kind it keeps ({@link Latency.Level#ENGINE}). */
+    public final LatencyRecorders latency = new LatencyRecorders(Latency.Level.ENGINE, true);
     /** Pub-to-sub latency per publishing engine, measured and corrected by the clock offsets, never floored. */
     public final PubToSubPairs pubToSubPairs = new PubToSubPairs();
-    public final LatencyRecorder publishLatency = new LatencyRecorder();
-    /** Publish (ack) latency from the intended send time, of the messages that had one. */
-    public final LatencyRecorder publishIntendedLatency = new LatencyRecorder();
-    /** The schedule lag: actual send minus intended send, of every message that had an intended time. */
-    public final LatencyRecorder scheduleLag = new LatencyRecorder();
-    public final LatencyRecorder connectLatency = new LatencyRecorder();
-    /** The connects' phases: TCP, TLS handshake, CONNACK. */
-    public final ConnectPhaseRecorders connectPhases = new ConnectPhaseRecorders();
-    /** Request/response (MQTT 5): from a request's send to its reply's arrival at the requester. */
-    public final LatencyRecorder roundTripLatency = new LatencyRecorder();
     /** Why the most recent established connection was lost, for the summary. */
     public final AtomicReference<String> lastConnectionLoss = new AtomicReference<>();
     /** Why things failed: by sampler, kind and reason. */
@@ -66,34 +56,19 @@ public final class EngineMetrics {
     }
 
     /**
-     * A copy of the run's histogram of {@code kind} so far (after the warm-up): the one place that maps a declared
-     * {@link Latency} to the engine's recorder, read at the end of the run, never on the record path.
+     * Records one latency of {@code kind} on every level that records it: the engine and {@code sampler} (null: none).
+     * The one call of a recording point; kinds recorded per receiver go through {@link #pubToSubRecorder}.
      */
-    public Histogram totalCopy(Latency kind) {
-        switch (kind) {
-            case PUB_TO_SUB:
-                return pubToSubLatency.totalCopy();
-            case PUB_TO_SUB_INTENDED:
-                return pubToSubIntendedLatency.totalCopy();
-            case PUBLISH:
-                return publishLatency.totalCopy();
-            case PUBLISH_INTENDED:
-                return publishIntendedLatency.totalCopy();
-            case SCHEDULE_LAG:
-                return scheduleLag.totalCopy();
-            case CONNECT:
-                return connectLatency.totalCopy();
-            case CONNECT_TCP:
-                return connectPhases.tcp.totalCopy();
-            case CONNECT_TLS:
-                return connectPhases.tls.totalCopy();
-            case CONNECT_CONNACK:
-                return connectPhases.connack.totalCopy();
-            case ROUND_TRIP:
-                return roundTripLatency.totalCopy();
-            default:
-                throw new IllegalArgumentException(kind.key());
+    public void record(Latency kind, SamplerMetrics sampler, long micros) {
+        latency.record(kind, micros);
+        if (sampler != null && kind.keptAt(Latency.Level.SAMPLER)) {
+            sampler.latency.record(kind, micros);
         }
+    }
+
+    /** A copy of the run's histogram of {@code kind} so far (after the warm-up), read at the end of the run. */
+    public Histogram totalCopy(Latency kind) {
+        return latency.totalCopy(kind);
     }
 
     /** The engine's count so far; one the engine does not keep as it runs (see {@link Count#counted()}) is refused. */
@@ -137,8 +112,7 @@ public final class EngineMetrics {
     // Successes, each counted by one call on the engine, its sampler and its node, as failures are by failed().
 
     public void connected(SamplerMetrics sampler, NodeMetrics node, long micros) {
-        connectLatency.record(micros);
-        sampler.connectLatency.record(micros);
+        record(Latency.CONNECT, sampler, micros);
         count(Count.CONNECTS_OK, sampler, node, 1);
     }
 
@@ -149,8 +123,14 @@ public final class EngineMetrics {
     public void connected(SamplerMetrics sampler, NodeMetrics node, long start, long tcpConnected, long tlsDone,
             long connack) {
         connected(sampler, node, connack - start);
-        connectPhases.record(start, tcpConnected, tlsDone, connack);
-        sampler.connectPhases.record(start, tcpConnected, tlsDone, connack);
+        // The phases are differences of the same instants as the whole, so they add up to it exactly.
+        record(Latency.CONNECT_TCP, sampler, tcpConnected - start);
+        long ready = tcpConnected;
+        if (tlsDone >= 0) {
+            record(Latency.CONNECT_TLS, sampler, tlsDone - tcpConnected);
+            ready = tlsDone;
+        }
+        record(Latency.CONNECT_CONNACK, sampler, connack - ready);
     }
 
     /** A connection opened (+1) or closed (-1). */
@@ -183,19 +163,16 @@ public final class EngineMetrics {
      * (negative: it had none).
      */
     public void acknowledged(SamplerMetrics sampler, NodeMetrics node, long micros, long lagMicros) {
-        publishLatency.record(micros);
-        sampler.publishLatency.record(micros);
+        record(Latency.PUBLISH, sampler, micros);
         if (lagMicros >= 0) {
-            publishIntendedLatency.record(micros + lagMicros);
-            sampler.publishIntendedLatency.record(micros + lagMicros);
+            record(Latency.PUBLISH_INTENDED, sampler, micros + lagMicros);
         }
         count(Count.ACKNOWLEDGED, sampler, node, 1);
     }
 
     /** A message sent {@code lagMicros} after its intended send time. */
     public void sentAfterIntended(SamplerMetrics sampler, long lagMicros) {
-        scheduleLag.record(lagMicros);
-        sampler.scheduleLag.record(lagMicros);
+        record(Latency.SCHEDULE_LAG, sampler, lagMicros);
     }
 
     /** A message arrived for {@code sampler}'s subscribers (null: a client no Subscribe sampler made). */
@@ -225,84 +202,110 @@ public final class EngineMetrics {
     }
 
     /**
-     * Takes the interval of every pub-to-sub recorder and adds them up into the engine's, each node's, each node
-     * pair's and each sampler's interval, and into their run totals when {@code countInTotal} (false during warm-up);
-     * the latency from the intended send time into the engine's and each sampler's.
+     * Takes one metrics interval of every latency figure of the engine, {@code samplers} and the broker nodes, kind by
+     * kind.
+     *
+     * @param countInTotal whether the interval counts in the run's totals (false during warm-up)
      */
-    public PubToSubInterval takePubToSubInterval(boolean countInTotal) {
-        Histogram engine = LatencyRecorder.newHistogram();
-        Histogram engineIntended = LatencyRecorder.newHistogram();
-        Map<NodeMetrics, Histogram> byNode = new IdentityHashMap<>();
-        Map<SamplerMetrics, Histogram> bySampler = new IdentityHashMap<>();
-        Map<SamplerMetrics, Histogram> bySamplerIntended = new IdentityHashMap<>();
+    public Interval takeInterval(Collection<SamplerMetrics> samplers, boolean countInTotal) {
+        ReceivedInterval received = takeReceivedInterval(countInTotal);
+        List<Interval.OfNode> byNode = new ArrayList<>();
+        for (NodeMetrics node : nodes.all()) {
+            byNode.add(new Interval.OfNode(node, received.of(node)));
+        }
+        List<Interval.OfSampler> bySampler = new ArrayList<>(samplers.size());
+        for (SamplerMetrics s : samplers) {
+            Map<Latency, Histogram> ofSampler = s.latency.takeIntervals(false);
+            ofSampler.putAll(received.of(s));
+            bySampler.add(new Interval.OfSampler(s, ofSampler));
+        }
+        Map<Latency, Histogram> engine = latency.takeIntervals(countInTotal);
+        engine.putAll(received.engine);
+        return new Interval(System.currentTimeMillis(), engine, bySampler, byNode, countInTotal);
+    }
+
+    /**
+     * Takes the interval of every receiver's recorders ({@link Latency#recordedPerReceiver()}) and adds them up, kind by
+     * kind, into the engine's, each node's and each sampler's interval of the kinds those keep, and into their run
+     * totals when {@code countInTotal} (false during warm-up); pub-to-sub also into each node pair's.
+     */
+    public ReceivedInterval takeReceivedInterval(boolean countInTotal) {
+        Map<Latency, Histogram> engine = emptyReceived(Latency.Level.ENGINE);
+        Map<NodeMetrics, Map<Latency, Histogram>> byNode = new IdentityHashMap<>();
+        Map<SamplerMetrics, Map<Latency, Histogram>> bySampler = new IdentityHashMap<>();
         pubToSubPairs.takeInterval(countInTotal);
         for (NodeMetrics node : nodes.all()) {
-            Histogram ofNode = LatencyRecorder.newHistogram();
+            Map<Latency, Histogram> ofNode = emptyReceived(Latency.Level.ENGINE);
             for (NodeMetrics.FromNode pair : node.pairs()) {
                 Histogram ofPair = LatencyRecorder.newHistogram();
                 for (NodeMetrics.Leaf leaf : pair.leaves()) {
-                    Histogram interval = leaf.recorder.fromSend.takeInterval(false);
-                    Histogram intended = leaf.recorder.fromIntended.takeInterval(false);
-                    ofPair.add(interval);
-                    engineIntended.add(intended);
-                    if (leaf.sampler != null) {
-                        bySampler.computeIfAbsent(leaf.sampler, s -> LatencyRecorder.newHistogram()).add(interval);
-                        bySamplerIntended.computeIfAbsent(leaf.sampler, s -> LatencyRecorder.newHistogram()).add(intended);
+                    for (Map.Entry<Latency, Histogram> taken : leaf.recorder.takeIntervals().entrySet()) {
+                        Latency kind = taken.getKey();
+                        ofNode.get(kind).add(taken.getValue());
+                        if (kind == Latency.PUB_TO_SUB) {
+                            ofPair.add(taken.getValue());
+                        }
+                        if (leaf.sampler != null && kind.keptAt(Latency.Level.SAMPLER)) {
+                            bySampler.computeIfAbsent(leaf.sampler, s -> emptyReceived(Latency.Level.SAMPLER)).get(kind)
+                                    .add(taken.getValue());
+                        }
                     }
                 }
-                ofNode.add(ofPair);
                 if (countInTotal) {
                     pair.total.add(ofPair);
                 }
             }
-            engine.add(ofNode);
-            byNode.put(node, ofNode);
-            if (countInTotal) {
-                node.pubToSubLatency.add(ofNode);
-            }
+            Map<Latency, Histogram> kept = new EnumMap<>(Latency.class);
+            ofNode.forEach((kind, h) -> {
+                engine.get(kind).add(h);
+                if (kind.keptAt(Latency.Level.NODE)) {
+                    kept.put(kind, h);
+                }
+            });
+            byNode.put(node, kept);
         }
         if (countInTotal) {
-            pubToSubLatency.add(engine);
-            pubToSubIntendedLatency.add(engineIntended);
-            bySampler.forEach((sampler, interval) -> sampler.pubToSubLatency.add(interval));
-            bySamplerIntended.forEach((sampler, interval) -> sampler.pubToSubIntendedLatency.add(interval));
+            engine.forEach(latency::addToTotal);
+            byNode.forEach((node, kinds) -> kinds.forEach(node.latency::addToTotal));
+            bySampler.forEach((sampler, kinds) -> kinds.forEach(sampler.latency::addToTotal));
         }
-        return new PubToSubInterval(engine, engineIntended, byNode, bySampler, bySamplerIntended);
+        return new ReceivedInterval(engine, byNode, bySampler);
     }
 
-    /** One tick's pub-to-sub latency: the engine's, by node and by sampler; from the intended time, by sampler. */
-    public static final class PubToSubInterval {
-        public final Histogram engine;
-        public final Histogram engineIntended;
-        private final Map<NodeMetrics, Histogram> byNode;
-        private final Map<SamplerMetrics, Histogram> bySampler;
-        private final Map<SamplerMetrics, Histogram> bySamplerIntended;
+    /** An empty histogram of every kind recorded per receiver that {@code level} keeps. */
+    private static Map<Latency, Histogram> emptyReceived(Latency.Level level) {
+        Map<Latency, Histogram> m = new EnumMap<>(Latency.class);
+        for (Latency kind : Latency.keptBy(level)) {
+            if (kind.recordedPerReceiver()) {
+                m.put(kind, LatencyRecorder.newHistogram());
+            }
+        }
+        return m;
+    }
 
-        PubToSubInterval(Histogram engine, Histogram engineIntended, Map<NodeMetrics, Histogram> byNode,
-                Map<SamplerMetrics, Histogram> bySampler, Map<SamplerMetrics, Histogram> bySamplerIntended) {
+    /** One tick's latencies recorded per receiver: the engine's, by node and by sampler, by kind. */
+    public static final class ReceivedInterval {
+        public final Map<Latency, Histogram> engine;
+        private final Map<NodeMetrics, Map<Latency, Histogram>> byNode;
+        private final Map<SamplerMetrics, Map<Latency, Histogram>> bySampler;
+
+        ReceivedInterval(Map<Latency, Histogram> engine, Map<NodeMetrics, Map<Latency, Histogram>> byNode,
+                Map<SamplerMetrics, Map<Latency, Histogram>> bySampler) {
             this.engine = engine;
-            this.engineIntended = engineIntended;
             this.byNode = byNode;
             this.bySampler = bySampler;
-            this.bySamplerIntended = bySamplerIntended;
         }
 
-        /** The sampler's interval from the intended send time (empty when none of its messages had one). */
-        public Histogram intendedOf(SamplerMetrics sampler) {
-            Histogram h = bySamplerIntended.get(sampler);
-            return h == null ? LatencyRecorder.newHistogram() : h;
+        /** The node's interval by kind (empty histograms when no subscriber of it received anything yet). */
+        public Map<Latency, Histogram> of(NodeMetrics node) {
+            Map<Latency, Histogram> m = byNode.get(node);
+            return m == null ? emptyReceived(Latency.Level.NODE) : m;
         }
 
-        /** The node's interval (empty when no subscriber of it received anything yet). */
-        public Histogram of(NodeMetrics node) {
-            Histogram h = byNode.get(node);
-            return h == null ? LatencyRecorder.newHistogram() : h;
-        }
-
-        /** The sampler's interval (empty when its subscribers received nothing in it). */
-        public Histogram of(SamplerMetrics sampler) {
-            Histogram h = bySampler.get(sampler);
-            return h == null ? LatencyRecorder.newHistogram() : h;
+        /** The sampler's interval by kind (empty histograms when its subscribers received nothing in it). */
+        public Map<Latency, Histogram> of(SamplerMetrics sampler) {
+            Map<Latency, Histogram> m = bySampler.get(sampler);
+            return m == null ? emptyReceived(Latency.Level.SAMPLER) : m;
         }
     }
 
@@ -310,7 +313,7 @@ public final class EngineMetrics {
     public long pubToSubNegativeCount() {
         long n = 0;
         for (NodeMetrics.Leaf leaf : pubToSubLeaves()) {
-            n += leaf.recorder.fromSend.negativeCount();
+            n += leaf.recorder.negativeCount(Latency.PUB_TO_SUB);
         }
         return n;
     }
@@ -319,7 +322,7 @@ public final class EngineMetrics {
     public long pubToSubClampedCount() {
         long n = 0;
         for (NodeMetrics.Leaf leaf : pubToSubLeaves()) {
-            n += leaf.recorder.fromSend.clampedCount();
+            n += leaf.recorder.clampedCount(Latency.PUB_TO_SUB);
         }
         return n;
     }

@@ -115,6 +115,24 @@ public enum Latency {
         return this == CONNECT_TCP || this == CONNECT_TLS || this == CONNECT_CONNACK;
     }
 
+    /**
+     * Whether the figure is recorded where a message is received, once per receiving scope (a Subscribe sampler's
+     * clients on one node, from publishers on one node), and the engine's, each node's and each sampler's figure summed
+     * from those scopes at each tick ({@link EngineMetrics#takeReceivedInterval}); the others are recorded on every
+     * level that keeps them.
+     */
+    public boolean recordedPerReceiver() {
+        return this == PUB_TO_SUB || this == PUB_TO_SUB_INTENDED;
+    }
+
+    /**
+     * Whether the engine's run figure takes in the warm-up too: connects come before production, most of them before
+     * any warm-up ends.
+     */
+    public boolean countsDuringWarmUp() {
+        return this == CONNECT || isConnectPhase();
+    }
+
     /** Whether the figure is measured from the intended send time (or is the lag behind it). */
     public boolean fromIntendedTime() {
         return fromSend != null;

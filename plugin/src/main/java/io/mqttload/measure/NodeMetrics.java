@@ -20,8 +20,8 @@ public final class NodeMetrics {
     final Counters counters = new Counters(Count.Level.NODE);
     /** When a connection to this node was first lost (ms since the epoch), or -1: when the node went away. */
     public final AtomicLong firstLossMillis = new AtomicLong(-1);
-    /** Of the messages this node's subscribers received: latency (the sum of its {@link FromNode}s). */
-    public final LatencyTotal pubToSubLatency = new LatencyTotal();
+    /** The node's latency figures, one per kind it keeps ({@link Latency.Level#NODE}): what its subscribers received. */
+    public final LatencyRecorders latency = new LatencyRecorders(Latency.Level.NODE, true);
     /** By publisher node index + 1 (0: a publisher whose node is not known). */
     private final AtomicReferenceArray<FromNode> fromNode = new AtomicReferenceArray<>(MAX_NODES + 1);
 

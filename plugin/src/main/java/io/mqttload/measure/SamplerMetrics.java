@@ -11,16 +11,11 @@ public final class SamplerMetrics {
     public final String label;
     /** The sampler's place among the plan's MQTT samplers (0 first), or {@link #NOT_IN_PLAN}. */
     public final int planPosition;
-    /** What this sampler's subscribers received: latency, summed from the engine's pub-to-sub recorders. */
-    public final LatencyTotal pubToSubLatency = new LatencyTotal();
-    /** The same from the intended send time, of the messages that had one. */
-    public final LatencyTotal pubToSubIntendedLatency = new LatencyTotal();
-    public final LatencyRecorder publishLatency = new LatencyRecorder();
-    /** What this sampler published: ack latency from the intended send time, and the schedule lag. */
-    public final LatencyRecorder publishIntendedLatency = new LatencyRecorder();
-    public final LatencyRecorder scheduleLag = new LatencyRecorder();
-    public final LatencyRecorder connectLatency = new LatencyRecorder();
-    public final ConnectPhaseRecorders connectPhases = new ConnectPhaseRecorders();
+    /**
+     * The sampler's latency figures, one per kind it keeps ({@link Latency.Level#SAMPLER}): what its clients connected,
+     * published and received. Only pub-to-sub kinds keep run totals; the others are read interval by interval.
+     */
+    public final LatencyRecorders latency = new LatencyRecorders(Latency.Level.SAMPLER, false);
     /** The counts a sampler keeps ({@link Count.Level#SAMPLER}), updated through {@link EngineMetrics}. */
     final Counters counters = new Counters(Count.Level.SAMPLER);
 

@@ -20,6 +20,7 @@ import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.mqttload.measure.Count;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.NodeMetrics;
 
@@ -137,7 +138,7 @@ public final class NodeFigures {
             f.receivedOfExpected = d == null ? 0 : d[1];
             f.duplicates = d == null || d.length < 4 ? 0 : d[2];
             f.reordered = d == null || d.length < 4 ? 0 : d[3];
-            f.pubToSub = new LatencyStats(n.pubToSubLatency.totalCopy());
+            f.pubToSub = new LatencyStats(n.latency.totalCopy(Latency.PUB_TO_SUB));
             for (int from : n.publisherNodes()) {
                 f.pubToSubFrom.put(names.getOrDefault(from, "node " + (from + 1)),
                         new LatencyStats(n.fromNode(from).totalCopy()));

@@ -44,21 +44,8 @@ public final class RunSummary {
      * export's ({@link Count.Source#PROMETHEUS_EXPORT}) only when they ran.
      */
     public final Map<Count, Long> counts = new EnumMap<>(Count.class);
-    /** Every declared {@link Latency} kind's figure; the fields below name the ones code reads by name. */
+    /** Every declared {@link Latency} kind's figure, read through {@link #latencyOf}. */
     private final Map<Latency, LatencyStats> latency = new EnumMap<>(Latency.class);
-    public final LatencyStats pubToSub;
-    public final LatencyStats publish;
-    public final LatencyStats connect;
-    /** The connects' phases: TCP, TLS handshake (empty without TLS), CONNACK. */
-    public final LatencyStats connectTcp;
-    public final LatencyStats connectTls;
-    public final LatencyStats connectConnack;
-    /** Of the messages that had an intended send time: pub-to-sub and publish (ack) from it, and the schedule lag. */
-    public final LatencyStats pubToSubIntended;
-    public final LatencyStats publishIntended;
-    public final LatencyStats scheduleLag;
-    /** Request/response: a request's send to its reply's arrival; empty without requests. */
-    public final LatencyStats roundTrip;
     /** Per Subscribe sampler label, over the measured window; only samplers whose clients received measured messages. */
     public final Map<String, LatencyStats> pubToSubBySampler = new TreeMap<>();
     /** Pub-to-sub per publishing engine: as measured, never floored, and corrected by the clock offsets. */
@@ -140,16 +127,6 @@ public final class RunSummary {
         for (Latency kind : Latency.values()) {
             latency.put(kind, new LatencyStats(m.totalCopy(kind)));
         }
-        this.pubToSub = latency.get(Latency.PUB_TO_SUB);
-        this.publish = latency.get(Latency.PUBLISH);
-        this.connect = latency.get(Latency.CONNECT);
-        this.connectTcp = latency.get(Latency.CONNECT_TCP);
-        this.connectTls = latency.get(Latency.CONNECT_TLS);
-        this.connectConnack = latency.get(Latency.CONNECT_CONNACK);
-        this.roundTrip = latency.get(Latency.ROUND_TRIP);
-        this.pubToSubIntended = latency.get(Latency.PUB_TO_SUB_INTENDED);
-        this.publishIntended = latency.get(Latency.PUBLISH_INTENDED);
-        this.scheduleLag = latency.get(Latency.SCHEDULE_LAG);
         this.pubToSubPairs = m.pubToSubPairs.figures();
     }
 

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import io.mqttload.delivery.ReplyTracker;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.PayloadHeader;
 
 /**
@@ -46,7 +47,7 @@ final class Replies {
         switch (t.accept(PayloadHeader.streamId(payload), PayloadHeader.sequence(payload))) {
             case FIRST:
                 metrics.count(Count.REPLIES_RECEIVED);
-                metrics.roundTripLatency.record(nowMicros - PayloadHeader.sendMicros(payload));
+                metrics.record(Latency.ROUND_TRIP, null, nowMicros - PayloadHeader.sendMicros(payload));
                 break;
             case DUPLICATE:
                 metrics.count(Count.REPLY_DUPLICATES);

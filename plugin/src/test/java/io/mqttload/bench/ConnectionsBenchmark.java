@@ -23,6 +23,7 @@ import io.mqttload.engine.OperationResult;
 import io.mqttload.engine.RunConfig;
 import io.mqttload.engine.RunContext;
 import io.mqttload.measure.Count;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.MosquittoBroker;
@@ -81,7 +82,7 @@ public final class ConnectionsBenchmark {
                     .filter(l -> l.startsWith("VmRSS")).findFirst().orElse("VmRSS: ?").replaceAll("\\s+", " ");
             pool.shutdown();
             RunSummary summary = runtime.shutdown();
-            LatencyStats c = summary.connect;
+            LatencyStats c = summary.latencyOf(Latency.CONNECT);
 
             System.out.printf(Locale.ROOT, "%nconnections benchmark: %d clients from %d threads, rate limit %.0f/s%n",
                     total, threads, rate);

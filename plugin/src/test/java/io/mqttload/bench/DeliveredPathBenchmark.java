@@ -43,6 +43,7 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 import io.mqttload.broker.ProcessStats;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.measure.Count;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.MicroClock;
 import io.mqttload.measure.PayloadHeader;
@@ -556,7 +557,7 @@ public final class DeliveredPathBenchmark {
             @Override
             public Histogram latencySinceLastSample() {
                 // The engine adds its recorders into the total once a second: a window's figures lag by up to 1 s.
-                Histogram now = EngineLifecycle.running().orElseThrow().context().metrics().pubToSubLatency.totalCopy();
+                Histogram now = EngineLifecycle.running().orElseThrow().context().metrics().latency.totalCopy(Latency.PUB_TO_SUB);
                 Histogram since = now.copy();
                 since.subtract(total);
                 total = now;

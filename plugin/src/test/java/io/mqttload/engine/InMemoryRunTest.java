@@ -21,6 +21,7 @@ import io.mqttload.client.ProtocolVersion;
 import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.report.ReportText;
 import io.mqttload.summary.MergedReport;
@@ -86,9 +87,9 @@ class InMemoryRunTest {
         assertThat(summary.delivery.lost()).isZero();
         assertThat(summary.count(Count.DUPLICATES)).isZero();
         assertThat(summary.count(Count.REORDERED)).isZero();
-        assertThat(summary.pubToSub.count).isEqualTo(TOTAL);
-        assertThat(summary.publish.count).isEqualTo(TOTAL);
-        assertThat(summary.connect.count).isEqualTo(2L * PAIRS);
+        assertThat(summary.latencyOf(Latency.PUB_TO_SUB).count).isEqualTo(TOTAL);
+        assertThat(summary.latencyOf(Latency.PUBLISH).count).isEqualTo(TOTAL);
+        assertThat(summary.latencyOf(Latency.CONNECT).count).isEqualTo(2L * PAIRS);
         assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MIN)).isEqualTo((long) SAMPLES * PER_SAMPLE);
         assertThat(summary.count(Count.DISCONNECTS)).isEqualTo(2L * PAIRS);
         assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
@@ -118,12 +119,12 @@ class InMemoryRunTest {
         LatencyStats merged = report.latency.get("pubToSub");
         assertThat(merged.count).isEqualTo(TOTAL);
         for (double p : LatencyStats.PERCENTILES) {
-            assertThat(merged.percentile(p)).as("p" + p).isEqualTo(summary.pubToSub.percentile(p));
+            assertThat(merged.percentile(p)).as("p" + p).isEqualTo(summary.latencyOf(Latency.PUB_TO_SUB).percentile(p));
         }
         JsonNode json = new ObjectMapper().readTree(report.toJson());
         assertThat(json.path("counts").path("lost").asLong()).isZero();
         assertThat(json.path("latencyMicros").path("pubToSub").path("p99").asLong())
-                .isEqualTo(summary.pubToSub.percentile(99));
+                .isEqualTo(summary.latencyOf(Latency.PUB_TO_SUB).percentile(99));
         assertThat(json.path("verdict").asText()).isEqualTo("NO_LOSS");
         assertThat(ReportText.markdown(report)).contains("**Verdict:** NO LOSS").contains("| " + summary.engineId + " |");
     }

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.measure.Count;
+import io.mqttload.measure.Latency;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.MosquittoBroker;
@@ -57,7 +58,7 @@ class ManyClientsIT {
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.count(Count.CONNECTS_OK)).isEqualTo(CLIENTS + 1);
-            assertThat(summary.connect.count).isEqualTo(CLIENTS + 1);
+            assertThat(summary.latencyOf(Latency.CONNECT).count).isEqualTo(CLIENTS + 1);
             assertThat(summary.delivery.publishStreams).as("each client published on two topics")
                     .isEqualTo(CLIENTS * 2);
             assertThat(summary.count(Count.RECEIVED)).isEqualTo(CLIENTS * 2);

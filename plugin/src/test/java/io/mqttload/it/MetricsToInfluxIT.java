@@ -34,6 +34,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.measure.Count;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.RunSummary;
@@ -87,11 +88,11 @@ class MetricsToInfluxIT {
 
             Histogram merged = decodeAll(influx.query("mqttload",
                     "SELECT \"hdr\" FROM mqtt_latency WHERE \"run\" = 'influx-it' AND \"kind\" = 'pubToSub'"));
-            assertThat(merged.getTotalCount()).isEqualTo(summary.pubToSub.count);
+            assertThat(merged.getTotalCount()).isEqualTo(summary.latencyOf(Latency.PUB_TO_SUB).count);
             for (double p : LatencyStats.PERCENTILES) {
-                assertThat(merged.getValueAtPercentile(p)).as("p" + p).isEqualTo(summary.pubToSub.percentile(p));
+                assertThat(merged.getValueAtPercentile(p)).as("p" + p).isEqualTo(summary.latencyOf(Latency.PUB_TO_SUB).percentile(p));
             }
-            assertThat(merged.getMaxValue()).isEqualTo(summary.pubToSub.max);
+            assertThat(merged.getMaxValue()).isEqualTo(summary.latencyOf(Latency.PUB_TO_SUB).max);
 
             // Heat-map buckets add up to every latency value of the run, each counted once.
             StringBuilder sums = new StringBuilder("SELECT ");
@@ -101,7 +102,7 @@ class MetricsToInfluxIT {
             }
             String bucketTotal = influx.query("mqttload", sums + " FROM mqtt_latency_buckets WHERE \"run\" = 'influx-it'"
                     + " AND \"kind\" = 'pubToSub'");
-            assertThat(bucketTotal).contains("," + summary.pubToSub.count + "]");
+            assertThat(bucketTotal).contains("," + summary.latencyOf(Latency.PUB_TO_SUB).count + "]");
             assertThat(influx.query("mqttload", "SELECT max(\"receiveRate\") FROM mqtt_counts WHERE \"run\" = 'influx-it'"))
                     .containsPattern(",[1-9][0-9.]*\\]");
 
@@ -114,8 +115,8 @@ class MetricsToInfluxIT {
             Histogram subscriberLatency = decodeAll(influx.query("mqttload",
                     "SELECT \"hdr\" FROM mqtt_sampler_latency WHERE \"run\" = 'influx-it' AND \"kind\" = 'pubToSub'"
                             + " AND \"sampler\" = 'subscribe sub'"));
-            assertThat(subscriberLatency.getTotalCount()).isEqualTo(summary.pubToSub.count);
-            assertThat(subscriberLatency.getValueAtPercentile(99)).isEqualTo(summary.pubToSub.percentile(99));
+            assertThat(subscriberLatency.getTotalCount()).isEqualTo(summary.latencyOf(Latency.PUB_TO_SUB).count);
+            assertThat(subscriberLatency.getValueAtPercentile(99)).isEqualTo(summary.latencyOf(Latency.PUB_TO_SUB).percentile(99));
 
             // The connect phases: every connect's TCP and CONNACK phases; no TLS point over TCP.
             assertThat(decodeAll(influx.query("mqttload", "SELECT \"hdr\" FROM mqtt_latency WHERE \"run\" = 'influx-it'"
@@ -164,12 +165,12 @@ class MetricsToInfluxIT {
                     results.toString(), "mqttload.progressSeconds", "0", "mqttload.runId", "influx-rr"));
             RunSummary summary = EngineLifecycle.lastSummary();
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            assertThat(summary.roundTrip.count).isEqualTo(200);
+            assertThat(summary.latencyOf(Latency.ROUND_TRIP).count).isEqualTo(200);
 
             Histogram merged = decodeAll(influx.query("mqttload",
                     "SELECT \"hdr\" FROM mqtt_latency WHERE \"run\" = 'influx-rr' AND \"kind\" = 'roundTrip'"));
-            assertThat(merged.getTotalCount()).isEqualTo(summary.roundTrip.count);
-            assertThat(merged.getValueAtPercentile(99)).isEqualTo(summary.roundTrip.percentile(99));
+            assertThat(merged.getTotalCount()).isEqualTo(summary.latencyOf(Latency.ROUND_TRIP).count);
+            assertThat(merged.getValueAtPercentile(99)).isEqualTo(summary.latencyOf(Latency.ROUND_TRIP).percentile(99));
             assertThat(influx.query("mqttload", "SELECT last(\"requestsPublished\"), last(\"repliesReceived\"),"
                     + " last(\"repliesFailed\") FROM mqtt_counts WHERE \"run\" = 'influx-rr'")).contains(",200,200,0]");
         }

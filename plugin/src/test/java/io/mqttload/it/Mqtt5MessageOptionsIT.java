@@ -38,6 +38,7 @@ import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttPublishSampler;
 import io.mqttload.jmeter.MqttSubscribeSampler;
 import io.mqttload.measure.Count;
+import io.mqttload.measure.Latency;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -85,8 +86,8 @@ class Mqtt5MessageOptionsIT {
             assertThat(summary.count(Count.REQUESTS_PUBLISHED)).isEqualTo(REQUESTS);
             assertThat(summary.count(Count.REPLIES_SENT)).isEqualTo(REQUESTS);
             assertThat(summary.count(Count.REPLIES_RECEIVED)).isEqualTo(REQUESTS);
-            assertThat(summary.roundTrip.count).isEqualTo(REQUESTS);
-            assertThat(summary.roundTrip.min).as("a round trip is at least the request's own way").isPositive();
+            assertThat(summary.latencyOf(Latency.ROUND_TRIP).count).isEqualTo(REQUESTS);
+            assertThat(summary.latencyOf(Latency.ROUND_TRIP).min).as("a round trip is at least the request's own way").isPositive();
             // Replies stay outside the delivery ledger: the requests alone are owed to the responders.
             assertThat(summary.delivery.expected).isEqualTo(REQUESTS);
             assertThat(summary.count(Count.RECEIVED)).isEqualTo(REQUESTS);
@@ -121,7 +122,7 @@ class Mqtt5MessageOptionsIT {
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.count(Count.REPLIES_SENT)).isEqualTo(40);
             assertThat(summary.count(Count.REPLIES_RECEIVED)).as("one answer per request").isEqualTo(20);
-            assertThat(summary.roundTrip.count).isEqualTo(20);
+            assertThat(summary.latencyOf(Latency.ROUND_TRIP).count).isEqualTo(20);
             assertThat(summary.count(Count.REPLY_DUPLICATES)).isBetween(1L, 20L);
             assertThat(summary.count(Count.REPLIES_FOREIGN)).as("the monitor's copies").isBetween(1L, 40L);
             assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);

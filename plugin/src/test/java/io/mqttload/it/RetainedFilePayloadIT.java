@@ -22,6 +22,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttPublishSampler;
 import io.mqttload.measure.Count;
+import io.mqttload.measure.Latency;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -76,7 +77,7 @@ class RetainedFilePayloadIT {
             assertThat(run.byLabel("publish pub").get(0).getSentBytes()).isEqualTo(FILE_SIZE);
             assertThat(summary.count(Count.RECEIVED)).isEqualTo(1);
             assertThat(summary.count(Count.RECEIVED_BYTES)).isEqualTo(FILE_SIZE);
-            assertThat(summary.pubToSub.count).as("the header rode in the file's first 16 bytes").isEqualTo(1);
+            assertThat(summary.latencyOf(Latency.PUB_TO_SUB).count).as("the header rode in the file's first 16 bytes").isEqualTo(1);
             assertThat(summary.delivery.lateSubscriptions).isEqualTo(1);
             assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
         }

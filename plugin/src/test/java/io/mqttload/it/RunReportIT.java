@@ -31,6 +31,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.measure.Count;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
@@ -111,9 +112,9 @@ class RunReportIT {
         JsonNode json = new ObjectMapper().readTree(results.resolve("report-report-it.json").toFile());
         assertThat(json.path("verdict").asText()).isEqualTo("NO_LOSS");
         // The connect phases merge like every latency; over TCP there is no TLS phase, in any form of the report.
-        assertThat(report.latency.get("connectTcp").count).isEqualTo(summary.connectTcp.count)
+        assertThat(report.latency.get("connectTcp").count).isEqualTo(summary.latencyOf(Latency.CONNECT_TCP).count)
                 .isEqualTo(summary.count(Count.CONNECTS_OK));
-        assertThat(report.latency.get("connectConnack").max).isEqualTo(summary.connectConnack.max);
+        assertThat(report.latency.get("connectConnack").max).isEqualTo(summary.latencyOf(Latency.CONNECT_CONNACK).max);
         assertThat(json.path("latencyMicros").has("connectTcp")).isTrue();
         assertThat(json.path("latencyMicros").has("connectTls")).isFalse();
         String markdown = Files.readString(results.resolve("report-report-it.md"), StandardCharsets.UTF_8);

@@ -19,6 +19,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.measure.Count;
+import io.mqttload.measure.Latency;
 import io.mqttload.report.ReportText;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
@@ -217,7 +218,7 @@ class ScenarioPlansIT {
         assertThat(summary.count(Count.CONNECTS_OK)).isEqualTo(connections);
         assertThat(summary.count(Count.CONNECTS_FAILED)).isZero();
         assertThat(summary.count(Count.CONNECTIONS_LOST)).isZero();
-        assertThat(summary.connect.count).isEqualTo(connections);
+        assertThat(summary.latencyOf(Latency.CONNECT).count).isEqualTo(connections);
         // Connection plans publish nothing, so there is no loss to judge: say so rather than claim NO_LOSS.
         assertThat(summary.verdict()).isEqualTo(Verdict.NOTHING_TO_CHECK);
         assertThat(MqttRunReport.lastReport().verdict()).isEqualTo(Verdict.NOTHING_TO_CHECK);

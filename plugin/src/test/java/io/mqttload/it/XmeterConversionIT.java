@@ -31,6 +31,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.EngineLifecycle;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.measure.Count;
+import io.mqttload.measure.Latency;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -152,8 +153,8 @@ class XmeterConversionIT {
         assertThat(summary.count(Count.RECEIVED)).isEqualTo(deliveries);
         assertThat(summary.delivery.lost()).isZero();
         assertThat(summary.count(Count.DUPLICATES)).isZero();
-        assertThat(summary.pubToSub.count).as("every message carried the header").isEqualTo(deliveries);
-        assertThat(summary.connect.count).isEqualTo(PUBLISHERS + SUBSCRIBERS);
+        assertThat(summary.latencyOf(Latency.PUB_TO_SUB).count).as("every message carried the header").isEqualTo(deliveries);
+        assertThat(summary.latencyOf(Latency.CONNECT).count).isEqualTo(PUBLISHERS + SUBSCRIBERS);
         assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
 
         List<SampleResult> ends = run.byLabel("MQTT Run End");

@@ -18,6 +18,7 @@ import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.RunConfig;
 import io.mqttload.engine.RunContext;
 import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.SamplerMetrics;
 
 /**
@@ -82,9 +83,10 @@ class LiveTablesTest {
         LiveFigures f = await().atMost(Duration.ofSeconds(5)).until(feed::latest, latest -> latest != null);
         LiveTables.Table table = LiveTables.latency(f);
 
-        List<String> ack = row(table, "publish ack, last second");
-        assertThat(ack.subList(0, 3)).containsExactly("publish ack, last second", "1", "1.000");
-        List<String> pubToSub = row(table, "pub-to-sub, last second");
+        String ackRow = Latency.PUBLISH.title() + ", last second";
+        List<String> ack = row(table, ackRow);
+        assertThat(ack.subList(0, 3)).containsExactly(ackRow, "1", "1.000");
+        List<String> pubToSub = row(table, Latency.PUB_TO_SUB.title() + ", last second");
         assertThat(pubToSub.subList(1, pubToSub.size())).first().isEqualTo("0");
         assertThat(pubToSub.subList(2, pubToSub.size())).containsOnly("–");
     }

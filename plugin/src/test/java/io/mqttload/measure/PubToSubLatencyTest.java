@@ -30,29 +30,30 @@ class PubToSubLatencyTest {
     @Test
     void everyFigure_isTheHistogramOfItsMessages_andWarmUpCountsInNone() {
         recordSome(5_000, false);
-        EngineMetrics.PubToSubInterval warmup = metrics.takePubToSubInterval(false);
-        assertThat(warmup.engine.getTotalCount()).isEqualTo(5_000);
-        assertThat(metrics.pubToSubLatency.totalCopy().getTotalCount()).isZero();
+        EngineMetrics.ReceivedInterval warmup = metrics.takeReceivedInterval(false);
+        assertThat(warmup.engine.get(Latency.PUB_TO_SUB).getTotalCount()).isEqualTo(5_000);
+        assertThat(metrics.latency.totalCopy(Latency.PUB_TO_SUB).getTotalCount()).isZero();
 
         Histogram lastTick = recordSome(20_000, true);
-        EngineMetrics.PubToSubInterval tick = metrics.takePubToSubInterval(true);
-        assertThat(tick.engine).isEqualTo(lastTick);
+        EngineMetrics.ReceivedInterval tick = metrics.takeReceivedInterval(true);
+        assertThat(tick.engine.get(Latency.PUB_TO_SUB)).isEqualTo(lastTick);
         Histogram more = recordSome(3_000, true);
-        EngineMetrics.PubToSubInterval next = metrics.takePubToSubInterval(true);
-        assertThat(next.engine).isEqualTo(more);
+        EngineMetrics.ReceivedInterval next = metrics.takeReceivedInterval(true);
+        assertThat(next.engine.get(Latency.PUB_TO_SUB)).isEqualTo(more);
 
-        assertThat(metrics.pubToSubLatency.totalCopy()).isEqualTo(engine);
+        assertThat(metrics.latency.totalCopy(Latency.PUB_TO_SUB)).isEqualTo(engine);
         assertThat(engine.getTotalCount()).isEqualTo(23_000);
         for (int n = 0; n < 2; n++) {
-            assertThat(nodes[n].pubToSubLatency.totalCopy()).isEqualTo(byNode[n]);
+            assertThat(nodes[n].latency.totalCopy(Latency.PUB_TO_SUB)).isEqualTo(byNode[n]);
             assertThat(nodes[n].publisherNodes()).containsExactly(0, 1);
             for (int from = 0; from < 2; from++) {
                 assertThat(nodes[n].fromNode(from).totalCopy()).isEqualTo(byPair[n][from]);
             }
         }
-        assertThat(flood.pubToSubLatency.totalCopy()).isEqualTo(bySampler[0]);
-        assertThat(probe.pubToSubLatency.totalCopy()).isEqualTo(bySampler[1]);
-        assertThat(next.of(first).getTotalCount() + next.of(second).getTotalCount()).isEqualTo(3_000);
+        assertThat(flood.latency.totalCopy(Latency.PUB_TO_SUB)).isEqualTo(bySampler[0]);
+        assertThat(probe.latency.totalCopy(Latency.PUB_TO_SUB)).isEqualTo(bySampler[1]);
+        assertThat(next.of(first).get(Latency.PUB_TO_SUB).getTotalCount()
+                + next.of(second).get(Latency.PUB_TO_SUB).getTotalCount()).isEqualTo(3_000);
     }
 
     @Test
@@ -63,10 +64,10 @@ class PubToSubLatencyTest {
 
         assertThat(metrics.pubToSubNegativeCount()).isEqualTo(2);
         assertThat(metrics.pubToSubClampedCount()).isEqualTo(1);
-        EngineMetrics.PubToSubInterval tick = metrics.takePubToSubInterval(true);
-        assertThat(tick.engine.getTotalCount()).isEqualTo(3);
-        assertThat(tick.of(flood).getTotalCount()).isEqualTo(1);
-        assertThat(tick.of(new SamplerMetrics("idle")).getTotalCount()).isZero();
+        EngineMetrics.ReceivedInterval tick = metrics.takeReceivedInterval(true);
+        assertThat(tick.engine.get(Latency.PUB_TO_SUB).getTotalCount()).isEqualTo(3);
+        assertThat(tick.of(flood).get(Latency.PUB_TO_SUB).getTotalCount()).isEqualTo(1);
+        assertThat(tick.of(new SamplerMetrics("idle")).get(Latency.PUB_TO_SUB).getTotalCount()).isZero();
     }
 
     /** Records {@code count} values over every node, publisher node (or none) and sampler (or none). */

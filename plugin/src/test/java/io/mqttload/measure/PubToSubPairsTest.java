@@ -19,7 +19,7 @@ class PubToSubPairsTest {
         PubToSubPairs pairs = m.pubToSubPairs;
         // Warm-up: engine 1's clock 4.3 s ahead of this one, so its messages measure about -4.3 s.
         pairs.record(1, -4_299_000);
-        m.takePubToSubInterval(false);
+        m.takeReceivedInterval(false);
         pairs.record(1, -4_298_000);
         pairs.clockDifference(1, -4_300_000, 500);
         // The first difference holds for the run.
@@ -27,7 +27,7 @@ class PubToSubPairsTest {
         pairs.record(1, -4_298_500);
         pairs.record(1, -4_301_000);
         pairs.record(2, 1_200);
-        m.takePubToSubInterval(true);
+        m.takeReceivedInterval(true);
 
         List<PubToSubPairs.Figures> figures = pairs.figures();
         assertThat(figures).extracting(f -> f.publisherEngine).containsExactly(1, 2);
@@ -54,7 +54,7 @@ class PubToSubPairsTest {
         EngineMetrics m = new EngineMetrics();
         m.pubToSubPairs.ownEngine(1);
         m.pubToSubPairs.record(3, 2_000);
-        m.takePubToSubInterval(true);
+        m.takeReceivedInterval(true);
 
         PubToSubPairs.Figures f = m.pubToSubPairs.figures().get(0);
         assertThat(f.corrected).isNull();

@@ -6,14 +6,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.HdrHistogram.Histogram;
 
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.engine.RunConfig;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.Interval;
-import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.NodeMetrics;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.summary.RunSummary;
@@ -46,9 +44,8 @@ final class EveryCountFigures {
         DeliveryLedger ledger = new DeliveryLedger(1);
         summary = new RunSummary("run-c", "engine-c", 1, "every-count", 1_000, 9_000, 0, 8.0, metrics, ledger.delivery(),
                 0, 0, new WindowCounts(2_001, 2_002, 2_003, 2_004, 2_005, 2_006, 2_007), new long[] {0, 0, 0}, ledger.book(), 0);
-        Histogram none = LatencyRecorder.newHistogram();
-        interval = new Interval(5_000, none, none, none, none, List.of(new Interval.OfSampler(sampler, none, none, none)),
-                List.of(new Interval.OfNode(left, none), new Interval.OfNode(right, none)), true);
+        interval = new Interval(5_000, Map.of(), List.of(new Interval.OfSampler(sampler, Map.of())),
+                List.of(new Interval.OfNode(left, Map.of()), new Interval.OfNode(right, Map.of())), true);
     }
 
     /** A line's fields (none of the points read here has a space in a tag or a comma in a string field). */

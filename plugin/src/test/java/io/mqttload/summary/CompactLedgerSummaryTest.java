@@ -20,6 +20,7 @@ import io.mqttload.delivery.PublishStream;
 import io.mqttload.delivery.ReceiverScope;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
+import io.mqttload.measure.Latency;
 
 /**
  * Summaries of format 4 carry the ledger compact; the merged report of several engines is the same whether their
@@ -70,9 +71,9 @@ class CompactLedgerSummaryTest {
         }
 
         EngineSummary figures() {
-            metrics.takePubToSubInterval(true);
-            metrics.publishLatency.takeInterval(true);
-            metrics.connectLatency.takeInterval(true);
+            metrics.takeReceivedInterval(true);
+            metrics.latency.takeInterval(Latency.PUBLISH, true);
+            metrics.latency.takeInterval(Latency.CONNECT, true);
             return new RunSummary("run-30", "engine-" + number, number, "compact-ledger", 1_000, 11_000, 0, 10.0, metrics,
                     ledger.delivery(), metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED), WindowCounts.NONE,
                     new long[] {0, 0, 0}, ledger.book(), 0).figures();

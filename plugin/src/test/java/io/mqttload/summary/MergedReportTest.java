@@ -82,11 +82,11 @@ class MergedReportTest {
 
         String summary() {
             // As at run end: what the recorders hold since the last interval goes into the run's totals.
-            metrics.takePubToSubInterval(true);
-            metrics.publishLatency.takeInterval(true);
-            metrics.connectLatency.takeInterval(true);
-            metrics.publishIntendedLatency.takeInterval(true);
-            metrics.scheduleLag.takeInterval(true);
+            metrics.takeReceivedInterval(true);
+            metrics.latency.takeInterval(Latency.PUBLISH, true);
+            metrics.latency.takeInterval(Latency.CONNECT, true);
+            metrics.latency.takeInterval(Latency.PUBLISH_INTENDED, true);
+            metrics.latency.takeInterval(Latency.SCHEDULE_LAG, true);
             RunSummary summary = new RunSummary("run-1", id, number, "merge-test", 1_000, 11_000, 0, 10.0, metrics,
                     ledger.delivery(), metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED),
                     new WindowCounts(metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED), 0, 0, 0),

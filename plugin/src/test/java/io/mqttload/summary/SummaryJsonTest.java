@@ -25,6 +25,7 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.report.ReportText;
 
@@ -57,9 +58,9 @@ class SummaryJsonTest {
             }
         }
         metrics.failed(FailureTally.Kind.CONNECT, new SamplerMetrics("Connect"), "CONNACK refused: NOT_AUTHORIZED (0x87)");
-        metrics.takePubToSubInterval(true);
-        metrics.publishLatency.takeInterval(true);
-        metrics.connectLatency.takeInterval(true);
+        metrics.takeReceivedInterval(true);
+        metrics.latency.takeInterval(Latency.PUBLISH, true);
+        metrics.latency.takeInterval(Latency.CONNECT, true);
         RunSummary summary = new RunSummary("run-7", "engine-4", 4, "round-trip", 1_000, 21_000, 2_000, 18.0, metrics,
                 ledger.delivery(), 47, 45, new WindowCounts(46, 44, 1, 1, 48), new long[] {1, 45, 45}, ledger.book(), 0);
         summary.engineFacts(Map.of("java", "17"), Map.of("mqtt.port", "1883"));
@@ -75,7 +76,7 @@ class SummaryJsonTest {
 
         assertThat(SummaryJson.write(read)).isEqualTo(json);
         assertThat(read.formatVersion).isEqualTo(SummaryJson.FORMAT_VERSION);
-        assertThat(read.latencyMicros.get("pubToSub").histogram()).isEqualTo(summary.pubToSub.histogram());
+        assertThat(read.latencyMicros.get("pubToSub").histogram()).isEqualTo(summary.latencyOf(Latency.PUB_TO_SUB).histogram());
         assertThat(read.failures).singleElement().satisfies(r -> {
             assertThat(r.kind).isEqualTo(FailureTally.Kind.CONNECT);
             assertThat(r.reason).isEqualTo("CONNACK refused: NOT_AUTHORIZED (0x87)");
@@ -86,7 +87,7 @@ class SummaryJsonTest {
                 .containsExactly(summary.delivery.expected, summary.delivery.receivedOfExpected,
                         summary.delivery.deliveredUnacknowledged);
         assertThat(merged.lost()).isEqualTo(summary.delivery.lost()).isPositive();
-        assertThat(merged.latency.get("pubToSub").percentile(99.0)).isEqualTo(summary.pubToSub.percentile(99.0));
+        assertThat(merged.latency.get("pubToSub").percentile(99.0)).isEqualTo(summary.latencyOf(Latency.PUB_TO_SUB).percentile(99.0));
         assertThat(merged.verdict()).isEqualTo(summary.verdict()).isEqualTo(Verdict.FAILED);
     }
 

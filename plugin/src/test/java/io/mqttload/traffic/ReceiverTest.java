@@ -17,6 +17,7 @@ import io.mqttload.delivery.ReplyTracker;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.NodeMetrics;
 import io.mqttload.measure.PayloadHeader;
 import io.mqttload.measure.SamplerMetrics;
@@ -51,14 +52,14 @@ class ReceiverTest {
             receiver.receive(MadeUpMessage.measured("sensors/2", fromB.id(), seq, 1, 2_000), node0);
         }
 
-        EngineMetrics.PubToSubInterval interval = metrics.takePubToSubInterval(true);
-        assertThat(interval.engine.getTotalCount()).isEqualTo(5);
-        assertThat(interval.of(subscribers).getTotalCount()).isEqualTo(5);
-        assertThat(interval.of(node0).getTotalCount()).isEqualTo(5);
-        assertThat(interval.of(node1).getTotalCount()).isZero();
+        EngineMetrics.ReceivedInterval interval = metrics.takeReceivedInterval(true);
+        assertThat(interval.engine.get(Latency.PUB_TO_SUB).getTotalCount()).isEqualTo(5);
+        assertThat(interval.of(subscribers).get(Latency.PUB_TO_SUB).getTotalCount()).isEqualTo(5);
+        assertThat(interval.of(node0).get(Latency.PUB_TO_SUB).getTotalCount()).isEqualTo(5);
+        assertThat(interval.of(node1).get(Latency.PUB_TO_SUB).getTotalCount()).isZero();
         assertThat(node0.fromNode(0).totalCopy().getTotalCount()).isEqualTo(3);
         assertThat(node0.fromNode(1).totalCopy().getTotalCount()).isEqualTo(2);
-        assertThat(interval.engine.getMinValue()).isGreaterThanOrEqualTo(2_000);
+        assertThat(interval.engine.get(Latency.PUB_TO_SUB).getMinValue()).isGreaterThanOrEqualTo(2_000);
         assertThat(metrics.sum(Count.RECEIVED)).isEqualTo(5);
         assertThat(subscribers.sum(Count.RECEIVED)).isEqualTo(5);
         assertThat(node0.sum(Count.RECEIVED)).isEqualTo(5);
@@ -80,11 +81,11 @@ class ReceiverTest {
         receiver.receive(MadeUpMessage.measured("t", stream.id(), 4, 0, 1_000), node1);
         receiver.receive(MadeUpMessage.measured("t", stream.id(), 5, 1, 1_000), node1);
 
-        EngineMetrics.PubToSubInterval interval = metrics.takePubToSubInterval(true);
-        assertThat(interval.of(subscribers).getTotalCount()).isEqualTo(2);
-        assertThat(interval.of(probe).getTotalCount()).isEqualTo(3);
-        assertThat(interval.of(node0).getTotalCount()).isEqualTo(3);
-        assertThat(interval.of(node1).getTotalCount()).isEqualTo(2);
+        EngineMetrics.ReceivedInterval interval = metrics.takeReceivedInterval(true);
+        assertThat(interval.of(subscribers).get(Latency.PUB_TO_SUB).getTotalCount()).isEqualTo(2);
+        assertThat(interval.of(probe).get(Latency.PUB_TO_SUB).getTotalCount()).isEqualTo(3);
+        assertThat(interval.of(node0).get(Latency.PUB_TO_SUB).getTotalCount()).isEqualTo(3);
+        assertThat(interval.of(node1).get(Latency.PUB_TO_SUB).getTotalCount()).isEqualTo(2);
         assertThat(node1.fromNode(0).totalCopy().getTotalCount()).isEqualTo(1);
         assertThat(node1.fromNode(1).totalCopy().getTotalCount()).isEqualTo(1);
         assertThat(probe.sum(Count.RECEIVED)).isEqualTo(3);
@@ -100,7 +101,7 @@ class ReceiverTest {
         for (int seq = 1; seq <= 1000; seq++) {
             receiver.receive(MadeUpMessage.measured("t", stream.id(), seq, 0, seq * 1_000L), node0);
         }
-        Histogram h = metrics.takePubToSubInterval(true).engine;
+        Histogram h = metrics.takeReceivedInterval(true).engine.get(Latency.PUB_TO_SUB);
         assertThat(h.getTotalCount()).isEqualTo(1000);
         assertThat((double) h.getValueAtPercentile(50)).isCloseTo(500_000, within(500_000 * 0.001 + 1_000));
         assertThat((double) h.getValueAtPercentile(99)).isCloseTo(990_000, within(990_000 * 0.001 + 1_000));
@@ -119,18 +120,19 @@ class ReceiverTest {
         for (int seq = 1001; seq <= 1100; seq++) {
             receiver.receive(MadeUpMessage.measured("t", stream.id(), seq, 0, 1_000), node0);
         }
-        EngineMetrics.PubToSubInterval interval = metrics.takePubToSubInterval(true);
+        EngineMetrics.ReceivedInterval interval = metrics.takeReceivedInterval(true);
 
-        assertThat(interval.engine.getTotalCount()).isEqualTo(1100);
-        assertThat((double) interval.engine.getValueAtPercentile(99)).isCloseTo(1_000, within(1_000 * 0.001 + 1_000));
-        Histogram intended = interval.engineIntended;
+        assertThat(interval.engine.get(Latency.PUB_TO_SUB).getTotalCount()).isEqualTo(1100);
+        assertThat((double) interval.engine.get(Latency.PUB_TO_SUB).getValueAtPercentile(99)).isCloseTo(1_000,
+                within(1_000 * 0.001 + 1_000));
+        Histogram intended = interval.engine.get(Latency.PUB_TO_SUB_INTENDED);
         assertThat(intended.getTotalCount()).isEqualTo(1000);
         // 1 ms + 0..999 ms: p50 500 ms, p99 990 ms, within the lag's coding (1/256) and the receive's few microseconds.
         assertThat((double) intended.getValueAtPercentile(50)).isCloseTo(500_000, within(500_000 / 256.0 + 1_000));
         assertThat((double) intended.getValueAtPercentile(99)).isCloseTo(990_000, within(990_000 / 256.0 + 1_000));
-        assertThat(interval.intendedOf(subscribers).getTotalCount()).isEqualTo(1000);
-        assertThat(subscribers.pubToSubIntendedLatency.totalCopy().getTotalCount()).isEqualTo(1000);
-        assertThat(metrics.pubToSubIntendedLatency.totalCopy().getTotalCount()).isEqualTo(1000);
+        assertThat(interval.of(subscribers).get(Latency.PUB_TO_SUB_INTENDED).getTotalCount()).isEqualTo(1000);
+        assertThat(subscribers.latency.totalCopy(Latency.PUB_TO_SUB_INTENDED).getTotalCount()).isEqualTo(1000);
+        assertThat(metrics.latency.totalCopy(Latency.PUB_TO_SUB_INTENDED).getTotalCount()).isEqualTo(1000);
     }
 
     @Test
@@ -142,30 +144,30 @@ class ReceiverTest {
         PublishStream stream = sent("t", lags.length + 1);
         for (int i = 0; i < lags.length; i++) {
             receiver.receive(MadeUpMessage.paced("t", stream.id(), i + 1, 1_000, lags[i]), node0);
-            EngineMetrics.PubToSubInterval one = metrics.takePubToSubInterval(true);
+            EngineMetrics.ReceivedInterval one = metrics.takeReceivedInterval(true);
             long carried = PayloadHeader.lag(PayloadHeader.lagCode(lags[i]));
             assertThat((double) carried).as("lag %d µs as the header carries it", lags[i])
                     .isCloseTo(lags[i], within(lags[i] / 256.0));
-            assertThat(one.engine.getTotalCount()).isOne();
-            assertThat(one.engineIntended.getTotalCount()).isOne();
+            assertThat(one.engine.get(Latency.PUB_TO_SUB).getTotalCount()).isOne();
+            assertThat(one.engine.get(Latency.PUB_TO_SUB_INTENDED).getTotalCount()).isOne();
             // The histograms keep a value to 3 significant digits, so the latency from the send is known here as its
             // bucket: the one from the intended time must be in a bucket that this bucket plus the lag reaches (below
             // 2,048 µs a bucket is one value, and the two are equal to the microsecond).
-            long sent = one.engine.getMaxValue();
-            long intended = one.engineIntended.getMaxValue();
-            assertThat(one.engineIntended.lowestEquivalentValue(intended))
+            long sent = one.engine.get(Latency.PUB_TO_SUB).getMaxValue();
+            long intended = one.engine.get(Latency.PUB_TO_SUB_INTENDED).getMaxValue();
+            assertThat(one.engine.get(Latency.PUB_TO_SUB_INTENDED).lowestEquivalentValue(intended))
                     .as("lag %d µs: from the send %d µs, from the intended time %d µs", lags[i], sent, intended)
-                    .isLessThanOrEqualTo(one.engine.highestEquivalentValue(sent) + carried);
-            assertThat(one.engineIntended.highestEquivalentValue(intended))
+                    .isLessThanOrEqualTo(one.engine.get(Latency.PUB_TO_SUB).highestEquivalentValue(sent) + carried);
+            assertThat(one.engine.get(Latency.PUB_TO_SUB_INTENDED).highestEquivalentValue(intended))
                     .as("lag %d µs: from the send %d µs, from the intended time %d µs", lags[i], sent, intended)
-                    .isGreaterThanOrEqualTo(one.engine.lowestEquivalentValue(sent) + carried);
+                    .isGreaterThanOrEqualTo(one.engine.get(Latency.PUB_TO_SUB).lowestEquivalentValue(sent) + carried);
         }
         // A message with no intended time is in the figure from the send only.
         receiver.receive(MadeUpMessage.measured("t", stream.id(), lags.length + 1, 0, 1_000), node0);
-        EngineMetrics.PubToSubInterval unpaced = metrics.takePubToSubInterval(true);
-        assertThat(unpaced.engine.getTotalCount()).isOne();
-        assertThat(unpaced.engineIntended.getTotalCount()).isZero();
-        assertThat(metrics.pubToSubIntendedLatency.totalCopy().getTotalCount()).isEqualTo(lags.length);
+        EngineMetrics.ReceivedInterval unpaced = metrics.takeReceivedInterval(true);
+        assertThat(unpaced.engine.get(Latency.PUB_TO_SUB).getTotalCount()).isOne();
+        assertThat(unpaced.engine.get(Latency.PUB_TO_SUB_INTENDED).getTotalCount()).isZero();
+        assertThat(metrics.latency.totalCopy(Latency.PUB_TO_SUB_INTENDED).getTotalCount()).isEqualTo(lags.length);
         assertThat(ledger.delivery().lost()).isZero();
     }
 
@@ -210,7 +212,7 @@ class ReceiverTest {
         assertThat(metrics.sum(Count.RECEIVED)).isEqualTo(2);
         assertThat(metrics.sum(Count.RECEIVED_UNMEASURED)).isEqualTo(2);
         assertThat(metrics.sum(Count.RECEIVED_BYTES)).isEqualTo(5);
-        assertThat(metrics.takePubToSubInterval(true).engine.getTotalCount()).isZero();
+        assertThat(metrics.takeReceivedInterval(true).engine.get(Latency.PUB_TO_SUB).getTotalCount()).isZero();
     }
 
     @Test
@@ -244,7 +246,7 @@ class ReceiverTest {
         assertThat(metrics.sum(Count.REPLY_DUPLICATES)).isEqualTo(1);
         assertThat(metrics.sum(Count.REPLIES_FOREIGN)).isEqualTo(2);
         assertThat(replies.owed()).isEqualTo(1);
-        Histogram roundTrips = metrics.roundTripLatency.takeInterval(true);
+        Histogram roundTrips = metrics.latency.takeInterval(Latency.ROUND_TRIP, true);
         assertThat(roundTrips.getTotalCount()).isEqualTo(1);
         assertThat(roundTrips.getMinValue()).isGreaterThanOrEqualTo(3_000);
         // Replies are outside the delivery ledger and the received count.

@@ -1,8 +1,10 @@
 package io.mqttload.report.influx;
 
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
 import org.HdrHistogram.Histogram;
@@ -16,10 +18,10 @@ import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.Interval;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.NodeMetrics;
 import io.mqttload.measure.SamplerMetrics;
-import io.mqttload.measure.Latency;
 import io.mqttload.summary.RunSummary;
 
 /**
@@ -38,34 +40,21 @@ public final class InfluxMetrics implements IntervalListener {
     /** Counters (published, acknowledged, received, connects) and time of the previous point, for rates. */
     private long[] previous = new long[4];
     private long previousPointMillis = System.currentTimeMillis();
-    /** Latency of the ticks since the last point, per kind; merged, so nothing is lost between points. */
-    private Histogram pubToSub;
-    private Histogram publish;
-    private Histogram connect;
-    /** The connects' phases: TCP, TLS, CONNACK ({@link #PHASES}). */
-    private final Histogram[] connectPhases = new Histogram[PHASES.size()];
-    private Histogram roundTrip;
-    /** Of the messages that had an intended send time (paced publishers). */
-    private Histogram pubToSubIntended;
-    private Histogram publishIntended;
-    private Histogram scheduleLag;
+    /** The engine's latency of the ticks since the last point, per kind; merged, so nothing is lost between points. */
+    private final Map<Latency, Histogram> pending = new EnumMap<>(Latency.class);
     /** Per sampler label, in the order samplers first appeared. */
     private final Map<String, PendingSampler> samplers = new LinkedHashMap<>();
     /** Per broker node, written only when the connection lists several. */
     private final Map<String, PendingNode> nodes = new LinkedHashMap<>();
-    /** The connect phases, in the order of {@link #mergePhases}'s arrays. */
-    private static final List<Latency> PHASES = List.of(Latency.CONNECT_TCP, Latency.CONNECT_TLS,
-            Latency.CONNECT_CONNACK);
     /** The delivery figures the run's last {@code mqtt_counts} point carries, final there ({@code lost} is live before). */
     private static final List<Count> FINAL_COUNTS = List.of(Count.LOST, Count.EXPECTED, Count.RECEIVED_OF_EXPECTED,
             Count.DELIVERED_UNACKNOWLEDGED);
 
-    /** A sampler's latency since its last point. */
-    /** One broker node's pub-to-sub latency since the last point. */
+    /** One broker node's latency since the last point, per kind. */
     private static final class PendingNode {
         final NodeMetrics metrics;
         final String tag;
-        Histogram pubToSub;
+        final Map<Latency, Histogram> pending = new EnumMap<>(Latency.class);
 
         PendingNode(NodeMetrics metrics) {
             this.metrics = metrics;
@@ -73,16 +62,11 @@ public final class InfluxMetrics implements IntervalListener {
         }
     }
 
+    /** A sampler's latency since its last point, per kind. */
     private static final class PendingSampler {
         final SamplerMetrics metrics;
         final String tag;
-        Histogram pubToSub;
-        Histogram publish;
-        Histogram connect;
-        final Histogram[] connectPhases = new Histogram[PHASES.size()];
-        Histogram pubToSubIntended;
-        Histogram publishIntended;
-        Histogram scheduleLag;
+        final Map<Latency, Histogram> pending = new EnumMap<>(Latency.class);
 
         PendingSampler(SamplerMetrics metrics) {
             this.metrics = metrics;
@@ -169,40 +153,32 @@ public final class InfluxMetrics implements IntervalListener {
 
     @Override
     public void onInterval(Interval interval) {
-        pubToSub = merge(pubToSub, interval.pubToSub);
-        publish = merge(publish, interval.publish);
-        connect = merge(connect, interval.connect);
-        mergePhases(connectPhases, interval.connectPhases);
-        roundTrip = merge(roundTrip, interval.roundTrip);
-        pubToSubIntended = merge(pubToSubIntended, interval.fromIntended.pubToSub);
-        publishIntended = merge(publishIntended, interval.fromIntended.publish);
-        scheduleLag = merge(scheduleLag, interval.fromIntended.scheduleLag);
+        merge(pending, Latency.Level.ENGINE, interval::of);
         for (Interval.OfSampler s : interval.bySampler) {
             PendingSampler p = samplers.computeIfAbsent(s.sampler.label, k -> new PendingSampler(s.sampler));
-            p.pubToSub = merge(p.pubToSub, s.pubToSub);
-            p.publish = merge(p.publish, s.publish);
-            p.connect = merge(p.connect, s.connect);
-            mergePhases(p.connectPhases, s.connectPhases);
-            p.pubToSubIntended = merge(p.pubToSubIntended, s.fromIntended.pubToSub);
-            p.publishIntended = merge(p.publishIntended, s.fromIntended.publish);
-            p.scheduleLag = merge(p.scheduleLag, s.fromIntended.scheduleLag);
+            merge(p.pending, Latency.Level.SAMPLER, s::of);
         }
         for (Interval.OfNode n : interval.byNode) {
             PendingNode p = nodes.computeIfAbsent(n.node.name, k -> new PendingNode(n.node));
-            p.pubToSub = merge(p.pubToSub, n.pubToSub);
+            merge(p.pending, Latency.Level.NODE, n::of);
         }
         if (++ticks % ticksPerPoint == 0) {
             writePoints(interval.endMillis);
         }
     }
 
-    private static Histogram merge(Histogram pending, Histogram interval) {
-        if (pending == null) {
-            // Every listener receives the same interval histograms: this one keeps its own copy to add to.
-            return interval.copy();
+    /** Adds one interval of every kind {@code level} keeps to what is pending since the last point. */
+    private static void merge(Map<Latency, Histogram> pending, Latency.Level level,
+            Function<Latency, Histogram> interval) {
+        for (Latency kind : Latency.keptBy(level)) {
+            Histogram h = pending.get(kind);
+            if (h == null) {
+                // Every listener receives the same interval histograms: this one keeps its own copy to add to.
+                pending.put(kind, interval.apply(kind).copy());
+            } else {
+                h.add(interval.apply(kind));
+            }
         }
-        pending.add(interval);
-        return pending;
     }
 
     private void writePoints(long endMillis) {
@@ -246,21 +222,7 @@ public final class InfluxMetrics implements IntervalListener {
         LineProtocol.field(line, Count.METRIC_POINTS_DROPPED.key(), writer.dropped());
         LineProtocol.end(line, endMillis);
         writer.offer(line.toString());
-        latency("mqtt_latency", null, null, "pubToSub", pubToSub, endMillis);
-        latency("mqtt_latency", null, null, "publish", publish, endMillis);
-        latency("mqtt_latency", null, null, "connect", connect, endMillis);
-        writePhases("mqtt_latency", null, null, connectPhases, endMillis);
-        latency("mqtt_latency", null, null, "roundTrip", roundTrip, endMillis);
-        latency("mqtt_latency", null, null, Latency.PUB_TO_SUB_INTENDED.key(), pubToSubIntended, endMillis);
-        latency("mqtt_latency", null, null, Latency.PUBLISH_INTENDED.key(), publishIntended, endMillis);
-        latency("mqtt_latency", null, null, Latency.SCHEDULE_LAG.key(), scheduleLag, endMillis);
-        pubToSub = null;
-        publish = null;
-        connect = null;
-        roundTrip = null;
-        pubToSubIntended = null;
-        publishIntended = null;
-        scheduleLag = null;
+        latencies("mqtt_latency", null, null, pending, endMillis);
         for (PendingSampler p : samplers.values()) {
             writeSampler(p, endMillis);
         }
@@ -280,8 +242,7 @@ public final class InfluxMetrics implements IntervalListener {
         countFields(line, Count.Level.NODE, p.metrics::sum);
         LineProtocol.end(line, endMillis);
         writer.offer(line.toString());
-        latency("mqtt_node_latency", "node", p.tag, "pubToSub", p.pubToSub, endMillis);
-        p.pubToSub = null;
+        latencies("mqtt_node_latency", "node", p.tag, p.pending, endMillis);
     }
 
     /** {@code mqtt_sampler}: one sampler's cumulative counters; {@code mqtt_sampler_latency}: its interval latency. */
@@ -293,19 +254,7 @@ public final class InfluxMetrics implements IntervalListener {
         countFields(line, Count.Level.SAMPLER, p.metrics::sum);
         LineProtocol.end(line, endMillis);
         writer.offer(line.toString());
-        latency("mqtt_sampler_latency", "sampler", p.tag, "pubToSub", p.pubToSub, endMillis);
-        latency("mqtt_sampler_latency", "sampler", p.tag, "publish", p.publish, endMillis);
-        latency("mqtt_sampler_latency", "sampler", p.tag, "connect", p.connect, endMillis);
-        writePhases("mqtt_sampler_latency", "sampler", p.tag, p.connectPhases, endMillis);
-        latency("mqtt_sampler_latency", "sampler", p.tag, Latency.PUB_TO_SUB_INTENDED.key(), p.pubToSubIntended, endMillis);
-        latency("mqtt_sampler_latency", "sampler", p.tag, Latency.PUBLISH_INTENDED.key(), p.publishIntended, endMillis);
-        latency("mqtt_sampler_latency", "sampler", p.tag, Latency.SCHEDULE_LAG.key(), p.scheduleLag, endMillis);
-        p.pubToSub = null;
-        p.publish = null;
-        p.connect = null;
-        p.pubToSubIntended = null;
-        p.publishIntended = null;
-        p.scheduleLag = null;
+        latencies("mqtt_sampler_latency", "sampler", p.tag, p.pending, endMillis);
     }
 
     /**
@@ -357,23 +306,19 @@ public final class InfluxMetrics implements IntervalListener {
     }
 
     /**
+     * A point of every kind pending since the last point, tagged {@code kind} with the kind's key (a kind with nothing
+     * recorded writes nothing), then forgets them.
+     */
+    private void latencies(String measurement, String tagKey, String tagValue, Map<Latency, Histogram> pending,
+            long endMillis) {
+        pending.forEach((kind, h) -> latency(measurement, tagKey, tagValue, kind.key(), h, endMillis));
+        pending.clear();
+    }
+
+    /**
      * One latency point of {@code measurement}; {@code tagKey = tagValue} names the sampler or the node it is about
      * (null: the engine's totals, which also get their heat-map buckets).
      */
-    private static void mergePhases(Histogram[] into, Interval.ConnectPhases phases) {
-        into[0] = merge(into[0], phases.tcp);
-        into[1] = merge(into[1], phases.tls);
-        into[2] = merge(into[2], phases.connack);
-    }
-
-    /** The connect phases since the last point (a phase without connects writes nothing), then forgets them. */
-    private void writePhases(String measurement, String tagKey, String tagValue, Histogram[] phases, long endMillis) {
-        for (int i = 0; i < phases.length; i++) {
-            latency(measurement, tagKey, tagValue, PHASES.get(i).key(), phases[i], endMillis);
-            phases[i] = null;
-        }
-    }
-
     private void latency(String measurement, String tagKey, String tagValue, String kind, Histogram h, long endMillis) {
         if (h == null || h.getTotalCount() == 0) {
             return;

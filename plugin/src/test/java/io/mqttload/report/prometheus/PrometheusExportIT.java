@@ -31,6 +31,7 @@ import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.Interval;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyRecorder;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.summary.RunSummary;
@@ -64,14 +65,13 @@ class PrometheusExportIT {
         }
         Histogram warmup = LatencyRecorder.newHistogram();
         warmup.recordValue(40_000);
-        Histogram none = LatencyRecorder.newHistogram();
         int port = FreePorts.tcpPort();
         PrometheusExport export = PrometheusExport.start(settings(port, 0), metrics, config);
         try {
-            export.onInterval(new Interval(1_000, warmup, none, none, none, List.of(new Interval.OfSampler(publisher,
-                    warmup, none, none)), List.of(), false));
-            export.onInterval(new Interval(2_000, uniform, none, none, none, List.of(new Interval.OfSampler(publisher,
-                    uniform, none, none)), List.of(), true));
+            export.onInterval(new Interval(1_000, Map.of(Latency.PUB_TO_SUB, warmup), List.of(new Interval.OfSampler(
+                    publisher, Map.of(Latency.PUB_TO_SUB, warmup))), List.of(), false));
+            export.onInterval(new Interval(2_000, Map.of(Latency.PUB_TO_SUB, uniform), List.of(new Interval.OfSampler(
+                    publisher, Map.of(Latency.PUB_TO_SUB, uniform))), List.of(), true));
 
             Map<String, Double> scraped = scrape(port);
 

@@ -9,13 +9,14 @@ import io.mqttload.common.TopicMatcher;
  * after the scope's subscription took effect. The subscription took effect after its SUBSCRIBE was sent and before
  * its SUBACK was read; turned into the publisher's clock with the measured difference and widened by its bound, that
  * window meets the stream's send times ({@link SendTimes}: each sequence number known between two checkpoints). The
- * sequence numbers then fall in three runs: surely sent before the window (owed to nobody), surely after it (owed),
- * and between (owed if it arrived; if not, undecided, neither owed nor lost). Without the clocks' difference, what is
- * missing before the first message of the stream that arrived is undecided, the rest owed. A scope or stream without
+ * sequence numbers then fall in three runs: surely sent before the window (owed if it arrived all the same, as a
+ * retained message does; if not, owed to nobody), surely after it (owed), and between (owed if it arrived; if not,
+ * undecided, neither owed nor lost). Without the clocks' difference, what is missing before the first message of the
+ * stream that arrived is undecided, the rest owed. A scope or stream without
  * the times (a ledger of an earlier version) is owed every acknowledged message, as before.
  */
 final class OwedDeliveries {
-    /** Acknowledged messages owed to nobody: sent before the subscription could have taken effect. */
+    /** Acknowledged messages owed to nobody: sent before the subscription could have taken effect, and missing. */
     long notOwed;
     /** Acknowledged messages sent around the subscription that did not arrive. */
     long undecided;
@@ -60,14 +61,17 @@ final class OwedDeliveries {
                     firstOwed - 1));
         } else {
             // Which messages arrived is not known (a shared group's parts added up): what arrived fills the owed run
-            // first, then the undecided one, so only what cannot have arrived in either is lost.
-            receivedNotOwed = 0;
+            // first, then the undecided one, then the one sent before, so only what cannot have arrived is lost.
             receivedUndecided = Math.min(undecidedRun, Math.max(0, receivedAcknowledged - owedRun));
+            receivedNotOwed = Math.min(notOwed, Math.max(0, receivedAcknowledged - owedRun - receivedUndecided));
         }
-        o.notOwed = notOwed;
+        // A message sent before the subscription that arrived all the same was delivered (a retained message reaches a
+        // later subscriber; the broker routed it after the subscription took effect): owed and met, never dropped
+        // from the figures. Only what is missing of it is owed to nobody.
+        o.notOwed = notOwed - receivedNotOwed;
         o.undecided = undecidedRun - receivedUndecided;
-        o.expected = owedRun + receivedUndecided;
-        o.received = Math.min(o.expected, receivedAcknowledged - receivedNotOwed);
+        o.expected = owedRun + receivedUndecided + receivedNotOwed;
+        o.received = Math.min(o.expected, receivedAcknowledged);
         return o;
     }
 

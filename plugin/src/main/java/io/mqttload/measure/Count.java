@@ -167,9 +167,10 @@ public enum Count {
     UNSERVED_SHARED_DELIVERIES("unservedSharedDeliveries", NOT_OWED, "deliveries matching the filters of shared"
             + " groups the broker granted and never served (sharedGroupsUnserved): it took $share/... as an ordinary"
             + " filter, which no topic matches, so they were owed to nobody; not in expected or lost", ENGINE),
-    PUBLISHED_BEFORE_SUBSCRIPTION("publishedBeforeSubscription", NOT_OWED, "deliveries of messages published before"
-            + " the receiver's subscription could have taken effect (send time against SUBSCRIBE sent, across engines"
-            + " with the measured clock offset and its bound): owed to nobody; not in expected or lost", ENGINE),
+    PUBLISHED_BEFORE_SUBSCRIPTION("publishedBeforeSubscription", NOT_OWED, "deliveries that did not arrive of messages"
+            + " published before the receiver's subscription could have taken effect (send time against SUBSCRIBE sent,"
+            + " across engines with the measured clock offset and its bound): owed to nobody; not in expected or lost"
+            + " (one that arrived all the same, as a retained message does, is owed and received)", ENGINE),
     UNDECIDED_AROUND_SUBSCRIPTION("undecidedAroundSubscription", RUN_END, FROM_LEDGERS, "deliveries that did not"
             + " arrive of messages published while the receiver's subscription was being set up (between SUBSCRIBE sent"
             + " and SUBACK, widened by the clock offset's bound; offset not measured: before the first message of the"

@@ -37,8 +37,7 @@ import io.mqttload.testsupport.MosquittoBroker;
  * controller with {@code -R} and the broker's address (and nothing else), one plan after the other on the same engines.
  * Each run is one run id over engines 1 and 2 of two, its clocks measured through the plan's broker (with or without
  * a rendezvous in the plan), merged, with the true verdict: no message is lost on a healthy broker, and every
- * engine's figures add up to the merged ones. The plans of {@code plans/} are split in two halves by name, a class
- * each with two engines of its own, so that the integration-test forks run the halves side by side.
+ * engine's figures add up to the merged ones. The plans are those of {@code plans/}, listed from the folder.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class ShippedPlansOnTwoEngines {
@@ -67,13 +66,6 @@ abstract class ShippedPlansOnTwoEngines {
         }
     }
 
-    /** The first ({@code 0}) or second ({@code 1}) half of {@link #shippedPlans()}. */
-    static Stream<String> half(int which) {
-        List<String> all = shippedPlans();
-        int middle = (all.size() + 1) / 2;
-        return (which == 0 ? all.subList(0, middle) : all.subList(middle, all.size())).stream();
-    }
-
     static Path plans() {
         return Path.of(System.getProperty("project.basedir", "."), "plans");
     }
@@ -98,11 +90,11 @@ abstract class ShippedPlansOnTwoEngines {
         }
     }
 
-    /** This class's half of the plans: a factory method on the instance, as its lifecycle is per class. */
-    abstract Stream<String> plansOfThisHalf();
+    /** The plans this class runs: a factory method on the instance, as its lifecycle is per class. */
+    abstract Stream<String> plansToRun();
 
     @ParameterizedTest
-    @MethodSource("plansOfThisHalf")
+    @MethodSource("plansToRun")
     void plan_onTwoEnginesStartedWithR_oneRunMergedWithNoLoss(String plan) throws Exception {
         Path jmx = plans().resolve(plan + ".jmx");
         Path reports = dir.resolve("controller").resolve(plan);

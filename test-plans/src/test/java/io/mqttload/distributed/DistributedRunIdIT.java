@@ -35,7 +35,7 @@ import io.mqttload.testsupport.Xvfb;
  * clicked, which sends the engines the plan and no {@code -G} properties), the cross-engine barrier releases on both
  * engines under one run id, long before its timeout, which is what it waited out when every engine made up its own id.
  * Two controllers started headless with {@code -R} on one broker at once each give their engine an id of its own
- * (a headless {@code -R} run of every shipped plan on two engines is {@code ShippedPlansOnTwoEngines}).
+ * (a headless {@code -R} run of every shipped plan on two engines is {@code ShippedPlansOnTwoEnginesIT}).
  */
 class DistributedRunIdIT {
     private static final int ENGINES = 2;

@@ -54,7 +54,7 @@ class ArchitectureTest {
     /**
      * The run's lifecycle, its exit status and the remote plumbing run headless on every engine: only the GUI classes
      * (JMeter names them in plans) and the panel's own parts touch Swing or AWT, and the lifecycle and the remote
-     * plumbing call no GUI class (the panel follows runs through {@code EngineLifecycle.followRuns}).
+     * plumbing call no GUI class (the panel follows runs through {@code JvmRun.followRuns}).
      */
     @Test
     void onlyTheGuiTouchesSwing() {
@@ -62,7 +62,7 @@ class ArchitectureTest {
                 "MqttRunEndSamplerGui", "MqttRunReportGui",
                 // JMeter's Remote Start is a GUI action: this listens to it.
                 "RemoteStartRunId");
-        Set<String> headless = Set.of("EngineLifecycle", "MqttElements", "ExitStatus", "JMeterStop", "FleetStart",
+        Set<String> headless = Set.of("JvmRun", "MqttElements", "ExitStatus", "JMeterStop", "FleetStart",
                 "TestPlanName", "EngineLiveSource", "EngineWatch", "RemoteLiveFigures", "RemoteHosts", "ControllerStamp");
         noClasses().that().resideInAPackage("io.mqttload.jmeter..").and(DescribedPredicate.not(topLevelNamed(gui)))
                 .should().dependOnClassesThat().resideInAnyPackage("javax.swing..", "java.awt..").check(PLUGIN);

@@ -20,8 +20,12 @@ import io.mqttload.client.Errors;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.engine.ClientGroup;
 import io.mqttload.engine.EngineRuntime;
-import io.mqttload.engine.RunContext;
 import io.mqttload.engine.OperationResult;
+import io.mqttload.engine.RunContext;
+import io.mqttload.jmeter.remote.ControllerStamp;
+import io.mqttload.jmeter.run.JMeterStop;
+import io.mqttload.jmeter.run.JvmRun;
+import io.mqttload.jmeter.run.MqttElements;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.SamplerMetrics;
 
@@ -38,7 +42,7 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
     private String clientGroup = "default";
 
     /** A field, not a property: the controller fills it as it sends the plan, and it never goes into a saved plan. */
-    private ControllerStamp controllerStamp = ControllerStamp.NONE;
+    private ControllerStamp controllerStamp = new ControllerStamp();
 
     /** The label of this sampler's figures, given at test start and copied to the threads' clones; null: its name. */
     private String metricsLabel;
@@ -51,7 +55,7 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
         result.sampleStart();
         OperationResult outcome;
         // One read of the run for the whole sample: it may end meanwhile, and this sample then fails on its clients.
-        EngineRuntime runtime = EngineLifecycle.running().orElse(null);
+        EngineRuntime runtime = JvmRun.running().orElse(null);
         String invalidAtStart = runtime == null ? MqttElements.startupError() : runtime.invalidAtStart();
         try {
             if (invalidAtStart != null) {
@@ -192,8 +196,8 @@ public abstract class AbstractMqttSampler extends AbstractSampler implements Tes
 
     @Override
     public void testStarted() {
-        MqttElements.startRuntime(controllerStamp);
-        EngineLifecycle.running().ifPresent(r -> metricsLabel = r.context().planSampler(getName()));
+        MqttElements.startRuntime(controllerStamp.given());
+        JvmRun.running().ifPresent(r -> metricsLabel = r.context().planSampler(getName()));
         if (!hasPerThreadVariables()) {
             try {
                 TestBeanHelper.prepare(this);

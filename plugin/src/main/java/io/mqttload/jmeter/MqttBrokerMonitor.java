@@ -16,6 +16,9 @@ import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.settings.BrokerMonitorSettings;
 import io.mqttload.common.settings.SettingText;
 import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.remote.ControllerStamp;
+import io.mqttload.jmeter.run.JvmRun;
+import io.mqttload.jmeter.run.MqttElements;
 
 /**
  * MQTT Broker Monitor: what the broker costs during the run. A local broker process (by PID, PID file or
@@ -42,7 +45,7 @@ public class MqttBrokerMonitor extends ConfigTestElement implements TestBean, Mq
     private String intervalSeconds = BrokerMonitorSettings.INTERVAL_SECONDS.defaultText();
 
     /** A field, not a property: the controller fills it as it sends the plan, and it never goes into a saved plan. */
-    private ControllerStamp controllerStamp = ControllerStamp.NONE;
+    private ControllerStamp controllerStamp = new ControllerStamp();
     private String engineFilter = BrokerMonitorSettings.ENGINE_FILTER.defaultText();
 
     @Override
@@ -52,9 +55,9 @@ public class MqttBrokerMonitor extends ConfigTestElement implements TestBean, Mq
 
     @Override
     public void testStarted() {
-        MqttElements.startRuntime(controllerStamp);
+        MqttElements.startRuntime(controllerStamp.given());
         TestBeanHelper.prepare(this);
-        EngineRuntime runtime = EngineLifecycle.running().orElse(null);
+        EngineRuntime runtime = JvmRun.running().orElse(null);
         if (runtime == null) {
             return;
         }

@@ -14,6 +14,7 @@ import io.mqttload.common.settings.SettingValues;
 import io.mqttload.engine.ConnectOperation;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
+import io.mqttload.jmeter.run.MqttElements;
 
 /**
  * MQTT Connect: opens this thread's clients (one, or thousands) with the settings of the nearest

@@ -15,6 +15,8 @@ import io.mqttload.client.ProtocolVersion;
 import io.mqttload.client.TlsSettings;
 import io.mqttload.client.Transport;
 import io.mqttload.common.settings.SettingText;
+import io.mqttload.jmeter.remote.ControllerStamp;
+import io.mqttload.jmeter.run.MqttElements;
 
 /**
  * MQTT Connection: where and how the MQTT Connect samplers in its scope connect. Like HTTP Request
@@ -64,7 +66,7 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
     private transient ConnectionSettings settings;
 
     /** A field, not a property: the controller fills it as it sends the plan, and it never goes into a saved plan. */
-    private ControllerStamp controllerStamp = ControllerStamp.NONE;
+    private ControllerStamp controllerStamp = new ControllerStamp();
     /** Elements (name and value) already warned about an expiry MQTT 3.1.1 cannot carry: once, not once per thread. */
     private static final Set<String> WARNED_SESSION_EXPIRY = ConcurrentHashMap.newKeySet();
 
@@ -155,7 +157,7 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
 
     @Override
     public void testStarted() {
-        MqttElements.startRuntime(controllerStamp);
+        MqttElements.startRuntime(controllerStamp.given());
     }
 
     public String getHost() {

@@ -7,6 +7,9 @@ import org.apache.jmeter.testbeans.TestBeanHelper;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.settings.InfluxSettings;
 import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.remote.ControllerStamp;
+import io.mqttload.jmeter.run.JvmRun;
+import io.mqttload.jmeter.run.MqttElements;
 import io.mqttload.report.influx.InfluxMetrics;
 import io.mqttload.report.influx.InfluxWriter;
 
@@ -30,7 +33,7 @@ public class MqttMetricsConfig extends ConfigTestElement implements TestBean, Mq
     private String intervalSeconds = InfluxSettings.INTERVAL_SECONDS.defaultText();
 
     /** A field, not a property: the controller fills it as it sends the plan, and it never goes into a saved plan. */
-    private ControllerStamp controllerStamp = ControllerStamp.NONE;
+    private ControllerStamp controllerStamp = new ControllerStamp();
 
     @Override
     public ControllerStamp controllerStamp() {
@@ -39,9 +42,9 @@ public class MqttMetricsConfig extends ConfigTestElement implements TestBean, Mq
 
     @Override
     public void testStarted() {
-        MqttElements.startRuntime(controllerStamp);
+        MqttElements.startRuntime(controllerStamp.given());
         TestBeanHelper.prepare(this);
-        EngineRuntime runtime = EngineLifecycle.running().orElse(null);
+        EngineRuntime runtime = JvmRun.running().orElse(null);
         if (influxUrl == null || influxUrl.trim().isEmpty() || runtime == null) {
             return;
         }

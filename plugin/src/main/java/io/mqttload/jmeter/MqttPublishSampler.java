@@ -14,6 +14,8 @@ import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
 import io.mqttload.engine.PayloadSource;
 import io.mqttload.engine.PublishOperation;
+import io.mqttload.jmeter.run.MqttElements;
+import io.mqttload.jmeter.run.PublishPacing;
 import io.mqttload.measure.MicroClock;
 import io.mqttload.measure.SamplerMetrics;
 

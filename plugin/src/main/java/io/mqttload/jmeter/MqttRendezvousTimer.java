@@ -17,6 +17,9 @@ import io.mqttload.client.ConnectionSettings;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.settings.RendezvousSettings;
 import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.remote.ControllerStamp;
+import io.mqttload.jmeter.run.JvmRun;
+import io.mqttload.jmeter.run.MqttElements;
 import io.mqttload.rendezvous.Rendezvous;
 
 /**
@@ -43,7 +46,7 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
     private transient int generation;
 
     /** A field, not a property: the controller fills it as it sends the plan, and it never goes into a saved plan. */
-    private ControllerStamp controllerStamp = ControllerStamp.NONE;
+    private ControllerStamp controllerStamp = new ControllerStamp();
 
     @Override
     public ControllerStamp controllerStamp() {
@@ -52,14 +55,14 @@ public class MqttRendezvousTimer extends AbstractTestElement implements Timer, T
 
     @Override
     public void testStarted() {
-        MqttElements.startRuntime(controllerStamp);
+        MqttElements.startRuntime(controllerStamp.given());
     }
 
     @Override
     public long delay() {
         generation++;
         JMeterContext context = JMeterContextService.getContext();
-        EngineRuntime runtime = EngineLifecycle.running().orElse(null);
+        EngineRuntime runtime = JvmRun.running().orElse(null);
         if (runtime != null && runtime.isStopRequested()) {
             // A barrier's timeout is stopping the test: this thread ends after its current sample, without
             // waiting again, rather than whenever JMeter's stop reaches it.

@@ -8,6 +8,10 @@ import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.testbeans.TestBean;
 
 import io.mqttload.delivery.Judgement;
+import io.mqttload.jmeter.remote.ControllerStamp;
+import io.mqttload.jmeter.run.JvmRun;
+import io.mqttload.jmeter.run.MqttElements;
+import io.mqttload.jmeter.run.RunState;
 import io.mqttload.summary.RunSummary;
 
 /**
@@ -27,10 +31,11 @@ public class MqttRunEndSampler extends AbstractSampler implements TestBean, Mqtt
     /** Marks the sample that carries a summary; content type survives JMeter's stripping remote senders. */
     static final String SUMMARY_CONTENT_TYPE = "application/vnd.mqttload.summary+json";
 
-    private transient volatile long runsBefore;
+    /** The run this element's test start joined: its summary is the one this sampler sends. */
+    private transient volatile RunState run;
 
     /** A field, not a property: the controller fills it as it sends the plan, and it never goes into a saved plan. */
-    private ControllerStamp controllerStamp = ControllerStamp.NONE;
+    private ControllerStamp controllerStamp = new ControllerStamp();
 
     @Override
     public ControllerStamp controllerStamp() {
@@ -39,8 +44,8 @@ public class MqttRunEndSampler extends AbstractSampler implements TestBean, Mqtt
 
     @Override
     public void testStarted() {
-        runsBefore = EngineLifecycle.runsBefore();
-        MqttElements.startRuntime(controllerStamp);
+        MqttElements.startRuntime(controllerStamp.given());
+        run = JvmRun.current();
     }
 
     @Override
@@ -50,7 +55,8 @@ public class MqttRunEndSampler extends AbstractSampler implements TestBean, Mqtt
         result.setDataType(SampleResult.TEXT);
         result.sampleStart();
         // A second Run End (another tearDown thread) gets the same summary again; the report keeps one per engine.
-        RunSummary summary = EngineLifecycle.stopOrLastSummary(runsBefore);
+        RunState ending = run != null ? run : JvmRun.current();
+        RunSummary summary = JvmRun.stopOrSummaryOf(ending);
         result.sampleEnd();
         if (summary == null) {
             String why = MqttElements.startupError();
@@ -60,7 +66,7 @@ public class MqttRunEndSampler extends AbstractSampler implements TestBean, Mqtt
             return result;
         }
         Judgement judgement = summary.judgement();
-        ExitStatus.record(judgement.verdict);
+        ending.verdict(judgement.verdict);
         // A fault fails the sample; an engine that only checked less (judged elsewhere, nothing to check) does not.
         result.setSuccessful(!judgement.verdict.isFault());
         result.setResponseCode(judgement.verdict.name());

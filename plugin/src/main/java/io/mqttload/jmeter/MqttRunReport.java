@@ -8,7 +8,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.jmeter.engine.util.CompoundVariable;
 import org.apache.jmeter.engine.util.NoThreadClone;
@@ -29,6 +28,12 @@ import org.slf4j.LoggerFactory;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.settings.InfluxSettings;
 import io.mqttload.engine.RunConfig;
+import io.mqttload.jmeter.remote.EngineWatch;
+import io.mqttload.jmeter.run.EngineReports;
+import io.mqttload.jmeter.run.ExitStatus;
+import io.mqttload.jmeter.run.JvmRun;
+import io.mqttload.jmeter.run.MqttElements;
+import io.mqttload.jmeter.run.RunState;
 import io.mqttload.report.ReportFiles;
 import io.mqttload.report.ReportText;
 import io.mqttload.report.influx.InfluxWriter;
@@ -55,16 +60,6 @@ public class MqttRunReport extends AbstractTestElement
         super.setProperty(name, MqttBeanGui.guiClassAsRead(name, value, MqttRunReportGui.class));
     }
     private static final Logger log = LoggerFactory.getLogger(MqttRunReport.class);
-    private static final AtomicReference<MergedReport> LAST = new AtomicReference<>();
-    private static final AtomicReference<Path> LAST_HTML = new AtomicReference<>();
-
-    /**
-     * In distributed mode JMeter gives every remote engine its own copy of this listener on the
-     * controller; the copies of one run report together through the run's collector. It is created by
-     * the first engine to start and closed when every engine that started has ended.
-     */
-    private static final AtomicReference<Collector> ACTIVE = new AtomicReference<>();
-
     private String influxUrl = InfluxSettings.INFLUX_URL.defaultText();
     private String influxDatabase = InfluxSettings.INFLUX_DATABASE.defaultText();
     private String retentionPolicy = InfluxSettings.RETENTION_POLICY.defaultText();
@@ -73,40 +68,17 @@ public class MqttRunReport extends AbstractTestElement
     private String password = InfluxSettings.PASSWORD.defaultText();
     private String token = InfluxSettings.TOKEN.defaultText();
 
-    private transient Collector collector;
-    private transient volatile long runsBefore;
+    /**
+     * The run this copy reports. Run alone, this instance collects for itself; on a controller, JMeter gives every
+     * remote engine its own copy of this listener, and the copies of one run report together through the run's
+     * {@link EngineReports}.
+     */
+    private transient volatile RunState run;
+    private transient EngineReports collector;
 
-    /** What the controller gathered for one run: engines started, ended or gone, and their summaries. */
-    private static final class Collector {
-        final Map<String, EngineSummary> summariesByEngine = new LinkedHashMap<>();
-        /** Summaries that arrived but could not be read (another plugin version): the engines count as missing. */
-        final List<String> unreadable = new ArrayList<>();
-        final Set<String> enginesStarted = new LinkedHashSet<>();
-        final Set<String> enginesEnded = new LinkedHashSet<>();
-        /** Engines whose process is gone (RMI port closed), with when and why it was noticed. */
-        final Map<String, String> enginesGone = new LinkedHashMap<>();
-        EngineWatch watch;
-        boolean reported;
-
-        /** Engines started that have neither ended nor are known to be gone. */
-        synchronized List<String> running() {
-            List<String> running = new ArrayList<>(enginesStarted);
-            running.removeAll(enginesEnded);
-            running.removeAll(enginesGone.keySet());
-            return running;
-        }
-
-        /** Every engine that started has ended or is gone. */
-        boolean allAccountedFor() {
-            Set<String> done = new LinkedHashSet<>(enginesEnded);
-            done.addAll(enginesGone.keySet());
-            return done.containsAll(enginesStarted);
-        }
-    }
-
-    private synchronized Collector collector() {
+    private synchronized EngineReports collector() {
         if (collector == null) {
-            collector = new Collector();
+            collector = JvmRun.engineReportsAlone();
         }
         return collector;
     }
@@ -114,51 +86,35 @@ public class MqttRunReport extends AbstractTestElement
     /** Run alone (no remote engines): this instance collects for itself. */
     @Override
     public synchronized void testStarted() {
-        collector = new Collector();
-        runsBefore = EngineLifecycle.runsBefore();
+        collector = JvmRun.engineReportsAlone();
+        run = JvmRun.beginOrJoin();
     }
 
     /** On the controller: one call per remote engine, each on that engine's copy of this listener. */
     @Override
     public void testStarted(String host) {
-        Collector c;
-        while (true) {
-            c = ACTIVE.updateAndGet(current -> current == null || current.reported ? new Collector() : current);
-            synchronized (c) {
-                // An engine starting again belongs to a new run: the old one never heard from all its engines
-                // (a crashed engine, or a GUI controller that stopped a run); it is not mixed into this one.
-                if (!c.enginesStarted.contains(host)) {
-                    c.enginesStarted.add(host);
-                    break;
-                }
-                if (!c.reported) {
-                    log.warn("MQTT Run Report: a new run started before every engine of the previous one ended ({}"
-                            + " started, {} ended); that run is not reported", c.enginesStarted, c.enginesEnded);
-                    c.reported = true;
-                }
-            }
-        }
+        RunState joined = JvmRun.engineStarted(host);
+        EngineReports c = joined.engineReports();
         synchronized (c) {
-            if (c.watch == null) {
-                ExitStatus.reset();
+            if (!c.watching()) {
                 try {
                     ExitStatus.validate();
                 } catch (InvalidSettingException e) {
                     MqttElements.reportInvalid("controller properties", e);
                 }
-                Collector watched = c;
-                c.watch = EngineWatch.start(() -> watched.running(), gone -> engineGone(watched, gone));
+                c.watch(EngineWatch.start(c::running, gone -> engineGone(joined, c, gone)));
             }
         }
         synchronized (this) {
+            run = joined;
             collector = c;
         }
     }
 
     /** An engine's process is gone: once every other engine has ended, report without it and end the controller. */
-    private void engineGone(Collector c, EngineWatch.Gone gone) {
+    private void engineGone(RunState joined, EngineReports c, EngineWatch.Gone gone) {
         synchronized (c) {
-            if (c.reported || c.enginesEnded.contains(gone.host)) {
+            if (c.reported() || c.enginesEnded.contains(gone.host)) {
                 return;
             }
             c.enginesGone.put(gone.host, gone.describe());
@@ -167,17 +123,16 @@ public class MqttRunReport extends AbstractTestElement
             log.error(line);
             System.out.println(line);
             if (c.allAccountedFor()) {
-                finishWithoutEngines(c);
+                finishWithoutEngines(joined, c);
             }
         }
     }
 
     /** Reports what arrived, then ends the controller, which JMeter would keep waiting for the dead engine. */
-    private void finishWithoutEngines(Collector c) {
-        report(c);
-        c.watch.stop();
-        ACTIVE.compareAndSet(c, null);
-        ExitStatus.endControllerWithoutEngine("engine(s) " + c.enginesGone.keySet() + " died during the run",
+    private void finishWithoutEngines(RunState joined, EngineReports c) {
+        report(joined, c);
+        JvmRun.end(joined);
+        ExitStatus.endControllerWithoutEngine(joined, "engine(s) " + c.enginesGone.keySet() + " died during the run",
                 new ArrayList<>(c.enginesEnded));
     }
 
@@ -194,13 +149,13 @@ public class MqttRunReport extends AbstractTestElement
             String why = "a Run End sample from " + r.getSampleLabel() + " held no readable summary: " + e.getMessage();
             log.warn("MQTT Run Report: {}", why);
             System.out.println("MQTT Run Report: " + why);
-            Collector c = collector();
+            EngineReports c = collector();
             synchronized (c) {
                 c.unreadable.add(why);
             }
             return;
         }
-        Collector c = collector();
+        EngineReports c = collector();
         synchronized (c) {
             // Two Run End samples of one engine carry the same summary: one counts.
             c.summariesByEngine.putIfAbsent(summary.engineId, summary);
@@ -231,21 +186,29 @@ public class MqttRunReport extends AbstractTestElement
     /** Run alone: the local engine's run, ended here if no Run End sampler ended it already. */
     @Override
     public void testEnded() {
-        RunSummary local = EngineLifecycle.stopOrLastSummary(runsBefore);
-        Collector c = collector();
+        RunState ending = runOrCurrent();
+        RunSummary local = JvmRun.stopOrSummaryOf(ending);
+        EngineReports c = collector();
         synchronized (c) {
             if (local != null && c.enginesStarted.isEmpty()) {
                 c.summariesByEngine.putIfAbsent(local.engineId, local.figures());
             }
-            report(c);
+            report(ending, c);
         }
-        ExitStatus.afterLocalRun();
+        JvmRun.end(ending);
+        ExitStatus.afterLocalRun(ending);
+    }
+
+    /** The run this copy joined at test start; a copy whose test start JMeter never called reports the current one. */
+    private synchronized RunState runOrCurrent() {
+        return run != null ? run : JvmRun.current();
     }
 
     /** On the controller: reports once the last engine has ended; JMeter has flushed its samples by then. */
     @Override
     public void testEnded(String host) {
-        Collector c = collector();
+        RunState ending = runOrCurrent();
+        EngineReports c = collector();
         synchronized (c) {
             c.enginesEnded.add(host);
             c.enginesGone.remove(host);
@@ -253,23 +216,19 @@ public class MqttRunReport extends AbstractTestElement
                 return;
             }
             if (!c.enginesGone.isEmpty()) {
-                finishWithoutEngines(c);
+                finishWithoutEngines(ending, c);
                 return;
             }
-            report(c);
-            if (c.watch != null) {
-                c.watch.stop();
-            }
-            ACTIVE.compareAndSet(c, null);
-            ExitStatus.afterControllerRun();
+            report(ending, c);
+            JvmRun.end(ending);
+            ExitStatus.afterControllerRun(ending);
         }
     }
 
-    private void report(Collector c) {
-        if (c.reported) {
+    private void report(RunState ending, EngineReports c) {
+        if (!c.markReported()) {
             return;
         }
-        c.reported = true;
         List<String> missing = new ArrayList<>(c.enginesGone.values());
         missing.addAll(c.unreadable);
         int engines = Math.max(c.enginesStarted.size(), c.summariesByEngine.size());
@@ -290,13 +249,11 @@ public class MqttRunReport extends AbstractTestElement
             return;
         }
         MqttElements.showCorrectedClockFigures(report, getName());
-        LAST_HTML.set(null);
-        LAST.set(report);
-        ExitStatus.record(report.verdict());
+        ending.verdict(report.verdict());
         String table = ReportText.table(report);
         System.out.print(table);
         log.info("MQTT run report\n{}", table);
-        write(report);
+        ending.reported(report, write(report));
         writeToInflux(report);
     }
 
@@ -342,15 +299,17 @@ public class MqttRunReport extends AbstractTestElement
         }
     }
 
-    private void write(MergedReport report) {
+    /** The report's files; the HTML file's path, or null when they could not be written. */
+    private Path write(MergedReport report) {
         Path dir = Path.of(JMeterUtils.getPropDefault(RunConfig.RESULTS_DIR, "mqttload-results"));
         try {
-            Path html = ReportFiles.write(report, dir);
-            LAST_HTML.set(html.toAbsolutePath());
-            System.out.println("MQTT run report written to " + html.toAbsolutePath() + " (and .md, .json, .txt)");
+            Path html = ReportFiles.write(report, dir).toAbsolutePath();
+            System.out.println("MQTT run report written to " + html + " (and .md, .json, .txt)");
+            return html;
         } catch (IOException e) {
             log.error("MQTT run report could not be written to {}: {}", dir, e.toString());
             System.out.println("MQTT run report could not be written to " + dir + ": " + e);
+            return null;
         }
     }
 
@@ -412,38 +371,6 @@ public class MqttRunReport extends AbstractTestElement
 
     /** The report of the last run that ended in this JVM, for tests and embedding tools. */
     public static MergedReport lastReport() {
-        return LAST.get();
-    }
-
-    /** The HTML file of {@link #lastReport()}, or null when it could not be written. */
-    static Path lastHtmlReport() {
-        return LAST_HTML.get();
-    }
-
-    /** On a controller during a distributed run: the engines still running, as {@code -R} names them; otherwise empty. */
-    static List<String> runningEngines() {
-        Collector c = ACTIVE.get();
-        if (c == null) {
-            return List.of();
-        }
-        synchronized (c) {
-            return c.reported ? List.of() : c.running();
-        }
-    }
-
-    /** On a controller during a distributed run: its engines so far ("2 started, 1 ended: e1, e2"); otherwise null. */
-    static String collectingStatus() {
-        Collector c = ACTIVE.get();
-        if (c == null) {
-            return null;
-        }
-        synchronized (c) {
-            if (c.reported) {
-                return null;
-            }
-            return c.enginesStarted.size() + " engine(s) started, " + c.enginesEnded.size() + " ended"
-                    + (c.enginesGone.isEmpty() ? "" : ", " + c.enginesGone.size() + " gone") + ": "
-                    + String.join(", ", c.enginesStarted);
-        }
+        return JvmRun.current().report();
     }
 }

@@ -37,6 +37,10 @@ import javax.swing.table.DefaultTableCellRenderer;
 import javax.swing.text.DefaultCaret;
 
 import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.gui.FiguresTableModel;
+import io.mqttload.jmeter.gui.LiveChart;
+import io.mqttload.jmeter.gui.LiveRunModel;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.live.LiveTables;
 
 /**
@@ -147,7 +151,7 @@ public class MqttRunReportGui extends MqttBeanGui {
     private static synchronized void register(MqttRunReportGui panel) {
         PANELS.add(panel);
         if (refresher == null) {
-            EngineLifecycle.followRuns(MqttRunReportGui::runStarted);
+            JvmRun.followRuns(MqttRunReportGui::runStarted);
             // The model may wait on remote engines: it runs on a thread of its own, and Swing only shows the result.
             refresher = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "mqttload-run-report-panel");

@@ -10,6 +10,7 @@ import io.mqttload.engine.ClientGroup;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
 import io.mqttload.engine.SubscribeOperation;
+import io.mqttload.jmeter.run.MqttElements;
 
 /**
  * MQTT Subscribe: subscribes all or some of this thread's clients and waits for the SUBACKs. The

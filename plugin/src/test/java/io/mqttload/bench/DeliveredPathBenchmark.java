@@ -41,7 +41,7 @@ import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 
 import io.mqttload.broker.ProcessStats;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyRecorder;
@@ -551,13 +551,13 @@ public final class DeliveredPathBenchmark {
 
             @Override
             public long delivered() {
-                return EngineLifecycle.running().map(r -> r.context().metrics().sum(Count.RECEIVED)).orElse(0L);
+                return JvmRun.running().map(r -> r.context().metrics().sum(Count.RECEIVED)).orElse(0L);
             }
 
             @Override
             public Histogram latencySinceLastSample() {
                 // The engine adds its recorders into the total once a second: a window's figures lag by up to 1 s.
-                Histogram now = EngineLifecycle.running().orElseThrow().context().metrics().latency.totalCopy(Latency.PUB_TO_SUB);
+                Histogram now = JvmRun.running().orElseThrow().context().metrics().latency.totalCopy(Latency.PUB_TO_SUB);
                 Histogram since = now.copy();
                 since.subtract(total);
                 total = now;

@@ -25,7 +25,7 @@ import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.Mqtt5AsyncClient;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.measure.PayloadHeader;
 import io.mqttload.summary.RunSummary;
@@ -160,7 +160,7 @@ public final class ThroughputBenchmark {
                 .build();
         JMeterTestEngine.run(plan, java.time.Duration.ofSeconds(120), Map.of("mqttload.resultsDir", results.toString(),
                 "mqttload.progressSeconds", "0", "mqttload.warmupSeconds", Integer.toString(WARMUP_SECONDS)));
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
         return summary.publishRate();
     }
 }

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.jmeter.MqttMetricsConfig;
@@ -127,7 +127,7 @@ class BrokerClusterIT {
         RunResult result = JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir",
                 results.toString(), "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "5000",
                 "mqttload.closeTimeoutMs", "3000", "mqttload.runId", "cluster-it"));
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
         assertThat(summary).as(result.describe()).isNotNull();
 
         // Round robin: the three subscribers on three nodes, then the three publishers; each publisher sent a third.
@@ -170,7 +170,7 @@ class BrokerClusterIT {
 
         assertThat(result.failures()).as(result.describe()).singleElement().satisfies(f -> assertThat(
                 f.getResponseMessage()).contains("nodeTemplate").contains("'node-0'").contains("names no node"));
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
         assertThat(summary.verdict()).as("a plan that could not run is no NOTHING_TO_CHECK").isEqualTo(Verdict.FAILED);
         assertThat(summary.verdictLine()).contains("1 sample(s) refused an invalid setting").contains("nodeTemplate");
     }
@@ -207,11 +207,11 @@ class BrokerClusterIT {
                             "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "3000",
                             "mqttload.closeTimeoutMs", "3000")));
             await("publishing under way").atMost(Duration.ofSeconds(20))
-                    .until(() -> EngineLifecycle.running().map(r -> r.context().metrics().sum(Count.ACKNOWLEDGED) > 60).orElse(false));
+                    .until(() -> JvmRun.running().map(r -> r.context().metrics().sum(Count.ACKNOWLEDGED) > 60).orElse(false));
             left.stop();
             RunResult result = run.get(90, TimeUnit.SECONDS);
             Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
 
             assertThat(elapsed).as("the run ends by its duration, plus bounded drain and close")
                     .isLessThan(Duration.ofSeconds(30));
@@ -252,7 +252,7 @@ class BrokerClusterIT {
                 "mqttload.progressSeconds", "0", "mqttload.runId", "distributed-it"));
 
         RunResult result = JMeterTestEngine.run(JMeterTestEngine.load(jmx), Duration.ofSeconds(90), properties);
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
 
         assertThat(result.failures()).as(result.describe()).isEmpty();
         Map<String, NodeFigures> byName = new HashMap<>();

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import ch.qos.logback.classic.Level;
 
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttBrokerMonitor;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.jmeter.MqttRunReport;
@@ -89,7 +89,7 @@ class BrokerMonitorIT {
 
             RunResult run = run(plan);
 
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.count(Count.RECEIVED)).isEqualTo(400_000);
             assertThat(summary.broker).hasSize(1);
@@ -166,7 +166,7 @@ class BrokerMonitorIT {
                 RunResult run = run(plan);
 
                 assertThat(run.failures()).as(run.describe()).isEmpty();
-                RunSummary summary = EngineLifecycle.lastSummary();
+                RunSummary summary = JvmRun.lastSummary();
                 assertThat(summary.broker).as("agent log: " + Files.readString(results.resolve("agent.log")))
                         .singleElement().satisfies(b -> {
                             assertThat(b.broker).isEqualTo("remote-node");
@@ -204,8 +204,8 @@ class BrokerMonitorIT {
             }
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            assertThat(EngineLifecycle.lastSummary().count(Count.ACKNOWLEDGED)).isEqualTo(10);
-            assertThat(EngineLifecycle.lastSummary().broker).isEmpty();
+            assertThat(JvmRun.lastSummary().count(Count.ACKNOWLEDGED)).isEqualTo(10);
+            assertThat(JvmRun.lastSummary().broker).isEmpty();
             assertThat(warnings).filteredOn(w -> w.contains("no local process named 'no-such-broker-process'"))
                     .hasSize(1);
             assertThat(warnings).filteredOn(w -> w.contains("publishes no $SYS statistics")).hasSize(1);

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.measure.Count;
 import io.mqttload.summary.RunSummary;
@@ -84,21 +84,21 @@ class BrokerOutageIT {
                             "mqttload.drainTimeoutMs", Long.toString(DRAIN_TIMEOUT.toMillis()),
                             "mqttload.closeTimeoutMs", Long.toString(CLOSE_TIMEOUT.toMillis()))));
             await("publishing under way").atMost(Duration.ofSeconds(20))
-                    .until(() -> EngineLifecycle.running().map(r -> r.context().metrics().sum(Count.ACKNOWLEDGED) > 50).orElse(false));
+                    .until(() -> JvmRun.running().map(r -> r.context().metrics().sum(Count.ACKNOWLEDGED) > 50).orElse(false));
             broker.stop();
             await("connections noticed lost").atMost(Duration.ofSeconds(10))
-                    .until(() -> EngineLifecycle.running().orElseThrow().context().metrics().sum(Count.CONNECTIONS_LOST) >= 3);
-            long ackedAtRestart = EngineLifecycle.running().orElseThrow().context().metrics().sum(Count.ACKNOWLEDGED);
-            long receivedAtRestart = EngineLifecycle.running().orElseThrow().context().metrics().sum(Count.RECEIVED);
+                    .until(() -> JvmRun.running().orElseThrow().context().metrics().sum(Count.CONNECTIONS_LOST) >= 3);
+            long ackedAtRestart = JvmRun.running().orElseThrow().context().metrics().sum(Count.ACKNOWLEDGED);
+            long receivedAtRestart = JvmRun.running().orElseThrow().context().metrics().sum(Count.RECEIVED);
             if (reconnectAttempts == GIVE_UP_AFTER) {
                 // Back only after every client spent its attempts, as a broker that restarts slowly.
-                await("every client gave up").atMost(Duration.ofSeconds(20)).until(() -> EngineLifecycle.running()
+                await("every client gave up").atMost(Duration.ofSeconds(20)).until(() -> JvmRun.running()
                         .orElseThrow().context().metrics().sum(Count.RECONNECTS_GIVEN_UP) == 3);
             }
             broker.start();
             RunResult result = run.get(90, TimeUnit.SECONDS);
             Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
 
             assertThat(elapsed).as("the run ends by its duration, plus bounded drain and close")
                     .isLessThan(ON_TIME);

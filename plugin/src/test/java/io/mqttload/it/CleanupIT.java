@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.measure.Count;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
@@ -49,9 +49,9 @@ class CleanupIT {
             RunSummary[] summaries = new RunSummary[2];
             for (int i = 0; i < 2; i++) {
                 RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(60), props);
-                summaries[i] = EngineLifecycle.lastSummary();
+                summaries[i] = JvmRun.lastSummary();
                 assertThat(run.count()).isPositive();
-                assertThat(EngineLifecycle.running()).isEmpty();
+                assertThat(JvmRun.running()).isEmpty();
                 assertThat(summaries[i].count(Count.OPEN_AT_END)).as("connections still open after the run").isZero();
                 // Nothing of the MQTT clients may keep the JVM alive: a headless JMeter must exit after its run.
                 // (The load clients' event loop itself may run on: after a run with durable sessions the client

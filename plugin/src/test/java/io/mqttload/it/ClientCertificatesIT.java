@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
@@ -91,7 +91,7 @@ class ClientCertificatesIT {
             RunResult run = connectAll(config, 2, 3);
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
             assertThat(summary.count(Count.CONNECTS_OK)).isEqualTo(6);
             assertThat(summary.setup().steps.get(0).settings).containsEntry("TLS", "a certificate per client");
             Map<String, String> subjects = record.subjects();
@@ -132,7 +132,7 @@ class ClientCertificatesIT {
             config.setProperty("keyStorePath", devices.resolve("device-{thread}-{client}.p12").toString());
             RunResult run = connectAll(config, 1, 4);
 
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
             assertThat(summary.count(Count.CONNECTS_OK)).as(run.describe()).isEqualTo(3);
             assertThat(summary.count(Count.CONNECTS_FAILED)).as(run.describe()).isEqualTo(1);
             SampleResult connect = run.samples().get(0);
@@ -154,7 +154,7 @@ class ClientCertificatesIT {
             RunResult run = connectAll(config, 1, 1);
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
             LatencyStats whole = summary.latencyOf(Latency.CONNECT);
             long sum = 0;
             for (Latency phase : List.of(Latency.CONNECT_TCP, Latency.CONNECT_TLS,
@@ -183,7 +183,7 @@ class ClientCertificatesIT {
             RunResult run = connectAll(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"), 1, 3);
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
             assertThat(summary.latencyOf(Latency.CONNECT).count).isEqualTo(3);
             assertThat(summary.latencyOf(Latency.CONNECT_TCP).count).isEqualTo(3);
             assertThat(summary.latencyOf(Latency.CONNECT_CONNACK).count).isEqualTo(3);

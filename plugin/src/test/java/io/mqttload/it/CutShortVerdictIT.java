@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.measure.Count;
 import io.mqttload.report.ReportText;
@@ -86,7 +86,7 @@ class CutShortVerdictIT {
                 .build();
 
         RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(60), properties());
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
         MergedReport report = MqttRunReport.lastReport();
 
         List<SampleResult> failed = run.byLabel("publish default");
@@ -121,7 +121,7 @@ class CutShortVerdictIT {
             run = JMeterTestEngine.run(plan, PLANNED.multipliedBy(2), properties());
             events = log.events();
         }
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
         MergedReport report = MqttRunReport.lastReport();
 
         assertThat(run.elapsed()).as("the plan asked for %s; %s", PLANNED, run.describe()).isLessThan(Duration.ofSeconds(10));
@@ -152,7 +152,7 @@ class CutShortVerdictIT {
                 .build();
 
         RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(60), properties());
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
 
         assertThat(run.elapsed()).as(run.describe()).isLessThan(Duration.ofSeconds(8));
         assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.FAILED);
@@ -173,7 +173,7 @@ class CutShortVerdictIT {
                 .build();
         CompletableFuture<RunResult> running = CompletableFuture.supplyAsync(
                 () -> JMeterTestEngine.run(plan, PLANNED.multipliedBy(2), properties()));
-        await("ten messages acknowledged").atMost(Duration.ofSeconds(20)).until(() -> EngineLifecycle.running()
+        await("ten messages acknowledged").atMost(Duration.ofSeconds(20)).until(() -> JvmRun.running()
                 .map(r -> r.context().metrics().sum(Count.ACKNOWLEDGED) >= 10).orElse(false));
         // What JMeter's Stop and Shutdown (the GUI's buttons, stoptest.sh and shutdown.sh) call on the running engine.
         if (now) {
@@ -182,7 +182,7 @@ class CutShortVerdictIT {
             StandardJMeterEngine.stopEngine();
         }
         RunResult run = running.get(30, TimeUnit.SECONDS);
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
         MergedReport report = MqttRunReport.lastReport();
 
         assertThat(run.elapsed()).isLessThan(Duration.ofSeconds(20));

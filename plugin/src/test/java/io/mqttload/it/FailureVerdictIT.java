@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
@@ -59,7 +59,7 @@ class FailureVerdictIT {
                 .build();
 
         JMeterTestEngine.run(plan, Duration.ofSeconds(60), properties());
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
         MergedReport report = MqttRunReport.lastReport();
 
         assertThat(summary.verdict()).as(summary.toTable()).isEqualTo(Verdict.FAILED);
@@ -91,7 +91,7 @@ class FailureVerdictIT {
                     .build();
 
             RunResult result = JMeterTestEngine.run(plan, Duration.ofSeconds(60), properties());
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
 
             assertThat(summary.verdict()).as(result.describe() + summary.toTable()).isEqualTo(Verdict.FAILED);
             // HiveMQ's reason code and reason string reach the verdict, and it still delivers on the granted filter.

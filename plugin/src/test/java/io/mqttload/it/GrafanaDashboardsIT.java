@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttBrokerMonitor;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.jmeter.MqttRendezvousTimer;
@@ -172,8 +172,8 @@ class GrafanaDashboardsIT {
         assertThat(run.byLabel("connect nobody")).as(run.describe()).singleElement()
                 .satisfies(s -> assertThat(s.isSuccessful()).isFalse());
         assertThat(run.failures()).as(run.describe()).hasSize(1);
-        assertThat(EngineLifecycle.lastSummary().count(Count.RECEIVED)).as("messages of " + runId).isEqualTo(pairs * 301L);
-        assertThat(EngineLifecycle.lastSummary().count(Count.REPLIES_RECEIVED)).as("answers of " + runId).isEqualTo(pairs * 300L);
+        assertThat(JvmRun.lastSummary().count(Count.RECEIVED)).as("messages of " + runId).isEqualTo(pairs * 301L);
+        assertThat(JvmRun.lastSummary().count(Count.REPLIES_RECEIVED)).as("answers of " + runId).isEqualTo(pairs * 300L);
     }
 
     /**

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.Latency;
@@ -195,7 +195,7 @@ class IntendedSendTimeIT {
      */
     private static long stallBrokerMidRun() {
         await("a quarter of the messages published").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
-                .until(() -> EngineLifecycle.running().map(r -> r.context().metrics().sum(Count.PUBLISHED)).orElse(0L)
+                .until(() -> JvmRun.running().map(r -> r.context().metrics().sum(Count.PUBLISHED)).orElse(0L)
                         >= MESSAGES / 4);
         signal("-STOP");
         long stopped = System.nanoTime();
@@ -239,6 +239,6 @@ class IntendedSendTimeIT {
                 .build();
         JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir", results.toString(),
                 "mqttload.progressSeconds", "0", "mqttload.warmupSeconds", "0"));
-        return EngineLifecycle.lastSummary();
+        return JvmRun.lastSummary();
     }
 }

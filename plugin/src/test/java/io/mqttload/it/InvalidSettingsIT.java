@@ -33,7 +33,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttBrokerMonitor;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.measure.Count;
@@ -160,8 +160,8 @@ class InvalidSettingsIT {
         assertThat(run.failures()).as(run.describe()).isNotEmpty();
         assertFails(run.failures().get(0), "INVALID_SETTING", "engineFilter = '['", "broker monitor");
         assertThat(run.elapsed()).as(run.describe()).isLessThan(AT_ONCE);
-        assertThat(EngineLifecycle.lastSummary().verdict()).isEqualTo(Verdict.FAILED);
-        assertThat(EngineLifecycle.lastSummary().count(Count.INVALID_SETTINGS)).isEqualTo(1);
+        assertThat(JvmRun.lastSummary().verdict()).isEqualTo(Verdict.FAILED);
+        assertThat(JvmRun.lastSummary().count(Count.INVALID_SETTINGS)).isEqualTo(1);
     }
 
     /**

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.Latency;
 import io.mqttload.summary.RunSummary;
@@ -54,7 +54,7 @@ class ManyClientsIT {
 
             RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(120),
                     Map.of("mqttload.resultsDir", results.toString(), "mqttload.progressSeconds", "0"));
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.count(Count.CONNECTS_OK)).isEqualTo(CLIENTS + 1);

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttMetricsConfig;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.Latency;
@@ -77,7 +77,7 @@ class MetricsToInfluxIT {
 
             RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir",
                     results.toString(), "mqttload.progressSeconds", "0", "mqttload.runId", "influx-it"));
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.count(Count.RECEIVED)).isEqualTo(3 * 30 * 20);
 
@@ -163,7 +163,7 @@ class MetricsToInfluxIT {
 
             RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir",
                     results.toString(), "mqttload.progressSeconds", "0", "mqttload.runId", "influx-rr"));
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.latencyOf(Latency.ROUND_TRIP).count).isEqualTo(200);
 
@@ -214,13 +214,13 @@ class MetricsToInfluxIT {
 
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(25));
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            assertThat(EngineLifecycle.lastSummary().count(Count.ACKNOWLEDGED)).isPositive();
+            assertThat(JvmRun.lastSummary().count(Count.ACKNOWLEDGED)).isPositive();
             String out = console.toString(StandardCharsets.UTF_8);
             Matcher report = Pattern.compile("MQTT metrics: 0 points written to InfluxDB, (\\d+) dropped; last error: ")
                     .matcher(out);
             assertThat(report.find()).as(out).isTrue();
             assertThat(Long.parseLong(report.group(1))).isPositive()
-                    .isEqualTo(EngineLifecycle.lastSummary().count(Count.METRIC_POINTS_DROPPED));
+                    .isEqualTo(JvmRun.lastSummary().count(Count.METRIC_POINTS_DROPPED));
         }
     }
 
@@ -253,7 +253,7 @@ class MetricsToInfluxIT {
             influx.close();
             influxStopped = true;
             RunResult run = running.get(60, TimeUnit.SECONDS);
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
 
             // The duration, the writer's bounded close (10 s) and slack for JMeter: InfluxDB never holds the run.
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));

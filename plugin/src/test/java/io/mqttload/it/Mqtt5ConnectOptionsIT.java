@@ -40,7 +40,7 @@ import com.hivemq.client.mqtt.mqtt5.Mqtt5Client;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.measure.Count;
@@ -125,7 +125,7 @@ class Mqtt5ConnectOptionsIT {
         assertThat(will.message.getQos()).isEqualTo(MqttQos.AT_LEAST_ONCE);
         assertThat(will.message.isRetain()).isFalse();
         assertThat(will.afterCut).as("no will delay").isLessThan(PROMPTLY);
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
         assertThat(summary.count(Count.CONNECTIONS_LOST)).as("the suite saw the cut too").isEqualTo(1);
     }
 
@@ -194,7 +194,7 @@ class Mqtt5ConnectOptionsIT {
                     .build();
             CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> run(plan));
             await("the client connected and published").atMost(Duration.ofSeconds(20))
-                    .until(() -> run.isDone() || EngineLifecycle.running()
+                    .until(() -> run.isDone() || JvmRun.running()
                             .map(r -> r.context().metrics().sum(Count.ACKNOWLEDGED) > 0).orElse(false));
             assertThat(run).as("the run must still be going").isNotDone();
             assertThat(wills).as("no will while the client is connected").isEmpty();
@@ -279,7 +279,7 @@ class Mqtt5ConnectOptionsIT {
                 .add(publish("pub", "rm/1", 1, 50, "ASYNC"))
                 .build();
         RunResult result = run(plan);
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
 
         assertThat(result.failures()).as(result.describe()).isEmpty();
         assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(50);
@@ -317,7 +317,7 @@ class Mqtt5ConnectOptionsIT {
                 .add(with(publish("pub", "mps/small", 1, 10, "SYNC"), "payloadSize", "100"))
                 .build();
         RunResult result = run(plan);
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
 
         assertThat(result.failures()).as(result.describe()).isEmpty();
         assertThat(summary.delivery.bySampler.get("subscribe big")).as(summary.toTable()).startsWith(20, 20);
@@ -334,7 +334,7 @@ class Mqtt5ConnectOptionsIT {
                 AUTH_METHOD), "authData", AUTH_DATA);
         RunResult result = run(PlanBuilder.testPlan("auth").config(config).threadGroup("t", 1, 1)
                 .add(connect("c", 1, "{engine}-auth-m")).build());
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
 
         SampleResult refused = result.byLabel("connect c").get(0);
         assertThat(refused.isSuccessful()).isFalse();
@@ -359,7 +359,7 @@ class Mqtt5ConnectOptionsIT {
 
         if (refusal.isEmpty()) {
             assertThat(result.failures()).as(result.describe()).isEmpty();
-            assertThat(EngineLifecycle.lastSummary().count(Count.CONNECTS_OK)).isEqualTo(1);
+            assertThat(JvmRun.lastSummary().count(Count.CONNECTS_OK)).isEqualTo(1);
         } else {
             assertThat(result.failures()).as(result.describe()).singleElement()
                     .satisfies(f -> assertThat(f.getResponseMessage()).contains(refusal));
@@ -398,7 +398,7 @@ class Mqtt5ConnectOptionsIT {
             assertThat(f.getResponseCode()).isEqualTo("INVALID_SETTING");
             assertThat(f.getResponseMessage()).startsWith(message);
         });
-        assertThat(EngineLifecycle.lastSummary().verdict()).isEqualTo(Verdict.FAILED);
+        assertThat(JvmRun.lastSummary().verdict()).isEqualTo(Verdict.FAILED);
     }
 
     @Test

@@ -34,7 +34,7 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5PayloadFormatIndicator;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttPublishSampler;
 import io.mqttload.jmeter.MqttSubscribeSampler;
 import io.mqttload.measure.Count;
@@ -80,7 +80,7 @@ class Mqtt5MessageOptionsIT {
                     .build();
 
             RunResult run = run(plan);
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.count(Count.REQUESTS_PUBLISHED)).isEqualTo(REQUESTS);
@@ -117,7 +117,7 @@ class Mqtt5MessageOptionsIT {
                     .build();
 
             RunResult run = run(plan);
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.count(Count.REPLIES_SENT)).isEqualTo(40);
@@ -190,7 +190,7 @@ class Mqtt5MessageOptionsIT {
                     .build();
 
             RunResult run = run(plan);
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.count(Count.RECEIVED)).as("only the other client gets them").isEqualTo(20);
@@ -218,7 +218,7 @@ class Mqtt5MessageOptionsIT {
                     .build();
 
             run(plan);
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
 
             assertThat(summary.delivery.bySampler.get("subscribe send")[1]).isEqualTo(1);
             assertThat(summary.delivery.bySampler.get("subscribe never")[1]).isZero();
@@ -279,7 +279,7 @@ class Mqtt5MessageOptionsIT {
                 assertThat(s.isSuccessful()).isFalse();
                 assertThat(s.getResponseMessage()).contains("messageExpirySeconds = '30'").contains("MQTT 3.1.1");
             });
-            assertThat(EngineLifecycle.lastSummary().verdict()).isEqualTo(Verdict.FAILED);
+            assertThat(JvmRun.lastSummary().verdict()).isEqualTo(Verdict.FAILED);
         }
     }
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.measure.Count;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
@@ -92,7 +92,7 @@ class PointToPointIT {
 
         RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(120),
                 Map.of("mqttload.resultsDir", results.toString(), "mqttload.progressSeconds", "0"));
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
 
         long total = (long) PAIRS * SAMPLES * PER_SAMPLE;
         assertThat(run.failures()).as(run.describe()).isEmpty();

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.engine.RunConfig;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.measure.Count;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
@@ -181,6 +181,6 @@ class PublishScheduleIT {
                 "mqttload.progressSeconds", "0", "mqttload.warmupSeconds", "1"));
         p.putAll(properties);
         JMeterTestEngine.run(plan, Duration.ofSeconds(90), p);
-        return EngineLifecycle.lastSummary();
+        return JvmRun.lastSummary();
     }
 }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.measure.Count;
 import io.mqttload.summary.NodeFigures;
 import io.mqttload.summary.RunSummary;
@@ -74,7 +74,7 @@ class RabbitMqClusterIT {
         RunResult result = JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir",
                 results.toString(), "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "5000",
                 "mqttload.closeTimeoutMs", "3000"));
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
 
         assertThat(result.failures()).as(result.describe()).isEmpty();
         assertThat(summary.nodes).extracting(n -> n.name).containsExactlyInAnyOrder("r1", "r2");

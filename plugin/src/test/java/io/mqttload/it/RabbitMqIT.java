@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.summary.RunSummary;
@@ -65,7 +65,7 @@ class RabbitMqIT {
         RunResult result = JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir",
                 results.toString(), "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "3000",
                 "mqttload.closeTimeoutMs", "3000"));
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
         assertThat(summary).as(result.describe()).isNotNull();
         return summary;
     }

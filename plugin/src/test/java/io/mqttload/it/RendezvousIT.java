@@ -31,7 +31,7 @@ import com.hivemq.client.mqtt.mqtt3.Mqtt3BlockingClient;
 import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
 
 import io.mqttload.client.ConnectionSettings;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.jmeter.MqttRendezvousTimer;
 import io.mqttload.jmeter.MqttRunReport;
@@ -131,7 +131,7 @@ class RendezvousIT {
         // last arrival, and ends with the last publish (0.1 s for the engine's and the samples' clocks, each read
         // apart from the other), however long the machine took for either.
         long lastPublishEnd = publishes.stream().mapToLong(SampleResult::getEndTime).max().orElseThrow();
-        assertThat(EngineLifecycle.lastSummary().measuredSeconds).as("measured window, s")
+        assertThat(JvmRun.lastSummary().measuredSeconds).as("measured window, s")
                 .isLessThanOrEqualTo((lastPublishEnd - lastArrival) / 1000.0 + 0.1);
     }
 
@@ -190,7 +190,7 @@ class RendezvousIT {
             errors = log.messagesAtLeast(ch.qos.logback.classic.Level.ERROR);
         }
 
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
         assertThat(run.elapsed()).as("the wait is bounded by the timeout").isLessThan(Duration.ofSeconds(20));
         assertThat(run.byLabel("publish pub")).as("CONTINUE: the threads go on").hasSize(2);
         assertThat(summary.count(Count.RENDEZVOUS_TIMEOUTS)).isEqualTo(1);
@@ -227,7 +227,7 @@ class RendezvousIT {
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(run.byLabel("publish pub")).as("released after the second attempt").hasSize(1);
-            assertThat(EngineLifecycle.lastSummary().count(Count.RENDEZVOUS_FAILURES)).isZero();
+            assertThat(JvmRun.lastSummary().count(Count.RENDEZVOUS_FAILURES)).isZero();
             assertThat(warnings).filteredOn(w -> w.contains("rendezvous client")).singleElement().asString()
                     .contains("no answer within 1000 ms").contains("attempt 1").contains("trying again");
             assertThat(busy.accepted()).as("load client, unanswered attempt, answered attempt (and the clock's)")
@@ -256,7 +256,7 @@ class RendezvousIT {
 
             Logged logged = runLogged(plan, "rv-silent", 1);
 
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
             assertThat(logged.run.elapsed()).as("one 3 s patience, not one per thread").isLessThan(Duration.ofSeconds(15));
             assertThat(summary.count(Count.RENDEZVOUS_FAILURES)).isEqualTo(1);
             assertThat(logged.rendezvousErrors).singleElement().asString().contains("'start' cannot work")
@@ -282,7 +282,7 @@ class RendezvousIT {
         // two publishes per thread, against 50 each had the test run on unsynchronised.
         assertThat(run.byLabel("publish pub").size()).as("stopped at the first barrier, not after 100 publishes")
                 .isLessThanOrEqualTo(4);
-        assertThat(EngineLifecycle.lastSummary().count(Count.RENDEZVOUS_TIMEOUTS)).isEqualTo(1);
+        assertThat(JvmRun.lastSummary().count(Count.RENDEZVOUS_TIMEOUTS)).isEqualTo(1);
     }
 
     @Test
@@ -307,7 +307,7 @@ class RendezvousIT {
         run(plan, "rv-this-run");
 
         // Counted with the other run's three, two threads would have filled a barrier of four.
-        assertThat(EngineLifecycle.lastSummary().count(Count.RENDEZVOUS_TIMEOUTS)).isEqualTo(1);
+        assertThat(JvmRun.lastSummary().count(Count.RENDEZVOUS_TIMEOUTS)).isEqualTo(1);
         assertThat(MqttRunReport.lastReport().rendezvous.get(0).threads).isEqualTo(2);
     }
 
@@ -326,7 +326,7 @@ class RendezvousIT {
 
             Logged logged = runLogged(plan, "rv-given");
 
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
             assertThat(logged.run.elapsed()).as("named at once, not after the 30 s timeout").isLessThan(Duration.ofSeconds(10));
             assertThat(summary.count(Count.RENDEZVOUS_TIMEOUTS)).isZero();
             assertThat(summary.count(Count.RENDEZVOUS_FAILURES)).isEqualTo(1);
@@ -361,7 +361,7 @@ class RendezvousIT {
 
             Logged logged = runLogged(plan, "rv-this-given");
 
-            assertThat(EngineLifecycle.lastSummary().count(Count.RENDEZVOUS_TIMEOUTS)).isEqualTo(1);
+            assertThat(JvmRun.lastSummary().count(Count.RENDEZVOUS_TIMEOUTS)).isEqualTo(1);
             assertThat(logged.run.byLabel("publish pub")).as("CONTINUE after the timeout").hasSize(2);
             assertThat(logged.rendezvousErrors).singleElement().asString().contains("timed out after 2000 ms")
                     .contains("arrived under other run ids")

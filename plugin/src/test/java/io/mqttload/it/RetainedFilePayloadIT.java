@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttPublishSampler;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.Latency;
@@ -71,7 +71,7 @@ class RetainedFilePayloadIT {
 
             RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(60),
                     Map.of("mqttload.resultsDir", dir.toString(), "mqttload.progressSeconds", "0"));
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(run.byLabel("publish pub").get(0).getSentBytes()).isEqualTo(FILE_SIZE);

@@ -28,7 +28,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.Latency;
@@ -91,7 +91,7 @@ class RunReportIT {
 
         RunResult run = run(plan, "report-it");
 
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
         MergedReport report = MqttRunReport.lastReport();
         assertThat(run.failures()).as(run.describe()).isEmpty();
         long messages = (long) THREADS * SAMPLES * PER_SAMPLE;

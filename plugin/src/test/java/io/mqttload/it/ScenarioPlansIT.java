@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import ch.qos.logback.classic.Level;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.Latency;
@@ -81,7 +81,7 @@ class ScenarioPlansIT {
     /** Runs the plan and checks what every message plan must show: the exact count, nothing lost, nothing failed. */
     private RunSummary runWithoutLoss(String plan, long expectedDeliveries, long expectedPublished) {
         RunResult run = run(plan, Map.of());
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
         MergedReport report = MqttRunReport.lastReport();
         assertThat(run.failures()).as(plan + ": " + run.describe()).isEmpty();
         assertThat(summary.count(Count.PUBLISHED)).as(plan + " published").isEqualTo(expectedPublished);
@@ -137,7 +137,7 @@ class ScenarioPlansIT {
                     "payloadSize", "8192", "messagesPerSample", "10", "intervalMs", "10", "samples", "1000",
                     "subscribersPerPartition", "4", "mqttload.drainTimeoutMs", "5000"));
         }
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
         MergedReport report = MqttRunReport.lastReport();
         // Only the end-of-run check fails, and for the loss: every connect, subscribe and publish succeeded.
         assertThat(run.failures()).as(run.describe()).singleElement()
@@ -212,7 +212,7 @@ class ScenarioPlansIT {
 
     private void assertConnectionsOnly(String plan, long connections) {
         RunResult run = run(plan, Map.of());
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
         assertBrokerMeasured(plan, MqttRunReport.lastReport());
         assertThat(run.failures()).as(plan + ": " + run.describe()).isEmpty();
         assertThat(summary.count(Count.CONNECTS_OK)).isEqualTo(connections);

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.measure.Count;
 import io.mqttload.summary.RunSummary;
@@ -77,7 +77,7 @@ class SecureTransportIT {
     }
 
     private static void assertAllDelivered(RunResult run) {
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
         assertThat(run.failures()).as(run.describe()).isEmpty();
         assertThat(summary.delivery.expected).isEqualTo(MESSAGES);
         assertThat(summary.count(Count.RECEIVED)).isEqualTo(MESSAGES);

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.measure.Count;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
@@ -63,7 +63,7 @@ class SharedSubscriptionIT {
 
             RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(90),
                     Map.of("mqttload.resultsDir", results.toString(), "mqttload.progressSeconds", "0"));
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
 
             long total = (long) PUBLISHERS * SAMPLES;
             assertThat(run.failures()).as(run.describe()).isEmpty();
@@ -100,7 +100,7 @@ class SharedSubscriptionIT {
 
             RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(60), Map.of("mqttload.resultsDir",
                     results.toString(), "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "1000"));
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
             assertThat(summary.count(Count.SUBSCRIBE_OK)).as("the broker granted the filter").isEqualTo(2);

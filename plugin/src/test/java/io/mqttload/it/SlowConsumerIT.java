@@ -17,7 +17,7 @@ import org.apache.jorphan.collections.HashTree;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.measure.Count;
 import io.mqttload.report.ReportText;
@@ -58,7 +58,7 @@ class SlowConsumerIT {
                     results.toString(), "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "15000"));
 
             assertThat(run.failures()).as(run.describe()).isEmpty();
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
             assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(messages);
             long[] fast = summary.delivery.bySampler.get("subscribe fast");
             long[] slow = summary.delivery.bySampler.get("subscribe slow");

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.mqttload.convert.XmeterPlans;
 import io.mqttload.delivery.Verdict;
-import io.mqttload.jmeter.EngineLifecycle;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.MqttRunReport;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.Latency;
@@ -136,7 +136,7 @@ class XmeterConversionIT {
         RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(120), Map.of("mqtt.port",
                 Integer.toString(mosquitto.tcpPort()), "mqttload.resultsDir", dir.toString(), "mqttload.progressSeconds", "0",
                 "mqttload.runId", runId));
-        RunSummary summary = EngineLifecycle.lastSummary();
+        RunSummary summary = JvmRun.lastSummary();
         MergedReport report = MqttRunReport.lastReport();
 
         long published = (long) PUBLISHERS * MESSAGES;

@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.run;
 
 import java.lang.management.ManagementFactory;
 import java.util.function.Function;

@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.remote;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,6 +24,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.engine.RunConfig;
+import io.mqttload.jmeter.gui.RemoteStartRunId;
+import io.mqttload.jmeter.MqttBrokerMonitor;
+import io.mqttload.jmeter.MqttMetricsConfig;
+import io.mqttload.jmeter.MqttRendezvousTimer;
+import io.mqttload.jmeter.MqttTestStateListener;
 import io.mqttload.testsupport.JMeterTestEngine;
 import io.mqttload.testsupport.PlanBuilder;
 

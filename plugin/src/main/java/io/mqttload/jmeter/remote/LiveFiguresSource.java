@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.remote;
 
 import java.rmi.Remote;
 import java.rmi.RemoteException;

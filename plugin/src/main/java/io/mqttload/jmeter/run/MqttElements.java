@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.run;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,14 +33,12 @@ import io.mqttload.summary.ClockReport;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
 
-/** What every MQTT element shares: starting and stopping the engine runtime with the test. */
-final class MqttElements {
+/**
+ * What every MQTT element shares: starting and stopping the engine runtime with the test. What it starts is held by
+ * {@link JvmRun}: the startup error, the fleet claim and the verdict are the run's, not this class's.
+ */
+public final class MqttElements {
     private static final Logger log = LoggerFactory.getLogger(MqttElements.class);
-
-    /** Why the runtime could not start for the current test, so that every sample can say it. */
-    private static volatile String startupError;
-    /** This run's place in its fleet, held (and its announcement kept) until the run ends; null outside a fleet. */
-    private static volatile FleetClaim fleetClaim;
 
     private MqttElements() {
     }
@@ -48,21 +46,20 @@ final class MqttElements {
     /**
      * Starts this engine's MQTT runtime once per test; every MQTT element calls it at test start.
      *
-     * @param stamp what the controller that sent the plan gave this engine ({@link ControllerStamp#NONE}: nothing)
+     * @param given what the controller that sent the plan gave this engine ({@code FromController.NONE}: nothing)
      */
-    static void startRuntime(ControllerStamp stamp) {
+    public static void startRuntime(RunConfig.FromController given) {
         String script = FileServer.getFileServer().getScriptName();
         String scenario = script == null ? "mqtt" : script.replaceFirst("\\.jmx$", "");
         try {
-            EngineLifecycle.startIfNone(() -> {
-                ExitStatus.reset();
+            JvmRun.startEngineIfNone(() -> {
                 ExitStatus.validate();
                 FleetClaim claim = FleetStart.claimIfAsked(JMeterUtils::getProperty, scenario);
                 if (claim == null) {
-                    return RunConfig.from(JMeterUtils::getProperty, scenario, stamp.given());
+                    return RunConfig.from(JMeterUtils::getProperty, scenario, given);
                 }
-                fleetClaim = claim;
-                return RunConfig.from(JMeterUtils::getProperty, scenario, stamp.given(),
+                JvmRun.current().fleetClaim(claim);
+                return RunConfig.from(JMeterUtils::getProperty, scenario, given,
                         claim.claimed().engineNumber, claim.claimed().runId);
             }, System.out, runtime -> {
                 String origins = "MQTT engine " + runtime.config().engineId() + ": " + runtime.config().origins();
@@ -86,28 +83,20 @@ final class MqttElements {
                     }
                 });
                 startPrometheusExport(runtime);
-                startupError = null;
+                JvmRun.current().startupError(null);
             });
         } catch (InvalidSettingException e) {
-            releaseFleetClaim();
+            JvmRun.current().releaseFleetClaim();
             reportInvalid("engine properties", e);
-            startupError = "invalid engine property: " + e.getMessage();
+            JvmRun.current().startupError("invalid engine property: " + e.getMessage());
         } catch (RuntimeException e) {
             // Out of an element's testStarted it would end JMeter's engine thread with the test still marked running:
             // a non-GUI run and a jmeter-server then wait forever. As a startup error the first sample stops the test.
-            releaseFleetClaim();
+            JvmRun.current().releaseFleetClaim();
             String why = "the MQTT runtime could not start: " + Errors.describe(e);
             log.error("MQTT: {}", why, e);
             System.out.println("MQTT: " + why);
-            startupError = why;
-        }
-    }
-
-    private static void releaseFleetClaim() {
-        FleetClaim claim = fleetClaim;
-        fleetClaim = null;
-        if (claim != null) {
-            claim.close();
+            JvmRun.current().startupError(why);
         }
     }
 
@@ -145,9 +134,9 @@ final class MqttElements {
      * to say at the end that its plan was wrong. Stopping here, on JMeter's engine thread before the thread groups
      * start, would race with their start: JMeter's stop runs on a thread of its own.
      */
-    static void invalidAtStart(String element, InvalidSettingException e) {
+    public static void invalidAtStart(String element, InvalidSettingException e) {
         reportInvalid(element, e);
-        EngineLifecycle.running().ifPresent(runtime -> {
+        JvmRun.running().ifPresent(runtime -> {
             RunContext run = runtime.context();
             run.metrics().failed(FailureTally.Kind.INVALID_SETTING, run.samplerMetrics(element), e.getMessage());
             runtime.invalidAtStart("invalid setting in '" + element + "', found at test start: " + e.getMessage());
@@ -155,7 +144,7 @@ final class MqttElements {
     }
 
     /** Asks JMeter to stop the test now, saying why on the console and in the log. */
-    static void stopTestNow(String why) {
+    public static void stopTestNow(String why) {
         String line = "MQTT: stopping the test now: " + why;
         log.error(line);
         System.out.println(line);
@@ -163,7 +152,7 @@ final class MqttElements {
     }
 
     /** The machine, JVM and JMeter this engine runs on, for the run report. */
-    static Map<String, String> engineFacts() {
+    public static Map<String, String> engineFacts() {
         Map<String, String> f = new LinkedHashMap<>();
         f.put("host", JMeterUtils.getLocalHostName());
         f.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
@@ -185,7 +174,7 @@ final class MqttElements {
      * bin/jmeter.properties. That is what a plan's ${__P(...)} parameters read, so the report can show
      * what the run was; values of names that look secret are masked.
      */
-    static Map<String, String> changedProperties() {
+    public static Map<String, String> changedProperties() {
         Properties defaults = new Properties();
         Path file = Path.of(JMeterUtils.getJMeterBinDir(), "jmeter.properties");
         try (InputStream in = Files.newInputStream(file)) {
@@ -209,24 +198,25 @@ final class MqttElements {
     }
 
     /** The reason the runtime is not running in this test, or null. */
-    static String startupError() {
-        return startupError;
+    public static String startupError() {
+        return JvmRun.current().startupError();
     }
 
-    /** Ends the run once: closes every client and writes the summary. */
-    static void stopRuntime() {
+    /** Ends the run once: closes every client, writes the summary, and ends what the run held. */
+    public static void stopRuntime() {
+        RunState run = JvmRun.current();
         if (JMeterStop.asked()) {
-            EngineLifecycle.running().ifPresent(EngineRuntime::stoppedBeforePlanEnd);
+            JvmRun.running().ifPresent(EngineRuntime::stoppedBeforePlanEnd);
         }
-        RunSummary summary = EngineLifecycle.stop();
-        releaseFleetClaim();
+        RunSummary summary = JvmRun.stopEngine();
         if (summary != null) {
-            ExitStatus.record(summary.verdict());
+            run.verdict(summary.verdict());
         }
+        JvmRun.end(run);
     }
 
     /** Corrected figures go beside the measured ones only when asked for: they rest on the clock estimates. */
-    static void showCorrectedClockFigures(MergedReport report, String reportName) {
+    public static void showCorrectedClockFigures(MergedReport report, String reportName) {
         try {
             report.clocks.showCorrected(SettingText.parseBoolean(ClockReport.CORRECT_PROPERTY,
                     JMeterUtils.getPropDefault(ClockReport.CORRECT_PROPERTY, "false")));
@@ -237,18 +227,18 @@ final class MqttElements {
     }
 
     /** Logs and prints an invalid setting found at test start, so it is seen before the first sample. */
-    static void reportInvalid(String element, InvalidSettingException e) {
+    public static void reportInvalid(String element, InvalidSettingException e) {
         String line = "MQTT: invalid setting in '" + element + "': " + e.getMessage();
         log.error(line);
         System.out.println(line);
     }
 
     /** Identifies the JMeter thread that owns a group of clients. */
-    static Object threadKey(JMeterContext context) {
+    public static Object threadKey(JMeterContext context) {
         return context.getThread() != null ? context.getThread() : Thread.currentThread();
     }
 
-    static int threadGroupNumber(EngineRuntime runtime, JMeterContext context) {
+    public static int threadGroupNumber(EngineRuntime runtime, JMeterContext context) {
         return context.getThreadGroup() == null ? 0 : runtime.threadGroupNumber(context.getThreadGroup().getName());
     }
 }

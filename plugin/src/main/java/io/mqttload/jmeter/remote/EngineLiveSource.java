@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.remote;
 
 import java.rmi.NotBoundException;
 import java.rmi.RemoteException;
@@ -14,6 +14,8 @@ import org.slf4j.LoggerFactory;
 import io.mqttload.client.Errors;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.run.JvmRun;
+import io.mqttload.jmeter.run.MqttElements;
 import io.mqttload.live.LiveFeed;
 import io.mqttload.live.LiveFigures;
 
@@ -24,11 +26,10 @@ import io.mqttload.live.LiveFigures;
  * is attached on the first call only: a headless controller never asks, and its engines never walk their ledgers
  * for it.
  */
-final class EngineLiveSource implements LiveFiguresSource {
+public final class EngineLiveSource implements LiveFiguresSource, AutoCloseable {
     /** The engine port the live figures are served on; 0, the default, lets the system pick one. */
     static final String PORT_PROPERTY = "mqttload.liveRmiPort";
     private static final Logger log = LoggerFactory.getLogger(EngineLiveSource.class);
-    private static EngineLiveSource current;
 
     private final EngineRuntime runtime;
     private volatile LiveFeed feed;
@@ -52,12 +53,17 @@ final class EngineLiveSource implements LiveFiguresSource {
         return latest == null ? null : latest.toJson();
     }
 
-    /** On a jmeter-server engine at test start, once per run; a failure is logged, never the test's. */
-    static synchronized void startFor(EngineRuntime runtime) {
-        if (current != null && current.runtime == runtime) {
-            return;
-        }
-        stop();
+    /** On a jmeter-server engine at test start, once per run, held by the run; a failure is logged, never the test's. */
+    public static void startFor(EngineRuntime runtime) {
+        JvmRun.current().resource(EngineLiveSource.class, () -> offer(runtime));
+    }
+
+    /** At test end: unbound and unexported, so that nothing of it keeps the engine's JVM up. */
+    public static void stop() {
+        JvmRun.current().close(EngineLiveSource.class);
+    }
+
+    private static EngineLiveSource offer(EngineRuntime runtime) {
         EngineLiveSource source = new EngineLiveSource(runtime);
         int port;
         try {
@@ -69,31 +75,29 @@ final class EngineLiveSource implements LiveFiguresSource {
             MqttElements.reportInvalid("engine properties", new InvalidSettingException(PORT_PROPERTY,
                     JMeterUtils.getPropDefault(PORT_PROPERTY, ""), "must be a port, 1 to 65535, or 0 for any free port;"
                     + " the controller's GUI gets no live figures from this engine"));
-            return;
+            return null;
         }
         try {
             LiveFiguresSource stub = (LiveFiguresSource) UnicastRemoteObject.exportObject(source, port,
                     RmiUtils.createClientSocketFactory(), RmiUtils.createServerSocketFactory());
             registry().rebind(NAME, stub);
-            current = source;
+            return source;
         } catch (RemoteException | RuntimeException e) {
             unexport(source);
             log.warn("MQTT live figures not offered to the controller's GUI: {}", Errors.describe(e));
+            return null;
         }
     }
 
-    /** At test end: unbound and unexported, so that nothing of it keeps the engine's JVM up. */
-    static synchronized void stop() {
-        if (current == null) {
-            return;
-        }
+    /** Unbound and unexported. */
+    @Override
+    public void close() {
         try {
             registry().unbind(NAME);
         } catch (RemoteException | NotBoundException | RuntimeException e) {
             log.debug("MQTT live figures were not bound any more: {}", e.toString());
         }
-        unexport(current);
-        current = null;
+        unexport(this);
     }
 
     private static Registry registry() throws RemoteException {

@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.gui;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -24,7 +24,7 @@ import io.mqttload.live.LiveFigures;
  * Drawn in the look and feel's own colours, so that it reads on JMeter's dark theme as on the light one; each axis is
  * scaled to the first round grid value above its highest point.
  */
-final class LiveChart extends JComponent {
+public final class LiveChart extends JComponent {
     private static final long serialVersionUID = 1L;
     /** Mid-tones that stand out on a white and on a dark grey background alike. */
     private static final Color PUBLISH = new Color(0x3d8fd6);
@@ -40,11 +40,11 @@ final class LiveChart extends JComponent {
     private static final double MIN_SPAN_SECONDS = 10;
     private transient List<LiveFigures.Point> points = List.of();
 
-    LiveChart() {
+    public LiveChart() {
         setPreferredSize(new Dimension(600, 190));
     }
 
-    void show(List<LiveFigures.Point> history) {
+    public void show(List<LiveFigures.Point> history) {
         if (history != points) {
             points = history;
             repaint();

@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.remote;
 
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -11,9 +11,9 @@ import java.util.function.Function;
  * {@code startNonGui} passes it on as a local variable), so it is read from the JVM's command line; {@code -r} starts
  * the engines of {@code remote_hosts}, as the GUI's Remote Start All does.
  */
-final class RemoteHosts {
+public final class RemoteHosts {
     /** JMeter's own name and default for the engines of {@code -r} and of the GUI's Remote Start All. */
-    static final String PROPERTY = "remote_hosts";
+    public static final String PROPERTY = "remote_hosts";
     private static final String DEFAULT = "127.0.0.1";
 
     private RemoteHosts() {
@@ -24,7 +24,7 @@ final class RemoteHosts {
      * {@code --remotestart=list}; else {@code -r} or {@code --runremote}, with {@code remote_hosts}); 0 when it starts
      * none, or does not say.
      */
-    static int count(List<String> args, Function<String, String> property) {
+    public static int count(List<String> args, Function<String, String> property) {
         boolean remote = false;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -47,7 +47,7 @@ final class RemoteHosts {
     }
 
     /** Distinct engines of a comma-separated list, as JMeter keeps them (by address, so one listed twice is one). */
-    static int count(String hosts) {
+    public static int count(String hosts) {
         Set<String> distinct = new LinkedHashSet<>();
         for (String h : hosts.split(",")) {
             if (!h.trim().isEmpty()) {
@@ -61,7 +61,7 @@ final class RemoteHosts {
      * This JVM's arguments: the launcher's {@code sun.java.command} (main class or jar, then the application's
      * arguments, space-separated), else the process's whole command line; empty when neither is known.
      */
-    static List<String> commandLine() {
+    public static List<String> commandLine() {
         String command = System.getProperty("sun.java.command");
         if (command != null && !command.trim().isEmpty()) {
             return Arrays.asList(command.trim().split("\\s+"));

@@ -1,20 +1,20 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.gui;
 
 import javax.swing.table.AbstractTableModel;
 
 import io.mqttload.live.LiveTables;
 
 /** One of the Run Report panel's tables: the cells {@link LiveTables} made, read-only. */
-final class FiguresTableModel extends AbstractTableModel {
+public final class FiguresTableModel extends AbstractTableModel {
     private static final long serialVersionUID = 1L;
     private transient LiveTables.Table table;
 
-    FiguresTableModel(LiveTables.Table table) {
+    public FiguresTableModel(LiveTables.Table table) {
         this.table = table;
     }
 
     /** Shows another refresh's table; the columns change only when the kind of table does. */
-    void show(LiveTables.Table next) {
+    public void show(LiveTables.Table next) {
         boolean sameColumns = table.columns.equals(next.columns);
         table = next;
         if (sameColumns) {

@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.remote;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -19,6 +19,7 @@ import org.apache.jmeter.util.JMeterUtils;
 
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.settings.SettingText;
+import io.mqttload.jmeter.run.MqttElements;
 
 /**
  * Watches, from the controller, that the engines of a distributed run are still there. JMeter has no heartbeat:
@@ -27,7 +28,7 @@ import io.mqttload.common.settings.SettingText;
  * answer), the engine is gone. Two failed probes in a row, {@code mqttload.engineCheckSeconds} apart (default 5),
  * declare it gone.
  */
-final class EngineWatch {
+public final class EngineWatch implements AutoCloseable {
     static final String CHECK_SECONDS = "mqttload.engineCheckSeconds";
     private static final long DEFAULT_CHECK_SECONDS = 5;
     private static final int FAILED_PROBES_TO_DECLARE_GONE = 2;
@@ -35,8 +36,8 @@ final class EngineWatch {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     /** An engine found gone: its host as the controller names it, and what was seen. */
-    static final class Gone {
-        final String host;
+    public static final class Gone {
+        public final String host;
         final String why;
         final LocalTime at;
 
@@ -46,7 +47,7 @@ final class EngineWatch {
             this.at = LocalTime.now().truncatedTo(ChronoUnit.SECONDS);
         }
 
-        String describe() {
+        public String describe() {
             return host + " (gone at " + TIME.format(at) + ": " + why + ")";
         }
     }
@@ -59,7 +60,7 @@ final class EngineWatch {
     }
 
     /** Probes the engines {@code running} names at each round and tells {@code onGone} of each found gone, once. */
-    static EngineWatch start(Supplier<List<String>> running, Consumer<Gone> onGone) {
+    public static EngineWatch start(Supplier<List<String>> running, Consumer<Gone> onGone) {
         long seconds = DEFAULT_CHECK_SECONDS;
         try {
             seconds = SettingText.parseLong(CHECK_SECONDS, JMeterUtils.getPropDefault(CHECK_SECONDS, "5"), 1, 3_600);
@@ -113,7 +114,9 @@ final class EngineWatch {
         }
     }
 
-    void stop() {
+    /** Stops watching. */
+    @Override
+    public void close() {
         probes.shutdownNow();
     }
 }

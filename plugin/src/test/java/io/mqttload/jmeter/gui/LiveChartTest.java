@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.gui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.gui;
 
 import java.awt.event.ActionEvent;
 import java.util.Set;
@@ -13,6 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.mqttload.engine.RunConfig;
+import io.mqttload.jmeter.remote.ControllerStamp;
+import io.mqttload.jmeter.remote.RemoteHosts;
 
 /**
  * Gives the engines of a run started with the GUI's Run &gt; Remote Start (All) one run id, their numbers and their

@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.run;
 
 import io.mqttload.jmeter.internals.JMeterInternals;
 
@@ -13,20 +13,17 @@ import io.mqttload.jmeter.internals.JMeterInternals;
  * started can have been stopped: elements driven without one (the field already empty at test start) never read as
  * stopped.
  */
-final class JMeterStop {
-    /** Whether JMeter's engine was there when the running test started. */
-    private static volatile boolean engineAtStart;
-
+public final class JMeterStop {
     private JMeterStop() {
     }
 
-    /** Notes, at test start, whether JMeter's engine runs this test. */
+    /** Notes in the run, at test start, whether JMeter's engine runs this test. */
     static void testStarted() {
-        engineAtStart = JMeterInternals.runningEngine() != null;
+        JvmRun.current().jmeterEngineAtStart(JMeterInternals.runningEngine() != null);
     }
 
     /** True once JMeter has been asked to stop the test that is running in this JVM. */
-    static boolean asked() {
-        return engineAtStart && JMeterInternals.runningEngine() == null;
+    public static boolean asked() {
+        return JvmRun.current().jmeterEngineAtStart() && JMeterInternals.runningEngine() == null;
     }
 }

@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.gui;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -7,6 +7,10 @@ import java.util.Map;
 
 import io.mqttload.delivery.Verdict;
 import io.mqttload.engine.EngineRuntime;
+import io.mqttload.jmeter.remote.RemoteLiveFigures;
+import io.mqttload.jmeter.run.EngineReports;
+import io.mqttload.jmeter.run.JvmRun;
+import io.mqttload.jmeter.run.RunState;
 import io.mqttload.live.LiveFeed;
 import io.mqttload.live.LiveFigures;
 import io.mqttload.live.LiveTables;
@@ -20,26 +24,26 @@ import io.mqttload.summary.MergedReport;
  * this JVM), on a controller each running engine's figures over RMI, or the last merged report with its HTML file
  * once a run has ended.
  */
-final class LiveRunModel {
+public final class LiveRunModel {
     /** How the verdict line reads: a fault in red, a pass in green, anything else plain. */
-    enum Tone {
+    public enum Tone {
         PLAIN, PASSED, FAULT
     }
 
     /** One refresh's content. */
-    static final class View {
-        final String status;
+    public static final class View {
+        public final String status;
         /** The verdict, or while a run goes what is known of it so far; empty when there is no run. */
-        final String verdict;
-        final Tone tone;
+        public final String verdict;
+        public final Tone tone;
         /** The tables, or null when there is nothing to put in them. */
-        final LiveTables.Table latency;
-        final LiveTables.Table samplers;
+        public final LiveTables.Table latency;
+        public final LiveTables.Table samplers;
         /** Everything else: counts and errors while the run goes, the whole report after it. */
-        final String text;
-        final List<LiveFigures.Point> history;
+        public final String text;
+        public final List<LiveFigures.Point> history;
         /** The HTML report to open, or null. */
-        final Path htmlReport;
+        public final Path htmlReport;
 
         View(String status, String verdict, Tone tone, LiveTables.Table latency, LiveTables.Table samplers, String text,
                 List<LiveFigures.Point> history, Path htmlReport) {
@@ -58,7 +62,7 @@ final class LiveRunModel {
         }
     }
 
-    static final String IDLE = "No run yet. Start the plan (Run > Start): its figures appear here every second, and the"
+    public static final String IDLE = "No run yet. Start the plan (Run > Start): its figures appear here every second, and the"
             + " merged report at its end.";
 
     private final RemoteLiveFigures remote = new RemoteLiveFigures();
@@ -69,14 +73,14 @@ final class LiveRunModel {
      * Follows a run from its start (its first second's rates and chart point included), rather than from the first
      * refresh after it, up to a second later.
      */
-    synchronized void follow(EngineRuntime runtime) {
+    public synchronized void follow(EngineRuntime runtime) {
         if (feed == null || !feed.follows(runtime)) {
             feed = LiveFeed.attach(runtime);
         }
     }
 
-    synchronized View refresh() {
-        EngineRuntime runtime = EngineLifecycle.running().orElse(null);
+    public synchronized View refresh() {
+        EngineRuntime runtime = JvmRun.running().orElse(null);
         if (runtime != null) {
             follow(runtime);
             LiveFigures f = feed.latest();
@@ -88,16 +92,18 @@ final class LiveRunModel {
                     f.elapsedSeconds), soFar(f), f.errors > 0 ? Tone.FAULT : Tone.PLAIN, LiveTables.latency(f),
                     LiveTables.samplers(f), LiveText.counts(f) + LiveText.errors(f), f.history, null);
         }
-        String engines = MqttRunReport.collectingStatus();
+        RunState run = JvmRun.current();
+        EngineReports reports = run.engineReports();
+        String engines = reports == null ? null : reports.status();
         if (engines != null) {
-            return distributed(engines);
+            return distributed(engines, reports);
         }
-        MergedReport last = MqttRunReport.lastReport();
+        MergedReport last = run.report();
         if (last != null) {
             Verdict verdict = last.verdict();
             return new View("Run " + last.runId + " ended", "Verdict: " + last.verdictLine(),
                     verdict.passed() ? Tone.PASSED : verdict.isFault() ? Tone.FAULT : Tone.PLAIN, LiveTables.latency(last),
-                    null, ReportText.table(last), lastHistory, MqttRunReport.lastHtmlReport());
+                    null, ReportText.table(last), lastHistory, run.htmlReport());
         }
         return View.message(IDLE, "", List.of());
     }
@@ -110,8 +116,8 @@ final class LiveRunModel {
     }
 
     /** A controller's run: every running engine's figures, one block each, and their rates added up in the chart. */
-    private View distributed(String engines) {
-        Map<String, RemoteLiveFigures.Answer> answers = remote.ask(MqttRunReport.runningEngines());
+    private View distributed(String engines, EngineReports reports) {
+        Map<String, RemoteLiveFigures.Answer> answers = remote.ask(reports.running());
         StringBuilder text = new StringBuilder();
         for (Map.Entry<String, RemoteLiveFigures.Answer> e : answers.entrySet()) {
             RemoteLiveFigures.Answer a = e.getValue();

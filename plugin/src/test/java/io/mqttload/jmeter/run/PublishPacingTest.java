@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,6 +10,8 @@ import org.apache.jmeter.timers.ConstantThroughputTimer;
 import org.apache.jorphan.collections.ListedHashTree;
 import org.junit.jupiter.api.Test;
 
+import io.mqttload.jmeter.MqttConnectSampler;
+import io.mqttload.jmeter.MqttPublishSampler;
 import io.mqttload.measure.MicroClock;
 
 /**

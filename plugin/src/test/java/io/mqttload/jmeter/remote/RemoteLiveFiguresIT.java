@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.remote;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.run;
 
 import io.mqttload.jmeter.internals.JMeterInternals;
 

@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.gui;
 
 import static io.mqttload.testsupport.MqttElements.connect;
 import static io.mqttload.testsupport.MqttElements.connection;
@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.delivery.Verdict;
+import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.Latency;
 import io.mqttload.report.ReportText;
@@ -81,7 +83,7 @@ class LiveRunModelIT {
                     .isGreaterThan(during.history.get(0).elapsedSeconds);
 
             run.get(60, TimeUnit.SECONDS);
-            RunSummary summary = EngineLifecycle.lastSummary();
+            RunSummary summary = JvmRun.lastSummary();
             // Latency covers the messages the measured counts cover, none of the warm-up's last second (100 messages
             // here); counter and histogram are read a few microseconds apart at the boundary, so a burst of 5 may
             // fall between them.

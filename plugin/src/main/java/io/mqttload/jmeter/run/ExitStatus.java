@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.run;
 
 import java.rmi.NotBoundException;
 import java.rmi.RemoteException;
@@ -7,7 +7,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.jmeter.JMeter;
 import org.apache.jmeter.engine.ClientJMeterEngine;
@@ -25,7 +24,7 @@ import io.mqttload.delivery.Verdict;
  * waits until JMeter has finished its own end of test (the other listeners, the JTL, the {@code -e -o}
  * dashboard, all of which run on JMeter's engine thread after the plan's listeners) and then exits.
  */
-final class ExitStatus {
+public final class ExitStatus {
     static final String FAIL_EXIT_CODE = "mqttload.failExitCode";
     static final String PASS_VERDICTS = "mqttload.passVerdicts";
     /** The controller's own end-of-test thread in distributed mode (JMeter's ListenToTest). */
@@ -35,27 +34,13 @@ final class ExitStatus {
     private static final long STOPPER_APPEAR_TIMEOUT_MILLIS = 30_000;
     private static final Logger log = LoggerFactory.getLogger(ExitStatus.class);
 
-    private static volatile Verdict verdict;
-    private static final AtomicBoolean ARMED = new AtomicBoolean();
-
     private ExitStatus() {
-    }
-
-    /** Called at test start: a new run starts with no verdict and nothing armed. */
-    static void reset() {
-        verdict = null;
-        ARMED.set(false);
-    }
-
-    /** The run's verdict so far; the last one recorded wins (the merged report comes after the engine's summary). */
-    static void record(Verdict v) {
-        verdict = v;
     }
 
     /**
      * The exit code configured, or 0 when none is; fails naming the property when its value is not one.
      */
-    static int configuredCode() {
+    public static int configuredCode() {
         String text = JMeterUtils.getPropDefault(FAIL_EXIT_CODE, "0").trim();
         int code;
         try {
@@ -69,7 +54,7 @@ final class ExitStatus {
         return code;
     }
 
-    static List<Verdict> passVerdicts() {
+    public static List<Verdict> passVerdicts() {
         List<Verdict> pass = new ArrayList<>();
         for (String name : JMeterUtils.getPropDefault(PASS_VERDICTS, "NO_LOSS").split("[,\\s]+")) {
             if (name.isEmpty()) {
@@ -86,7 +71,7 @@ final class ExitStatus {
     }
 
     /** Checks both properties at test start, so a mistyped one is reported before the first sample. */
-    static void validate() {
+    public static void validate() {
         configuredCode();
         passVerdicts();
     }
@@ -95,20 +80,20 @@ final class ExitStatus {
      * A local headless run ended on this (JMeter's engine) thread: once that thread has finished every other
      * listener and the dashboard, exit with the configured code if the verdict does not pass.
      */
-    static void afterLocalRun() {
-        if (!gateWanted() || !ARMED.compareAndSet(false, true)) {
+    public static void afterLocalRun(RunState run) {
+        if (!gateWanted() || !run.armExit()) {
             return;
         }
         Thread jmeterEnd = Thread.currentThread();
-        startExitThread(() -> join(jmeterEnd));
+        startExitThread(run, () -> join(jmeterEnd));
     }
 
     /** On a headless controller, every engine has ended: exit once JMeter's own end of test (RemoteTestStopper) is done. */
-    static void afterControllerRun() {
-        if (!gateWanted() || !ARMED.compareAndSet(false, true)) {
+    public static void afterControllerRun(RunState run) {
+        if (!gateWanted() || !run.armExit()) {
             return;
         }
-        startExitThread(() -> {
+        startExitThread(run, () -> {
             long deadline = System.currentTimeMillis() + STOPPER_APPEAR_TIMEOUT_MILLIS;
             Thread stopper = null;
             while (stopper == null && System.currentTimeMillis() < deadline) {
@@ -128,8 +113,8 @@ final class ExitStatus {
      * report, it exits with the configured code, or 1 when none is set, after the pause JMeter itself leaves for
      * listeners to close their files.
      */
-    static void endControllerWithoutEngine(String why, Collection<String> survivors) {
-        if (!JMeter.isNonGUI() || !ARMED.compareAndSet(false, true)) {
+    public static void endControllerWithoutEngine(RunState run, String why, Collection<String> survivors) {
+        if (!JMeter.isNonGUI() || !run.armExit()) {
             return;
         }
         if (remoteExitRequested()) {
@@ -172,10 +157,10 @@ final class ExitStatus {
         return JMeter.isNonGUI() && safeCode() > 0;
     }
 
-    private static void startExitThread(Runnable waitForJMeter) {
+    private static void startExitThread(RunState run, Runnable waitForJMeter) {
         Thread t = new Thread(() -> {
             waitForJMeter.run();
-            Verdict v = verdict;
+            Verdict v = run.verdict();
             int code = safeCode();
             if (v == null || passes(v)) {
                 return;

@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.remote;
 
 import java.net.InetSocketAddress;
 import java.rmi.registry.LocateRegistry;
@@ -24,7 +24,7 @@ import io.mqttload.live.LiveFigures;
  * refresh. A call waits at most {@link #CALL_TIMEOUT_MILLIS} (RMI's own read timeout is unbounded); an engine whose
  * call is still out is not asked again until it answers, so a stuck engine holds one thread, not one per second.
  */
-final class RemoteLiveFigures {
+public final class RemoteLiveFigures {
     static final long CALL_TIMEOUT_MILLIS = 2000;
 
     private final ExecutorService calls = Executors.newCachedThreadPool(r -> {
@@ -36,9 +36,9 @@ final class RemoteLiveFigures {
     private final Map<String, Future<String>> outstanding = new ConcurrentHashMap<>();
 
     /** One engine's answer: its figures, or why there are none. */
-    static final class Answer {
-        final LiveFigures figures;
-        final String problem;
+    public static final class Answer {
+        public final LiveFigures figures;
+        public final String problem;
 
         Answer(LiveFigures figures, String problem) {
             this.figures = figures;
@@ -47,7 +47,7 @@ final class RemoteLiveFigures {
     }
 
     /** Asks every engine in {@code hosts} (as {@code -R} names them), in that order. */
-    Map<String, Answer> ask(List<String> hosts) {
+    public Map<String, Answer> ask(List<String> hosts) {
         // Engines no longer running are forgotten: the next run's engines, even under the same names, are new objects.
         sources.keySet().retainAll(hosts);
         outstanding.keySet().retainAll(hosts);
@@ -96,7 +96,7 @@ final class RemoteLiveFigures {
     }
 
     /** The hosts' figures that arrived, for the chart. */
-    static List<LiveFigures> figures(Map<String, Answer> answers) {
+    public static List<LiveFigures> figures(Map<String, Answer> answers) {
         List<LiveFigures> all = new ArrayList<>();
         answers.values().forEach(a -> {
             if (a.figures != null) {

@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.run;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +26,7 @@ import io.mqttload.measure.MicroClock;
  * whichever threads pass any such timer, which no thread's share can express, and set none. Timers that only wait
  * (constant, random) set none either.
  */
-final class PublishPacing {
+public final class PublishPacing {
     private static final int THIS_THREAD_ONLY = 0;
     private static final int ALL_ACTIVE_THREADS = 1;
     private static final int ALL_ACTIVE_THREADS_IN_GROUP = 2;
@@ -41,7 +41,7 @@ final class PublishPacing {
      * run) and read by the engine's ticker. A thread that waits outside its samples for longer than its pace explains
      * (at a barrier before the run's end, say) is owed nothing meanwhile.
      */
-    static final class ThreadPace implements PacedThread {
+    public static final class ThreadPace implements PacedThread {
         private final List<ConstantThroughputTimer> timers;
         private final AbstractThreadGroup group;
         private volatile double messagesPerSecond;
@@ -60,7 +60,7 @@ final class PublishPacing {
             this.group = group;
         }
 
-        void sampleStarted() {
+        public void sampleStarted() {
             inSample = true;
         }
 
@@ -82,7 +82,7 @@ final class PublishPacing {
          * sample in it starts the schedule again, so that lateness from the warm-up (JIT, connections still settling),
          * which the figures exclude, is not carried into every message after it.
          */
-        long intendedMicros(long nowMicros, boolean measuring) {
+        public long intendedMicros(long nowMicros, boolean measuring) {
             long interval = intervalMicros();
             if (interval <= 0) {
                 nextIntendedMicros = -1;
@@ -136,7 +136,7 @@ final class PublishPacing {
          * interval rounds to 0 ms makes the timer wait nothing, which keeps no schedule of its own: there the rate asked
          * for is the only one to judge the thread by. 0 when a timer asks for no throughput.
          */
-        void sampleEnded(int messagesPerSample) {
+        public void sampleEnded(int messagesPerSample) {
             sampleEnded(messagesPerSample, MicroClock.nowMicros());
         }
 
@@ -176,7 +176,7 @@ final class PublishPacing {
     }
 
     /** This thread's pace for {@code sampler}, or null when no throughput timer of a per-thread mode paces it alone. */
-    static ThreadPace threadPace(JMeterContext context, Sampler sampler) {
+    public static ThreadPace threadPace(JMeterContext context, Sampler sampler) {
         Object pack = context.getVariables() == null ? null : context.getVariables().getObject(JMeterThread.PACKAGE_OBJECT);
         JMeterThread thread = context.getThread();
         if (!(pack instanceof SamplePackage) || thread == null) {

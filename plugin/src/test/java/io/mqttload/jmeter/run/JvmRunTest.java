@@ -1,4 +1,4 @@
-package io.mqttload.jmeter;
+package io.mqttload.jmeter.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,7 +18,7 @@ import io.mqttload.engine.RunConfig;
  * A run whose start fails in the callback that prepares it (an export that cannot start, a broken engine fact) is
  * never running, and the half-made runtime stops its ticker: a jmeter-server would otherwise keep it for its life.
  */
-class EngineLifecycleTest {
+class JvmRunTest {
 
     @Test
     void aStartThatFailsInItsCallback_leavesNoRunAndNoTicker() {
@@ -26,12 +26,12 @@ class EngineLifecycleTest {
         RunConfig config = RunConfig.from(Map.of(RunConfig.ENGINE_ID, engine, RunConfig.RUN_ID, "run-1")::get, "s");
         PrintStream console = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
 
-        assertThatThrownBy(() -> EngineLifecycle.startIfNone(() -> config, console, runtime -> {
+        assertThatThrownBy(() -> JvmRun.startEngineIfNone(() -> config, console, runtime -> {
             assertThat(tickerAlive(engine)).as("the runtime ticks once made").isTrue();
             throw new IllegalStateException("export failed");
         })).isInstanceOf(IllegalStateException.class).hasMessage("export failed");
 
-        assertThat(EngineLifecycle.running()).isEmpty();
+        assertThat(JvmRun.running()).isEmpty();
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !tickerAlive(engine));
     }
 

@@ -1,23 +1,30 @@
 package io.mqttload;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import java.lang.reflect.AccessibleObject;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
-import java.util.Set;
+import java.util.Collection;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.conditions.ArchConditions;
 
+import io.mqttload.jmeter.MqttRunReportGui;
 import io.mqttload.jmeter.internals.JMeterInternals;
+import io.mqttload.jmeter.run.JvmRun;
 
 /**
  * The package tree is the architecture: no package cycles, each package uses only those below it (as its
@@ -52,27 +59,67 @@ class ArchitectureTest {
     }
 
     /**
-     * The run's lifecycle, its exit status and the remote plumbing run headless on every engine: only the GUI classes
-     * (JMeter names them in plans) and the panel's own parts touch Swing or AWT, and the lifecycle and the remote
-     * plumbing call no GUI class (the panel follows runs through {@code JvmRun.followRuns}).
+     * The run holder, its exit status and the remote plumbing run headless on every engine: only the GUI package and
+     * the GUI classes that JMeter names in plans (their names end in Gui) touch Swing or AWT; the panel follows runs
+     * through {@code JvmRun.followRuns}, so nothing below it calls it.
      */
     @Test
     void onlyTheGuiTouchesSwing() {
-        Set<String> gui = Set.of("LiveChart", "FiguresTableModel", "LiveRunModel", "MqttBeanGui", "MqttPublishSamplerGui",
-                "MqttRunEndSamplerGui", "MqttRunReportGui",
-                // JMeter's Remote Start is a GUI action: this listens to it.
-                "RemoteStartRunId");
-        Set<String> headless = Set.of("JvmRun", "MqttElements", "ExitStatus", "JMeterStop", "FleetStart",
-                "TestPlanName", "EngineLiveSource", "EngineWatch", "RemoteLiveFigures", "RemoteHosts", "ControllerStamp");
-        noClasses().that().resideInAPackage("io.mqttload.jmeter..").and(DescribedPredicate.not(topLevelNamed(gui)))
+        noClasses().that().resideInAnyPackage("io.mqttload.jmeter.run..", "io.mqttload.jmeter.remote..",
+                "io.mqttload.jmeter.internals..")
                 .should().dependOnClassesThat().resideInAnyPackage("javax.swing..", "java.awt..").check(PLUGIN);
-        noClasses().that(topLevelNamed(headless)).should().dependOnClassesThat(topLevelNamed(gui)).check(PLUGIN);
+        noClasses().that().resideInAPackage("io.mqttload.jmeter").and(DescribedPredicate.not(topLevelNameEndsWith("Gui")))
+                .should().dependOnClassesThat().resideInAnyPackage("javax.swing..", "java.awt..").check(PLUGIN);
     }
 
-    /** A class, or a nested or anonymous class of one, in io.mqttload.jmeter with one of these simple names. */
-    private static DescribedPredicate<JavaClass> topLevelNamed(Set<String> names) {
-        return DescribedPredicate.describe("in " + names, c -> c.getPackageName().startsWith("io.mqttload.jmeter")
-                && names.contains(c.getName().substring(c.getPackageName().length() + 1).split("\\$")[0]));
+    /**
+     * The JMeter side has floors: the elements (their class names are in saved plans) over the GUI panel's parts,
+     * over the remote plumbing, over the run holder, over the reflection into JMeter.
+     */
+    @Test
+    void theJMeterSide_hasFloors() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("elements").definedBy("io.mqttload.jmeter")
+                .layer("gui").definedBy("io.mqttload.jmeter.gui..")
+                .layer("remote").definedBy("io.mqttload.jmeter.remote..")
+                .layer("run").definedBy("io.mqttload.jmeter.run..")
+                .layer("internals").definedBy("io.mqttload.jmeter.internals..")
+                .whereLayer("elements").mayNotBeAccessedByAnyLayer()
+                .whereLayer("gui").mayOnlyBeAccessedByLayers("elements")
+                .whereLayer("remote").mayOnlyBeAccessedByLayers("elements", "gui")
+                .whereLayer("run").mayOnlyBeAccessedByLayers("elements", "gui", "remote")
+                .whereLayer("internals").mayOnlyBeAccessedByLayers("elements", "gui", "remote", "run")
+                .check(PLUGIN);
+    }
+
+    /**
+     * What one run holds is held in one place, replaced whole when the next run begins: a static field on the JMeter
+     * side is a constant, never a slot a run writes and the next must remember to reset. Only the run holder and the
+     * Run Report panel's own refresher (one per GUI, not per run) keep mutable statics. A collection, a map, an
+     * array, an atomic or concurrent type counts as mutable even when final: what it refers to changes.
+     */
+    @Test
+    void mutableStaticState_onlyInTheRunHolder() {
+        DescribedPredicate<JavaField> allowedOwner = DescribedPredicate.describe("in the run holder or the panel",
+                f -> f.getOwner().getName().startsWith(JvmRun.class.getName())
+                        || f.getOwner().getName().equals(MqttRunReportGui.class.getName()));
+        DescribedPredicate<JavaField> synthetic = DescribedPredicate.describe("synthetic",
+                f -> f.getName().startsWith("$") || f.getModifiers().contains(JavaModifier.SYNTHETIC));
+        DescribedPredicate<JavaField> holdsState = DescribedPredicate.describe("mutable static state", f -> {
+            JavaClass type = f.getRawType();
+            return !f.getModifiers().contains(JavaModifier.FINAL) || type.isArray()
+                    || type.isAssignableTo(Collection.class) || type.isAssignableTo(Map.class)
+                    || type.getPackageName().startsWith("java.util.concurrent");
+        });
+        noFields().that().areStatic().and().areDeclaredInClassesThat().resideInAPackage("io.mqttload.jmeter..")
+                .and(DescribedPredicate.not(allowedOwner)).and(DescribedPredicate.not(synthetic))
+                .should(ArchConditions.be(holdsState)).check(PLUGIN);
+    }
+
+    /** A class, or a nested or anonymous class of one, whose top-level simple name ends with {@code suffix}. */
+    private static DescribedPredicate<JavaClass> topLevelNameEndsWith(String suffix) {
+        return DescribedPredicate.describe("named *" + suffix, c -> c.getName()
+                .substring(c.getPackageName().length() + 1).split("\\$")[0].endsWith(suffix));
     }
 
     @Test

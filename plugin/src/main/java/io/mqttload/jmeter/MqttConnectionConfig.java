@@ -1,7 +1,5 @@
 package io.mqttload.jmeter;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.jmeter.config.ConfigTestElement;
 import org.apache.jmeter.testbeans.TestBean;
@@ -16,6 +14,7 @@ import io.mqttload.client.TlsSettings;
 import io.mqttload.client.Transport;
 import io.mqttload.common.settings.SettingText;
 import io.mqttload.jmeter.remote.ControllerStamp;
+import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.run.MqttElements;
 
 /**
@@ -67,8 +66,6 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
 
     /** A field, not a property: the controller fills it as it sends the plan, and it never goes into a saved plan. */
     private ControllerStamp controllerStamp = new ControllerStamp();
-    /** Elements (name and value) already warned about an expiry MQTT 3.1.1 cannot carry: once, not once per thread. */
-    private static final Set<String> WARNED_SESSION_EXPIRY = ConcurrentHashMap.newKeySet();
 
     /** The validated settings; builds them (and loads the TLS stores) on first use in this thread. */
     public ConnectionSettings settings() {
@@ -111,7 +108,8 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
                     .connectOptions(connectOptions())
                     .build();
             if (settings.protocolVersion() == ProtocolVersion.MQTT_3_1_1 && settings.sessionExpirySeconds() > 0
-                    && WARNED_SESSION_EXPIRY.add(getName() + "=" + settings.sessionExpirySeconds())) {
+                    && JvmRun.current().firstTime("expiry without MQTT 5: " + getName() + "="
+                            + settings.sessionExpirySeconds())) {
                 // Not refused: the seed plans switch versions with -Jmqtt.version and keep their MQTT 5 expiry.
                 log.warn("MQTT Connection '{}': sessionExpirySeconds = {} has no effect with MQTT 3.1.1; the broker keeps"
                         + " the session of a client with cleanStart = false until it connects again with a clean one",

@@ -2,7 +2,7 @@ package io.mqttload.jmeter;
 
 import java.awt.Component;
 import java.util.Locale;
-import java.util.Map;
+import java.util.Arrays;
 
 import javax.swing.JComboBox;
 import javax.swing.JTextArea;
@@ -17,8 +17,6 @@ import org.apache.jmeter.testelement.TestElement;
 public class MqttPublishSamplerGui extends MqttBeanGui {
     private static final long serialVersionUID = 1L;
     /** The field each payload type reads; a type given as an expression may be any, and shows them all. */
-    private static final Map<String, String> FIELD_OF_TYPE = Map.of("RANDOM", "payloadSize", "TEXT", "payloadText",
-            "FILE", "payloadFile");
     /** Text areas a few lines high (JMeter's are 20): a longer text scrolls inside them. */
     private static final int TEXT_ROWS = 6;
     private static final int USER_PROPERTY_ROWS = 3;
@@ -42,11 +40,23 @@ public class MqttPublishSamplerGui extends MqttBeanGui {
         showPayloadFieldsOf(element.getPropertyAsString("payloadType"));
     }
 
+    /** The field each payload type reads; the others are hidden while it is chosen. */
+    private enum PayloadField {
+        RANDOM("payloadSize"), TEXT("payloadText"), FILE("payloadFile");
+
+        final String property;
+
+        PayloadField(String property) {
+            this.property = property;
+        }
+    }
+
     private void showPayloadFieldsOf(String payloadType) {
-        String shown = FIELD_OF_TYPE.get(payloadType == null ? "" : payloadType.trim().toUpperCase(Locale.ROOT));
-        for (String field : FIELD_OF_TYPE.values()) {
-            for (Component c : field(field)) {
-                c.setVisible(shown == null || shown.equals(field));
+        String type = payloadType == null ? "" : payloadType.trim().toUpperCase(Locale.ROOT);
+        boolean known = Arrays.stream(PayloadField.values()).anyMatch(f -> f.name().equals(type));
+        for (PayloadField field : PayloadField.values()) {
+            for (Component c : field(field.property)) {
+                c.setVisible(!known || field.name().equals(type));
             }
         }
         revalidate();

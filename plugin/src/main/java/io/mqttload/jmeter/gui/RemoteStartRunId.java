@@ -30,7 +30,6 @@ import io.mqttload.jmeter.remote.RemoteHosts;
  */
 public final class RemoteStartRunId implements Command {
     private static final Logger log = LoggerFactory.getLogger(RemoteStartRunId.class);
-    private static final Set<String> STARTS = Set.of(ActionNames.REMOTE_START, ActionNames.REMOTE_START_ALL);
 
     /** Called once by the GUI's ActionRouter as it collects its commands. */
     public RemoteStartRunId() {
@@ -42,7 +41,7 @@ public final class RemoteStartRunId implements Command {
     }
 
     private void beforeRemoteAction(ActionEvent e) {
-        if (STARTS.contains(e.getActionCommand())) {
+        if (isStart(e.getActionCommand())) {
             String runId = RunConfig.newRunId();
             int engines = ActionNames.REMOTE_START_ALL.equals(e.getActionCommand())
                     ? RemoteHosts.count(JMeterUtils.getPropDefault(RemoteHosts.PROPERTY, "127.0.0.1")) : 1;
@@ -53,9 +52,13 @@ public final class RemoteStartRunId implements Command {
     }
 
     private void afterRemoteAction(ActionEvent e) {
-        if (STARTS.contains(e.getActionCommand())) {
+        if (isStart(e.getActionCommand())) {
             ControllerStamp.end();
         }
+    }
+
+    private static boolean isStart(String command) {
+        return ActionNames.REMOTE_START.equals(command) || ActionNames.REMOTE_START_ALL.equals(command);
     }
 
     /** It has no action of its own: it only listens to RemoteStart and Start. */

@@ -32,7 +32,8 @@ import io.mqttload.summary.RunSummary;
 public final class JvmRun {
     private static final Logger log = LoggerFactory.getLogger(JvmRun.class);
     private static final Object LOCK = new Object();
-    private static volatile RunState state = RunState.NONE;
+    /** Before the first run: one that ended before anything began. */
+    private static volatile RunState state = new RunState(0, true);
     private static long runsBegun;
     /** Who follows every run of this JVM ({@link #followRuns}); added to, never reset: a follower outlives runs. */
     private static final List<Consumer<EngineRuntime>> FOLLOWERS = new CopyOnWriteArrayList<>();
@@ -62,7 +63,7 @@ public final class JvmRun {
     private static RunState begin() {
         RunState before = state;
         before.end();
-        state = new RunState(++runsBegun);
+        state = new RunState(++runsBegun, false);
         return state;
     }
 

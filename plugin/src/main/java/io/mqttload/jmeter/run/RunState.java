@@ -29,9 +29,6 @@ import io.mqttload.delivery.Verdict;
 public final class RunState {
     private static final Logger log = LoggerFactory.getLogger(RunState.class);
 
-    /** The state JVM starts with: a run that ended before anything began. */
-    static final RunState NONE = new RunState(0, true);
-
     private final long number;
     private volatile boolean ended;
 
@@ -57,11 +54,7 @@ public final class RunState {
     private final Set<String> said = ConcurrentHashMap.newKeySet();
     private final Map<Class<?>, AutoCloseable> resources = new LinkedHashMap<>();
 
-    RunState(long number) {
-        this(number, false);
-    }
-
-    private RunState(long number, boolean ended) {
+    RunState(long number, boolean ended) {
         this.number = number;
         this.ended = ended;
     }

@@ -3,11 +3,7 @@ package io.mqttload.jmeter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 import org.apache.jmeter.engine.util.CompoundVariable;
 import org.apache.jmeter.engine.util.NoThreadClone;

@@ -9,7 +9,7 @@ import javax.swing.SwingUtilities
 import org.apache.jmeter.gui.GuiPackage
 import org.apache.jmeter.gui.action.ActionNames
 
-import io.mqttload.jmeter.EngineLifecycle
+import io.mqttload.jmeter.run.JvmRun
 import io.mqttload.measure.Count
 
 JMenuItem find(MenuElement element, String command) {
@@ -40,7 +40,7 @@ click(ActionNames.ACTION_START)
 // Not on the GUI's thread: the init file runs before the GUI is handed to the user, and the run must go on meanwhile.
 Thread.start("gui-stop-it") {
     long deadline = System.nanoTime() + 60_000_000_000L
-    while (!EngineLifecycle.running().map { it.context().metrics().sum(Count.ACKNOWLEDGED) >= 10 }.orElse(false)) {
+    while (!JvmRun.running().map { it.context().metrics().sum(Count.ACKNOWLEDGED) >= 10 }.orElse(false)) {
         if (System.nanoTime() > deadline) {
             log.error("GuiStopIT: no 10 messages acknowledged within 60 s; not stopping")
             return

@@ -14,7 +14,7 @@ import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.mqttload.jmeter.LiveFiguresSource;
+import io.mqttload.jmeter.remote.LiveFiguresSource;
 import io.mqttload.live.LiveFigures;
 import io.mqttload.testsupport.JMeterEngines;
 import io.mqttload.testsupport.MosquittoBroker;

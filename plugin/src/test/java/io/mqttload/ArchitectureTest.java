@@ -112,7 +112,7 @@ class ArchitectureTest {
                 .whereLayer("prometheus").mayOnlyBeAccessedByLayers("jmeter")
                 .whereLayer("live").mayOnlyBeAccessedByLayers("jmeter")
                 .whereLayer("report").mayOnlyBeAccessedByLayers("jmeter", "sweep")
-                .whereLayer("engine").mayOnlyBeAccessedByLayers("influx", "prometheus", "live", "sweep", "jmeter")
+                .whereLayer("engine").mayOnlyBeAccessedByLayers("influx", "prometheus", "live", "sweep", "compare", "jmeter")
                 .whereLayer("summary").mayOnlyBeAccessedByLayers("engine", "report", "influx", "prometheus", "live", "sweep",
                         "compare", "jmeter")
                 .whereLayer("broker").mayOnlyBeAccessedByLayers("summary", "engine", "influx", "prometheus", "sweep", "jmeter")

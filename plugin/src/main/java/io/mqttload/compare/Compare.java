@@ -96,7 +96,7 @@ public final class Compare {
             sides.add(new Comparison.Side(s.name, s.definition(), runs.get(s.name)));
         }
         Comparison c = new Comparison(sides, o.thresholds);
-        String capacityUnit = searching ? o.sweepArgs.get(o.sweepArgs.indexOf("--search") + 1) : "";
+        String capacityUnit = searchedProperty(sides);
         CompareFile f = CompareFile.of(c, capacityUnit);
         f.compareId = o.compareId;
         f.rounds = o.rounds;
@@ -111,6 +111,18 @@ public final class Compare {
         console.print(out.console());
         console.println("compare " + o.compareId + ": wrote " + String.join(", ", files) + " in " + dir);
         return c.exitCode();
+    }
+
+    /** The property the sides' searches searched, the capacity's unit; empty when no run was a search. */
+    private static String searchedProperty(List<Comparison.Side> sides) {
+        for (Comparison.Side s : sides) {
+            for (Run r : s.runs) {
+                if (r.searched != null) {
+                    return r.searched;
+                }
+            }
+        }
+        return "";
     }
 
     private static Path runDir(Path dir, CompareOptions.SideSpec s, int round) {

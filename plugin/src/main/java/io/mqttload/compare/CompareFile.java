@@ -64,6 +64,8 @@ final class CompareFile {
         public String started;
         public String source;
         public String setup;
+        /** For a capacity search: the property searched. */
+        public String searched;
         public List<String> marks = new ArrayList<>();
         public Map<String, Double> values = new LinkedHashMap<>();
     }
@@ -112,6 +114,7 @@ final class CompareFile {
                 n.started = r.started;
                 n.source = r.source;
                 n.setup = r.setup;
+                n.searched = r.searched;
                 n.marks.addAll(r.marks);
                 r.values.forEach((k, v) -> n.values.put(k.key(), v));
                 e.runs.add(n);
@@ -226,6 +229,7 @@ final class CompareFile {
             Run run = new Run(side, r.round, r.source, values, r.setup, r.marks);
             run.sequence = r.sequence == null ? 0 : r.sequence;
             run.started = r.started;
+            run.searched = r.searched;
             runs.add(run);
         }
         return runs;

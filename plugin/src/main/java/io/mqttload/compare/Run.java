@@ -26,6 +26,8 @@ public final class Run {
     public int sequence;
     /** When it started (ISO-8601), for runs this comparison made. */
     public String started;
+    /** For a capacity search: the property searched, the capacity's unit. */
+    public String searched;
 
     public Run(String side, int round, String source, Map<Figure, Double> values, String setup, List<String> marks) {
         this.side = side;
@@ -47,6 +49,7 @@ public final class Run {
         Run r = new Run(newSide, newRound, source, values, setup, marks);
         r.sequence = sequence;
         r.started = started;
+        r.searched = searched;
         return r;
     }
 }

@@ -104,7 +104,9 @@ final class RunReader {
         } else if (!c.answered) {
             marks.add("no capacity found (" + c.outcome + "): " + c.verdict);
         }
-        return new Run(side, round, relative(base, json), values, c.property, marks);
+        Run run = new Run(side, round, relative(base, json), values, "capacity search of " + c.property, marks);
+        run.searched = c.property;
+        return run;
     }
 
     static Run reportRun(String side, int round, Path base, Path json) throws IOException {

@@ -120,6 +120,32 @@ class CompareTest {
         assertThat(console).contains("no regression");
     }
 
+    /** capacity.json as the search writes it (format 1), with only the fields the comparison reads. */
+    private static void search(Path dir, double sustained, String outcome) throws IOException {
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("capacity.json"), "{\"formatVersion\": 1, \"property\": \"floodRate\","
+                + " \"outcome\": \"" + outcome + "\", \"answered\": " + outcome.startsWith("SUSTAINS")
+                + ", \"sustained\": " + sustained + ", \"verdict\": \"" + outcome + " at " + sustained + "\"}");
+    }
+
+    @Test
+    void capacitySearches_compareTheirCapacities_andAGeneratorLimitedOneIsMarked() throws Exception {
+        double[] a = {1000, 1040, 980, 1010, 990};
+        for (int i = 0; i < a.length; i++) {
+            search(tmp.resolve("a/search-" + i), a[i], "SUSTAINS");
+            search(tmp.resolve("b/search-" + i), a[i] * 1.5, i == 3 ? "LIMITED_BY_GENERATOR" : "SUSTAINS");
+        }
+        Path out = tmp.resolve("o");
+        assertThat(compare("--results", "A:" + tmp.resolve("a"), "--results", "B:" + tmp.resolve("b"), "--out",
+                out.toString())).isZero();
+        CompareFile f = CompareFile.read(out.resolve("compare.json"));
+        assertThat(f.comparisons).extracting(e -> e.figure + " " + e.unit + " " + e.verdict)
+                .containsExactly("capacity floodRate IMPROVED");
+        assertThat(f.comparisons.get(0).bValues).containsExactly(1500.0, 1560.0, 1470.0, null, 1485.0);
+        assertThat(console).contains("* Side B was not clean, its figures are marked: round 4: limited by the load"
+                + " generator: LIMITED_BY_GENERATOR", "capacity (floodRate)");
+    }
+
     @Test
     void badArguments_nameOptionAndValue() {
         assertThatThrownBy(() -> CompareOptions.parse(new String[] {"--side", "A", "--out", "x"}))

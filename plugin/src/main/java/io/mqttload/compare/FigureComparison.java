@@ -31,8 +31,8 @@ public final class FigureComparison {
     public final Figure figure;
     public final double thresholdPercent;
     /** Every run's value in round order; NaN where the run did not measure the figure. */
-    public final double[] a;
-    public final double[] b;
+    final double[] a;
+    final double[] b;
     public final Summary sideA;
     public final Summary sideB;
     /** Median of B ÷ median of A; NaN when either side has no value. */
@@ -60,7 +60,7 @@ public final class FigureComparison {
             runs = measured.length;
             double[] s = measured.clone();
             Arrays.sort(s);
-            median = runs == 0 ? Double.NaN : runs % 2 == 1 ? s[runs / 2] : (s[runs / 2 - 1] + s[runs / 2]) / 2;
+            median = runs == 0 ? Double.NaN : runs % 2 != 0 ? s[runs / 2] : (s[runs / 2 - 1] + s[runs / 2]) / 2;
             min = runs == 0 ? Double.NaN : s[0];
             max = runs == 0 ? Double.NaN : s[runs - 1];
         }

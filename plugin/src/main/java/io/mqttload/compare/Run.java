@@ -23,11 +23,11 @@ public final class Run {
     /** Why the figures are not clean; empty when they are. */
     public final List<String> marks;
     /** 1-based place in the order the runs were made; 0 for results read from a directory. */
-    public int sequence;
+    int sequence;
     /** When it started (ISO-8601), for runs this comparison made. */
-    public String started;
+    String started;
     /** For a capacity search: the property searched, the capacity's unit. */
-    public String searched;
+    String searched;
 
     public Run(String side, int round, String source, Map<Figure, Double> values, String setup, List<String> marks) {
         this.side = side;

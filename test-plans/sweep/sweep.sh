@@ -6,7 +6,11 @@
 #
 # Usage: test-plans/sweep/sweep.sh --plan PLAN.jmx --steps "[label:]k=v,k=v;..." --out DIR [options]
 # Every option, from the runner itself: test-plans/sweep/sweep.sh --help. Environment: JAVA_HOME.
+# compare.sh starts its own runner through this script: MQTTLOAD_MAIN and MQTTLOAD_COMMAND name it.
 set -euo pipefail
+
+main=${MQTTLOAD_MAIN:-io.mqttload.sweep.Sweep}
+name=${MQTTLOAD_COMMAND:-sweep}
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
@@ -22,17 +26,17 @@ done
 if [ -z "$home" ]; then
   config=$top/test-plans/target/config.json
   if [ ! -f "$config" ]; then
-    echo "sweep: no $config: build first (./mvnw -B -ntp -DskipTests package) or pass --jmeter-home" >&2
+    echo "$name: no $config: build first (./mvnw -B -ntp -DskipTests package) or pass --jmeter-home" >&2
     exit 2
   fi
   home=$(sed -n 's/.*"executionID":"configuration","jmeterDirectoryPath":"\([^"]*\)".*/\1/p' "$config")
-  [ -n "$home" ] || { echo "sweep: no JMeter home for execution 'configuration' in $config" >&2; exit 2; }
+  [ -n "$home" ] || { echo "$name: no JMeter home for execution 'configuration' in $config" >&2; exit 2; }
   set -- --jmeter-home "$home" "$@"
 fi
 jar=
 for f in "$home"/lib/ext/mqtt-load-jmeter-*.jar; do
   [ -f "$f" ] && jar=$f
 done
-[ -n "$jar" ] || { echo "sweep: --jmeter-home '$home': no lib/ext/mqtt-load-jmeter-*.jar there" >&2; exit 2; }
+[ -n "$jar" ] || { echo "$name: --jmeter-home '$home': no lib/ext/mqtt-load-jmeter-*.jar there" >&2; exit 2; }
 
-exec "$java" -Xmx256m -Djava.awt.headless=true -cp "$jar:$home/lib/*" io.mqttload.sweep.Sweep "$@"
+exec "$java" -Xmx256m -Djava.awt.headless=true -cp "$jar:$home/lib/*" "$main" "$@"

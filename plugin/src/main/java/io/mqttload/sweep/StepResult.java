@@ -326,18 +326,14 @@ final class StepResult {
             double window = Math.max(1e-9, measuredSeconds);
             offeredRate = r.count(Count.SCHEDULED_IN_WINDOW) / window;
             long acknowledged = r.count(Count.ACKNOWLEDGED);
-            fanOut = acknowledged > 0 ? (double) expected / acknowledged : 0;
+            fanOut = SweepResults.fanOut(expected, acknowledged);
             long acknowledgedInWindow = r.count(Count.ACKNOWLEDGED_IN_WINDOW);
             long receivedInWindow = r.count(Count.RECEIVED_IN_WINDOW);
             long inFlightGrowth = r.count(Count.IN_FLIGHT_AT_WINDOW_END) - r.count(Count.IN_FLIGHT_AT_WINDOW_START);
             windowReceiveRate = rates.receive;
-            if (fanOut > 0) {
-                deliveredRate = windowReceiveRate / fanOut;
-                backlogGrowth = fanOut * (acknowledgedInWindow + inFlightGrowth) - receivedInWindow;
-            } else {
-                deliveredRate = rates.publish;
-                backlogGrowth = inFlightGrowth;
-            }
+            deliveredRate = SweepResults.deliveredRate(rates, fanOut);
+            backlogGrowth = fanOut > 0 ? fanOut * (acknowledgedInWindow + inFlightGrowth) - receivedInWindow
+                    : inFlightGrowth;
             LatencyStats intended = r.latencyMicros.get(fanOut > 0 ? Latency.PUB_TO_SUB_INTENDED.key()
                     : Latency.PUBLISH_INTENDED.key());
             if (intended != null && intended.count > 0) {

@@ -12,10 +12,18 @@ import io.mqttload.delivery.Verdict;
 /**
  * {@code capacity.json}, mapped by {@link ResultJson}: the search's settings and criteria, its answer, and every step
  * as judged, the figures of a step without a report left out. Field names are read by tools and the ITs;
- * {@link ResultJson#FORMAT_VERSION} says when a field changes meaning.
+ * {@link #FORMAT_VERSION} says when a field changes meaning.
  */
 final class CapacityFile {
-    public int formatVersion = ResultJson.FORMAT_VERSION;
+    /**
+     * 2: {@code sustained} is the recommended operating point when {@code criteria.maxBrokerCpuPercent} is present (a
+     * plugin reading format 1 would take it for the highest sustained load, so format 2 is refused there). Format 1 is
+     * format 2 without the broker-CPU criterion, and is read as such.
+     */
+    static final int FORMAT_VERSION = 2;
+    static final int OLDEST_FORMAT_VERSION = 1;
+
+    public int formatVersion = FORMAT_VERSION;
     public String searchId;
     public String plan;
     /** The property searched. */
@@ -65,6 +73,13 @@ final class CapacityFile {
         public double maxScheduleLagMillis;
         public double maxBacklogGrowthPercent;
         public double maxSaturatedPercent;
+        /**
+         * The operating point's criterion: the broker's CPU averaged over a step's window at most this share of
+         * {@link #brokerCores} cores (the Broker Monitor's % of one core, nodes added up, ÷ the cores); both absent
+         * when not asked, and then {@code sustained} is the highest sustained load.
+         */
+        public Double maxBrokerCpuPercent;
+        public Double brokerCores;
     }
 
     /** A criterion a step broke, and the figure that broke it. */
@@ -152,6 +167,10 @@ final class CapacityFile {
         f.criteria.maxScheduleLagMillis = c.scheduleLagLimitMillis();
         f.criteria.maxBacklogGrowthPercent = c.maxBacklogGrowthPercent;
         f.criteria.maxSaturatedPercent = c.maxSaturatedPercent;
+        if (c.brokerCpuAsked()) {
+            f.criteria.maxBrokerCpuPercent = c.maxBrokerCpuPercent;
+            f.criteria.brokerCores = c.brokerCores;
+        }
         f.outcome = result.outcome.name();
         f.answered = result.outcome.answered;
         f.sustained = Double.isNaN(result.sustained) ? null : result.sustained;

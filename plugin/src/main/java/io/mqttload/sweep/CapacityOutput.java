@@ -57,12 +57,30 @@ final class CapacityOutput {
         return options.capacity.property + "=" + search.number(v);
     }
 
-    /** The figures a verdict quotes for a step. */
-    private static String figures(StepResult s) {
-        return String.format(Locale.ROOT, "offered %.1f msg/s, delivered %.1f msg/s, p99 from intended %s ms%s",
+    /** The figures a verdict quotes for a step; the broker's CPU too when it is a criterion. */
+    private String figures(StepResult s) {
+        StepCriteria c = options.capacity.criteria;
+        double cpu = c.brokerCpuPercent(s);
+        return String.format(Locale.ROOT, "offered %.1f msg/s, delivered %.1f msg/s, p99 from intended %s ms%s%s",
                 s.load.offeredRate, s.throughput.deliveredRate, Double.isNaN(s.latency.intendedP99Millis) ? "n/a"
                         : String.format(Locale.ROOT, "%.1f", s.latency.intendedP99Millis),
+                c.brokerCpuAsked() && !Double.isNaN(cpu) ? String.format(Locale.ROOT, ", broker CPU %.1f %%", cpu) : "",
                 s.throughput.clients > 0 ? ", " + s.throughput.clients + " connections" : "");
+    }
+
+    /**
+     * What the answer is, when the search had the broker-CPU criterion: a reader of "SUSTAINS" must not take the
+     * operating point for the highest load the broker sustains; empty otherwise.
+     */
+    String operatingPoint() {
+        StepCriteria c = options.capacity.criteria;
+        if (!c.brokerCpuAsked()) {
+            return "";
+        }
+        return "The recommended operating point (--max-broker-cpu): the highest " + options.capacity.property
+                + " at which a step passed with " + c.brokerCpuLimit() + " over its window, every other criterion"
+                + " holding too. It is not the highest load the broker sustains: a search without --max-broker-cpu"
+                + " finds that.";
     }
 
     private String engines() {
@@ -230,6 +248,9 @@ final class CapacityOutput {
                         : "; remote engines " + String.join(",", options.remote))
                 .append(String.format(Locale.ROOT, "; from %s to %s.%n%n", started, finished));
         m.append("**Verdict:** ").append(verdict()).append("\n\n");
+        if (!operatingPoint().isEmpty()) {
+            m.append(operatingPoint()).append("\n\n");
+        }
         m.append("A step passes when ").append(options.capacity.criteria.describe()).append(".\n\n");
         String[] h = header();
         m.append("| ").append(String.join(" | ", h)).append(" |\n|");
@@ -276,6 +297,7 @@ final class CapacityOutput {
         model.put("verdict", verdict());
         model.put("settings", settingsLine());
         model.put("criteria", options.capacity.criteria.describe());
+        model.put("operatingPoint", operatingPoint());
         model.put("header", header());
         List<Map<String, Object>> rows = new ArrayList<>();
         for (CapacitySearch.Step s : result.steps) {

@@ -22,7 +22,10 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  * never read with another meaning.
  */
 final class ResultJson {
-    /** Raised whenever a field changes meaning or goes; new fields a reader ignores need no new version. */
+    /**
+     * {@code sweep.json}'s: raised whenever a field changes meaning or goes; new fields a reader ignores need no new
+     * version. {@code capacity.json} has its own, {@link CapacityFile#FORMAT_VERSION}.
+     */
     static final int FORMAT_VERSION = 1;
 
     /**
@@ -49,15 +52,19 @@ final class ResultJson {
     }
 
     static SweepFile readSweep(Path file) throws IOException {
-        return read(file, SweepFile.class, "a sweep's results");
+        return read(file, SweepFile.class, "a sweep's results", FORMAT_VERSION, FORMAT_VERSION);
     }
 
     static CapacityFile readCapacity(Path file) throws IOException {
-        return read(file, CapacityFile.class, "a capacity search's results");
+        return read(file, CapacityFile.class, "a capacity search's results", CapacityFile.OLDEST_FORMAT_VERSION,
+                CapacityFile.FORMAT_VERSION);
     }
 
-    /** Reads {@code file}; anything but its results in a format this plugin reads fails naming the file and why. */
-    static <T> T read(Path file, Class<T> type, String what) throws IOException {
+    /**
+     * Reads {@code file} of a format from {@code oldest} to {@code newest}; anything else fails naming the file and why.
+     * The older formats read are those whose fields mean what they did, a few absent.
+     */
+    static <T> T read(Path file, Class<T> type, String what, int oldest, int newest) throws IOException {
         String json = Files.readString(file, StandardCharsets.UTF_8);
         JsonNode tree;
         try {
@@ -70,9 +77,11 @@ final class ResultJson {
         }
         // Files written before the version was declared have the fields of format 1 exactly.
         JsonNode version = tree.path("formatVersion");
-        if (!version.isMissingNode() && (!version.canConvertToExactIntegral() || version.asInt() != FORMAT_VERSION)) {
+        if (!version.isMissingNode() && (!version.canConvertToExactIntegral() || version.asInt() < oldest
+                || version.asInt() > newest)) {
             throw new IOException(file + ": " + what + " of formatVersion " + version + ", and this plugin reads"
-                    + " formatVersion " + FORMAT_VERSION + ": read it with the plugin version that wrote it");
+                    + " formatVersion " + (oldest == newest ? Integer.toString(newest) : oldest + " to " + newest)
+                    + ": read it with the plugin version that wrote it");
         }
         try {
             return MAPPER.treeToValue(tree, type);

@@ -14,6 +14,7 @@ final class SearchOptions {
     String property = "";
     final CapacitySearch.Settings settings = new CapacitySearch.Settings();
     boolean resolutionGiven;
+    boolean brokerCoresGiven;
     String durationProperty = "durationSeconds";
     long stepSeconds = 30;
     long confirmSeconds = 120;
@@ -140,8 +141,30 @@ final class SearchOptions {
         criteria.maxSaturatedPercent = SweepOptions.decimal("--max-saturated", v, 0, 100, true);
     }
 
+    @Option(names = "--max-broker-cpu", paramLabel = "PERCENT", description = "the recommended operating point: a step"
+            + " passes with the monitored broker's CPU, averaged over its window, at most this share of --broker-cores"
+            + " cores (needs --broker-pid, --broker-process or the plan's own MQTT Broker Monitor; default: not judged)")
+    void maxBrokerCpu(String v) {
+        criteria.maxBrokerCpuPercent = SweepOptions.decimal("--max-broker-cpu", v, 0, 100, false);
+    }
+
+    @Option(names = "--broker-cores", paramLabel = "N", description = "with --max-broker-cpu: the cores the broker"
+            + " may use, over every monitored node (default 1: a single-threaded broker such as Mosquitto)")
+    void brokerCores(String v) {
+        criteria.brokerCores = SweepOptions.decimal("--broker-cores", v, 0, 100_000, false);
+        brokerCoresGiven = true;
+    }
+
     boolean searching() {
         return !property.isEmpty();
+    }
+
+    /** The criteria checked together, for a sweep and a search alike. */
+    void checkCriteria() throws SweepOptions.UsageException {
+        if (brokerCoresGiven && !criteria.brokerCpuAsked()) {
+            throw new SweepOptions.UsageException("--broker-cores " + StepCriteria.plain(criteria.brokerCores)
+                    + ": only with --max-broker-cpu, whose cores it counts");
+        }
     }
 
     /** The search's settings checked together, and its steps made to need an offered rate. */

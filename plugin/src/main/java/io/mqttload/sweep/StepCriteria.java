@@ -21,6 +21,8 @@ import io.mqttload.delivery.Verdict;
  * <li>no growing backlog: the deliveries owed but not yet made, and the publishes not yet acknowledged, rose over
  * the window by no more than {@link #maxBacklogGrowthPercent} of the window's deliveries, or one second's (or the
  * SLA's, if longer) deliveries, whichever is larger;</li>
+ * <li>only when asked ({@link #maxBrokerCpuPercent}, the recommended operating point): the monitored broker's CPU,
+ * averaged over the window, within that share of {@link #brokerCores} cores;</li>
  * <li>the load generator (its process, or the machine it runs on) saturated for at most
  * {@link #maxSaturatedPercent} of the window, or for one second.</li>
  * </ol>
@@ -35,6 +37,8 @@ final class StepCriteria {
     static final double DEFAULT_MAX_SATURATED_PERCENT = 10;
     /** The criterion of how the run itself ended. */
     static final String RUN = "run";
+    /** The operating point's criterion, as a failed step names it. */
+    static final String BROKER_CPU = "broker CPU";
     /** Saturated seconds up to this many fail nothing however short the window: a GC pause, the JIT at the start. */
     static final long SATURATED_SECONDS_FORGIVEN = 1;
 
@@ -46,7 +50,10 @@ final class StepCriteria {
         GENERATOR,
         /** The engine's machine was busy nearly throughout (a broker beside it, say): neither figure is clean. */
         MACHINE,
-        /** The run produced nothing to judge: no report, a timeout, a run that was stopped or incomplete. */
+        /**
+         * The run produced nothing to judge: no report, a timeout, a run that was stopped or incomplete, or no figure
+         * for a criterion that was asked for (the broker's CPU).
+         */
         RUN
     }
 
@@ -57,6 +64,14 @@ final class StepCriteria {
     double maxScheduleLagMillis = -1;
     double maxBacklogGrowthPercent = DEFAULT_MAX_BACKLOG_GROWTH_PERCENT;
     double maxSaturatedPercent = DEFAULT_MAX_SATURATED_PERCENT;
+    /**
+     * The broker's CPU averaged over the window may be at most this share of {@link #brokerCores} cores; 0: not asked.
+     * The Broker Monitor reads CPU in % of one core (the nodes of a cluster added up), so a multi-core broker's
+     * "75 % of its CPU" is 75 % of the cores it has, which the monitor cannot know (cpusets, containers, a broker's own
+     * scheduler count): the user says how many, one by default, what a single-threaded broker such as Mosquitto uses.
+     */
+    double maxBrokerCpuPercent;
+    double brokerCores = 1;
     /**
      * The capacity search's steps need an offered rate and latency from the intended send time, so their absence fails
      * a step; a sweep may run an unpaced plan (as fast as it goes), and then judges without them and says so.
@@ -71,9 +86,31 @@ final class StepCriteria {
     String describe() {
         return String.format(Locale.ROOT, "loss <= %s %%, delivered >= %s %% of offered, p99 from intended <= %s ms,"
                 + " schedule lag p99 <= %s ms, backlog growth <= %s %% of the window's deliveries (or 1 s of them, or the"
-                + " SLA's), generator or machine saturated <= %s %% of the window", plain(maxLossPercent),
+                + " SLA's), %sgenerator or machine saturated <= %s %% of the window", plain(maxLossPercent),
                 plain(minDeliveredPercent), plain(p99SlaMillis), plain(scheduleLagLimitMillis()),
-                plain(maxBacklogGrowthPercent), plain(maxSaturatedPercent));
+                plain(maxBacklogGrowthPercent), brokerCpuAsked() ? brokerCpuLimit() + ", " : "",
+                plain(maxSaturatedPercent));
+    }
+
+    boolean brokerCpuAsked() {
+        return maxBrokerCpuPercent > 0;
+    }
+
+    /** "broker CPU avg <= 75 % of 1 core": the operating point's criterion as the outputs name it. */
+    String brokerCpuLimit() {
+        return String.format(Locale.ROOT, "broker CPU avg <= %s %% of %s", plain(maxBrokerCpuPercent), cores());
+    }
+
+    private String cores() {
+        return plain(brokerCores) + (brokerCores == 1 ? " core" : " cores");
+    }
+
+    /**
+     * The step's broker CPU as the criterion reads it: the monitored brokers' average over the window (% of one core,
+     * nodes added up) as a share of {@link #brokerCores}; NaN when no monitor gave a CPU figure.
+     */
+    double brokerCpuPercent(StepResult s) {
+        return s.broker == null ? Double.NaN : s.broker.cpuAvg / brokerCores;
     }
 
     /** One criterion that did not hold: what it is, and the figure that broke it. */
@@ -223,6 +260,12 @@ final class StepCriteria {
                     + " more than the %.0f allowed", Math.round(s.throughput.backlogGrowth), s.throughput.measuredSeconds,
                     s.throughput.backlogGrowth / Math.max(1e-9, s.throughput.measuredSeconds), allowed)));
         }
+        double brokerCpu = brokerCpuPercent(s);
+        if (brokerCpuAsked() && brokerCpu > maxBrokerCpuPercent) {
+            breaches.add(new Breach(BROKER_CPU, String.format(Locale.ROOT, "%.1f %% > %s %% (average over the window%s)",
+                    brokerCpu, plain(maxBrokerCpuPercent), brokerCores == 1 ? ", of 1 core" : String.format(Locale.ROOT,
+                            ": %.1f %% of one core, of %s", s.broker.cpuAvg, cores()))));
+        }
         double generatorPercent = saturatedPercent(s.load.generatorSaturatedSeconds, s);
         double machinePercent = saturatedPercent(s.load.machineSaturatedSeconds, s);
         String caveat = saturationAllowed(s, generatorPercent, machinePercent);
@@ -237,6 +280,13 @@ final class StepCriteria {
             breaches.add(0, new Breach("machine", String.format(Locale.ROOT, "the engine's machine was over 90 %% busy"
                     + " for %d of %.0f s", Math.min(s.load.machineSaturatedSeconds, Math.round(s.throughput.measuredSeconds)),
                     s.throughput.measuredSeconds)));
+        }
+        if (brokerCpuAsked() && Double.isNaN(brokerCpu)) {
+            // Passing without the figure would answer the highest sustained load under the operating point's name, and
+            // failing would send the search down through loads that never broke it: the step is not judged at all.
+            breaches.add(0, new Breach(BROKER_CPU, "not measured: no Broker Monitor reported the broker's CPU over this"
+                    + " step's window (a process not found, or not readable), so --max-broker-cpu cannot judge it"));
+            return new Judgement(false, Limit.RUN, breaches, notJudged);
         }
         return new Judgement(breaches.isEmpty(), breaches.isEmpty() ? null : limit, breaches, notJudged,
                 limit == Limit.BROKER ? caveat : null);

@@ -159,6 +159,9 @@ public final class Sweep {
         List<String> files = output.write(dir);
         console.print(firstTable(output.markdown()));
         console.println("capacity " + o.sweepId + ": " + output.verdict());
+        if (!output.operatingPoint().isEmpty()) {
+            console.println("capacity " + o.sweepId + ": " + output.operatingPoint());
+        }
         console.println("capacity " + o.sweepId + ": wrote " + String.join(", ", files) + " in " + dir);
         return output.exitCode();
     }

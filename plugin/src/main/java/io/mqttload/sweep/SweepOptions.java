@@ -282,6 +282,8 @@ final class SweepOptions {
             throw new UsageException("--broker-pid " + brokerPid + " and --broker-process '" + brokerProcess
                     + "': give one");
         }
+        capacity.checkCriteria();
+        BrokerCpuSource.require(this);
         if (Files.isDirectory(out)) {
             try (var entries = Files.list(out)) {
                 if (entries.findAny().isPresent()) {

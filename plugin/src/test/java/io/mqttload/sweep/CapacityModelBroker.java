@@ -28,6 +28,8 @@ class CapacityModelBroker implements CapacitySearch.StepRunner {
      */
     double noisyFrom = Double.POSITIVE_INFINITY;
     double offeredStep;
+    /** The broker's CPU (% of one core, as its monitor reports it) per unit of value; NaN: not monitored. */
+    double brokerCpuPerValue = Double.NaN;
     final List<Double> values = new ArrayList<>();
     final StepCriteria criteria = new StepCriteria();
 
@@ -71,6 +73,11 @@ class CapacityModelBroker implements CapacitySearch.StepRunner {
             r.intendedP99Millis = 5;
         }
         r.expected = (long) (value * WINDOW_SECONDS);
+        if (!Double.isNaN(brokerCpuPerValue)) {
+            r.hasBroker = true;
+            r.brokerCpuAvg = Math.min(value, capacity) * brokerCpuPerValue;
+            r.brokerCpuMax = r.brokerCpuAvg * 1.2;
+        }
         return r;
     }
 }

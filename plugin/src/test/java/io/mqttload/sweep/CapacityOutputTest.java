@@ -72,6 +72,41 @@ class CapacityOutputTest {
     }
 
     @Test
+    void anOperatingPoint_namesItsCriterion_inTheVerdict_theReports_andTheJson(@TempDir Path dir) throws Exception {
+        SweepOptions o = options(dir, "--broker-pid", "4242", "--max-broker-cpu", "75");
+        CapacitySearch search = new CapacitySearch(o.capacity.settings);
+        CapacityModelBroker broker = new CapacityModelBroker(1234);
+        broker.brokerCpuPerValue = 0.1;
+        broker.criteria.maxBrokerCpuPercent = 75;
+        CapacitySearch.Result result = search.run(broker);
+        Path out = Files.createDirectories(dir.resolve("out"));
+
+        CapacityOutput output = new CapacityOutput(o, search, result, Instant.EPOCH, Instant.EPOCH);
+        output.write(out);
+
+        assertThat(output.verdict()).matches("SUSTAINS rate=\\d+ \\(offered .*, broker CPU \\d+\\.\\d %\\), confirmed over"
+                + " 120 s, and fails at rate=\\d+ because broker CPU: \\d+\\.\\d % > 75 % \\(average over the window, of 1"
+                + " core\\) \\(bisect, step \\d+\\)");
+        assertThat(output.exitCode()).isZero();
+        String md = Files.readString(out.resolve("capacity.md"));
+        assertThat(md).contains("broker CPU avg <= 75 % of 1 core, generator or machine saturated")
+                .contains("The recommended operating point (--max-broker-cpu): the highest rate at which a step passed"
+                        + " with broker CPU avg <= 75 % of 1 core over its window");
+        assertThat(Files.readString(out.resolve("capacity.html"))).contains("The recommended operating point");
+        JsonNode json = JSON.readTree(out.resolve("capacity.json").toFile());
+        assertThat(json.path("formatVersion").asInt()).isEqualTo(2);
+        assertThat(json.path("criteria").path("maxBrokerCpuPercent").asDouble()).isEqualTo(75);
+        assertThat(json.path("criteria").path("brokerCores").asDouble()).isEqualTo(1);
+        assertThat(json.path("steps").get(result.failedStep.result.index - 1).path("reasons").get(0).path("criterion")
+                .asText()).isEqualTo("broker CPU");
+
+        SweepOptions highest = options(Files.createDirectories(dir.resolve("h")));
+        assertThat(new CapacityOutput(highest, search, result, Instant.EPOCH, Instant.EPOCH).operatingPoint()).isEmpty();
+        assertThat(JSON.readTree(new CapacityOutput(highest, search, result, Instant.EPOCH, Instant.EPOCH).json())
+                .path("criteria").has("maxBrokerCpuPercent")).isFalse();
+    }
+
+    @Test
     void theOtherOutcomes_readAsWhatTheyAre_andExitAccordingly(@TempDir Path dir) throws Exception {
         SweepOptions o = options(dir, "--require", "3000");
         CapacitySearch search = new CapacitySearch(o.capacity.settings);

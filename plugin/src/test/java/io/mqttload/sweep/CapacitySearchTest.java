@@ -276,4 +276,33 @@ class CapacitySearchTest {
         assertThat(r.note).isEqualTo("1250 offered the same load as 1200 (1200.0 msg/s): the plan's throughput timers"
                 + " wait whole milliseconds, so that step failed on the run's own variation, not on more load");
     }
+
+    @Test
+    void theOperatingPoint_isFoundAsTheCapacityIs_rampedBisectedAndConfirmed_belowTheHighestSustainedLoad()
+            throws Exception {
+        // 0.1 % of a core per msg/s: 75 % of the broker's core at 750 msg/s, its sustained limit at 1234.
+        CapacityModelBroker broker = new CapacityModelBroker(1234);
+        broker.brokerCpuPerValue = 0.1;
+        broker.criteria.maxBrokerCpuPercent = 75;
+        CapacitySearch.Result r = new CapacitySearch(settings(100)).run(broker);
+
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.SUSTAINS);
+        assertThat(r.sustained).isBetween(750 * 0.98, 750.0);
+        assertThat(r.failed).isGreaterThan(750).isLessThanOrEqualTo(r.sustained * 1.02 + 1);
+        assertThat(r.sustainedStep.phase).isEqualTo(CapacitySearch.Phase.CONFIRM);
+        assertThat(r.failedStep.result.judgement.reason()).startsWith("broker CPU: ").endsWith(" > 75 % (average over"
+                + " the window, of 1 core)");
+    }
+
+    @Test
+    void aStepWhoseBrokerCpuWasNotRead_endsTheSearchInconclusive_ratherThanPassingOrRampingDown() throws Exception {
+        CapacityModelBroker broker = new CapacityModelBroker(1234);
+        broker.criteria.maxBrokerCpuPercent = 75;
+        CapacitySearch.Result r = new CapacitySearch(settings(100)).run(broker);
+
+        assertThat(r.outcome).isEqualTo(CapacitySearch.Outcome.INCONCLUSIVE);
+        assertThat(r.steps).hasSize(1);
+        assertThat(Double.isNaN(r.sustained)).isTrue();
+        assertThat(r.failedStep.result.judgement.reason()).startsWith("broker CPU: not measured");
+    }
 }

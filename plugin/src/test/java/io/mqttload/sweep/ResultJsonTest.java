@@ -50,10 +50,14 @@ class ResultJsonTest {
             "steps[].status STRING", "steps[].timedOut BOOLEAN", "steps[].verdict STRING", "steps[].verdictText STRING",
             "sweepId STRING");
 
-    /** The same for {@code capacity.json}; a judged step that passed has {@code limit} null, a failed one its name. */
+    /**
+     * The same for {@code capacity.json} (format 2 adds the broker-CPU criterion); a judged step that passed has
+     * {@code limit} null, a failed one its name.
+     */
     private static final Set<String> CAPACITY_FIELDS = Set.of("formatVersion NUMBER", "answered BOOLEAN",
             "arguments ARRAY", "charts OBJECT", "charts.latency-load STRING", "charts.offered-delivered STRING",
-            "criteria OBJECT", "criteria.maxBacklogGrowthPercent NUMBER", "criteria.maxLossPercent NUMBER",
+            "criteria OBJECT", "criteria.brokerCores NUMBER", "criteria.maxBacklogGrowthPercent NUMBER",
+            "criteria.maxBrokerCpuPercent NUMBER", "criteria.maxLossPercent NUMBER",
             "criteria.maxSaturatedPercent NUMBER", "criteria.maxScheduleLagMillis NUMBER",
             "criteria.minDeliveredPercent NUMBER", "criteria.p99SlaMillis NUMBER", "exitCode NUMBER", "failed NUMBER",
             "finished STRING", "outcome STRING", "plan STRING", "property STRING", "remote ARRAY", "required NUMBER",
@@ -84,9 +88,13 @@ class ResultJsonTest {
                 Instant.EPOCH).json();
     }
 
-    /** A search over the model broker whose steps carry every optional figure, one of them run again. */
+    /**
+     * A search over the model broker whose steps carry every optional figure, one of them run again, with every
+     * optional criterion.
+     */
     static String capacityJson(Path dir) throws Exception {
-        SweepOptions o = CapacityOutputTest.options(dir, "--require", "500");
+        SweepOptions o = CapacityOutputTest.options(dir, "--require", "500", "--broker-pid", "4242",
+                "--max-broker-cpu", "75", "--broker-cores", "2");
         CapacitySearch search = new CapacitySearch(o.capacity.settings);
         CapacityModelBroker broker = new CapacityModelBroker(1234) {
             @Override
@@ -144,7 +152,30 @@ class ResultJsonTest {
         assertThat(read.steps.get(0).limit).isNotNull().hasValue(null);
         assertThat(read.steps).anySatisfy(s -> assertThat(s.limit.get()).isEqualTo("BROKER"));
         assertThat(read.required).isEqualTo(500);
+        assertThat(read.formatVersion).isEqualTo(2);
+        assertThat(read.criteria.maxBrokerCpuPercent).isEqualTo(75);
+        assertThat(read.criteria.brokerCores).isEqualTo(2);
         assertThat(ResultJson.write(read)).isEqualTo(written);
+    }
+
+    @Test
+    void aSearchOfFormat1_isStillRead_asOneWithoutTheBrokerCpuCriterion_andALaterFormatIsRefused(@TempDir Path dir)
+            throws Exception {
+        // Format 1 is format 2 without the criterion: its sustained value is the highest sustained load.
+        String v2 = capacityJson(dir);
+        Path v1 = Files.writeString(dir.resolve("capacity-v1.json"), v2.replace("\"formatVersion\": 2", "\"formatVersion\": 1")
+                .replaceAll(",\\s*\"(maxBrokerCpuPercent|brokerCores)\": [0-9.]+", ""));
+        Path v3 = Files.writeString(dir.resolve("capacity-v3.json"), v2.replace("\"formatVersion\": 2",
+                "\"formatVersion\": 3"));
+
+        CapacityFile old = ResultJson.readCapacity(v1);
+        assertThat(old.formatVersion).isEqualTo(1);
+        assertThat(old.criteria.maxBrokerCpuPercent).isNull();
+        assertThat(old.sustained).isNotNull();
+        assertThat(SweepResults.capacity(v1).sustained).isEqualTo(old.sustained);
+        assertThatThrownBy(() -> ResultJson.readCapacity(v3)).hasMessage(v3 + ": a capacity search's results of"
+                + " formatVersion 3, and this plugin reads formatVersion 1 to 2: read it with the plugin version that"
+                + " wrote it");
     }
 
     @Test

@@ -185,4 +185,62 @@ class StepCriteriaTest {
         assertThat(j.notJudged).hasSize(2);
     }
 
+
+    /** The criteria with the operating point's: the broker at most 75 % of its CPU. */
+    private static StepCriteria atMost75PercentBrokerCpu() {
+        StepCriteria c = criteria();
+        c.maxBrokerCpuPercent = 75;
+        return c;
+    }
+
+    private static StepResult.Builder withBrokerCpu(double percentOfOneCore) {
+        StepResult.Builder r = healthy();
+        r.hasBroker = true;
+        r.brokerCpuAvg = percentOfOneCore;
+        r.brokerCpuMax = 99;
+        return r;
+    }
+
+    @Test
+    void aBrokerOver75PercentOfItsCpu_failsTheOperatingPoint_namingItsFigure_andUnder75Passes() {
+        StepCriteria.Judgement over = atMost75PercentBrokerCpu().judge(withBrokerCpu(80).unjudged());
+        assertThat(over.passed).isFalse();
+        assertThat(over.limit).as("the broker's limit: the search bisects below it").isEqualTo(StepCriteria.Limit.BROKER);
+        assertThat(over.reason()).isEqualTo("broker CPU: 80.0 % > 75 % (average over the window, of 1 core)");
+
+        StepCriteria.Judgement under = atMost75PercentBrokerCpu().judge(withBrokerCpu(70).unjudged());
+        assertThat(under.passed).isTrue();
+        assertThat(atMost75PercentBrokerCpu().judge(withBrokerCpu(75).unjudged()).passed).as("at the limit").isTrue();
+        assertThat(criteria().judge(withBrokerCpu(99).unjudged()).passed).as("not asked: not judged").isTrue();
+    }
+
+    @Test
+    void aMultiCoreBrokersCpu_isAShareOfTheCoresItHas_andTheAverageIsJudged_notThePeak() {
+        StepCriteria c = atMost75PercentBrokerCpu();
+        c.brokerCores = 4;
+        // 280 % of one core over 4 cores is 70 %; its 1 s peak of 99 % of one core is not what is judged.
+        assertThat(c.judge(withBrokerCpu(280).unjudged()).passed).isTrue();
+        assertThat(c.judge(withBrokerCpu(320).unjudged()).reason()).isEqualTo("broker CPU: 80.0 % > 75 % (average over"
+                + " the window: 320.0 % of one core, of 4 cores)");
+        assertThat(c.describe()).contains("broker CPU avg <= 75 % of 4 cores");
+    }
+
+    @Test
+    void aStepWithoutTheBrokersCpu_isNotMeasured_neverPassed_andTheSearchCannotJudgeIt() {
+        StepResult.Builder noMonitor = healthy();
+        StepCriteria.Judgement j = atMost75PercentBrokerCpu().judge(noMonitor.unjudged());
+        assertThat(j.passed).isFalse();
+        assertThat(j.limit).isEqualTo(StepCriteria.Limit.RUN);
+        assertThat(j.reason()).startsWith("broker CPU: not measured: no Broker Monitor reported the broker's CPU");
+        assertThat(j.reason()).contains("--max-broker-cpu");
+
+        // A monitor that found the process but read no CPU (memory only) reports NaN: not measured either.
+        StepResult.Builder memoryOnly = withBrokerCpu(Double.NaN);
+        assertThat(atMost75PercentBrokerCpu().judge(memoryOnly.unjudged()).limit).isEqualTo(StepCriteria.Limit.RUN);
+
+        // Its other failures are still listed after it.
+        noMonitor.deliveredRate = 500;
+        assertThat(atMost75PercentBrokerCpu().judge(noMonitor.unjudged()).breaches).extracting(b -> b.criterion)
+                .containsExactly(StepCriteria.BROKER_CPU, "delivered");
+    }
 }

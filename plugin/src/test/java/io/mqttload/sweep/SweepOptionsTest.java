@@ -149,4 +149,62 @@ class SweepOptionsTest {
         assertThatThrownBy(() -> parse("--search", "rate", "--start", "100", "-Jrate=5"))
                 .hasMessage("-Jrate: the search sets it at every step (--start, --max)");
     }
+
+    @Test
+    void maxBrokerCpu_isAShareOfTheBrokersCores_andItsBadValuesNameTheOption() throws Exception {
+        SweepOptions o = parse("--search", "rate", "--start", "100", "--broker-pid", "4242", "--max-broker-cpu", "75");
+        assertThat(o.capacity.criteria.maxBrokerCpuPercent).isEqualTo(75);
+        assertThat(o.capacity.criteria.brokerCores).as("one core unless told").isEqualTo(1);
+        assertThat(parse("--search", "rate", "--start", "100", "--broker-process", "emqx", "--max-broker-cpu", "70.5",
+                "--broker-cores", "4").capacity.criteria.brokerCores).isEqualTo(4);
+        assertThat(parse("--search", "rate", "--start", "100").capacity.criteria.brokerCpuAsked()).isFalse();
+
+        String[] search = {"--search", "rate", "--start", "100", "--broker-pid", "4242"};
+        assertThatThrownBy(() -> parse(with(search, "--max-broker-cpu", "abc")))
+                .isInstanceOf(SweepOptions.UsageException.class).hasMessage("--max-broker-cpu 'abc': not a number");
+        assertThatThrownBy(() -> parse(with(search, "--max-broker-cpu", "0")))
+                .hasMessage("--max-broker-cpu '0': out of range (0..100]");
+        assertThatThrownBy(() -> parse(with(search, "--max-broker-cpu", "150")))
+                .hasMessage("--max-broker-cpu '150': out of range (0..100]");
+        assertThatThrownBy(() -> parse(with(search, "--max-broker-cpu", "75", "--broker-cores", "0")))
+                .hasMessage("--broker-cores '0': out of range (0..100000]");
+        assertThatThrownBy(() -> parse(with(search, "--broker-cores", "4")))
+                .hasMessage("--broker-cores 4: only with --max-broker-cpu, whose cores it counts");
+    }
+
+    @Test
+    void maxBrokerCpu_withNothingToReportTheBrokersCpu_isRefusedBeforeAnyStep() throws Exception {
+        assertThatThrownBy(() -> parse("--search", "rate", "--start", "100", "--max-broker-cpu", "75"))
+                .hasMessageStartingWith("--max-broker-cpu 75: nothing reports the broker's CPU to judge it by; give"
+                        + " --broker-pid or --broker-process");
+
+        // The shipped plans' monitor reads broker.pid / broker.process: set, it reports CPU; unset, it watches nothing.
+        Files.writeString(plan, "<jmeterTestPlan><hashTree>"
+                + "<io.mqttload.jmeter.MqttBrokerMonitor guiclass=\"TestBeanGUI\""
+                + " testclass=\"io.mqttload.jmeter.MqttBrokerMonitor\" testname=\"MQTT Broker Monitor\" enabled=\"true\">"
+                + "<stringProp name=\"agent\">${__P(broker.agent,false)}</stringProp>"
+                + "<stringProp name=\"pid\">${__P(broker.pid,)}</stringProp>"
+                + "<stringProp name=\"pidFile\"></stringProp>"
+                + "<stringProp name=\"processName\">${__P(broker.process,)}</stringProp>"
+                + "<stringProp name=\"sysTopics\">${__P(broker.sysTopics,true)}</stringProp>"
+                + "</io.mqttload.jmeter.MqttBrokerMonitor><hashTree/></hashTree></jmeterTestPlan>");
+        assertThatThrownBy(() -> parse("--search", "rate", "--start", "100", "--max-broker-cpu", "75"))
+                .hasMessageStartingWith("--max-broker-cpu 75: nothing reports");
+        assertThat(parse("--search", "rate", "--start", "100", "--max-broker-cpu", "75", "-Jbroker.process=mosquitto")
+                .capacity.criteria.brokerCpuAsked()).isTrue();
+        Path q = Files.writeString(dir.resolve("broker.properties"), "broker.pid=4242\n");
+        assertThat(parse("--search", "rate", "--start", "100", "--max-broker-cpu", "75", "-q", q.toString())
+                .capacity.criteria.brokerCpuAsked()).isTrue();
+        assertThat(parse("--steps", "a:broker.pid=1;b:broker.pid=2", "--max-broker-cpu", "75").capacity.criteria
+                .brokerCpuAsked()).as("a sweep's steps may name the broker").isTrue();
+        Files.writeString(plan, Files.readString(plan).replace("enabled=\"true\"", "enabled=\"false\""));
+        assertThatThrownBy(() -> parse("--search", "rate", "--start", "100", "--max-broker-cpu", "75",
+                "-Jbroker.pid=4242")).as("a disabled monitor reports nothing").hasMessageStartingWith("--max-broker-cpu 75:");
+    }
+
+    private static String[] with(String[] args, String... more) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of(more));
+        return all.toArray(new String[0]);
+    }
 }

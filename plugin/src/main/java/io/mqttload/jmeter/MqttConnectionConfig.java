@@ -69,7 +69,8 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
 
     /**
      * The validated settings; builds them (and loads the TLS stores) on first use in this thread. The one place this
-     * element's fields are parsed and checked, each by its declaration, in the order its errors have always come.
+     * element's fields are parsed and checked, each by its declaration; the builders then check only what the values
+     * say together.
      */
     public ConnectionSettings settings() {
         if (settings == null) {

@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 
 import com.hivemq.client.mqtt.datatypes.MqttQos;
@@ -17,20 +16,27 @@ import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5WillPublish;
 
 import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.ConnectionConfigSettings;
 
 /**
  * What a CONNECT carries besides the session and the credentials: the will message (MQTT 3.1.1 and 5) and the
  * MQTT 5 connect properties (restrictions, user properties, enhanced authentication). Immutable; {@link Builder#build()}
- * checks every field and names it. The client's messages are built here once and shared by every client connecting
- * with these options, as they are immutable too.
+ * checks the texts it encodes (topic, payload, user properties, authentication) and the fields that need each other,
+ * naming the field; the numbers are within the ranges {@code ConnectionConfigSettings} declares and checks. The
+ * client's messages are built here once and shared by every client connecting with these options, as they are
+ * immutable too.
  */
 public final class ConnectOptions {
-    /** MQTT 5's largest packet size: the client's default maximum, no limit. */
-    public static final long MAX_PACKET_SIZE = 268_435_460L;
-    /** The largest Two Byte Integer: receive maximum, topic alias maximum, and the length of a string or binary data. */
-    public static final int MAX_TWO_BYTES = 65_535;
-    /** The largest Four Byte Integer, the longest interval in seconds. */
-    public static final long MAX_INTERVAL = 4_294_967_295L;
+    /** The largest Two Byte Integer: the length of binary data, an authentication step's timeout in seconds. */
+    private static final int MAX_TWO_BYTES = ConnectionConfigSettings.MAX_TWO_BYTES;
+    /** How the authentication data's text gives its bytes. */
+    public enum AuthDataEncoding {
+        /** The text's UTF-8 bytes. */
+        TEXT,
+        /** Binary data in standard base64. */
+        BASE64
+    }
+
     /** What the client sends when nothing is set: no will, MQTT 5's defaults. */
     public static final ConnectOptions NONE = builder().build();
 
@@ -60,10 +66,9 @@ public final class ConnectOptions {
                 throw new InvalidSettingException("willPayload", shown(b.willPayload), "is " + payload.length
                         + " bytes in UTF-8; MQTT allows a will payload of at most " + MAX_TWO_BYTES);
             }
-            // Checked first: the client's fromCode answers null for anything but 0, 1 and 2.
-            MqttQos qos = Objects.requireNonNull(MqttQos.fromCode(Checks.qos("willQos", b.willQos)), "willQos");
-            long delay = b.willDelaySeconds == null ? 0
-                    : Checks.between("willDelaySeconds", b.willDelaySeconds, 0, MAX_INTERVAL);
+            // The client's fromCode answers null for anything but 0, 1 and 2.
+            MqttQos qos = Objects.requireNonNull(MqttQos.fromCode(b.willQos), "willQos");
+            long delay = b.willDelaySeconds == null ? 0 : b.willDelaySeconds;
             will5 = Mqtt5WillPublish.builder().topic(willTopic).payload(payload).qos(qos).retain(b.willRetain)
                     .delayInterval(delay).build();
             will3 = Mqtt3Publish.builder().topic(willTopic).payload(payload).qos(qos).retain(b.willRetain).build();
@@ -74,22 +79,19 @@ public final class ConnectOptions {
 
         var limits = Mqtt5ConnectRestrictions.builder();
         if (b.receiveMaximum != null) {
-            limits = limits.receiveMaximum((int) Checks.between("receiveMaximum", b.receiveMaximum, 1, MAX_TWO_BYTES));
+            limits = limits.receiveMaximum(b.receiveMaximum.intValue());
             firstMqtt5 = first(firstMqtt5, "receiveMaximum", b.receiveMaximum);
         }
         if (b.maximumPacketSize != null) {
-            limits = limits.maximumPacketSize(
-                    (int) Checks.between("maximumPacketSize", b.maximumPacketSize, 1, MAX_PACKET_SIZE));
+            limits = limits.maximumPacketSize(b.maximumPacketSize.intValue());
             firstMqtt5 = first(firstMqtt5, "maximumPacketSize", b.maximumPacketSize);
         }
         if (b.topicAliasMaximum != null) {
-            limits = limits.topicAliasMaximum(
-                    (int) Checks.between("topicAliasMaximum", b.topicAliasMaximum, 0, MAX_TWO_BYTES));
+            limits = limits.topicAliasMaximum(b.topicAliasMaximum.intValue());
             firstMqtt5 = first(firstMqtt5, "topicAliasMaximum", b.topicAliasMaximum);
         }
         if (b.sendTopicAliasMaximum != null) {
-            limits = limits.sendTopicAliasMaximum(
-                    (int) Checks.between("sendTopicAliasMaximum", b.sendTopicAliasMaximum, 0, MAX_TWO_BYTES));
+            limits = limits.sendTopicAliasMaximum(b.sendTopicAliasMaximum.intValue());
             firstMqtt5 = first(firstMqtt5, "sendTopicAliasMaximum", b.sendTopicAliasMaximum);
         }
         this.restrictions = limits.build();
@@ -212,16 +214,12 @@ public final class ConnectOptions {
     }
 
     /** The data's bytes, or null when empty. The text is a secret like a password: never shown in a message. */
-    private static byte[] authData(String text, String encoding) {
-        String format = encoding == null || encoding.trim().isEmpty() ? "TEXT" : encoding.trim().toUpperCase(Locale.ROOT);
-        if (!format.equals("TEXT") && !format.equals("BASE64")) {
-            throw new InvalidSettingException("authDataEncoding", encoding, "must be TEXT or BASE64");
-        }
+    private static byte[] authData(String text, AuthDataEncoding encoding) {
         if (text == null || text.isEmpty()) {
             return null;
         }
         byte[] data;
-        if (format.equals("TEXT")) {
+        if (encoding == AuthDataEncoding.TEXT) {
             data = text.getBytes(StandardCharsets.UTF_8);
         } else {
             try {
@@ -264,7 +262,7 @@ public final class ConnectOptions {
         private String userProperties = "";
         private String authMethod = "";
         private String authData = "";
-        private String authDataEncoding = "TEXT";
+        private AuthDataEncoding authDataEncoding = AuthDataEncoding.TEXT;
 
         private Builder() {
         }
@@ -339,8 +337,7 @@ public final class ConnectOptions {
             return this;
         }
 
-        /** TEXT (the data's UTF-8 bytes) or BASE64. */
-        public Builder authDataEncoding(String value) {
+        public Builder authDataEncoding(AuthDataEncoding value) {
             this.authDataEncoding = value;
             return this;
         }

@@ -5,14 +5,14 @@ import java.util.Objects;
 
 import javax.net.ssl.KeyManagerFactory;
 
-import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
 
 /**
  * Where and how clients connect: the broker's nodes (one, or a cluster's list and how clients are spread over it),
  * transport, protocol version, credentials, TLS material, session settings and what else the CONNECT carries (will,
- * MQTT 5 properties). Immutable; {@link Builder#build()}
- * validates every field. A client connects with {@link #forNode(int)}: the same settings aimed at one node.
+ * MQTT 5 properties). Immutable; {@link Builder#build()} parses the node list and refuses what no single setting's
+ * check can see; each number is within its range as {@code ConnectionConfigSettings} declares and checks it, and is
+ * taken as it is. A client connects with {@link #forNode(int)}: the same settings aimed at one node.
  */
 public final class ConnectionSettings {
     private final String host;
@@ -45,7 +45,7 @@ public final class ConnectionSettings {
                 Objects.requireNonNull(b.transport, "transport")));
         this.node = nodes.get(0);
         this.host = node.host;
-        this.port = Checks.port("port", node.port);
+        this.port = node.port;
         this.transport = node.transport;
         this.assignment = Objects.requireNonNull(b.assignment, "nodeAssignment");
         this.nodeTemplate = b.nodeTemplate == null ? "" : b.nodeTemplate.trim();
@@ -70,10 +70,10 @@ public final class ConnectionSettings {
             throw new InvalidSettingException("username", "", "MQTT 3.1.1 allows a password only with a username");
         }
         this.tls = transport.isSecure() ? Objects.requireNonNull(b.tls, "tls") : null;
-        this.keepAliveSeconds = (int) Checks.between("keepAliveSeconds", b.keepAliveSeconds, 0, 65535);
+        this.keepAliveSeconds = (int) b.keepAliveSeconds;
         this.cleanStart = b.cleanStart;
-        this.sessionExpirySeconds = Checks.between("sessionExpirySeconds", b.sessionExpirySeconds, 0, 4294967295L);
-        this.connectTimeoutMs = (int) Checks.between("connectTimeoutMs", b.connectTimeoutMs, 1, 3_600_000);
+        this.sessionExpirySeconds = b.sessionExpirySeconds;
+        this.connectTimeoutMs = (int) b.connectTimeoutMs;
         this.connectOptions = Objects.requireNonNull(b.connectOptions, "connectOptions");
         if (protocolVersion == ProtocolVersion.MQTT_3_1_1) {
             connectOptions.checkMqtt311();
@@ -229,7 +229,7 @@ public final class ConnectionSettings {
         return nodes.size() > 1 ? s + " (" + assignment + ")" : s.toString();
     }
 
-    /** Mutable collector of the raw values; {@link #build()} validates. */
+    /** Mutable collector of the values; {@link #build()} checks what they say together. */
     public static final class Builder {
         private String host = "localhost";
         private int port = 1883;

@@ -1,7 +1,6 @@
 package io.mqttload.client;
 
 import java.util.List;
-import java.util.Locale;
 
 import io.mqttload.common.InvalidSettingException;
 
@@ -21,15 +20,6 @@ public enum NodeAssignment {
 
     /** Nodes a payload header can name (6 bits, 0 meaning "no node"). */
     public static final int MAX_NODES = 63;
-
-    public static NodeAssignment parse(String field, String text) {
-        String key = text == null ? "" : text.trim().toUpperCase(Locale.ROOT).replace(' ', '_').replace('-', '_');
-        try {
-            return valueOf(key.isEmpty() ? "ROUND_ROBIN" : key);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidSettingException(field, text, "expected ROUND_ROBIN, PARTITION, TEMPLATE or RANDOM");
-        }
-    }
 
     /**
      * The node index for one client.

@@ -1,10 +1,6 @@
 package io.mqttload.client;
 
-import java.util.Locale;
-
-import io.mqttload.common.InvalidSettingException;
-
-/** How a client reaches the broker. */
+/** How a client reaches the broker; the MQTT Connection's {@code transport} names one (its declaration parses it). */
 public enum Transport {
     TCP(false, false),
     TLS(true, false),
@@ -30,24 +26,5 @@ public enum Transport {
     /** The URI scheme that names it in a node list (see {@link BrokerNode#parseList}). */
     public String scheme() {
         return webSocket ? (secure ? "wss" : "ws") : (secure ? "tls" : "tcp");
-    }
-
-    public static Transport parse(String field, String text) {
-        String key = text == null ? "" : text.trim().toUpperCase(Locale.ROOT).replace(' ', '_').replace('-', '_');
-        switch (key) {
-            case "TCP":
-                return TCP;
-            case "TLS":
-            case "SSL":
-                return TLS;
-            case "WEBSOCKET":
-            case "WS":
-                return WEBSOCKET;
-            case "SECURE_WEBSOCKET":
-            case "WSS":
-                return SECURE_WEBSOCKET;
-            default:
-                throw new InvalidSettingException(field, text, "transport must be TCP, TLS, WEBSOCKET or SECURE_WEBSOCKET");
-        }
     }
 }

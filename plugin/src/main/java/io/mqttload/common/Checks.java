@@ -42,20 +42,6 @@ public final class Checks {
                 : value.substring(0, SHOWN_CHARACTERS) + "... (" + value.length() + " characters)";
     }
 
-    public static int port(String field, int port) {
-        if (port < 1 || port > 65535) {
-            throw new InvalidSettingException(field, port, "must be a TCP port between 1 and 65535");
-        }
-        return port;
-    }
-
-    public static int qos(String field, int qos) {
-        if (qos < 0 || qos > 2) {
-            throw new InvalidSettingException(field, qos, "MQTT QoS must be 0, 1 or 2");
-        }
-        return qos;
-    }
-
     public static long atLeast(String field, long value, long min) {
         if (value < min) {
             throw new InvalidSettingException(field, value, "must be at least " + min);

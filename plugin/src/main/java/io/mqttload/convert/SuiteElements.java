@@ -9,6 +9,7 @@ import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
 import io.mqttload.common.settings.ConnectSettings;
+import io.mqttload.common.settings.ConnectionConfigSettings;
 import io.mqttload.common.settings.DisconnectSettings;
 import io.mqttload.common.settings.InfluxSettings;
 import io.mqttload.common.settings.PublishSettings;
@@ -19,8 +20,8 @@ import io.mqttload.common.settings.SubscribeSettings;
  * This suite's elements (and the few JMeter ones the conversion needs) as JMeter 5.6.3 saves them: TestBean fields
  * as {@code stringProp}s in name order, every field written, defaults included, so the plan opens in the GUI with
  * each field shown and runs without relying on defaults (JMeter sets a field the plan leaves out to empty). The
- * defaults are the elements' declarations ({@code io.mqttload.common.settings}) where an element has one, else those of
- * its BeanInfo class, which {@code SuiteElementsTest} holds them to.
+ * defaults are the elements' declarations ({@code io.mqttload.common.settings}), which {@code SuiteElementsTest} holds
+ * to the elements' BeanInfo.
  */
 final class SuiteElements {
     private static final String PKG = "io.mqttload.jmeter.";
@@ -70,13 +71,6 @@ final class SuiteElements {
             return this;
         }
 
-        private Bean defaults(String... nameValue) {
-            for (int i = 0; i < nameValue.length; i += 2) {
-                fields.put(nameValue[i], nameValue[i + 1]);
-            }
-            return this;
-        }
-
         /** Every declared setting at its declared default. */
         private Bean declared(List<Setting<?>> settings) {
             for (Setting<?> setting : settings) {
@@ -96,15 +90,7 @@ final class SuiteElements {
     }
 
     Bean connection(String testname, boolean enabled) {
-        return new Bean("MqttConnectionConfig", BEAN_GUI, testname, enabled).defaults(
-                "host", "localhost", "port", "1883", "transport", "TCP", "webSocketPath", "/mqtt", "mqttVersion", "MQTT_5",
-                "nodes", "", "nodeAssignment", "ROUND_ROBIN", "nodeTemplate", "", "nodeSeed", "0", "nodeFailover", "true",
-                "username", "", "password", "", "trustStorePath", "", "trustStorePassword", "", "keyStorePath", "",
-                "keyStorePassword", "", "keyStoreAlias", "", "verifyHostname", "true", "keepAliveSeconds", "60", "cleanStart", "true",
-                "sessionExpirySeconds", "0", "connectTimeoutMs", "10000", "willTopic", "", "willPayload", "", "willQos", "0",
-                "willRetain", "false", "willDelaySeconds", "", "receiveMaximum", "", "maximumPacketSize", "",
-                "topicAliasMaximum", "", "sendTopicAliasMaximum", "", "userProperties", "", "authMethod", "", "authData", "",
-                "authDataEncoding", "TEXT");
+        return new Bean("MqttConnectionConfig", BEAN_GUI, testname, enabled).declared(ConnectionConfigSettings.ALL);
     }
 
     Bean connect(String testname, boolean enabled) {

@@ -80,15 +80,6 @@ abstract class MqttBeanInfoSupport extends BeanInfoSupport {
     }
 
     /**
-     * A true/false field kept as text: JMeter's own boolean conversion turns a mistyped value ("ture",
-     * or a ${__P(...)} default with a typo) into false without a word, which for verifyHostname would
-     * switch TLS host name checks off. The text is parsed strictly where it is used.
-     */
-    protected void flag(String name, boolean defaultValue) {
-        choice(name, Boolean.toString(defaultValue), "true", "false");
-    }
-
-    /**
      * Where to write in InfluxDB: URL, database and retention policy (with {@code more} fields of the element's
      * own in the same group), and the authentication group. MQTT Metrics and MQTT Run Report share the names,
      * so one ${__P(...)} sets both.

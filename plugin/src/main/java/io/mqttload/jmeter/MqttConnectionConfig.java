@@ -1,18 +1,18 @@
 package io.mqttload.jmeter;
 
-
 import org.apache.jmeter.config.ConfigTestElement;
 import org.apache.jmeter.testbeans.TestBean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.mqttload.client.ConnectOptions;
+import io.mqttload.client.ConnectOptions.AuthDataEncoding;
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.NodeAssignment;
 import io.mqttload.client.ProtocolVersion;
 import io.mqttload.client.TlsSettings;
 import io.mqttload.client.Transport;
-import io.mqttload.common.settings.SettingText;
+import io.mqttload.common.settings.ConnectionConfigSettings;
 import io.mqttload.jmeter.remote.ControllerStamp;
 import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.jmeter.run.MqttElements;
@@ -26,55 +26,59 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
     private static final long serialVersionUID = 1L;
     private static final Logger log = LoggerFactory.getLogger(MqttConnectionConfig.class);
 
-    private String host = "localhost";
-    private String port = "1883";
-    private String transport = "TCP";
-    private String webSocketPath = "/mqtt";
-    private String mqttVersion = "MQTT_5";
-    private String username = "";
-    private String password = "";
-    private String trustStorePath = "";
-    private String trustStorePassword = "";
-    private String keyStorePath = "";
-    private String keyStorePassword = "";
-    private String keyStoreAlias = "";
-    private String verifyHostname = "true";
-    private String keepAliveSeconds = "60";
-    private String cleanStart = "true";
-    private String sessionExpirySeconds = "0";
-    private String connectTimeoutMs = "10000";
-    private String nodes = "";
-    private String nodeAssignment = "ROUND_ROBIN";
-    private String nodeTemplate = "";
-    private String nodeSeed = "0";
-    private String nodeFailover = "true";
-    private String willTopic = "";
-    private String willPayload = "";
-    private String willQos = "0";
-    private String willRetain = "false";
-    private String willDelaySeconds = "";
-    private String receiveMaximum = "";
-    private String maximumPacketSize = "";
-    private String topicAliasMaximum = "";
-    private String sendTopicAliasMaximum = "";
-    private String userProperties = "";
-    private String authMethod = "";
-    private String authData = "";
-    private String authDataEncoding = "TEXT";
+    private String host = ConnectionConfigSettings.HOST.defaultText();
+    private String port = ConnectionConfigSettings.PORT.defaultText();
+    private String transport = ConnectionConfigSettings.TRANSPORT.defaultText();
+    private String webSocketPath = ConnectionConfigSettings.WEB_SOCKET_PATH.defaultText();
+    private String mqttVersion = ConnectionConfigSettings.MQTT_VERSION.defaultText();
+    private String username = ConnectionConfigSettings.USERNAME.defaultText();
+    private String password = ConnectionConfigSettings.PASSWORD.defaultText();
+    private String trustStorePath = ConnectionConfigSettings.TRUST_STORE_PATH.defaultText();
+    private String trustStorePassword = ConnectionConfigSettings.TRUST_STORE_PASSWORD.defaultText();
+    private String keyStorePath = ConnectionConfigSettings.KEY_STORE_PATH.defaultText();
+    private String keyStorePassword = ConnectionConfigSettings.KEY_STORE_PASSWORD.defaultText();
+    private String keyStoreAlias = ConnectionConfigSettings.KEY_STORE_ALIAS.defaultText();
+    private String verifyHostname = ConnectionConfigSettings.VERIFY_HOSTNAME.defaultText();
+    private String keepAliveSeconds = ConnectionConfigSettings.KEEP_ALIVE_SECONDS.defaultText();
+    private String cleanStart = ConnectionConfigSettings.CLEAN_START.defaultText();
+    private String sessionExpirySeconds = ConnectionConfigSettings.SESSION_EXPIRY_SECONDS.defaultText();
+    private String connectTimeoutMs = ConnectionConfigSettings.CONNECT_TIMEOUT_MS.defaultText();
+    private String nodes = ConnectionConfigSettings.NODES.defaultText();
+    private String nodeAssignment = ConnectionConfigSettings.NODE_ASSIGNMENT.defaultText();
+    private String nodeTemplate = ConnectionConfigSettings.NODE_TEMPLATE.defaultText();
+    private String nodeSeed = ConnectionConfigSettings.NODE_SEED.defaultText();
+    private String nodeFailover = ConnectionConfigSettings.NODE_FAILOVER.defaultText();
+    private String willTopic = ConnectionConfigSettings.WILL_TOPIC.defaultText();
+    private String willPayload = ConnectionConfigSettings.WILL_PAYLOAD.defaultText();
+    private String willQos = ConnectionConfigSettings.WILL_QOS.defaultText();
+    private String willRetain = ConnectionConfigSettings.WILL_RETAIN.defaultText();
+    private String willDelaySeconds = ConnectionConfigSettings.WILL_DELAY_SECONDS.defaultText();
+    private String receiveMaximum = ConnectionConfigSettings.RECEIVE_MAXIMUM.defaultText();
+    private String maximumPacketSize = ConnectionConfigSettings.MAXIMUM_PACKET_SIZE.defaultText();
+    private String topicAliasMaximum = ConnectionConfigSettings.TOPIC_ALIAS_MAXIMUM.defaultText();
+    private String sendTopicAliasMaximum = ConnectionConfigSettings.SEND_TOPIC_ALIAS_MAXIMUM.defaultText();
+    private String userProperties = ConnectionConfigSettings.USER_PROPERTIES.defaultText();
+    private String authMethod = ConnectionConfigSettings.AUTH_METHOD.defaultText();
+    private String authData = ConnectionConfigSettings.AUTH_DATA.defaultText();
+    private String authDataEncoding = ConnectionConfigSettings.AUTH_DATA_ENCODING.defaultText();
 
     private transient ConnectionSettings settings;
 
     /** A field, not a property: the controller fills it as it sends the plan, and it never goes into a saved plan. */
     private ControllerStamp controllerStamp = new ControllerStamp();
 
-    /** The validated settings; builds them (and loads the TLS stores) on first use in this thread. */
+    /**
+     * The validated settings; builds them (and loads the TLS stores) on first use in this thread. The one place this
+     * element's fields are parsed and checked, each by its declaration; the builders then check only what the values
+     * say together.
+     */
     public ConnectionSettings settings() {
         if (settings == null) {
-            Transport t = Transport.parse("transport", transport);
+            Transport t = Transport.valueOf(ConnectionConfigSettings.TRANSPORT.parse(transport));
             TlsSettings tls = TlsSettings.systemDefaults();
-            boolean cleanStartFlag = SettingText.parseBoolean("cleanStart", cleanStart);
+            boolean cleanStartFlag = ConnectionConfigSettings.CLEAN_START.parse(cleanStart);
             if (t.isSecure()) {
-                boolean verify = SettingText.parseBoolean("verifyHostname", verifyHostname);
+                boolean verify = ConnectionConfigSettings.VERIFY_HOSTNAME.parse(verifyHostname);
                 if (!verify) {
                     log.warn("MQTT Connection '{}': TLS host name verification is OFF by explicit choice "
                             + "(verifyHostname = false): the broker's certificate is not checked against '{}'",
@@ -86,25 +90,22 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
             }
             settings = ConnectionSettings.builder()
                     .host(host)
-                    .port(SettingText.parseInt("port", port, 1, 65535))
+                    .port(ConnectionConfigSettings.PORT.parse(port))
                     .transport(t)
                     .webSocketPath(webSocketPath)
-                    .protocolVersion(ProtocolVersion.parse("mqttVersion", mqttVersion))
+                    .protocolVersion(ProtocolVersion.valueOf(ConnectionConfigSettings.MQTT_VERSION.parse(mqttVersion)))
                     .username(username)
                     .password(password)
                     .tls(tls)
-                    .keepAliveSeconds(SettingText.parseLong("keepAliveSeconds", keepAliveSeconds, 0, 65535))
+                    .keepAliveSeconds(ConnectionConfigSettings.KEEP_ALIVE_SECONDS.parse(keepAliveSeconds))
                     .cleanStart(cleanStartFlag)
-                    .sessionExpirySeconds(SettingText.parseLong("sessionExpirySeconds", sessionExpirySeconds, 0, 4294967295L))
-                    .connectTimeoutMs(SettingText.parseLong("connectTimeoutMs", connectTimeoutMs, 1, 3_600_000))
+                    .sessionExpirySeconds(ConnectionConfigSettings.SESSION_EXPIRY_SECONDS.parse(sessionExpirySeconds))
+                    .connectTimeoutMs(ConnectionConfigSettings.CONNECT_TIMEOUT_MS.parse(connectTimeoutMs))
                     .nodes(nodes)
-                    .nodeAssignment(NodeAssignment.parse("nodeAssignment", nodeAssignment))
+                    .nodeAssignment(NodeAssignment.valueOf(ConnectionConfigSettings.NODE_ASSIGNMENT.parse(nodeAssignment)))
                     .nodeTemplate(nodeTemplate)
-                    // Plans saved before the cluster fields existed load them empty: empty is the default.
-                    .nodeSeed(nodeSeed == null || nodeSeed.trim().isEmpty() ? 0
-                            : SettingText.parseLong("nodeSeed", nodeSeed, Long.MIN_VALUE, Long.MAX_VALUE))
-                    .nodeFailover(nodeFailover == null || nodeFailover.trim().isEmpty()
-                            || SettingText.parseBoolean("nodeFailover", nodeFailover))
+                    .nodeSeed(ConnectionConfigSettings.NODE_SEED.parse(nodeSeed))
+                    .nodeFailover(ConnectionConfigSettings.NODE_FAILOVER.parse(nodeFailover))
                     .connectOptions(connectOptions())
                     .build();
             if (settings.protocolVersion() == ProtocolVersion.MQTT_3_1_1 && settings.sessionExpirySeconds() > 0
@@ -124,28 +125,23 @@ public class MqttConnectionConfig extends ConfigTestElement implements TestBean,
         return ConnectOptions.builder()
                 .willTopic(willTopic)
                 .willPayload(willPayload)
-                .willQos(isEmpty(willQos) ? 0 : SettingText.parseQos("willQos", willQos))
-                .willRetain(!isEmpty(willRetain) && SettingText.parseBoolean("willRetain", willRetain))
-                .willDelaySeconds(optional("willDelaySeconds", willDelaySeconds, 0, ConnectOptions.MAX_INTERVAL))
-                .receiveMaximum(optional("receiveMaximum", receiveMaximum, 1, ConnectOptions.MAX_TWO_BYTES))
-                .maximumPacketSize(optional("maximumPacketSize", maximumPacketSize, 1, ConnectOptions.MAX_PACKET_SIZE))
-                .topicAliasMaximum(optional("topicAliasMaximum", topicAliasMaximum, 0, ConnectOptions.MAX_TWO_BYTES))
-                .sendTopicAliasMaximum(optional("sendTopicAliasMaximum", sendTopicAliasMaximum, 0,
-                        ConnectOptions.MAX_TWO_BYTES))
+                .willQos(ConnectionConfigSettings.WILL_QOS.parse(willQos))
+                .willRetain(ConnectionConfigSettings.WILL_RETAIN.parse(willRetain))
+                .willDelaySeconds(unlessNotSet(ConnectionConfigSettings.WILL_DELAY_SECONDS.parse(willDelaySeconds)))
+                .receiveMaximum(unlessNotSet(ConnectionConfigSettings.RECEIVE_MAXIMUM.parse(receiveMaximum)))
+                .maximumPacketSize(unlessNotSet(ConnectionConfigSettings.MAXIMUM_PACKET_SIZE.parse(maximumPacketSize)))
+                .topicAliasMaximum(unlessNotSet(ConnectionConfigSettings.TOPIC_ALIAS_MAXIMUM.parse(topicAliasMaximum)))
+                .sendTopicAliasMaximum(unlessNotSet(ConnectionConfigSettings.SEND_TOPIC_ALIAS_MAXIMUM.parse(sendTopicAliasMaximum)))
                 .userProperties(userProperties)
                 .authMethod(authMethod)
                 .authData(authData)
-                .authDataEncoding(authDataEncoding)
+                .authDataEncoding(AuthDataEncoding.valueOf(ConnectionConfigSettings.AUTH_DATA_ENCODING.parse(authDataEncoding)))
                 .build();
     }
 
-    private static boolean isEmpty(String text) {
-        return text == null || text.trim().isEmpty();
-    }
-
-    /** A number that is not set when empty, so that MQTT 3.1.1 can refuse the MQTT 5 options that are. */
-    private static Long optional(String field, String text, long min, long max) {
-        return isEmpty(text) ? null : SettingText.parseLong(field, text, min, max);
+    /** Null for a number left empty, so that MQTT 3.1.1 can refuse the MQTT 5 options that are set. */
+    private static Long unlessNotSet(long value) {
+        return value == ConnectionConfigSettings.NOT_SET ? null : value;
     }
 
     @Override

@@ -1,63 +1,57 @@
 package io.mqttload.jmeter;
 
-/** Fields of the MQTT Connection config element, grouped as they appear in the GUI. */
+import static io.mqttload.common.settings.ConnectionConfigSettings.AUTH_DATA;
+import static io.mqttload.common.settings.ConnectionConfigSettings.AUTH_DATA_ENCODING;
+import static io.mqttload.common.settings.ConnectionConfigSettings.AUTH_METHOD;
+import static io.mqttload.common.settings.ConnectionConfigSettings.CLEAN_START;
+import static io.mqttload.common.settings.ConnectionConfigSettings.CONNECT_TIMEOUT_MS;
+import static io.mqttload.common.settings.ConnectionConfigSettings.HOST;
+import static io.mqttload.common.settings.ConnectionConfigSettings.KEEP_ALIVE_SECONDS;
+import static io.mqttload.common.settings.ConnectionConfigSettings.KEY_STORE_ALIAS;
+import static io.mqttload.common.settings.ConnectionConfigSettings.KEY_STORE_PASSWORD;
+import static io.mqttload.common.settings.ConnectionConfigSettings.KEY_STORE_PATH;
+import static io.mqttload.common.settings.ConnectionConfigSettings.MAXIMUM_PACKET_SIZE;
+import static io.mqttload.common.settings.ConnectionConfigSettings.MQTT_VERSION;
+import static io.mqttload.common.settings.ConnectionConfigSettings.NODES;
+import static io.mqttload.common.settings.ConnectionConfigSettings.NODE_ASSIGNMENT;
+import static io.mqttload.common.settings.ConnectionConfigSettings.NODE_FAILOVER;
+import static io.mqttload.common.settings.ConnectionConfigSettings.NODE_SEED;
+import static io.mqttload.common.settings.ConnectionConfigSettings.NODE_TEMPLATE;
+import static io.mqttload.common.settings.ConnectionConfigSettings.PASSWORD;
+import static io.mqttload.common.settings.ConnectionConfigSettings.PORT;
+import static io.mqttload.common.settings.ConnectionConfigSettings.RECEIVE_MAXIMUM;
+import static io.mqttload.common.settings.ConnectionConfigSettings.SEND_TOPIC_ALIAS_MAXIMUM;
+import static io.mqttload.common.settings.ConnectionConfigSettings.SESSION_EXPIRY_SECONDS;
+import static io.mqttload.common.settings.ConnectionConfigSettings.TOPIC_ALIAS_MAXIMUM;
+import static io.mqttload.common.settings.ConnectionConfigSettings.TRANSPORT;
+import static io.mqttload.common.settings.ConnectionConfigSettings.TRUST_STORE_PASSWORD;
+import static io.mqttload.common.settings.ConnectionConfigSettings.TRUST_STORE_PATH;
+import static io.mqttload.common.settings.ConnectionConfigSettings.USERNAME;
+import static io.mqttload.common.settings.ConnectionConfigSettings.USER_PROPERTIES;
+import static io.mqttload.common.settings.ConnectionConfigSettings.VERIFY_HOSTNAME;
+import static io.mqttload.common.settings.ConnectionConfigSettings.WEB_SOCKET_PATH;
+import static io.mqttload.common.settings.ConnectionConfigSettings.WILL_DELAY_SECONDS;
+import static io.mqttload.common.settings.ConnectionConfigSettings.WILL_PAYLOAD;
+import static io.mqttload.common.settings.ConnectionConfigSettings.WILL_QOS;
+import static io.mqttload.common.settings.ConnectionConfigSettings.WILL_RETAIN;
+import static io.mqttload.common.settings.ConnectionConfigSettings.WILL_TOPIC;
+
+/**
+ * Fields of the MQTT Connection config element, grouped as they appear in the GUI; each default and editor is its
+ * {@code ConnectionConfigSettings} declaration's.
+ */
 public class MqttConnectionConfigBeanInfo extends MqttBeanInfoSupport {
     public MqttConnectionConfigBeanInfo() {
         super(MqttConnectionConfig.class);
-        createPropertyGroup("broker", new String[] {"host", "port", "transport", "webSocketPath", "mqttVersion"});
-        text("host", "localhost");
-        text("port", "1883");
-        choice("transport", "TCP", "TCP", "TLS", "WEBSOCKET", "SECURE_WEBSOCKET");
-        text("webSocketPath", "/mqtt");
-        choice("mqttVersion", "MQTT_5", "MQTT_5", "MQTT_3_1_1");
-
-        createPropertyGroup("cluster", new String[] {"nodes", "nodeAssignment", "nodeTemplate", "nodeSeed",
-            "nodeFailover"});
-        text("nodes", "");
-        choice("nodeAssignment", "ROUND_ROBIN", "ROUND_ROBIN", "PARTITION", "TEMPLATE", "RANDOM");
-        text("nodeTemplate", "");
-        text("nodeSeed", "0");
-        flag("nodeFailover", true);
-
-        createPropertyGroup("credentials", new String[] {"username", "password"});
-        text("username", "");
-        secret("password");
-
-        createPropertyGroup("tls", new String[] {"trustStorePath", "trustStorePassword", "keyStorePath",
-            "keyStorePassword", "keyStoreAlias", "verifyHostname"});
-        file("trustStorePath");
-        secret("trustStorePassword");
-        file("keyStorePath");
-        secret("keyStorePassword");
-        text("keyStoreAlias", "");
-        flag("verifyHostname", true);
-
-        createPropertyGroup("session", new String[] {"keepAliveSeconds", "cleanStart", "sessionExpirySeconds",
-            "connectTimeoutMs"});
-        text("keepAliveSeconds", "60");
-        flag("cleanStart", true);
-        text("sessionExpirySeconds", "0");
-        text("connectTimeoutMs", "10000");
-
-        createPropertyGroup("will", new String[] {"willTopic", "willPayload", "willQos", "willRetain", "willDelaySeconds"});
-        text("willTopic", "");
-        text("willPayload", "");
-        choice("willQos", "0", "0", "1", "2");
-        flag("willRetain", false);
-        text("willDelaySeconds", "");
-
+        group("broker", HOST, PORT, TRANSPORT, WEB_SOCKET_PATH, MQTT_VERSION);
+        group("cluster", NODES, NODE_ASSIGNMENT, NODE_TEMPLATE, NODE_SEED, NODE_FAILOVER);
+        group("credentials", USERNAME, PASSWORD);
+        group("tls", TRUST_STORE_PATH, TRUST_STORE_PASSWORD, KEY_STORE_PATH, KEY_STORE_PASSWORD, KEY_STORE_ALIAS,
+                VERIFY_HOSTNAME);
+        group("session", KEEP_ALIVE_SECONDS, CLEAN_START, SESSION_EXPIRY_SECONDS, CONNECT_TIMEOUT_MS);
+        group("will", WILL_TOPIC, WILL_PAYLOAD, WILL_QOS, WILL_RETAIN, WILL_DELAY_SECONDS);
         // Empty means not set: the client's default goes out, and MQTT 3.1.1 refuses only what a plan did set.
-        createPropertyGroup("mqtt5", new String[] {"receiveMaximum", "maximumPacketSize", "topicAliasMaximum",
-            "sendTopicAliasMaximum", "userProperties"});
-        text("receiveMaximum", "");
-        text("maximumPacketSize", "");
-        text("topicAliasMaximum", "");
-        text("sendTopicAliasMaximum", "");
-        multiLine("userProperties", "");
-
-        createPropertyGroup("enhancedAuth", new String[] {"authMethod", "authData", "authDataEncoding"});
-        text("authMethod", "");
-        secret("authData");
-        choice("authDataEncoding", "TEXT", "TEXT", "BASE64");
+        group("mqtt5", RECEIVE_MAXIMUM, MAXIMUM_PACKET_SIZE, TOPIC_ALIAS_MAXIMUM, SEND_TOPIC_ALIAS_MAXIMUM, USER_PROPERTIES);
+        group("enhancedAuth", AUTH_METHOD, AUTH_DATA, AUTH_DATA_ENCODING);
     }
 }

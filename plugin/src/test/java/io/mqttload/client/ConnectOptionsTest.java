@@ -19,7 +19,10 @@ import com.hivemq.client.mqtt.datatypes.MqttQos;
 import com.hivemq.client.mqtt.mqtt5.message.connect.Mqtt5ConnectRestrictions;
 import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5WillPublish;
 
+import io.mqttload.client.ConnectOptions.AuthDataEncoding;
 import io.mqttload.common.InvalidSettingException;
+import io.mqttload.common.settings.ConnectionConfigSettings;
+import io.mqttload.common.settings.Setting;
 
 /** The will and MQTT 5 connect options: what reaches the client's CONNECT, and every bad value named with its field. */
 class ConnectOptionsTest {
@@ -92,7 +95,7 @@ class ConnectOptionsTest {
 
     @Test
     void enhancedAuth_hasTheMethodAndATimeoutOfTheConnects() {
-        var auth = build(b -> b.authMethod("SCRAM-SHA-256").authData("c2VjcmV0").authDataEncoding("base64"))
+        var auth = build(b -> b.authMethod("SCRAM-SHA-256").authData("c2VjcmV0").authDataEncoding(AuthDataEncoding.BASE64))
                 .enhancedAuth(2_500);
         assertThat(auth.getMethod().toString()).isEqualTo("SCRAM-SHA-256");
         assertThat(auth.getTimeout()).isEqualTo(3);
@@ -103,20 +106,12 @@ class ConnectOptionsTest {
     static Stream<Arguments> badValues() {
         String bigPayload = "x".repeat(65_536);
         return Stream.of(
-                bad(b -> b.receiveMaximum(0L), "receiveMaximum = '0': must be between 1 and 65535"),
-                bad(b -> b.receiveMaximum(65_536L), "receiveMaximum = '65536': must be between 1 and 65535"),
-                bad(b -> b.maximumPacketSize(0L), "maximumPacketSize = '0': must be between 1 and 268435460"),
-                bad(b -> b.maximumPacketSize(268_435_461L), "maximumPacketSize = '268435461'"),
-                bad(b -> b.topicAliasMaximum(-1L), "topicAliasMaximum = '-1': must be between 0 and 65535"),
-                bad(b -> b.sendTopicAliasMaximum(65_536L), "sendTopicAliasMaximum = '65536': must be between 0 and 65535"),
-                bad(b -> b.willTopic("w").willQos(3), "willQos = '3': MQTT QoS must be 0, 1 or 2"),
                 bad(b -> b.willTopic("clients/+/gone"), "willTopic = 'clients/+/gone': wildcards (+ and #)"),
                 bad(b -> b.willTopic("clients/#"), "willTopic = 'clients/#': wildcards (+ and #)"),
                 bad(b -> b.willTopic("a\u0000b"), "willTopic = 'a\u0000b': MQTT strings must not contain U+0000"),
                 bad(b -> b.willTopic("a\ud800"), "willTopic = 'a\ud800': contains an unpaired UTF-16 surrogate"),
                 bad(b -> b.willTopic("w").willPayload(bigPayload), "willPayload = '" + "x".repeat(40)
                         + "... (65536 characters)': is 65536 bytes in UTF-8; MQTT allows a will payload of at most 65535"),
-                bad(b -> b.willTopic("w").willDelaySeconds(-1L), "willDelaySeconds = '-1': must be between 0 and 4294967295"),
                 bad(b -> b.willPayload("bye"), "willPayload = 'bye': a will message needs a willTopic"),
                 bad(b -> b.willQos(1), "willQos = '1': a will message needs a willTopic"),
                 bad(b -> b.willRetain(true), "willRetain = 'true': a will message needs a willTopic"),
@@ -127,10 +122,30 @@ class ConnectOptionsTest {
                 bad(b -> b.userProperties("a=\ud800"), "userProperties = 'a=\ud800': contains an unpaired UTF-16 surrogate"),
                 bad(b -> b.authData("token"), "authData = '(5 characters, not shown)': authentication data needs an"
                         + " authMethod"),
-                bad(b -> b.authMethod("m").authData("not base64!").authDataEncoding("BASE64"),
+                bad(b -> b.authMethod("m").authData("not base64!").authDataEncoding(AuthDataEncoding.BASE64),
                         "authData = '(11 characters, not shown)': not base64"),
-                bad(b -> b.authMethod("m").authDataEncoding("HEX"), "authDataEncoding = 'HEX': must be TEXT or BASE64"),
                 bad(b -> b.authMethod("m\u0000"), "authMethod = 'm\u0000': MQTT strings must not contain U+0000"));
+    }
+
+    /** The numbers and the encoding are checked once, by their declaration, as the MQTT Connection reads them. */
+    static Stream<Arguments> badDeclaredValues() {
+        return Stream.of(
+                Arguments.of(ConnectionConfigSettings.RECEIVE_MAXIMUM, "0", "must be between 1 and 65535"),
+                Arguments.of(ConnectionConfigSettings.RECEIVE_MAXIMUM, "65536", "must be between 1 and 65535"),
+                Arguments.of(ConnectionConfigSettings.MAXIMUM_PACKET_SIZE, "0", "must be between 1 and 268435460"),
+                Arguments.of(ConnectionConfigSettings.MAXIMUM_PACKET_SIZE, "268435461", "must be between 1 and 268435460"),
+                Arguments.of(ConnectionConfigSettings.TOPIC_ALIAS_MAXIMUM, "-1", "must be between 0 and 65535"),
+                Arguments.of(ConnectionConfigSettings.SEND_TOPIC_ALIAS_MAXIMUM, "65536", "must be between 0 and 65535"),
+                Arguments.of(ConnectionConfigSettings.WILL_QOS, "3", "MQTT QoS must be 0, 1 or 2"),
+                Arguments.of(ConnectionConfigSettings.WILL_DELAY_SECONDS, "-1", "must be between 0 and 4294967295"),
+                Arguments.of(ConnectionConfigSettings.AUTH_DATA_ENCODING, "HEX", "must be TEXT or BASE64"));
+    }
+
+    @ParameterizedTest(name = "{0} = {1}")
+    @MethodSource("badDeclaredValues")
+    void badDeclaredValue_namesTheFieldAndTheValue(Setting<?> setting, String value, String why) {
+        assertThatThrownBy(() -> setting.parse(value)).isInstanceOf(InvalidSettingException.class)
+                .hasMessage(setting.name() + " = '" + value + "': " + why);
     }
 
     private static Arguments bad(UnaryOperator<ConnectOptions.Builder> settings, String message) {
@@ -148,7 +163,7 @@ class ConnectOptionsTest {
     @Test
     void authData_isNeverShown() {
         assertThatThrownBy(() -> build(b -> b.authData("s3cr3t-token"))).hasMessageNotContaining("s3cr3t");
-        assertThatThrownBy(() -> build(b -> b.authMethod("m").authData("s3cr3t!").authDataEncoding("BASE64")))
+        assertThatThrownBy(() -> build(b -> b.authMethod("m").authData("s3cr3t!").authDataEncoding(AuthDataEncoding.BASE64)))
                 .hasMessageNotContaining("s3cr3t");
     }
 
@@ -192,7 +207,7 @@ class ConnectOptionsTest {
         byte[] bytes = new byte[data.remaining()];
         data.get(bytes);
         assertThat(bytes).isEqualTo("é".getBytes(StandardCharsets.UTF_8));
-        ByteBuffer decoded = build(b -> b.authMethod("m").authData("AAEC/w==").authDataEncoding("BASE64")).authData();
+        ByteBuffer decoded = build(b -> b.authMethod("m").authData("AAEC/w==").authDataEncoding(AuthDataEncoding.BASE64)).authData();
         assertThat(decoded.remaining()).isEqualTo(4);
         assertThat(decoded.get(3)).isEqualTo((byte) 0xff);
         assertThat(build(b -> b.authMethod("m")).authData()).as("a method without data").isNull();

@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.mqttload.common.settings.ConnectSettings;
+import io.mqttload.common.settings.ConnectionConfigSettings;
 import io.mqttload.common.settings.DisconnectSettings;
 import io.mqttload.common.settings.InfluxSettings;
 import io.mqttload.common.settings.PublishSettings;
@@ -53,7 +54,8 @@ class SuiteElementsTest {
 
     static Stream<Arguments> declaredElements() throws Exception {
         SuiteElements suite = new SuiteElements(DocumentBuilderFactory.newInstance().newDocumentBuilder().newDocument());
-        return Stream.of(Arguments.of(suite.publish("x", true), PublishSettings.ALL),
+        return Stream.of(Arguments.of(suite.connection("x", true), ConnectionConfigSettings.ALL),
+                Arguments.of(suite.publish("x", true), PublishSettings.ALL),
                 Arguments.of(suite.connect("x", true), ConnectSettings.ALL),
                 Arguments.of(suite.subscribe("x", true), SubscribeSettings.ALL),
                 Arguments.of(suite.disconnect("x", true), DisconnectSettings.ALL),

@@ -14,6 +14,7 @@ import io.mqttload.client.TlsSettings;
 import io.mqttload.common.Checks;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.settings.ConnectSettings;
+import io.mqttload.common.settings.ConnectionConfigSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.SettingValues;
 import io.mqttload.delivery.Verdict;
@@ -22,15 +23,16 @@ import io.mqttload.delivery.Verdict;
 class ValidationTest {
     @Test
     void port_outOfRange_namesFieldAndValue() {
-        assertThatThrownBy(() -> ConnectionSettings.builder().port(0).build())
-                .isInstanceOf(InvalidSettingException.class).hasMessage("port = '0': must be a TCP port between 1 and 65535");
-        assertThatThrownBy(() -> ConnectionSettings.builder().port(65536).build())
-                .hasMessageStartingWith("port = '65536'");
+        assertThatThrownBy(() -> ConnectionConfigSettings.PORT.parse("0"))
+                .isInstanceOf(InvalidSettingException.class).hasMessage("port = '0': must be between 1 and 65535");
+        assertThatThrownBy(() -> ConnectionConfigSettings.PORT.parse("65536")).hasMessageStartingWith("port = '65536'");
     }
 
     @Test
     void qos3_isRefused() {
-        assertThatThrownBy(() -> Checks.qos("qos", 3)).hasMessage("qos = '3': MQTT QoS must be 0, 1 or 2");
+        assertThatThrownBy(() -> PublishSettings.QOS.parse("3")).hasMessage("qos = '3': MQTT QoS must be 0, 1 or 2");
+        assertThatThrownBy(() -> ConnectionConfigSettings.WILL_QOS.parse("3"))
+                .hasMessage("willQos = '3': MQTT QoS must be 0, 1 or 2");
     }
 
     @Test

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.beans.BeanInfo;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -16,12 +19,15 @@ import java.util.ResourceBundle;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.apache.jmeter.testbeans.TestBeanHelper;
 import org.apache.jmeter.testbeans.gui.GenericTestBeanCustomizer;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -29,6 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.mqttload.common.InvalidSettingException;
 import io.mqttload.common.settings.BrokerMonitorSettings;
 import io.mqttload.common.settings.ConnectSettings;
+import io.mqttload.common.settings.ConnectionConfigSettings;
 import io.mqttload.common.settings.DisconnectSettings;
 import io.mqttload.common.settings.InfluxSettings;
 import io.mqttload.common.settings.PublishSettings;
@@ -40,13 +47,14 @@ import io.mqttload.testsupport.JMeterTestEngine;
 /**
  * Holds each element with a settings declaration to it: the declaration is the element's fields (names, defaults,
  * editors, choices), its defaults pass their own checks, its resource text covers every setting and nothing else, and
- * every value a check refuses fails the element with the one error that names the field and the value. Iterates the
- * declaration, so a new setting is covered when it is declared. The converter's defaults are {@code
- * SuiteElementsTest}'s.
+ * every value a check refuses fails the element with the one error that names the field and the value, and nothing
+ * outside the declaration checks a declared field again. Iterates the declaration, so a new setting is covered when it
+ * is declared. The converter's defaults are {@code SuiteElementsTest}'s.
  */
 class SettingsDeclarationTest {
     static Stream<Arguments> declaredElements() {
-        return Stream.of(Arguments.of(MqttPublishSampler.class, PublishSettings.ALL),
+        return Stream.of(Arguments.of(MqttConnectionConfig.class, ConnectionConfigSettings.ALL),
+                Arguments.of(MqttPublishSampler.class, PublishSettings.ALL),
                 Arguments.of(MqttConnectSampler.class, ConnectSettings.ALL),
                 Arguments.of(MqttSubscribeSampler.class, SubscribeSettings.ALL),
                 Arguments.of(MqttDisconnectSampler.class, DisconnectSettings.ALL),
@@ -136,6 +144,17 @@ class SettingsDeclarationTest {
                     assertThatThrownBy(sampler::validate).as("%s = '%s'", s.name(), refused)
                             .isInstanceOf(InvalidSettingException.class)
                             .hasMessage(messageOf(s, refused));
+                } else if (element == MqttConnectionConfig.class) {
+                    MqttConnectionConfig config = new MqttConnectionConfig();
+                    if (s == ConnectionConfigSettings.VERIFY_HOSTNAME) {
+                        // Read only for a secure transport, where it applies.
+                        config.setTransport("TLS");
+                    }
+                    properties.get(s.name()).getWriteMethod().invoke(config, refused);
+
+                    assertThatThrownBy(config::settings).as("%s = '%s'", s.name(), refused)
+                            .isInstanceOf(InvalidSettingException.class)
+                            .hasMessage(messageOf(s, refused));
                 }
             }
             if (!s.refusedExamples().isEmpty()) {
@@ -143,6 +162,46 @@ class SettingsDeclarationTest {
             }
         }
         assertThat(checked).as("settings of %s with a check", element.getSimpleName()).isNotEmpty();
+    }
+
+    /**
+     * A setting with a check is checked by its declaration alone: no main class outside the declarations calls
+     * {@code Checks} or {@code SettingText} (whose checks take the field's name first) with the name of such a setting.
+     * A second check is how a range changed in one place came to disagree with the other.
+     */
+    @Test
+    void noCheckedSetting_isCheckedAgain_outsideItsDeclaration() throws IOException {
+        Set<String> checkedNames = new TreeSet<>();
+        declaredElements().forEach(a -> {
+            @SuppressWarnings("unchecked")
+            List<Setting<?>> declared = (List<Setting<?>>) a.get()[1];
+            for (Setting<?> s : declared) {
+                if (!s.refusedExamples().isEmpty()) {
+                    checkedNames.add(s.name());
+                }
+            }
+        });
+        Pattern check = Pattern.compile("\\b(?:Checks|SettingText)\\.\\w+\\(\\s*\"(\\w+)\"");
+        Path main = Path.of("src", "main", "java");
+        Path declarations = main.resolve(Path.of("io", "mqttload", "common", "settings"));
+        List<String> again = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(main)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java") && !f.startsWith(declarations))
+                    .collect(Collectors.toList())) {
+                List<String> lines = Files.readAllLines(file);
+                for (int i = 0; i < lines.size(); i++) {
+                    Matcher m = check.matcher(lines.get(i));
+                    while (m.find()) {
+                        if (checkedNames.contains(m.group(1))) {
+                            again.add(main.relativize(file) + ":" + (i + 1) + " checks " + m.group(1));
+                        }
+                    }
+                }
+            }
+        }
+
+        assertThat(checkedNames).contains("port", "keepAliveSeconds", "receiveMaximum", "bufferedPoints");
+        assertThat(again).as("declared settings checked again").isEmpty();
     }
 
     private static String messageOf(Setting<?> s, String refused) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import io.mqttload.common.InvalidSettingException;
 
@@ -118,9 +119,18 @@ public final class Setting<T> {
      * matching enum reads with {@code valueOf}; anything else is refused with {@code reason}.
      */
     public static Setting<String> choice(String name, String defaultValue, String reason, String... values) {
+        return choice(name, defaultValue, reason, UnaryOperator.identity(), values);
+    }
+
+    /**
+     * A choice that also takes other spellings: {@code spelling} turns the text (trimmed, upper-cased) into one of
+     * {@code values} ("SSL" into "TLS"), or leaves it for the check to refuse.
+     */
+    public static Setting<String> choice(String name, String defaultValue, String reason, UnaryOperator<String> spelling,
+            String... values) {
         List<String> allowed = List.of(values);
         return new Setting<>(name, defaultValue, Editor.CHOICE, allowed, t -> {
-            String v = t == null ? "" : t.trim().toUpperCase(Locale.ROOT);
+            String v = spelling.apply(t == null ? "" : t.trim().toUpperCase(Locale.ROOT));
             if (!allowed.contains(v)) {
                 throw new InvalidSettingException(name, t, reason);
             }

@@ -51,6 +51,8 @@ public final class InfluxWriter implements AutoCloseable {
      * @param url             e.g. http://127.0.0.1:8086
      * @param retentionPolicy empty for the database's default
      * @param credentials     "user:password" for BASIC, the token for TOKEN, ignored for NONE
+     * @param bufferedLines   points kept while InfluxDB is slow or away; MQTT Metrics' {@code bufferedPoints}, in the
+     *                        range its declaration ({@code InfluxSettings.BUFFERED_POINTS}) checks
      */
     public InfluxWriter(String url, String database, String retentionPolicy, Auth auth, String credentials,
             int bufferedLines) {
@@ -85,7 +87,7 @@ public final class InfluxWriter implements AutoCloseable {
                 this.authorization = null;
         }
         this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        this.buffer = new ArrayBlockingQueue<>((int) Checks.between("influxBufferedLines", bufferedLines, 100, 10_000_000));
+        this.buffer = new ArrayBlockingQueue<>(bufferedLines);
         this.sender = new Thread(this::sendLoop, "mqttload-influx");
         sender.setDaemon(true);
         sender.start();

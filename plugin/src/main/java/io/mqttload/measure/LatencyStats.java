@@ -14,12 +14,18 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
  * Summary statistics of one latency histogram, in microseconds, plus the histogram itself for merging. In JSON the
  * figures are for people and tools; reading one back keeps only the histogram and derives the figures from it, so
  * a summary can never carry figures that disagree with its histogram.
+ *
+ * <p>A figure that may go below 0 ({@link #signed}: the merged report's pub-to-sub across engines' clocks) carries its
+ * {@link SignedLatencyStats} and writes the magnitudes below 0 beside the histogram ({@code negative},
+ * {@code hdrHistogramBelow0}), so that every output reading a {@code LatencyStats} shows it as measured, and a reader
+ * of the JSON reads it back signed.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public final class LatencyStats {
@@ -35,9 +41,12 @@ public final class LatencyStats {
     @JsonIgnore
     public final long[] percentiles;
     private final Histogram histogram;
+    /** Null unless the figure may go below 0: then its percentiles and extremes are this one's. */
+    private final SignedLatencyStats signed;
 
     public LatencyStats(Histogram h) {
         this.histogram = h;
+        this.signed = null;
         this.count = h.getTotalCount();
         this.mean = count == 0 ? 0 : h.getMean();
         this.min = count == 0 ? 0 : h.getMinValue();
@@ -48,9 +57,51 @@ public final class LatencyStats {
         }
     }
 
+    private LatencyStats(SignedLatencyStats s) {
+        this.histogram = s.atOrAbove0();
+        this.signed = s;
+        this.count = s.count;
+        this.mean = s.mean;
+        this.min = s.min;
+        this.max = s.max;
+        this.percentiles = s.percentiles.clone();
+    }
+
+    /** A figure that may go below 0, its values below 0 kept as they are (see {@link SignedLatencyStats}). */
+    public static LatencyStats signed(SignedLatencyStats s) {
+        return new LatencyStats(s);
+    }
+
     @JsonCreator
-    static LatencyStats fromJson(@JsonProperty("hdrHistogram") String encoded) {
-        return new LatencyStats(decode(encoded == null ? "" : encoded));
+    static LatencyStats fromJson(@JsonProperty("hdrHistogram") String encoded,
+            @JsonProperty("hdrHistogramBelow0") String below0) {
+        Histogram atOrAbove0 = decode(encoded == null ? "" : encoded);
+        return below0 == null ? new LatencyStats(atOrAbove0)
+                : new LatencyStats(new SignedLatencyStats(atOrAbove0, decode(below0)));
+    }
+
+    /** Whether this figure may go below 0 (see {@link #signed}); a histogram of it holds only the values at or above 0. */
+    public boolean mayBeNegative() {
+        return signed != null;
+    }
+
+    /** How many values were below 0; 0 unless {@link #mayBeNegative}. */
+    public long negativeCount() {
+        return signed == null ? 0 : signed.negative;
+    }
+
+    /** The count below 0, written only for a figure that may go below 0. */
+    @JsonProperty("negative")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    Long negativeField() {
+        return signed == null ? null : signed.negative;
+    }
+
+    /** The magnitudes of the values below 0, encoded as {@link #encoded}; written only for a signed figure. */
+    @JsonProperty("hdrHistogramBelow0")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    String encodedBelow0() {
+        return signed == null ? null : encode(signed.below0());
     }
 
     /** The percentiles as JSON fields: p50, p75, p90, p95, p99, p99.9. */
@@ -112,9 +163,13 @@ public final class LatencyStats {
                 return percentiles[i];
             }
         }
+        if (signed != null) {
+            return signed.percentile(p);
+        }
         return count == 0 ? 0 : histogram.getValueAtPercentile(p);
     }
 
+    /** The histogram: every value, or of a figure that {@link #mayBeNegative} those at or above 0. */
     public Histogram histogram() {
         return histogram;
     }

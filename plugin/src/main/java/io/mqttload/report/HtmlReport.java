@@ -55,6 +55,7 @@ public final class HtmlReport {
         model.put("charts", charts(r));
         model.put("Count", Templates.constants(Count.class));
         model.put("allCounts", AllCounts.rows(r));
+        model.put("flooredNote", ReportText.flooredNote(r).trim());
         model.put("writtenAt", TIME.format(Instant.now()));
         return Templates.render("run-report.ftlh", model);
     }
@@ -100,7 +101,8 @@ public final class HtmlReport {
         charts.add(TimeChart.overTime("Errors per second (all engines)", "errors/s", x,
                 List.of(new ChartSeries("errors", errors))));
         LatencyStats measured = r.latency.get("pubToSub");
-        if (measured != null && measured.count > 0) {
+        // The chart's value axis starts at 0: a distribution measured partly below 0 (clocks) is in the tables only.
+        if (measured != null && measured.count > 0 && measured.negativeCount() == 0) {
             charts.add(TimeChart.distribution("Pub-to-sub latency distribution (ms, measured phase, all engines"
                     + " merged)", "ms", measured.histogram()));
         }

@@ -224,13 +224,24 @@ public final class ReportText {
     }
 
     /**
-     * Under the latency table, where some pub-to-sub latencies were below 0 (clocks): the table's histograms hold them as
-     * 0, so its pub-to-sub rows are not the measured distribution; the per-pair figures are ("" when none was).
+     * Under the latency table, where some pub-to-sub latencies were below 0 (clocks): the headline pub-to-sub (the
+     * Summary, the pub-to-sub from send row) has them as measured (see {@link MergedReport#pubToSubHeadline}); the rows
+     * read from the engines' histograms (from the intended send time, per subscriber) hold them as 0 ("" when none was).
      */
-    static String flooredNote(MergedReport r) {
+    public static String flooredNote(MergedReport r) {
         long negative = r.count(Count.LATENCY_NEGATIVE);
-        return negative == 0 ? "" : String.format(Locale.ROOT, "pub-to-sub: %d latencies below 0 (engine clocks behind"
-                + " their publishers') are 0 in the rows above; the Clocks section has them as measured and corrected,"
-                + " per pair of engines%n", negative);
+        if (negative == 0) {
+            return "";
+        }
+        LatencyStats headline = r.latencyOf(Latency.PUB_TO_SUB);
+        if (headline.mayBeNegative()) {
+            return String.format(Locale.ROOT, "pub-to-sub: %d latencies below 0 (engine clocks behind their publishers'):"
+                    + " the Summary and the pub-to-sub from send row show them as measured across the engines' clocks,"
+                    + " never floored; the other pub-to-sub rows hold them as 0; the Clocks section has them per pair of"
+                    + " engines, measured and corrected%n", negative);
+        }
+        return String.format(Locale.ROOT, "pub-to-sub: %d latencies below 0 (engine clocks behind their publishers') are 0"
+                + " in the rows above; the Clocks section has them as measured and corrected, per pair of engines%n",
+                negative);
     }
 }

@@ -356,6 +356,11 @@ public final class ClockReport {
         correctedTotalMissing = leftOut.isEmpty() ? null : "left out: " + String.join("; ", leftOut);
     }
 
+    /** Whether some engine received messages another engine published: their latencies hold two clocks. */
+    public boolean crossesEngines() {
+        return allPairs.stream().anyMatch(p -> !p.oneClock());
+    }
+
     /** Shows the corrected figures ({@link #CORRECT_PROPERTY}); without it they are neither printed nor written. */
     public void showCorrected(boolean show) {
         pairs = new ArrayList<>();

@@ -6,6 +6,8 @@ import java.util.Map;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.PubToSubPairs;
+import io.mqttload.measure.SignedLatencyStats;
 
 /** One engine's line in the report. */
 public final class EngineRow {
@@ -17,6 +19,7 @@ public final class EngineRow {
     public final Rates rates;
     /** The counts the engine's summary carries. */
     public final Map<Count, Long> counts = new EnumMap<>(Count.class);
+    /** The p99 of what the engine received, as {@link MergedReport#pubToSubHeadline} reads it. */
     public final long pubToSubP99;
     public final Verdict verdict;
 
@@ -32,7 +35,13 @@ public final class EngineRow {
                 counts.put(c, v);
             }
         }
-        LatencyStats pubToSub = s.latencyMicros.get("pubToSub");
+        SignedLatencyStats measured = SignedLatencyStats.empty();
+        boolean acrossClocks = false;
+        for (PubToSubPairs.Figures pair : s.pubToSubPairs) {
+            measured = measured.plus(pair.measured);
+            acrossClocks |= pair.publisherEngine != s.engineNumber;
+        }
+        LatencyStats pubToSub = MergedReport.pubToSubHeadline(s.latencyMicros.get("pubToSub"), measured, acrossClocks);
         pubToSubP99 = pubToSub == null ? 0 : pubToSub.percentile(99.0);
         verdict = s.verdict;
     }

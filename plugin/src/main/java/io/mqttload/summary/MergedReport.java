@@ -26,6 +26,7 @@ import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.PayloadHeader;
+import io.mqttload.measure.SignedLatencyStats;
 
 /**
  * The exact report of a whole run over every engine, built from the engines' end-of-run summaries
@@ -160,6 +161,8 @@ public final class MergedReport {
             latency.put(Latency.values()[i].key(), new LatencyStats(merged[i] == null ? new Histogram(3) : merged[i]));
         }
         this.clocks = ClockReport.of(summaries);
+        latency.put(Latency.PUB_TO_SUB.key(), pubToSubHeadline(latencyOf(Latency.PUB_TO_SUB), clocks.measuredPubToSub,
+                clocks.crossesEngines()));
         correctRendezvous(summaries);
         this.setup = RunSetup.merge(summaries.stream().map(sm -> sm.setup).collect(Collectors.toList()));
         DeliveryCheck.Result d = mergeLedgers(summaries, clocks);
@@ -189,6 +192,19 @@ public final class MergedReport {
                     + " engines'");
         }
         this.judgement = new Judgement(this::count, failures, incomplete, receivedNothing, failureTolerancePercent, true);
+    }
+
+    /**
+     * The pub-to-sub figure every output of the run shows as its headline (the Summary row, the latency table's
+     * pub-to-sub row, {@code latencyMicros.pubToSub} of {@code report-<run>.json}, {@code mqtt_report_latency}, the
+     * sweep's and the comparison's figures, each engine's p99 in the engine table). Where messages crossed from one
+     * engine's clock to another's, the (publishing engine, receiving engine) pairs' measured latencies added up: every
+     * message, never floored, a value below 0 shown as the negative it was measured (the engines' own histograms, which
+     * record such a value as 0, would show a receiving clock behind by seconds as a p50 of 0). Within one engine, or
+     * from summaries without pairs (an earlier plugin version), the engines' histograms as recorded.
+     */
+    static LatencyStats pubToSubHeadline(LatencyStats recorded, SignedLatencyStats measuredPairs, boolean acrossClocks) {
+        return acrossClocks && measuredPairs != null ? LatencyStats.signed(measuredPairs) : recorded;
     }
 
     /** Failure rows of every engine, added up by sampler, kind and reason. */

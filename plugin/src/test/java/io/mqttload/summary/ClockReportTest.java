@@ -15,6 +15,7 @@ import io.mqttload.clock.OffsetEstimator;
 import io.mqttload.delivery.DeliveryCheck;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.measure.Count;
+import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.PubToSubPairs;
 import io.mqttload.measure.SignedLatencyStats;
@@ -204,8 +205,12 @@ class ClockReportTest {
                 + " +2502.655 ms; clock difference +2500.000 ± 0.100 ms; CORRECTED p50 +1.025, p99 +1.025 ms (± 0.100 ms:"
                 + " the clock difference's bound; recorded to 0.001 ms at the p50)");
         assertThat(table).containsPattern("pub-to-sub from send +\\d+ ");
-        assertThat(table).contains("pub-to-sub: 500 latencies below 0 (engine clocks behind their publishers') are 0 in"
-                + " the rows above; the Clocks section has them as measured and corrected, per pair of engines");
+        // The headline is the pairs' measured latencies, never floored: the 500 below 0 are there as measured.
+        assertThat(table).contains("pub-to-sub: 500 latencies below 0 (engine clocks behind their publishers'): the"
+                + " Summary and the pub-to-sub from send row show them as measured across the engines' clocks, never"
+                + " floored; the other pub-to-sub rows hold them as 0; the Clocks section has them per pair of engines,"
+                + " measured and corrected");
+        assertThat(r.latencyOf(Latency.PUB_TO_SUB).negativeCount()).isEqualTo(500);
         assertThat(ReportText.markdown(r)).contains("pub-to-sub CORRECTED by the measured clock offsets");
         assertThat(HtmlReport.render(r)).contains("CORRECTED by the measured clock offsets");
 
@@ -287,6 +292,59 @@ class ClockReportTest {
             assertThat(c.warnings.get(1)).startsWith(split[0] + " message(s) from engine-2 to engine-1 carry a clock"
                     + " difference of -7200.000 ms ± 0.250 ms");
         }
+    }
+
+    /**
+     * Issue 38's run again (engine-2 7.2 s ahead, engine-1 receiving 1,276 of the 2,516 crossing messages): the
+     * headline pub-to-sub of every output is the pairs' measured latencies, a p50 7.2 s below 0 as measured, where the
+     * engines' histograms (each latency below 0 recorded as 0) made it 0.000 ms.
+     */
+    @Test
+    void headline_acrossClocks7200msApart_isTheSignedMeasuredP50_inEveryOutput() {
+        long shift = 7_200_000;
+        ClockFigures two = measured(estimate(shift, 125, T0), estimate(shift + 100, 125, T0 + 60_000_000));
+        EngineSummary one = engine("engine-1", 1, reference(), latencies(0, 1_276), 1_276, 1_276, 2);
+        one.pubToSubPairs.add(pair(2, 2_865, 1_276, -shift, -shift, 250L));
+        EngineSummary other = engine("engine-2", 2, two, latencies(shift + 2_865, 1_240), 0, 1_240, 1);
+        other.pubToSubPairs.add(pair(1, 2_865, 1_240, shift, shift, 250L));
+        MergedReport r = MergedReport.of(List.of(one, other), List.of());
+
+        LatencyStats headline = r.latencyOf(Latency.PUB_TO_SUB);
+        long p50 = headline.percentile(50.0);
+        // The 1,258th of 2,516 values is one of engine-1's: -7,197,135 µs, to its 4.096 ms bucket's end nearest 0.
+        assertThat(p50).isEqualTo(r.clocks.measuredPubToSub.percentile(50.0)).isEqualTo(-7_196_672);
+        assertThat(headline.count).isEqualTo(2_516);
+        assertThat(headline.negativeCount()).isEqualTo(1_276);
+        assertThat(headline.percentile(99.0)).isEqualTo(r.clocks.measuredPubToSub.percentile(99.0)).isPositive();
+        String p50Ms = "-7196.672";
+
+        String text = ReportText.table(r);
+        assertThat(text).containsPattern("pub-to-sub from send +2516 +[-\\d.]+ +" + p50Ms + " ");
+        assertThat(text).containsPattern("\\nALL .* " + ClockReport.ms(headline.percentile(99.0)) + "\\n");
+        assertThat(ReportText.markdown(r)).contains("| " + p50Ms + " |").contains("| pub-to-sub from send | 2516 |");
+        // The Summary table's row: the rates, the mean, then the p50.
+        assertThat(HtmlReport.render(r)).containsPattern("<tr><td class=\"n\">[^<]*</td><td class=\"n\">[-\\d.]+</td>"
+                + "<td class=\"n\">" + p50Ms + "</td>");
+
+        ReportFigures read = SummaryJson.readReport(r.toJson());
+        assertThat(read.formatVersion).isEqualTo(SummaryJson.FORMAT_VERSION);
+        LatencyStats json = read.latencyMicros.get(Latency.PUB_TO_SUB.key());
+        assertThat(json.percentile(50.0)).isEqualTo(p50);
+        assertThat(json.percentiles).containsExactly(headline.percentiles);
+        assertThat(json.negativeCount()).isEqualTo(1_276);
+
+        assertThat(ReportPoints.of(r, 1_000)).filteredOn(l -> l.startsWith("mqtt_report_latency,")
+                && l.contains(",kind=pubToSub ")).singleElement().asString().contains("p50=-7196672i");
+        // Each engine's row in the engine table: its own pairs, as measured.
+        assertThat(r.engines).extracting(e -> e.pubToSubP99).containsExactly(-7_196_672L,
+                other.pubToSubPairs.get(0).measured.percentile(99.0));
+
+        // Within one engine there is nothing to add: its histogram is the headline, as before.
+        EngineSummary alone = engine("engine-1", 1, reference(), latencies(2_865, 100), 0, 100, 1);
+        alone.pubToSubPairs.add(pair(1, 2_865, 100, 0, 0L, 0L));
+        LatencyStats oneClock = MergedReport.of(List.of(alone), List.of()).latencyOf(Latency.PUB_TO_SUB);
+        assertThat(oneClock.mayBeNegative()).isFalse();
+        assertThat(oneClock.histogram()).isEqualTo(alone.latencyMicros.get("pubToSub").histogram());
     }
 
     @Test

@@ -259,7 +259,7 @@ public final class PrometheusMetrics implements IntervalListener {
             Labels labels = label == null ? engineLabels : engineLabels.add(label, labelValue(e.getKey()));
             for (Map.Entry<Latency, LatencyBuckets[]> k : e.getValue().latency().entrySet()) {
                 HistogramSnapshot.Builder b = byKind.computeIfAbsent(k.getKey(), kind -> HistogramSnapshot.builder()
-                        .name(PREFIX + prefix + kind.metricName()).help(kind.description() + " (docs/measurement.md)"));
+                        .name(PREFIX + prefix + kind.metricName()).help(help(kind)));
                 String[] phases = {WARMUP, MEASURED};
                 for (int p = 0; p < phases.length; p++) {
                     LatencyBuckets.Snapshot s = k.getValue()[p].snapshot();
@@ -273,6 +273,18 @@ public final class PrometheusMetrics implements IntervalListener {
         for (HistogramSnapshot.Builder b : byKind.values()) {
             out.metricSnapshot(b.build());
         }
+    }
+
+    /**
+     * A histogram's help text. A classic histogram's buckets start at 0, like the engine's own: a pub-to-sub latency
+     * measured below 0 (this engine's clock behind its publisher's) is counted in the first bucket, and the help says
+     * so; the run report's headline has it as measured.
+     */
+    private static String help(Latency kind) {
+        return kind.description() + (kind.recordedPerReceiver() ? "; a latency below 0 (this engine's clock behind the"
+                + " publishing engine's) is counted as 0 (latencyNegative of the engine's summary); the run report's"
+                + " pub-to-sub has it as measured" : "")
+                + " (docs/measurement.md)";
     }
 
     /**

@@ -17,7 +17,14 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  */
 public final class SummaryJson {
     /** Raised whenever a field changes meaning or goes; new fields a reader ignores need no new version. */
-    public static final int FORMAT_VERSION = 6;
+    public static final int FORMAT_VERSION = 7;
+    /**
+     * The format before the window's counts were cut where the first drain after production began: its
+     * {@code receivedInWindow} and {@code acknowledgedInWindow} (and the rates from them) ran to the run end's start,
+     * so they held what the plan's own MQTT Disconnect samples drained from their subscribers, and its
+     * {@code receivedInDrain} only what arrived after. Still read, its figures as they were written.
+     */
+    public static final int FORMAT_WITH_DISCONNECT_DRAIN_IN_WINDOW = 6;
     /**
      * The format before the ledger carried when things happened (send times per stream, subscription windows per
      * receiver): still read; its ledger owes every acknowledged message to every matching receiver, as it did.
@@ -91,11 +98,13 @@ public final class SummaryJson {
             throw new IllegalArgumentException("not " + what + " (JSON): " + e.getOriginalMessage(), e);
         }
         int version = tree.path("formatVersion").asInt(1);
-        if (version != FORMAT_VERSION && version != FORMAT_WITHOUT_TIMES && version != FORMAT_WITH_DRAIN_IN_RATES
+        if (version != FORMAT_VERSION && version != FORMAT_WITH_DISCONNECT_DRAIN_IN_WINDOW
+                && version != FORMAT_WITHOUT_TIMES && version != FORMAT_WITH_DRAIN_IN_RATES
                 && version != FORMAT_WITH_LEDGER_LISTS) {
             throw new IllegalArgumentException(what + " of format " + version + " (engine " + tree.path("engineId")
                     .asText("?") + "), and this plugin reads format " + FORMAT_VERSION + " (and the earlier "
-                    + FORMAT_WITHOUT_TIMES + ", " + FORMAT_WITH_DRAIN_IN_RATES + " and " + FORMAT_WITH_LEDGER_LISTS
+                    + FORMAT_WITH_DISCONNECT_DRAIN_IN_WINDOW + ", " + FORMAT_WITHOUT_TIMES + ", "
+                    + FORMAT_WITH_DRAIN_IN_RATES + " and " + FORMAT_WITH_LEDGER_LISTS
                     + "): run the same plugin version"
                     + " on every engine and on the controller");
         }

@@ -179,8 +179,8 @@ public enum Count {
             + " stream that arrived): neither owed nor lost, not in expected; makes a run without loss uncertain",
             ENGINE),
     RECEIVED_IN_DRAIN("receivedInDrain", RUN_END, "received after the measured window: from the end of production"
-            + " (where the first drain after the last Publish sample began) until the run end closed the clients; what the broker still owed or had queued, shown"
-            + " beside the receive rate and never in it", ENGINE),
+            + " (where the first drain after the last Publish sample began) until the run end closed the clients; what"
+            + " the broker still owed or had queued, shown beside the receive rate and never in it", ENGINE),
     DRAIN_MILLIS("drainMillis", RUN_END, MAX, "milliseconds from the end of production (where the first drain after"
             + " the last Publish sample began) until the run end closed the clients: the time receivedInDrain took to arrive", ENGINE),
     RECONNECTS_GIVEN_UP("reconnectsGivenUp", COUNTER, "clients that gave up reconnecting: their connection was lost"

@@ -176,10 +176,10 @@ class CompactLedgerSummaryTest {
 
     @Test
     void summaryOfALaterFormat_isRefusedNamingTheFormatsThisPluginReads() {
-        String later = "{\"formatVersion\": 7, \"engineId\": \"engine-2\"}";
+        String later = "{\"formatVersion\": 8, \"engineId\": \"engine-2\"}";
 
         assertThatThrownBy(() -> SummaryJson.readEngineSummary(later)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("format 7").hasMessageContaining("reads format 6 (and the earlier 5, 4 and 3)")
+                .hasMessageContaining("format 8").hasMessageContaining("reads format 7 (and the earlier 6, 5, 4 and 3)")
                 .hasMessageContaining("same plugin version");
     }
 }

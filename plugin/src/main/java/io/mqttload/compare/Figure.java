@@ -4,6 +4,7 @@ import java.util.Locale;
 
 import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.summary.Rates;
 import io.mqttload.summary.ReportFigures;
 
 /**
@@ -124,11 +125,13 @@ public enum Figure {
      * of one core divided by the deliveries per second.
      */
     private static double brokerCpuMicrosPerDelivery(ReportFigures r) {
-        if (r.brokers.isEmpty() || !(r.receiveRate > 0)) {
+        // Through Rates, as every output reads it: a format-4 report's receiveRate field counted the drain in.
+        double deliveries = Rates.of(r).receive;
+        if (r.brokers.isEmpty() || !(deliveries > 0)) {
             return Double.NaN;
         }
         double percentOfCore = r.brokers.values().stream().mapToDouble(b -> b.cpuAvg).sum();
-        return percentOfCore / 100.0 * 1e6 / r.receiveRate;
+        return percentOfCore / 100.0 * 1e6 / deliveries;
     }
 
     /** A value in the figure's unit, as the tables give it: three significant digits, at least one decimal. */

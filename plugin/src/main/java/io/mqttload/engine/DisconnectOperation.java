@@ -86,6 +86,8 @@ public final class DisconnectOperation {
         if (drainTimeoutMillis == 0 || scopes.isEmpty() && repliesOutstanding(clients) == 0) {
             return "";
         }
+        // What arrives from here on is the drain's, not the window's: the counts are cut before the wait.
+        run.draining();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(drainTimeoutMillis);
         DeliveryLedger ledger = run.ledger();
         // Replies too: a requester of this group must still be there to get its own, a responder to send its own.

@@ -81,6 +81,10 @@ public final class EngineRuntime {
     /** Elapsed ms at which production started (the first barrier released), or -1: then the test start counts. */
     private volatile long productionStartMillis = -1;
     private volatile long lastPublishEndMillis = -1;
+    /** {@link System#nanoTime()} at the last Publish sample's end: tells a cut taken after it from one taken before. */
+    private volatile long lastPublishEndNanos;
+    /** The window's counts where production ended, or null: see {@link #draining()}. Guarded by {@code this}. */
+    private WindowCut cut;
     private final ProgressReport progress;
     private final GeneratorLoad generatorLoad = new GeneratorLoad();
     private final PublishSchedule publishSchedule = new PublishSchedule();
@@ -101,7 +105,8 @@ public final class EngineRuntime {
         ledger.sharedGroupsSpanEngines(config.engines() > 1);
         metrics.pubToSubPairs.ownEngine(config.engineNumber());
         this.clock = new EngineClock(config, connector, metrics.pubToSubPairs);
-        this.context = new RunContext(config, connector, metrics, ledger, this::disconnecting, clock::firstConnection);
+        this.context = new RunContext(config, connector, metrics, ledger, this::disconnecting, this::draining,
+                clock::firstConnection);
         this.clients = context.clients();
         this.warmupOver = config.warmupMillis() == 0;
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -186,7 +191,8 @@ public final class EngineRuntime {
 
     /** A Publish sample ended: production lasts until the last one, not until the run's end. */
     public void publishSampleEnded() {
-        lastPublishEndMillis = elapsedMillis();
+        lastPublishEndNanos = System.nanoTime();
+        lastPublishEndMillis = TimeUnit.NANOSECONDS.toMillis(lastPublishEndNanos - startedAtNanos);
         // Without a rendezvous the first publish is production's start for the clock exchange's bounded wait.
         clock.productionStarted();
     }
@@ -198,6 +204,35 @@ public final class EngineRuntime {
     private void disconnecting() {
         disconnectStarted = true;
         brokers.disconnecting();
+    }
+
+    /**
+     * An MQTT Disconnect begins to wait for its subscribers' messages: production is over if no Publish sample ends
+     * after this, and the window's counts are cut here, so that a backlog the broker delivers during the plan's own
+     * drain is the drain's and not the window's. A cut that a later Publish sample (subscribers disconnected while
+     * others still publish) or the warm-up's end made early is taken again at the next drain, or at the run's end.
+     */
+    private void draining() {
+        synchronized (this) {
+            if (cut != null && cutEndsProduction(cut)) {
+                return;
+            }
+            cut = cutNow();
+        }
+        event("phase", "production over: an MQTT Disconnect drains its subscribers; what arrives from now on is the"
+                + " drain's");
+    }
+
+    /** The window's counts now. */
+    private WindowCut cutNow() {
+        long nanos = System.nanoTime();
+        return new WindowCut(nanos, TimeUnit.NANOSECONDS.toMillis(nanos - startedAtNanos),
+                metrics.sum(Count.ACKNOWLEDGED), metrics.sum(Count.RECEIVED), clients.inFlight());
+    }
+
+    /** Whether {@code c} was taken in the measured window and after the last Publish sample's end. */
+    private boolean cutEndsProduction(WindowCut c) {
+        return c.atMillis >= measuredFrom() && (lastPublishEndMillis < 0 || c.atNanos - lastPublishEndNanos >= 0);
     }
 
     /**
@@ -366,20 +401,30 @@ public final class EngineRuntime {
      * and prints the summary, and releases every thread and buffer. Called once.
      */
     public RunSummary shutdown() {
-        // Rates cover the production window, up to the end of the last Publish sample: the barrier, disconnects and
-        // the waits for acknowledgements and messages below do not count.
-        long now = elapsedMillis();
+        // The window's own counts, before the drain: what the broker acknowledges or delivers after them was queued
+        // during production, and a rate over the window must not count it as sustained. Cut where the first drain after
+        // the last Publish sample began (a Disconnect's of its subscribers, or the run end's here), not at that sample's
+        // end, so that the window holds what its own last samples still had in flight; one instant for every count, so
+        // that the window and the drain share no message and lose none.
+        long shutdownAt = elapsedMillis();
+        WindowCut end;
+        boolean cutBefore;
+        synchronized (this) {
+            cutBefore = cut != null && cutEndsProduction(cut);
+            end = cutBefore ? cut : cutNow();
+        }
+        // Rates cover the production window, up to the end of the last Publish sample (on an engine that published
+        // nothing, to where its drain began): the barrier, disconnects and the waits for acknowledgements and
+        // messages do not count.
         long lastPublish = lastPublishEndMillis;
-        long productionEndMillis = lastPublish > productionStart() ? lastPublish : now;
-        long brokerEnd = brokers.windowEnd(startedAtMillis + now);
-        // The window's own counts, before the drain: what the broker acknowledges or delivers from here on was
-        // queued during production, and a rate over the window must not count it as sustained. Taken here rather than
-        // at the last Publish sample's end, so that the window holds what its own last samples still had in flight.
-        long inFlight = clients.inFlight();
-        long acknowledgedInWindow = metrics.sum(Count.ACKNOWLEDGED) - warmupEndPublished;
-        long receivedAtWindowEnd = metrics.sum(Count.RECEIVED);
-        long scheduled = publishSchedule.scheduledInWindow(MicroClock.nowMicros() - (now - productionEndMillis) * 1000);
-        event("phase", "production over: waiting for " + inFlight + " acknowledgements and for expected messages"
+        long productionEndMillis = lastPublish > productionStart() ? lastPublish : end.atMillis;
+        long brokerEnd = brokers.windowEnd(startedAtMillis + shutdownAt);
+        long inFlight = end.inFlight;
+        long acknowledgedInWindow = end.acknowledged - warmupEndPublished;
+        long receivedAtWindowEnd = end.received;
+        long scheduled = publishSchedule.scheduledInWindow(MicroClock.nowMicros() - (shutdownAt - productionEndMillis) * 1000);
+        event("phase", (cutBefore ? "run end" : "production over") + ": waiting for " + clients.inFlight()
+                + " acknowledgements and for expected messages"
                 + " (drain)");
         // Measured while this engine drains: the engines reach their end together after the last barrier.
         clock.endOfRun();
@@ -388,7 +433,7 @@ public final class EngineRuntime {
         // Closed: nothing arrives after this, so the window and the drain hold every message received after warm-up.
         WindowCounts window = new WindowCounts(acknowledgedInWindow, receivedAtWindowEnd - warmupEndReceived,
                 warmupEndInFlight, inFlight, scheduled, metrics.sum(Count.RECEIVED) - receivedAtWindowEnd,
-                elapsedMillis() - now);
+                elapsedMillis() - end.atMillis);
         List<BrokerMonitor.Stats> brokerStats = brokers.close(startedAtMillis + measuredFrom(), brokerEnd);
         List<Rendezvous.Barrier> barriers = new ArrayList<>();
         for (Rendezvous r : rendezvous.values()) {
@@ -444,5 +489,23 @@ public final class EngineRuntime {
         SummaryFiles.write(summary, config.resultsDir(), console);
         clients.clear();
         return summary;
+    }
+
+    /** The counts where the measured window ended, all taken at one instant. */
+    private static final class WindowCut {
+        final long atNanos;
+        /** Since the run's start. */
+        final long atMillis;
+        final long acknowledged;
+        final long received;
+        final long inFlight;
+
+        WindowCut(long atNanos, long atMillis, long acknowledged, long received, long inFlight) {
+            this.atNanos = atNanos;
+            this.atMillis = atMillis;
+            this.acknowledged = acknowledged;
+            this.received = received;
+            this.inFlight = inFlight;
+        }
     }
 }

@@ -38,6 +38,7 @@ public final class RunContext {
     /** The broker of the first MQTT Connect on this engine: where barriers go unless a timer names another. */
     private volatile ConnectionSettings firstConnection;
     private final Runnable onDisconnecting;
+    private final Runnable onDraining;
     private final Consumer<ConnectionSettings> onFirstConnection;
     private final SetupRecorder setup;
     private final MqttConnector connector;
@@ -45,15 +46,17 @@ public final class RunContext {
     /**
      * @param connector       how the run reaches its brokers, for every connection it makes
      * @param onDisconnecting what the engine does when the first MQTT Disconnect of the run begins
+     * @param onDraining      what the engine does when an MQTT Disconnect begins to wait for its subscribers' messages
      * @param onFirstConnection what the engine does with the broker of the run's first MQTT Connect
      */
     RunContext(RunConfig config, MqttConnector connector, EngineMetrics metrics, DeliveryLedger ledger,
-            Runnable onDisconnecting, Consumer<ConnectionSettings> onFirstConnection) {
+            Runnable onDisconnecting, Runnable onDraining, Consumer<ConnectionSettings> onFirstConnection) {
         this.config = config;
         this.connector = connector;
         this.metrics = metrics;
         this.ledger = ledger;
         this.onDisconnecting = onDisconnecting;
+        this.onDraining = onDraining;
         this.onFirstConnection = onFirstConnection;
         // Short and random: an MQTT 3.1.1 broker takes ids of up to 23 characters, and engines must not share one.
         this.setup = new SetupRecorder(connector, "mlid-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36)
@@ -169,5 +172,10 @@ public final class RunContext {
     /** The first MQTT Disconnect of the run begins: see {@link EngineRuntime}. */
     void disconnecting() {
         onDisconnecting.run();
+    }
+
+    /** An MQTT Disconnect begins to wait for what its subscribers are still owed: see {@link EngineRuntime}. */
+    void draining() {
+        onDraining.run();
     }
 }

@@ -142,15 +142,17 @@ public enum Count {
             + " had kept no session for them (CONNACK session present 0): messages published before they subscribed"
             + " again were owed to nobody; loss may then be uncertain", ENGINE),
     ACKNOWLEDGED_IN_WINDOW("acknowledgedInWindow", RUN_END, "acknowledged counted over the measured window only: from"
-            + " its start (the warm-up's end) to the end of production (the run end's start), drain excluded; over"
+            + " its start (the warm-up's end) to the end of production (where the first drain after the last Publish"
+            + " sample began: a subscribers' MQTT Disconnect's, else the run end's), drain excluded; over"
             + " measuredSeconds, the acknowledged rate the step sustained", ENGINE),
     RECEIVED_IN_WINDOW("receivedInWindow", RUN_END, "received counted over the measured window only: from its start"
-            + " (the warm-up's end) to the end of production (the run end's start), drain excluded; below received"
+            + " (the warm-up's end) to the end of production (where the first drain after the last Publish sample"
+            + " began: a subscribers' MQTT Disconnect's, else the run end's), drain excluded; below received"
             + " by what the broker delivered only after production (a backlog)", ENGINE),
     IN_FLIGHT_AT_WINDOW_START("inFlightAtWindowStart", RUN_END, "publishes sent and not yet acknowledged at the"
             + " measured window's start (the warm-up's end)", ENGINE),
     IN_FLIGHT_AT_WINDOW_END("inFlightAtWindowEnd", RUN_END, "publishes sent and not yet acknowledged at the end of"
-            + " production (the run end's start, before the drain)", ENGINE),
+            + " production (where the first drain after the last Publish sample began)", ENGINE),
     SCHEDULED_IN_WINDOW("scheduledInWindow", RUN_END, "messages of paced Publish samples that started in the"
             + " measured window, and of the whole intervals a thread held up in a sample owed and never started: the"
             + " offered load, at the granularity of what was acknowledged and received there; over measuredSeconds, the"
@@ -176,11 +178,11 @@ public enum Count {
             + " and SUBACK, widened by the clock offset's bound; offset not measured: before the first message of the"
             + " stream that arrived): neither owed nor lost, not in expected; makes a run without loss uncertain",
             ENGINE),
-    RECEIVED_IN_DRAIN("receivedInDrain", RUN_END, "received after the measured window: from the end of production (the"
-            + " run end's start) until the run end closed the clients; what the broker still owed or had queued, shown"
-            + " beside the receive rate and never in it", ENGINE),
-    DRAIN_MILLIS("drainMillis", RUN_END, MAX, "milliseconds from the end of production (the run end's start) until the"
-            + " run end closed the clients: the time receivedInDrain took to arrive", ENGINE),
+    RECEIVED_IN_DRAIN("receivedInDrain", RUN_END, "received after the measured window: from the end of production"
+            + " (where the first drain after the last Publish sample began) until the run end closed the clients; what"
+            + " the broker still owed or had queued, shown beside the receive rate and never in it", ENGINE),
+    DRAIN_MILLIS("drainMillis", RUN_END, MAX, "milliseconds from the end of production (where the first drain after"
+            + " the last Publish sample began) until the run end closed the clients: the time receivedInDrain took to arrive", ENGINE),
     RECONNECTS_GIVEN_UP("reconnectsGivenUp", COUNTER, "clients that gave up reconnecting: their connection was lost"
             + " and every attempt of their reconnect policy failed, so it stayed lost", ENGINE),
     RECONNECT_ATTEMPTS_GIVEN_UP("reconnectAttemptsGivenUp", COUNTER, "reconnect attempts the clients that gave up"

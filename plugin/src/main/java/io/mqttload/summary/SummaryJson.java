@@ -19,12 +19,15 @@ public final class SummaryJson {
     /** Raised whenever a field changes meaning or goes; new fields a reader ignores need no new version. */
     public static final int FORMAT_VERSION = 7;
     /**
-     * The format before a run report's headline pub-to-sub ({@code latencyMicros.pubToSub}) of a run whose messages
-     * crossed engines' clocks was the pairs' measured latencies, never floored ({@link MergedReport#pubToSubHeadline}):
-     * it was the engines' histograms added up, each latency below 0 recorded as 0. Still read, as it was written; an
-     * engine's summary means at 7 what it meant at 6.
+     * The format before two figures changed meaning together (both in 7, one landing): the window's counts
+     * ({@code receivedInWindow}, {@code acknowledgedInWindow} and the rates from them) ran to the run end's start, so
+     * they held what the plan's own MQTT Disconnect samples drained from their subscribers, and {@code receivedInDrain}
+     * only what arrived after; and a run report's headline pub-to-sub ({@code latencyMicros.pubToSub}) of a run whose
+     * messages crossed engines' clocks was the engines' histograms added up, each latency below 0 recorded as 0, not
+     * the pairs' measured latencies ({@link MergedReport#pubToSubHeadline}). Still read, its figures as they were
+     * written.
      */
-    public static final int FORMAT_WITH_FLOORED_PUB_TO_SUB = 6;
+    public static final int FORMAT_WITH_DISCONNECT_DRAIN_IN_WINDOW = 6;
     /**
      * The format before the ledger carried when things happened (send times per stream, subscription windows per
      * receiver): still read; its ledger owes every acknowledged message to every matching receiver, as it did.
@@ -98,12 +101,12 @@ public final class SummaryJson {
             throw new IllegalArgumentException("not " + what + " (JSON): " + e.getOriginalMessage(), e);
         }
         int version = tree.path("formatVersion").asInt(1);
-        if (version != FORMAT_VERSION && version != FORMAT_WITH_FLOORED_PUB_TO_SUB && version != FORMAT_WITHOUT_TIMES
-                && version != FORMAT_WITH_DRAIN_IN_RATES
+        if (version != FORMAT_VERSION && version != FORMAT_WITH_DISCONNECT_DRAIN_IN_WINDOW
+                && version != FORMAT_WITHOUT_TIMES && version != FORMAT_WITH_DRAIN_IN_RATES
                 && version != FORMAT_WITH_LEDGER_LISTS) {
             throw new IllegalArgumentException(what + " of format " + version + " (engine " + tree.path("engineId")
                     .asText("?") + "), and this plugin reads format " + FORMAT_VERSION + " (and the earlier "
-                    + FORMAT_WITH_FLOORED_PUB_TO_SUB + ", " + FORMAT_WITHOUT_TIMES + ", "
+                    + FORMAT_WITH_DISCONNECT_DRAIN_IN_WINDOW + ", " + FORMAT_WITHOUT_TIMES + ", "
                     + FORMAT_WITH_DRAIN_IN_RATES + " and " + FORMAT_WITH_LEDGER_LISTS
                     + "): run the same plugin version"
                     + " on every engine and on the controller");

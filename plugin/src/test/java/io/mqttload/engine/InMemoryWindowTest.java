@@ -43,6 +43,15 @@ class InMemoryWindowTest {
      * production is over and the run end drains: the broker's backlog.
      */
     private RunSummary runWithBacklog(String engineId, int number, int inWindow, int afterwards) {
+        return runWithBacklog(engineId, number, inWindow, afterwards, false);
+    }
+
+    /**
+     * As above; when {@code disconnectDrains}, the plan's own MQTT Disconnect of the subscriber drains the backlog
+     * (as the quick-start plan's "MQTT Disconnect subscriber" does) before the run end, which finds nothing left.
+     */
+    private RunSummary runWithBacklog(String engineId, int number, int inWindow, int afterwards,
+            boolean disconnectDrains) {
         MemoryEngine engine = new MemoryEngine(broker, results, Map.of("mqttload.engineId", engineId,
                 "mqttload.engineNumber", Integer.toString(number), "mqttload.drainTimeoutMs", "5000"));
         ConnectionSettings persistent = MemoryEngine.settings().protocolVersion(ProtocolVersion.MQTT_3_1_1)
@@ -59,7 +68,7 @@ class InMemoryWindowTest {
         broker.disconnect(keeper);
         // The last Publish sample: production ends with it, its messages queued for the subscriber that is away.
         engine.publish("publish", "pub", 1, "window/" + engineId, 1, afterwards, true);
-        // Back when the run end has taken the window's counts and begun to drain.
+        // Back when the window's counts are taken and the drain begins (the Disconnect's or the run end's).
         engine.runtime().addIntervalListener(new IntervalListener() {
             @Override
             public void onInterval(Interval interval) {
@@ -73,6 +82,11 @@ class InMemoryWindowTest {
                 }
             }
         });
+        if (disconnectDrains) {
+            OperationResult disconnected = engine.disconnect("disconnect sub", "sub", 1, 5000);
+            assertThat(disconnected.ok).as(disconnected.message).isTrue();
+            assertThat(disconnected.message).endsWith("; drained");
+        }
         return engine.shutdown();
     }
 
@@ -98,6 +112,44 @@ class InMemoryWindowTest {
         assertThat(read.receiveRate).isEqualTo(summary.receiveRate());
         assertThat(read.publishRate).isEqualTo(summary.publishRate());
         assertThat(read.drainRate).isEqualTo(summary.rates().drainRate);
+    }
+
+    @Test
+    void aBacklogDrainedByThePlansDisconnect_isTheDrains_notTheWindows() {
+        RunSummary summary = runWithBacklog("engine", 1, 6, 4, true);
+
+        assertThat(summary.count(Count.RECEIVED)).as(summary.toTable()).isEqualTo(10);
+        assertThat(summary.count(Count.RECEIVED_IN_WINDOW)).isEqualTo(6);
+        assertThat(summary.count(Count.RECEIVED_IN_DRAIN)).isEqualTo(4);
+        assertThat(summary.count(Count.RECEIVED_IN_WINDOW) + summary.count(Count.RECEIVED_IN_DRAIN))
+                .isEqualTo(summary.count(Count.RECEIVED));
+        assertThat(summary.count(Count.ACKNOWLEDGED_IN_WINDOW)).isEqualTo(10);
+        assertThat(summary.delivery.lost()).isZero();
+        assertThat(summary.receiveRate() * summary.measuredSeconds).isCloseTo(6, within(1e-6));
+        assertThat(summary.rates().drainReceived).isEqualTo(4);
+    }
+
+    @Test
+    void aDisconnectThatDrainsWhileOthersStillPublish_doesNotEndTheWindow() {
+        MemoryEngine engine = new MemoryEngine(broker, results, Map.of("mqttload.drainTimeoutMs", "5000"));
+        engine.connect("connect sub", "sub", 1, MemoryEngine.settings().build(), 1, "stays", ReconnectPolicy.none());
+        engine.subscribe("subscribe", "sub", 1, "window/churn", 1);
+        engine.connect("connect early", "early", 1, MemoryEngine.settings().build(), 1, "leaves", ReconnectPolicy.none());
+        engine.subscribe("subscribe early", "early", 1, "window/churn", 1);
+        engine.connect("connect pub", "pub", 1, MemoryEngine.settings().build(), 1, "churn-pub", ReconnectPolicy.none());
+        engine.publish("publish", "pub", 1, "window/churn", 1, 3, true);
+        engine.awaitCount(Count.RECEIVED, 6);
+        // Drains its subscriber (owed nothing more) while production goes on: production is not over.
+        OperationResult early = engine.disconnect("disconnect early", "early", 1, 5000);
+        assertThat(early.ok).as(early.message).isTrue();
+        engine.publish("publish", "pub", 1, "window/churn", 1, 3, true);
+        engine.awaitCount(Count.RECEIVED, 9);
+
+        RunSummary summary = engine.shutdown();
+
+        assertThat(summary.count(Count.RECEIVED_IN_WINDOW)).as(summary.toTable()).isEqualTo(9);
+        assertThat(summary.count(Count.RECEIVED_IN_DRAIN)).isZero();
+        assertThat(summary.count(Count.ACKNOWLEDGED_IN_WINDOW)).isEqualTo(6);
     }
 
     @Test

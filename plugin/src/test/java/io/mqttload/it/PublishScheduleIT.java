@@ -2,6 +2,8 @@ package io.mqttload.it;
 
 import static io.mqttload.testsupport.MqttElements.connect;
 import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.disconnect;
+import static io.mqttload.testsupport.MqttElements.loop;
 import static io.mqttload.testsupport.MqttElements.onceOnly;
 import static io.mqttload.testsupport.MqttElements.publish;
 import static io.mqttload.testsupport.MqttElements.subscribe;
@@ -22,7 +24,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.mqttload.engine.RunConfig;
 import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.measure.Count;
 import io.mqttload.summary.RunSummary;
@@ -122,20 +123,23 @@ class PublishScheduleIT {
     @Test
     void receiveRate_throughAThrottle_isWhatTheThrottleDelivered_andTheBacklogIsTheDrains() throws Exception {
         // Each thread offers twice its subscriber's share of the throttle from the start: the backlog grows through
-        // the window, and what the throttle still owed at its end arrives in the drain.
+        // the window, and what the throttle still owed at its end arrives in the drain: the plan's own MQTT Disconnect
+        // of the subscribers waits for it, as the quick-start plan's does, before the run end.
+        int samplesPerSecond = 2 * THROTTLE / THREADS / 10;
         try (RateLimitedProxy proxy = RateLimitedProxy.to(broker.host(), broker.tcpPort(), THROTTLE)) {
             HashTree plan = PlanBuilder.testPlan("throttled")
                     .config(with(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"), "nodes", "direct=127.0.0.1:"
                             + broker.tcpPort() + ", throttled=127.0.0.1:" + proxy.port()))
-                    .threadGroup("t", THREADS, PlanBuilder.FOREVER)
-                    .duration(Duration.ofSeconds(6))
-                    .add(onceOnly(), with(connect("sub", 1, "{engine}-s{thread}"), "brokerNode", "throttled"))
-                    .add(onceOnly(), subscribe("sub", "throttled/{thread}", 1))
-                    .add(onceOnly(), with(connect("pub", 1, "{engine}-p{thread}"), "brokerNode", "direct"))
-                    .add(publish("pub", "throttled/{thread}", 1, 10, "SYNC"),
-                            pacedAt(2 * THROTTLE / THREADS / 10 * 60, 0))
+                    .threadGroup("t", THREADS, 1)
+                    .add(with(connect("sub", 1, "{engine}-s{thread}"), "brokerNode", "throttled"))
+                    .add(subscribe("sub", "throttled/{thread}", 1))
+                    .add(with(connect("pub", 1, "{engine}-p{thread}"), "brokerNode", "direct"))
+                    .add(loop(6 * samplesPerSecond), publish("pub", "throttled/{thread}", 1, 10, "SYNC"),
+                            pacedAt(samplesPerSecond * 60, 0))
+                    .add(disconnect("pub"))
+                    .add(with(disconnect("sub"), "drainTimeoutMs", "15000"))
                     .build();
-            RunSummary summary = run(plan, Map.of(RunConfig.DRAIN_TIMEOUT_MS, "15000"));
+            RunSummary summary = run(plan);
             String table = summary.toTable();
 
             double seconds = summary.measuredSeconds;
@@ -146,6 +150,7 @@ class PublishScheduleIT {
             assertThat(inWindow + inDrain).as("every message after the warm-up is the window's or the drain's")
                     .isEqualTo(summary.measuredReceived);
             assertThat(inDrain).as(table).isPositive();
+            assertThat(summary.delivery.lost()).as("the Disconnect drained the whole backlog").isZero();
             // The drain went through the same throttle, and its time includes the waits after the backlog was gone.
             assertThat(summary.rates().drainRate).isPositive().isLessThan(THROTTLE * 1.05);
             assertThat(summary.rates().drainRate * summary.rates().drainSeconds).isCloseTo(inDrain, within(1e-6));

@@ -195,6 +195,25 @@ class SummaryJsonTest {
     }
 
     @Test
+    void format6Summary_isRead_andWrittenBackAsItWas_itsRatesFromItsWindowCounts() throws IOException {
+        // Format 6 cut the window's counts at the run end's start (after the plan's own Disconnect drains): the same
+        // fields, another meaning, so it is read as written and says which format it is.
+        com.fasterxml.jackson.databind.node.ObjectNode tree = (com.fasterxml.jackson.databind.node.ObjectNode) JSON
+                .readTree(engine().toJson());
+        tree.put("formatVersion", SummaryJson.FORMAT_WITH_DISCONNECT_DRAIN_IN_WINDOW);
+        String saved = JSON.writeValueAsString(tree);
+
+        EngineSummary read = SummaryJson.readEngineSummary(saved);
+
+        assertThat(read.formatVersion).isEqualTo(6);
+        assertThat(JSON.readTree(SummaryJson.write(read))).as("written back as read").isEqualTo(JSON.readTree(saved));
+        Rates rates = Rates.of(read);
+        assertThat(rates.receive).isEqualTo(read.count(Count.RECEIVED_IN_WINDOW) / read.measuredSeconds);
+        assertThat(rates.drainReceived).isEqualTo(read.count(Count.RECEIVED_IN_DRAIN));
+        assertThat(rates.drainKnown).isTrue();
+    }
+
+    @Test
     void summaryOfAnotherFormat_isRefusedWithBothVersionsNamed() {
         String old = "{\"runId\": \"r\", \"engineId\": \"engine-9\", \"counts\": {}}";
 

@@ -129,8 +129,14 @@ public final class MemoryEngine {
     }
 
     public OperationResult disconnect(String label, String group, int thread) {
+        return disconnect(label, group, thread, 100);
+    }
+
+    /** A Disconnect that waits up to {@code drainTimeoutMillis} for what the group's subscribers are still owed. */
+    public OperationResult disconnect(String label, String group, int thread, long drainTimeoutMillis) {
         DisconnectOperation op = new DisconnectOperation(SettingValues.of(DisconnectSettings.ALL, Map.of(
-                DisconnectSettings.DISCONNECT_TIMEOUT_MS.name(), "2000", DisconnectSettings.DRAIN_TIMEOUT_MS.name(), "100")));
+                DisconnectSettings.DISCONNECT_TIMEOUT_MS.name(), "2000", DisconnectSettings.DRAIN_TIMEOUT_MS.name(),
+                Long.toString(drainTimeoutMillis))));
         return sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group)));
     }
 

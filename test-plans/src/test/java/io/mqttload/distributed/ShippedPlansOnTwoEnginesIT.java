@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,10 +35,16 @@ import io.mqttload.testsupport.MosquittoBroker;
 
 /**
  * Every shipped plan as a user runs it on several engines: two jmeter-server engines started with ports only, one
- * controller with {@code -R} and the broker's address (and nothing else), one plan after the other on the same engines.
+ * controller with {@code -R}, the broker's address and the plan's own size properties (no run id, engine number or
+ * engine count), one plan after the other on the same engines.
  * Each run is one run id over engines 1 and 2 of two, its clocks measured through the plan's broker (with or without
  * a rendezvous in the plan), merged, with the true verdict: no message is lost on a healthy broker, and every
  * engine's figures add up to the merged ones. The plans are those of {@code plans/}, listed from the folder.
+ * <p>
+ * Sizes are made small through properties each plan reads ({@link #SMALL}, a second or two of production, tens of
+ * clients): what is checked here is the run over engines, the same for 10 clients as for 400, and the defaults' exact
+ * counts are ScenarioPlansIT's, on one engine. The plans' defaults had each run take about 20 s here, 33 s in CI beside
+ * the other forks; a plan without an entry runs at its defaults.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ShippedPlansOnTwoEnginesIT {
@@ -51,6 +58,26 @@ class ShippedPlansOnTwoEnginesIT {
     private static final Set<String> CROSSING = Set.of("emq-sharedsub");
     /** Connection plans publish nothing: their true verdict is that there was nothing to check. */
     private static final Set<String> CONNECTIONS_ONLY = Set.of("emq-conn-rate", "rabbitmq-idle-connections");
+
+    /**
+     * Per plan, the {@code -G} sizes that shorten its run: fewer samples or seconds of production, fewer clients. Each
+     * is a property the plan reads ({@code ${__P(name,...)}}, checked before the run: JMeter ignores any other).
+     */
+    private static final Map<String, Map<String, String>> SMALL = Map.ofEntries(
+            Map.entry("emq-conn-rate", Map.of("connectionsPerThread", "50", "holdSeconds", "1")),
+            Map.entry("emq-fanout", Map.of("samples", "5", "subscribersPerPartition", "20")),
+            Map.entry("emq-p2p", Map.of("samples", "2", "intervalMs", "500", "pairsPerThread", "10")),
+            Map.entry("emq-sharedsub", Map.of("samples", "2", "intervalMs", "500", "publishersPerPartition", "10")),
+            Map.entry("jorammq-multi-publisher", Map.of("samples", "10", "publishersPerPartition", "40")),
+            Map.entry("jorammq-multi-subscriber", Map.of("samples", "10", "devicesPerPartition", "20")),
+            Map.entry("jorammq-multi-subscription", Map.of("samples", "10")),
+            Map.entry("mqtt-bm-latency", Map.of("samples", "3", "pairs", "4")),
+            Map.entry("multi-publisher", Map.of("durationSeconds", "2", "publishersPerPartition", "5")),
+            Map.entry("quickstart-p2p", Map.of("samples", "10")),
+            Map.entry("rabbitmq-idle-connections", Map.of("connectionsPerThread", "50", "idleSeconds", "1")),
+            Map.entry("rabbitmq-one-to-one", Map.of("samples", "2", "intervalMs", "500", "pairsPerThread", "10")),
+            Map.entry("scalagent-multi-publisher", Map.of("samples", "10", "publishersPerPartition", "20")),
+            Map.entry("stress-max-rate", Map.of("samples", "5", "subscribersPerPartition", "5", "probeSamples", "5")));
 
     private MosquittoBroker broker;
     private JMeterEngines engines;
@@ -95,8 +122,13 @@ class ShippedPlansOnTwoEnginesIT {
     void plan_onTwoEnginesStartedWithR_oneRunMergedWithNoLoss(String plan) throws Exception {
         Path jmx = plans().resolve(plan + ".jmx");
         Path reports = dir.resolve("controller").resolve(plan);
-        JMeterEngines.Run run = engines.run(jmx, Map.of("mqtt.host", JMeterEngines.HOST, "mqtt.port",
-                Integer.toString(broker.tcpPort())), Map.of("mqttload.resultsDir", reports.toString()), RUN_TIMEOUT,
+        Map<String, String> small = SMALL.getOrDefault(plan, Map.of());
+        String planText = Files.readString(jmx, StandardCharsets.UTF_8);
+        assertThat(small.keySet()).as("%s reads the sizes given to it", plan)
+                .allSatisfy(p -> assertThat(planText).contains("__P(" + p + ","));
+        Map<String, String> global = new HashMap<>(small);
+        global.putAll(Map.of("mqtt.host", JMeterEngines.HOST, "mqtt.port", Integer.toString(broker.tcpPort())));
+        JMeterEngines.Run run = engines.run(jmx, global, Map.of("mqttload.resultsDir", reports.toString()), RUN_TIMEOUT,
                 false);
 
         Matcher given = CONTROLLER_GIVES.matcher(run.output);

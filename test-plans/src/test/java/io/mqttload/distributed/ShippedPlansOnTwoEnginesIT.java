@@ -13,6 +13,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -22,6 +24,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -44,9 +48,12 @@ import io.mqttload.testsupport.MosquittoBroker;
  * Sizes are made small through properties each plan reads ({@link #SMALL}, a second or two of production, tens of
  * clients): what is checked here is the run over engines, the same for 10 clients as for 400, and the defaults' exact
  * counts are ScenarioPlansIT's, on one engine. The plans' defaults had each run take about 20 s here, 33 s in CI beside
- * the other forks; a plan without an entry runs at its defaults.
+ * the other forks; a plan without an entry runs at its defaults. Two plans run at a time, each on a setup of its own
+ * (a broker and two engines, taken from {@link #setups} for the run and given back after it), as the runs mostly wait:
+ * for JVMs, barriers, drains and JMeter's own 5 s pause at a distributed run's end.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Execution(ExecutionMode.CONCURRENT)
 class ShippedPlansOnTwoEnginesIT {
     private static final Pattern CONTROLLER_GIVES = Pattern.compile("this controller gives its engines run id ([^,\\s]+)");
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(180);
@@ -79,9 +86,24 @@ class ShippedPlansOnTwoEnginesIT {
             Map.entry("scalagent-multi-publisher", Map.of("samples", "10", "publishersPerPartition", "20")),
             Map.entry("stress-max-rate", Map.of("samples", "5", "subscribersPerPartition", "5", "probeSamples", "5")));
 
-    private MosquittoBroker broker;
-    private JMeterEngines engines;
-    private Path dir;
+    /** As many as the cases JUnit runs at a time (junit.jupiter.execution.parallel.config.fixed.parallelism). */
+    private static final int SETUPS = 2;
+
+    /** One broker, with two engines that know only their ports, and the folder their summaries go to. */
+    private static final class Setup {
+        final MosquittoBroker broker;
+        final JMeterEngines engines;
+        final Path dir;
+
+        Setup(MosquittoBroker broker, JMeterEngines engines, Path dir) {
+            this.broker = broker;
+            this.engines = engines;
+            this.dir = dir;
+        }
+    }
+
+    private final List<Setup> all = new ArrayList<>();
+    private final BlockingQueue<Setup> setups = new ArrayBlockingQueue<>(SETUPS);
 
     /** Every plan in {@code plans/}, by name, sorted: a plan added there is run here without a change. */
     static List<String> shippedPlans() {
@@ -100,26 +122,47 @@ class ShippedPlansOnTwoEnginesIT {
     @BeforeAll
     void start(@TempDir Path tempDir) throws Exception {
         MosquittoBroker.requireInstalled();
-        dir = tempDir;
-        // Unlimited queues: Mosquitto's default of 1000 drops QoS 1/2 messages of a subscriber that falls behind.
-        broker = MosquittoBroker.builder().withSetting("max_queued_messages 0").start();
-        engines = JMeterEngines.startWithoutIdentity(JMeterEngines.homeFromBuild(), dir.resolve("engines"), 2, false,
-                Duration.ofSeconds(90), Map.of("mqttload.resultsDir", dir.resolve("results").toString()));
+        for (int n = 1; n <= SETUPS; n++) {
+            Path dir = tempDir.resolve("setup-" + n);
+            // Unlimited queues: Mosquitto's default of 1000 drops QoS 1/2 messages of a subscriber that falls behind.
+            MosquittoBroker broker = MosquittoBroker.builder().withSetting("max_queued_messages 0").start();
+            JMeterEngines engines;
+            try {
+                engines = JMeterEngines.startWithoutIdentity(JMeterEngines.homeFromBuild(), dir.resolve("engines"), 2,
+                        false, Duration.ofSeconds(90), Map.of("mqttload.resultsDir", dir.resolve("results").toString()));
+            } catch (RuntimeException | IOException e) {
+                broker.close();
+                throw e;
+            }
+            Setup setup = new Setup(broker, engines, dir);
+            all.add(setup);
+            setups.add(setup);
+        }
     }
 
     @AfterAll
     void stop() {
-        if (engines != null) {
-            engines.close();
-        }
-        if (broker != null) {
-            broker.close();
+        for (Setup setup : all) {
+            setup.engines.close();
+            setup.broker.close();
         }
     }
 
     @ParameterizedTest
     @MethodSource("shippedPlans")
     void plan_onTwoEnginesStartedWithR_oneRunMergedWithNoLoss(String plan) throws Exception {
+        Setup setup = setups.take();
+        try {
+            check(plan, setup);
+        } finally {
+            setups.add(setup);
+        }
+    }
+
+    private void check(String plan, Setup setup) throws Exception {
+        MosquittoBroker broker = setup.broker;
+        JMeterEngines engines = setup.engines;
+        Path dir = setup.dir;
         Path jmx = plans().resolve(plan + ".jmx");
         Path reports = dir.resolve("controller").resolve(plan);
         Map<String, String> small = SMALL.getOrDefault(plan, Map.of());
@@ -142,7 +185,7 @@ class ShippedPlansOnTwoEnginesIT {
 
         assertThat(engines.engines()).allSatisfy(e -> assertThat(e.output()).as(plan).contains("run id " + runId
                 + " (given by the controller that started the engines)").contains("2 engine(s) (given by the controller)"));
-        List<EngineSummary> summaries = engineSummaries(runId);
+        List<EngineSummary> summaries = engineSummaries(dir, runId);
         assertThat(summaries).as(plan).extracting(s -> s.engineNumber).containsExactlyInAnyOrder(1, 2);
         assertThat(summaries).as(plan).extracting(s -> s.engineId).containsExactlyInAnyOrder("engine-1", "engine-2");
         ReportFigures report = SummaryJson.readReport(Files.readString(reports.resolve("report-" + runId + ".json"),
@@ -170,7 +213,7 @@ class ShippedPlansOnTwoEnginesIT {
         }
     }
 
-    private List<EngineSummary> engineSummaries(String runId) throws IOException {
+    private static List<EngineSummary> engineSummaries(Path dir, String runId) throws IOException {
         List<EngineSummary> all = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir.resolve("results"))) {
             for (Path file : files.filter(f -> f.getFileName().toString().startsWith("summary-" + runId + "-")

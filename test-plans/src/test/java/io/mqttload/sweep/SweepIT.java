@@ -142,7 +142,8 @@ class SweepIT {
         Path out = dir.resolve("sweep");
         // Nothing listens on the port: the connects would retry for far longer than a second.
         Result r = sweep(dir, List.of("--plan", basedir().resolve("plans/multi-publisher.jmx").toString(), "--steps",
-                "partitions=1;partitions=2", "-Jmqtt.port=" + freePort(), "--heap", "-Xmx128m", "--jvm-arg", JMeterEngines.JIT, "--step-timeout", "1",
+                "partitions=1;partitions=2", "-Jmqtt.port=" + freePort(), "--heap", "-Xmx128m", "--jvm-arg", JMeterEngines.JIT,
+                "--step-timeout", "1",
                 "--on-failure", "stop", "--out", out.toString()), Duration.ofSeconds(120));
 
         assertThat(r.exitCode).as(r.output).isEqualTo(1);

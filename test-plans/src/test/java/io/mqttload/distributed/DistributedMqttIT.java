@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -119,17 +118,8 @@ class DistributedMqttIT {
 
             // JMeter's own HTML dashboard still works on the run's JTL, MQTT samples and Run End samples included.
             Path dashboard = dir.resolve("dashboard");
-            Path jmeterJar;
-            try (var jars = Files.list(JMeterEngines.homeFromBuild().resolve("bin"))) {
-                jmeterJar = jars.filter(p -> p.getFileName().toString().matches("ApacheJMeter.*\\.jar")).findFirst()
-                        .orElseThrow();
-            }
-            Process generator = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-jar", jmeterJar.toString(), "-g", run.jtl.toString(), "-o", dashboard.toString(),
-                    "-j", dir.resolve("dashboard.log").toString())
-                    .redirectErrorStream(true).redirectOutput(dir.resolve("dashboard.out").toFile()).start();
-            assertThat(generator.waitFor(120, TimeUnit.SECONDS)).as("report generation ends").isTrue();
-            assertThat(generator.exitValue()).as(Files.readString(dir.resolve("dashboard.out"))).isZero();
+            // Fails the test when the generation fails or does not end within the timeout.
+            JMeterEngines.dashboard(JMeterEngines.homeFromBuild(), run.jtl, dashboard, Duration.ofSeconds(120));
             String statistics = Files.readString(dashboard.resolve("statistics.json"), StandardCharsets.UTF_8);
             assertThat(statistics).contains("MQTT Publish devices").contains("MQTT Run End");
             assertThat(dashboard.resolve("index.html")).exists();

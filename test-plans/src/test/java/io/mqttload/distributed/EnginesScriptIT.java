@@ -115,6 +115,8 @@ class EnginesScriptIT {
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().put("HEAP", "-Xmx256m");
+        // Added to every JVM the script starts (its JVM_ARGS): the engines' and the controller's short lives.
+        builder.environment().put("JVM_ARGS", JMeterEngines.JIT);
         Process process = builder.start();
         if (!process.waitFor(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);

@@ -56,7 +56,7 @@ class CapacitySearchIT {
     private static Result search(Path dir, List<String> args, Duration timeout) throws Exception {
         List<String> command = new ArrayList<>(List.of("bash", basedir().resolve("sweep/sweep.sh").toString(),
                 "--jmeter-home", JMeterEngines.homeFromBuild().toString(), "--plan", plan().toString(), "--heap",
-                "-Xmx256m", "--step-timeout", "120", "-Jmqttload.progressSeconds=0", "-Jqos=1", "--out",
+                "-Xmx256m", "--jvm-arg", JMeterEngines.JIT, "--step-timeout", "120", "-Jmqttload.progressSeconds=0", "-Jqos=1", "--out",
                 dir.resolve("search").toString()));
         command.addAll(args);
         Path output = dir.resolve("search.out");

@@ -85,7 +85,7 @@ class SweepIT {
                     "partitions=1;partitions=2;partitions=3", "--clients-property", "partitions",
                     "-JpublishersPerPartition=" + PUBLISHERS, "-JdurationSeconds=2", "-Jqos=1",
                     "-Jmqtt.port=" + port, "-Jmqttload.progressSeconds=0", "--broker-pid",
-                    Long.toString(broker.pid()), "--broker-name", "mosquitto", "--heap", "-Xmx256m",
+                    Long.toString(broker.pid()), "--broker-name", "mosquitto", "--heap", "-Xmx256m", "--jvm-arg", JMeterEngines.JIT,
                     "--step-timeout", "90", "--sweep-id", "sweep-it", "--out", out.toString(),
                     // The table, charts and page are the point here; a machine busy with other work (each step reads
                     // "machine: ... over 90 % busy", or p99 over the default 100 ms SLA, then) must not fail the
@@ -142,7 +142,8 @@ class SweepIT {
         Path out = dir.resolve("sweep");
         // Nothing listens on the port: the connects would retry for far longer than a second.
         Result r = sweep(dir, List.of("--plan", basedir().resolve("plans/multi-publisher.jmx").toString(), "--steps",
-                "partitions=1;partitions=2", "-Jmqtt.port=" + freePort(), "--heap", "-Xmx128m", "--step-timeout", "1",
+                "partitions=1;partitions=2", "-Jmqtt.port=" + freePort(), "--heap", "-Xmx128m", "--jvm-arg", JMeterEngines.JIT,
+                "--step-timeout", "1",
                 "--on-failure", "stop", "--out", out.toString()), Duration.ofSeconds(120));
 
         assertThat(r.exitCode).as(r.output).isEqualTo(1);

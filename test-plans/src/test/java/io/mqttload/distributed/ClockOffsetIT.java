@@ -47,13 +47,8 @@ class ClockOffsetIT {
     private static final long SHIFT_MILLIS = 5_830;
     /** The engine whose clock is shifted. */
     private static final int SHIFTED = 3;
-    /**
-     * What the proxy adds to every delivery: the bulk of each latency, the same for every subscriber; large beside the
-     * bounds of a loaded machine too, so that a pair's p50 is never within 3 bounds of zero (with 50 ms, and two busy
-     * loops beside a load average of 5 on 2 cores, engine 2's offset before production was known to ± 38.444 ms and
-     * the pair 1 to 2's p50 of 98.623 ms was rightly called near zero).
-     */
-    private static final long DELAY_MILLIS = 200;
+    /** What the proxy adds to every delivery: the bulk of each latency, the same for every subscriber. */
+    private static final long DELAY_MILLIS = 50;
     /**
      * Beyond the bound, what separates the two engines' clocks as the payload header reads them without being in the
      * exchange: each JVM's MicroClock anchors the wall clock once, at a millisecond tick, so a thread preempted between
@@ -136,7 +131,7 @@ class ClockOffsetIT {
         assertSideBySide(figures, "engine-1", "engine-3", "engine-1", "engine-2", side);
         assertSideBySide(figures, "engine-3", "engine-1", "engine-2", "engine-1", side);
 
-        // Every warning names its pair; none says a pair's latencies are near zero: they are the proxy's 200 ms.
+        // Every warning names its pair; none says a pair's latencies are near zero: they are the proxy's 50 ms.
         assertThat(clocks.warnings).allSatisfy(w -> assertThat(w).containsPattern("from engine-\\d to engine-\\d"));
         assertThat(clocks.warnings).noneSatisfy(w -> assertThat(w).containsPattern("of zero|near zero"));
         assertThat(clocks.warnings).anySatisfy(w -> assertThat(w).contains("from engine-1 to engine-3 carry a clock"

@@ -164,11 +164,7 @@ class ClockOffsetIT {
             Map<String, String> global = Map.ofEntries(
                     Map.entry("mqtt.host", broker.host()), Map.entry("mqtt.port", Integer.toString(broker.tcpPort())),
                     Map.entry("partitions", "1"), Map.entry("publishersPerPartition", "2"),
-                    // One message per sample, 50 a second per engine, evenly spaced: engine 1's subscriber takes
-                    // three engines' streams, and bursts of 5 (the plan's shape) queued behind one another there by
-                    // their phase, which each engine's pace takes at random: 3 to 1 once read 69 ms and 2 to 1 88.5 ms,
-                    // with 1 to 1 (one clock) 88.4 ms, in the same run whose 1 to 3 and 1 to 2 agreed within 0.5 ms.
-                    Map.entry("messagesPerSample", "1"), Map.entry("intervalMs", "20"),
+                    Map.entry("messagesPerSample", "5"), Map.entry("intervalMs", "100"),
                     // The first second is left out (warm-up): there the fresh JVMs and broker compile their paths.
                     Map.entry("durationSeconds", "4"), Map.entry("mqttload.warmupSeconds", "1"), Map.entry("qos", "1"),
                     Map.entry("mqttload.engines", "3"), Map.entry("mqttload.runId", runId),

@@ -88,9 +88,11 @@ class CapacitySearchIT {
             r = search(dir, List.of("--search", "rate", "--start", "170", "--factor", "1.25", "--tolerance",
                     Double.toString(TOLERANCE_PERCENT),
                     "--step-seconds", "8", "--confirm-seconds", "12", "--warmup-seconds", "2",
-                    // Short steps: 99 % delivered tells 1 % over the capacity apart; the SLA leaves the machine's own
-                    // latency (bursts of ten messages through the proxy, a busy CI machine) out of the answer.
-                    "--min-delivered", "99", "--sla-p99-ms", "250",
+                    // Short steps: 99 % delivered tells 1 % over the capacity apart. The SLA is far above what the
+                    // bottleneck's own backlog adds in a step (at 213 msg/s about 0.5 s) and leaves a saturated CI
+                    // machine's schedule lag out of the answer: at 250 ms, steps of 176-192 msg/s failed on 1.2-1.8 s
+                    // of lag while 4 forks of ITs ran beside the search (the step's delivered rate held).
+                    "--min-delivered", "99", "--sla-p99-ms", "3000",
                     // A busy CI machine must not end this search as machine-limited: the generator's own case is below.
                     "--max-saturated", "100", "--sweep-id", "cap-it", "-Jmqtt.port=" + proxy.port(),
                     "-Jrendezvous.host=" + broker.host(), "-Jrendezvous.port=" + broker.tcpPort()),

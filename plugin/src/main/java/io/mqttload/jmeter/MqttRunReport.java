@@ -91,16 +91,15 @@ public class MqttRunReport extends AbstractTestElement
     public void testStarted(String host) {
         RunState joined = JvmRun.engineStarted(host);
         EngineReports c = joined.engineReports();
-        synchronized (c) {
-            if (!c.watching()) {
-                try {
-                    ExitStatus.validate();
-                } catch (InvalidSettingException e) {
-                    MqttElements.reportInvalid("controller properties", e);
-                }
-                c.watch(EngineWatch.start(c::running, gone -> engineGone(joined, c, gone)));
+        // The run's first engine: the gate's properties are checked once, and the watch is the run's, closed at its end.
+        joined.resource(EngineWatch.class, () -> {
+            try {
+                ExitStatus.validate();
+            } catch (InvalidSettingException e) {
+                MqttElements.reportInvalid("controller properties", e);
             }
-        }
+            return EngineWatch.start(c::running, gone -> engineGone(joined, c, gone));
+        });
         synchronized (this) {
             run = joined;
             collector = c;

@@ -22,7 +22,6 @@ public final class EngineReports {
     public final Set<String> enginesEnded = new LinkedHashSet<>();
     /** Engines whose process is gone (RMI port closed), with when and why it was noticed. */
     public final Map<String, String> enginesGone = new LinkedHashMap<>();
-    private AutoCloseable watch;
     private boolean reported;
 
     EngineReports() {
@@ -54,29 +53,6 @@ public final class EngineReports {
         }
         reported = true;
         return true;
-    }
-
-    public synchronized boolean watching() {
-        return watch != null;
-    }
-
-    /** The watch on the engines' processes, stopped when the run ends. */
-    public synchronized void watch(AutoCloseable engineWatch) {
-        watch = engineWatch;
-    }
-
-    public void stopWatching() {
-        AutoCloseable w;
-        synchronized (this) {
-            w = watch;
-        }
-        if (w != null) {
-            try {
-                w.close();
-            } catch (Exception e) {
-                throw new IllegalStateException("the engine watch did not stop: " + e, e);
-            }
-        }
     }
 
     /** On a controller during a run: its engines so far ("2 started, 1 ended: e1, e2"); null once reported. */

@@ -219,10 +219,6 @@ public final class RunState {
             resources.clear();
         }
         releaseFleetClaim();
-        EngineReports reports = engineReports;
-        if (reports != null) {
-            reports.stopWatching();
-        }
         held.forEach(RunState::closeQuietly);
     }
 

@@ -20,6 +20,7 @@ public enum Figure {
     PUB_TO_SUB_P99("pubToSubP99", "pub-to-sub p99", "ms", Better.LOWER),
     PUB_TO_SUB_P999("pubToSubP99.9", "pub-to-sub p99.9", "ms", Better.LOWER),
     PUBLISH_ACK_P99("publishAckP99", "publish ack p99", "ms", Better.LOWER),
+    CONNECT_RATE("connectRate", "connect rate", "conn/s", Better.HIGHER),
     CONNECT_P99("connectP99", "connect p99", "ms", Better.LOWER),
     BROKER_CPU_PER_MESSAGE("brokerCpuPerMessage", "broker CPU per delivery", "µs", Better.LOWER),
     BROKER_PEAK_MEMORY("brokerPeakMemory", "broker peak memory", "MiB", Better.LOWER),
@@ -92,6 +93,8 @@ public enum Figure {
                 return pubToSubMillis(r, 99.9);
             case PUBLISH_ACK_P99:
                 return millis(r.latencyMicros.get(Latency.PUBLISH.key()), 99.0);
+            case CONNECT_RATE:
+                return r.connectPhase == null || r.connectPhase.rate == null ? Double.NaN : r.connectPhase.rate;
             case CONNECT_P99:
                 return millis(r.latencyMicros.get(Latency.CONNECT.key()), 99.0);
             case BROKER_CPU_PER_MESSAGE:

@@ -23,6 +23,8 @@ public final class EngineMetrics {
     public final PubToSubPairs pubToSubPairs = new PubToSubPairs();
     /** Why the most recent established connection was lost, for the summary. */
     public final AtomicReference<String> lastConnectionLoss = new AtomicReference<>();
+    /** When the Connect samplers' connects ran, for the achieved connect rate. */
+    public final ConnectSpan connectSpan = new ConnectSpan();
     /** Why things failed: by sampler, kind and reason. */
     public final FailureTally failures = new FailureTally();
     /** Per broker node of the connection's list (one node unless the plan lists a cluster's). */
@@ -111,9 +113,11 @@ public final class EngineMetrics {
 
     // Successes, each counted by one call on the engine, its sampler and its node, as failures are by failed().
 
-    public void connected(SamplerMetrics sampler, NodeMetrics node, long micros) {
-        record(Latency.CONNECT, sampler, micros);
+    /** A connect sent at {@code start} and accepted at {@code connack} ({@link MicroClock} µs), read whole. */
+    public void connected(SamplerMetrics sampler, NodeMetrics node, long start, long connack) {
+        record(Latency.CONNECT, sampler, connack - start);
         count(Count.CONNECTS_OK, sampler, node, 1);
+        connectSpan.add(start, connack);
     }
 
     /**
@@ -122,7 +126,7 @@ public final class EngineMetrics {
      */
     public void connected(SamplerMetrics sampler, NodeMetrics node, long start, long tcpConnected, long tlsDone,
             long connack) {
-        connected(sampler, node, connack - start);
+        connected(sampler, node, start, connack);
         // The phases are differences of the same instants as the whole, so they add up to it exactly.
         record(Latency.CONNECT_TCP, sampler, tcpConnected - start);
         long ready = tcpConnected;

@@ -46,6 +46,9 @@ public final class ReportText {
                 r.publishRate, r.receiveRate, r.count(Count.CONNECTS_OK), Count.errors(r::count), r.expected, r.receivedOfExpected,
                 r.lost(), r.count(Count.DUPLICATES), r.latency.get("pubToSub").percentile(99) / 1000.0));
         t.append("rates over the measured window; drain: ").append(r.rates.drainText()).append('\n');
+        if (r.connectPhase != null) {
+            t.append("connect rate: ").append(r.connectPhase.describe()).append('\n');
+        }
         t.append(rule);
         LatencyStats.appendTextHeader(t);
         for (Latency kind : Latency.values()) {
@@ -115,6 +118,9 @@ public final class ReportText {
         }
         m.append(String.format(Locale.ROOT, " | %.3f |%n%n", p.max / 1000.0));
         m.append("Rates over the measured window; drain: ").append(r.rates.drainText()).append(".\n\n");
+        if (r.connectPhase != null) {
+            m.append("Connect rate: ").append(r.connectPhase.describe()).append(".\n\n");
+        }
         if (!r.reconnectsGivenUp().isEmpty()) {
             m.append("Reconnects given up: ").append(r.reconnectsGivenUp()).append(".\n\n");
         }

@@ -59,6 +59,8 @@ public final class EngineSummary {
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     public List<PubToSubPairs.Figures> pubToSubPairs = new ArrayList<>();
     public String lastConnectionLoss;
+    /** When the Connect samplers connected and the rate they achieved; null when none did, or written before it was kept. */
+    public ConnectPhase connectPhase;
     public Verdict verdict;
     public String verdictText;
     public double failureTolerancePercent;

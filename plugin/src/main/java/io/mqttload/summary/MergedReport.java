@@ -87,6 +87,8 @@ public final class MergedReport {
 
     /** The engines' clock offsets, and what they do to cross-engine pub-to-sub latency. */
     public final ClockReport clocks;
+    /** The engines' connect phases on the reference engine's clock; null when no connect succeeded. */
+    public final ConnectPhase connectPhase;
 
     /** What the run was asked to do, over every engine. */
     public final RunSetup setup;
@@ -164,6 +166,7 @@ public final class MergedReport {
         latency.put(Latency.PUB_TO_SUB.key(), pubToSubHeadline(latencyOf(Latency.PUB_TO_SUB), clocks.measuredPubToSub,
                 clocks.crossesEngines()));
         correctRendezvous(summaries);
+        this.connectPhase = ConnectPhase.merge(summaries, clocks);
         this.setup = RunSetup.merge(summaries.stream().map(sm -> sm.setup).collect(Collectors.toList()));
         DeliveryCheck.Result d = mergeLedgers(summaries, clocks);
         this.expected = d.expected;
@@ -484,6 +487,7 @@ public final class MergedReport {
         f.failureTolerancePercent = failureTolerancePercent;
         f.failures.addAll(failures);
         f.clocks = clocks;
+        f.connectPhase = connectPhase;
         f.setup = setup;
         return f;
     }

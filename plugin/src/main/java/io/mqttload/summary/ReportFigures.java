@@ -27,6 +27,8 @@ public final class ReportFigures {
     public double receiveRate;
     /** What every engine received after production over the longest engine's drain, per second; null before format 5. */
     public Double drainRate;
+    /** The engines' connect phases on one clock and the connect rate achieved; null when no connect succeeded. */
+    public ConnectPhase connectPhase;
     /** The merged counts by their keys ({@link Count#key()}). */
     public Map<String, Long> counts = new LinkedHashMap<>();
     public Map<String, LatencyStats> latencyMicros = new LinkedHashMap<>();

@@ -56,6 +56,8 @@ public final class RunSummary {
     public final long measuredReceived;
     /** Why the last established connection was lost, or null. */
     public final String lastConnectionLoss;
+    /** When the Connect samplers connected and the rate they achieved; null when none did. */
+    public final ConnectPhase connectPhase;
     public final int engineNumber;
     /** {@link DeliveryLedger#book()} at the end of the run, for merging engines. */
     private final DeliveryCheck.Ledger ledger;
@@ -87,6 +89,7 @@ public final class RunSummary {
         this.measuredPublished = measuredPublished;
         this.measuredReceived = measuredReceived;
         this.lastConnectionLoss = m.lastConnectionLoss.get();
+        this.connectPhase = ConnectPhase.of(m.sum(Count.CONNECTS_OK), m.connectSpan.get());
         for (Count c : Count.SUMMARY) {
             if (c.counted()) {
                 counts.put(c, m.sum(c));
@@ -268,6 +271,9 @@ public final class RunSummary {
         }
         t.append(String.format(Locale.ROOT, "%-28s ok %d  failed %d  lost %d  reconnects %d%n", "connections",
                 count(Count.CONNECTS_OK), count(Count.CONNECTS_FAILED), count(Count.CONNECTIONS_LOST), count(Count.RECONNECTS)));
+        if (connectPhase != null) {
+            t.append(String.format(Locale.ROOT, "%-28s %s%n", "connect rate", connectPhase.describe()));
+        }
         if (count(Count.RECONNECTS_GIVEN_UP) > 0) {
             t.append(String.format(Locale.ROOT, "%-28s %s%n", "reconnects given up", reconnectsGivenUp(this::count)));
         }
@@ -380,6 +386,7 @@ public final class RunSummary {
         f.pubToSubBySampler.putAll(pubToSubBySampler);
         f.pubToSubPairs.addAll(pubToSubPairs);
         f.lastConnectionLoss = lastConnectionLoss;
+        f.connectPhase = connectPhase;
         Judgement judgement = judgement();
         f.verdict = judgement.verdict;
         f.verdictText = judgement.line();

@@ -133,7 +133,7 @@ public final class LoadClient {
                 long tcp = phases.tcpConnectedNanos();
                 if (tcp == 0) {
                     // Not seen (the connection's pipeline was not the one watched): the whole, without phases.
-                    metrics.connected(connectSampler, node, connack - start);
+                    metrics.connected(connectSampler, node, start, connack);
                 } else {
                     long tls = phases.tlsDoneNanos();
                     metrics.connected(connectSampler, node, start, MicroClock.micros(tcp),

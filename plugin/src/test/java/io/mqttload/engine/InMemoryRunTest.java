@@ -23,7 +23,9 @@ import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.Latency;
 import io.mqttload.measure.LatencyStats;
+import io.mqttload.measure.MicroClock;
 import io.mqttload.report.ReportText;
+import io.mqttload.summary.ConnectPhase;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.memory.InMemoryBroker;
@@ -127,6 +129,38 @@ class InMemoryRunTest {
                 .isEqualTo(summary.latencyOf(Latency.PUB_TO_SUB).percentile(99));
         assertThat(json.path("verdict").asText()).isEqualTo("NO_LOSS");
         assertThat(ReportText.markdown(report)).contains("**Verdict:** NO LOSS").contains("| " + summary.engineId + " |");
+        // The connect rate: every accepted connect over the first CONNECT to the last CONNACK, the same on both sides.
+        assertThat(report.connectPhase.connects).isEqualTo(summary.count(Count.CONNECTS_OK)).isEqualTo(2L * PAIRS);
+        assertThat(report.connectPhase.seconds).isEqualTo(summary.connectPhase.seconds);
+        assertThat(report.connectPhase.rate).isEqualTo(report.connectPhase.connects / report.connectPhase.seconds);
+        assertThat(json.path("connectPhase").path("connects").asLong()).isEqualTo(2L * PAIRS);
+        assertThat(ReportText.table(report)).contains("connect rate: " + report.connectPhase.describe());
+    }
+
+    @Test
+    void theConnectPhase_runsFromTheFirstConnectSentToTheLastConnackRead() {
+        ConnectionSettings settings = MemoryEngine.settings().build();
+        MemoryEngine engine = new MemoryEngine(broker, results, Map.of());
+        long before = MicroClock.nowMicros();
+        for (int t = 1; t <= 3; t++) {
+            assertThat(engine.connect("connect", "c", t, settings, 2, "{engine}-c-{thread}-{client}",
+                    ReconnectPolicy.none()).ok).isTrue();
+        }
+        long after = MicroClock.nowMicros();
+        for (int t = 1; t <= 3; t++) {
+            engine.disconnect("disconnect", "c", t);
+        }
+        RunSummary summary = engine.shutdown();
+
+        ConnectPhase phase = summary.connectPhase;
+        assertThat(phase.connects).as(summary.toTable()).isEqualTo(6).isEqualTo(summary.count(Count.CONNECTS_OK));
+        assertThat(phase.firstConnectMicros).isBetween(before, phase.lastConnackMicros);
+        assertThat(phase.lastConnackMicros).isLessThanOrEqualTo(after);
+        // The threads connect one after the other: the phase holds at least every thread's slowest connect.
+        assertThat(phase.lastConnackMicros - phase.firstConnectMicros)
+                .isGreaterThanOrEqualTo(summary.latencyOf(Latency.CONNECT).max);
+        assertThat(phase.rate).isEqualTo(6 / phase.seconds);
+        assertThat(summary.toTable()).contains("connect rate").contains(phase.describe());
     }
 
     @Test

@@ -34,7 +34,7 @@ class ClockReportTest {
     /** True pub-to-sub latency of every message: 1 ms. */
     private static final long TRUE_LATENCY = 1_000;
 
-    private static OffsetEstimator.Estimate estimate(long offset, long bound, long atMicros) {
+    static OffsetEstimator.Estimate estimate(long offset, long bound, long atMicros) {
         OffsetEstimator.Estimate e = new OffsetEstimator.Estimate();
         e.offsetMicros = offset;
         e.boundMicros = bound;
@@ -44,7 +44,7 @@ class ClockReportTest {
         return e;
     }
 
-    private static ClockFigures reference() {
+    static ClockFigures reference() {
         ClockFigures f = new ClockFigures();
         f.reference = true;
         f.referenceEngine = "engine-1";
@@ -52,7 +52,7 @@ class ClockReportTest {
         return f;
     }
 
-    private static ClockFigures measured(OffsetEstimator.Estimate before, OffsetEstimator.Estimate after) {
+    static ClockFigures measured(OffsetEstimator.Estimate before, OffsetEstimator.Estimate after) {
         ClockFigures f = new ClockFigures();
         f.referenceEngine = "engine-1";
         f.referenceNumber = 1;

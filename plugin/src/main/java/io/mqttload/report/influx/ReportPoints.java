@@ -37,6 +37,9 @@ public final class ReportPoints {
         LineProtocol.field(line, "receiveRate", r.receiveRate);
         LineProtocol.field(line, "drainRate", r.rates.drainRate);
         LineProtocol.field(line, "measuredSeconds", r.measuredSeconds);
+        if (r.connectPhase != null && r.connectPhase.rate != null) {
+            LineProtocol.field(line, "connectRate", r.connectPhase.rate);
+        }
         r.counts.forEach((c, v) -> LineProtocol.field(line, c.key(), v));
         BrokerRow brokers = r.brokerTotal();
         if (brokers != null) {

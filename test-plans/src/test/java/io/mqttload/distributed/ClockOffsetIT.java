@@ -198,11 +198,11 @@ class ClockOffsetIT {
                     // at a subscriber by their phase, which each engine's pace takes at random.
                     Map.entry("messagesPerSample", "1"), Map.entry("intervalMs", "20"),
                     // No warm-up, so that both receivers of a message count it: a warm-up ends at each engine's own
-                    // tick, and would leave out different messages on each. About 350 messages per pair.
+                    // tick, and would leave out different messages on each. About 320 messages per pair.
                     Map.entry("durationSeconds", "7"), Map.entry("mqttload.warmupSeconds", "0"),
-                    // QoS 0: delivered as the broker takes it. At QoS 1 HiveMQ sends each subscriber its next messages
-                    // as the held PUBACKs return, so a message waited 0 to 230 ms more on a cycle of each subscriber's
-                    // own phase, and the same messages' p50 differed by 3.3 and 5.1 ms between the two receivers.
+                    // QoS 0: delivered as the broker takes it. At QoS 1 each subscriber's messages waited 0 to about
+                    // 230 ms beyond the hold (presumably for the acknowledgements the proxy holds back), each subscriber
+                    // on its own cycle: the same messages' p50 differed by 3.3 and 5.1 ms between the two receivers.
                     Map.entry("qos", "0"),
                     Map.entry("mqttload.engines", "2"), Map.entry("mqttload.runId", runId),
                     Map.entry("mqttload.resultsDir", dir.resolve("engine-results").toString()),

@@ -136,8 +136,9 @@ class ClockOffsetIT {
                     ClockReport.ms(stated));
             System.out.println("same messages: " + line);
             compared.add(line);
-            // Each corrected value is the true one within the stated bound; the one-clock value is the true one. The
-            // two receivers add what their own engines add to the same messages, which the assertion leaves to them.
+            // Each corrected value is the true one within the stated bound; the one-clock value is the true one as its
+            // own receiver saw it. Nothing is allowed for what the two receiving engines add differently to the same
+            // messages: at QoS 0 that stayed within the correction's own error here (loads of 9 to 17 on 2 cores).
             checks.add(() -> assertThat(Math.abs(corrected - reference)).as(String.join("\n", compared))
                     .isLessThanOrEqualTo(stated));
         }

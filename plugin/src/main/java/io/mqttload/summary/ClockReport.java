@@ -311,22 +311,26 @@ public final class ClockReport {
                     signedMs(p.measured.percentile(50.0)), signedMs(p50)));
         }
         if (Math.abs(p50) <= BOUNDS_FROM_ZERO * u) {
-            warnings.add(String.format(Locale.ROOT, "from %s to %s the corrected pub-to-sub p50 (%s ms) is within %d"
-                    + " bounds (%d × %s ms) of zero: the clocks cannot tell these latencies from 0", p.publisher,
-                    p.subscriber, signedMs(p50), BOUNDS_FROM_ZERO, BOUNDS_FROM_ZERO, ms(u)));
+            warnings.add(String.format(Locale.ROOT, "from %s to %s (clock difference %s ms ± %s ms) the corrected"
+                    + " pub-to-sub p50 (%s ms) is within %d bounds (%d × %s ms) of zero: the clocks cannot tell these"
+                    + " latencies from 0", p.publisher, p.subscriber, signedMs(d), ms(u), signedMs(p50), BOUNDS_FROM_ZERO,
+                    BOUNDS_FROM_ZERO, ms(u)));
         } else if (u > SHARE_OF_P50 * Math.abs(p50)) {
-            warnings.add(String.format(Locale.ROOT, "the clock difference from %s to %s is known only to ± %s ms, more"
-                    + " than %.0f %% of the pair's corrected p50 (%s ms): its latencies are no more exact than that",
-                    p.publisher, p.subscriber, ms(u), SHARE_OF_P50 * 100, signedMs(p50)));
+            warnings.add(String.format(Locale.ROOT, "the clock difference from %s to %s, %s ms, is known only to ± %s"
+                    + " ms, more than %.0f %% of the pair's corrected p50 (%s ms): its latencies are no more exact than"
+                    + " that", p.publisher, p.subscriber, signedMs(d), ms(u), SHARE_OF_P50 * 100, signedMs(p50)));
         }
         if (p.corrected.negative > 0) {
-            warnings.add(String.format(Locale.ROOT, "%d corrected latencies from %s to %s are below 0 (down to %s ms):"
-                    + " the clock difference ± %s ms is off by more than those latencies", p.corrected.negative,
-                    p.publisher, p.subscriber, signedMs(p.corrected.min), ms(u)));
+            warnings.add(String.format(Locale.ROOT, "%d corrected latencies from %s to %s are below 0 (down to %s ms,"
+                    + " corrected p50 %s ms): the clock difference %s ms ± %s ms is off by more than those latencies",
+                    p.corrected.negative, p.publisher, p.subscriber, signedMs(p.corrected.min), signedMs(p50),
+                    signedMs(d), ms(u)));
         }
         if (p.notCorrected > 0) {
-            warnings.add(String.format(Locale.ROOT, "%d message(s) from %s to %s arrived before the clock difference was"
-                    + " known there: in the measured figures only", p.notCorrected, p.publisher, p.subscriber));
+            warnings.add(String.format(Locale.ROOT, "%d message(s) from %s to %s arrived before the clock difference"
+                    + " (%s ms ± %s ms) was known there: in the measured figures only (measured p50 %s ms)",
+                    p.notCorrected, p.publisher, p.subscriber, signedMs(d), ms(u),
+                    signedMs(p.measured.percentile(50.0))));
         }
     }
 

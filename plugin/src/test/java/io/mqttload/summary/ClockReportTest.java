@@ -171,8 +171,8 @@ class ClockReportTest {
                 + " -2498.560 ms, corrected p50 +0.975 ms",
                 // 2.5 s recorded with 3 significant digits: the measured p50 is the end of a 2,048 µs bucket, the
                 // corrected one exact; ± 0.100 ms is more than 10 % of 0.975 ms.
-                "the clock difference from engine-2 to engine-1 is known only to ± 0.100 ms, more than 10 % of the"
-                + " pair's corrected p50 (+0.975 ms): its latencies are no more exact than that");
+                "the clock difference from engine-2 to engine-1, -2500.000 ms, is known only to ± 0.100 ms, more than"
+                + " 10 % of the pair's corrected p50 (+0.975 ms): its latencies are no more exact than that");
         // Negative measured latencies are kept, not warned about as lost; nothing is within 3 bounds of 0.
         assertThat(c.warnings).hasSize(3);
         // The corrected figures only when asked for; the measured ones always.
@@ -231,6 +231,24 @@ class ClockReportTest {
     }
 
     @Test
+    void correctedLatenciesBelow0_andMessagesBeforeTheDifferenceWasKnown_areWarnedAboutWithThePairsDifferenceAndP50() {
+        // The difference applied is 2 ms larger than the true one, and 1 ms latencies: every corrected one is below 0.
+        EngineSummary other = engine("engine-2", 2, measured(estimate(SHIFT + 2_000, 100, T0), null),
+                latencies(SHIFT + 25 + TRUE_LATENCY, 100), 0, 100, 1);
+        PubToSubPairs.Figures wrong = pair(1, TRUE_LATENCY, 100, SHIFT + 25, SHIFT + 2_000, 100L);
+        wrong.notCorrected = 5;
+        other.pubToSubPairs.add(wrong);
+        ClockReport c = MergedReport.of(List.of(engine("engine-1", 1, reference(), latencies(0, 0), 0, 0), other),
+                List.of()).clocks;
+
+        assertThat(c.warnings).contains("100 corrected latencies from engine-1 to engine-2 are below 0 (down to -0.975"
+                + " ms, corrected p50 -0.975 ms): the clock difference +2502.000 ms ± 0.100 ms is off by more than those"
+                + " latencies", "5 message(s) from engine-1 to engine-2 arrived before the clock difference (+2502.000 ms"
+                + " ± 0.100 ms) was known there: in the measured figures only (measured p50 "
+                + ClockReport.signedMs(wrong.measured.percentile(50.0)) + " ms)");
+    }
+
+    @Test
     void aPairWhoseOffsetWasNotMeasured_isNamed_andLeftOutOfTheCorrectedFigures() {
         ClockFigures two = ClockFigures.notMeasured("before: engine-1 answered none of 3 requests");
         two.referenceEngine = "engine-1";
@@ -258,15 +276,16 @@ class ClockReportTest {
         EngineSummary slow = engine("engine-2", 2, two, latencies(10_000, 100), 0, 100, 1);
         slow.pubToSubPairs.add(pair(1, 10_000, 100, 0, 0L, 1_500));
         assertThat(MergedReport.of(List.of(engine("engine-1", 1, reference(), latencies(0, 0), 0, 0), slow), List.of())
-                .clocks.warnings).containsExactly("the clock difference from engine-1 to engine-2 is known only to ±"
-                        + " 1.500 ms, more than 10 % of the pair's corrected p50 (+10.007 ms): its latencies are no more"
-                        + " exact than that");
+                .clocks.warnings).containsExactly("the clock difference from engine-1 to engine-2, +0.000 ms, is"
+                        + " known only to ± 1.500 ms, more than 10 % of the pair's corrected p50 (+10.007 ms): its"
+                        + " latencies are no more exact than that");
 
         EngineSummary fast = engine("engine-2", 2, two, latencies(2_000, 100), 0, 100, 1);
         fast.pubToSubPairs.add(pair(1, 2_000, 100, 0, 0L, 1_500));
         assertThat(MergedReport.of(List.of(engine("engine-1", 1, reference(), latencies(0, 0), 0, 0), fast), List.of())
-                .clocks.warnings).containsExactly("from engine-1 to engine-2 the corrected pub-to-sub p50 (+2.000 ms) is"
-                        + " within 3 bounds (3 × 1.500 ms) of zero: the clocks cannot tell these latencies from 0");
+                .clocks.warnings).containsExactly("from engine-1 to engine-2 (clock difference +0.000 ms ± 1.500 ms) the"
+                        + " corrected pub-to-sub p50 (+2.000 ms) is within 3 bounds (3 × 1.500 ms) of zero: the clocks"
+                        + " cannot tell these latencies from 0");
     }
 
     /**

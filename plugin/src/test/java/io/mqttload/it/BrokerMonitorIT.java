@@ -8,6 +8,7 @@ import static io.mqttload.testsupport.MqttElements.runReport;
 import static io.mqttload.testsupport.MqttElements.subscribe;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -162,6 +163,11 @@ class BrokerMonitorIT {
                         .add(idle(Duration.ofSeconds(4)))
                         .add(publish("pub", "ba/{client}", 1, 50, "SYNC"))
                         .build();
+                // The agent's JVM starts and connects in its own time, seconds on a busy machine (the run's idle 4 s
+                // once passed before its first sample): the run starts once it samples.
+                Path agentLog = results.resolve("agent.log");
+                await("the agent connected to the broker").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> Files.readString(agentLog).contains("broker agent: sampling process"));
 
                 RunResult run = run(plan);
 

@@ -14,7 +14,9 @@ import java.util.Map;
 
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jorphan.collections.HashTree;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,18 +42,33 @@ class ClientCertificatesIT {
     @TempDir
     static Path dir;
 
+    private static final RecordClientCertificates RECORD = new RecordClientCertificates();
     private static TestCertificates certs;
+    /**
+     * One broker for the class: its TLS listener requires a client certificate signed by the test CA, and it records
+     * which one each client showed (forgotten before each test, whose clients have the ids of the others); its TCP
+     * listener has no TLS.
+     */
+    private static EmbeddedHiveMqBroker broker;
 
     @BeforeAll
-    static void makeCertificates() {
+    static void startBroker() {
         certs = TestCertificates.generate(dir.resolve("certs"));
+        broker = EmbeddedHiveMqBroker.builder().withTls(certs)
+                .withClientCertificates(certs, EmbeddedHiveMqBroker.ClientAuthentication.REQUIRED)
+                .withExtension(RECORD).start();
     }
 
-    /** A broker that requires a client certificate signed by the test CA, and records which one each client showed. */
-    private static EmbeddedHiveMqBroker checkingBroker(RecordClientCertificates record) {
-        return EmbeddedHiveMqBroker.builder().withTls(certs)
-                .withClientCertificates(certs, EmbeddedHiveMqBroker.ClientAuthentication.REQUIRED)
-                .withExtension(record).start();
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @BeforeEach
+    void forgetTheCertificatesSeen() {
+        RECORD.clear();
     }
 
     private static MqttConnectionConfig tls(int port) {
@@ -69,8 +86,10 @@ class ClientCertificatesIT {
                 .add(connect("c", clients, "{engine}-{thread}-{client}"))
                 .add(disconnect("c"))
                 .build();
-        return JMeterTestEngine.run(plan, Duration.ofSeconds(60),
-                Map.of("mqttload.resultsDir", dir.toString(), "mqttload.progressSeconds", "0"));
+        // The broker is not asked its version: HiveMQ CE announces no name or version, so each run would wait out the
+        // question (3 s) at its end (RunReportIT checks the question).
+        return JMeterTestEngine.run(plan, Duration.ofSeconds(60), Map.of("mqttload.resultsDir", dir.toString(),
+                "mqttload.progressSeconds", "0", "mqttload.brokerVersionTimeoutMs", "0"));
     }
 
     /** The client id's {@code <thread>-<client>} suffix. */
@@ -84,40 +103,34 @@ class ClientCertificatesIT {
         Path devices = dir.resolve("devices");
         certs.writeClientKeyStores(devices, "device-1", 3);
         certs.writeClientKeyStores(devices, "device-2", 3);
-        RecordClientCertificates record = new RecordClientCertificates();
-        try (EmbeddedHiveMqBroker broker = checkingBroker(record)) {
-            MqttConnectionConfig config = tls(broker.tlsPort());
-            config.setProperty("keyStorePath", devices.resolve("device-{thread}-{client}.p12").toString());
-            RunResult run = connectAll(config, 2, 3);
+        MqttConnectionConfig config = tls(broker.tlsPort());
+        config.setProperty("keyStorePath", devices.resolve("device-{thread}-{client}.p12").toString());
+        RunResult run = connectAll(config, 2, 3);
 
-            assertThat(run.failures()).as(run.describe()).isEmpty();
-            RunSummary summary = JvmRun.lastSummary();
-            assertThat(summary.count(Count.CONNECTS_OK)).isEqualTo(6);
-            assertThat(summary.setup().steps.get(0).settings).containsEntry("TLS", "a certificate per client");
-            Map<String, String> subjects = record.subjects();
-            assertThat(subjects).hasSize(6);
-            assertThat(new HashSet<>(subjects.values())).hasSize(6);
-            subjects.forEach((id, subject) -> assertThat(subject).as(id).isEqualTo("CN=device-" + device(id)));
-        }
+        assertThat(run.failures()).as(run.describe()).isEmpty();
+        RunSummary summary = JvmRun.lastSummary();
+        assertThat(summary.count(Count.CONNECTS_OK)).isEqualTo(6);
+        assertThat(summary.setup().steps.get(0).settings).containsEntry("TLS", "a certificate per client");
+        Map<String, String> subjects = RECORD.subjects();
+        assertThat(subjects).hasSize(6);
+        assertThat(new HashSet<>(subjects.values())).hasSize(6);
+        subjects.forEach((id, subject) -> assertThat(subject).as(id).isEqualTo("CN=device-" + device(id)));
     }
 
     @Test
     void keyStoreAliasWithPlaceholders_eachClientPresentsItsEntryOfOneSharedFile() {
         Path shared = certs.writeClientKeyStore(dir.resolve("shared.p12"),
                 List.of("device-1-0", "device-1-1", "device-2-0", "device-2-1"), true);
-        RecordClientCertificates record = new RecordClientCertificates();
-        try (EmbeddedHiveMqBroker broker = checkingBroker(record)) {
-            MqttConnectionConfig config = tls(broker.tlsPort());
-            config.setProperty("keyStorePath", shared.toString());
-            config.setProperty("keyStoreAlias", "device-{thread}-{client}");
-            RunResult run = connectAll(config, 2, 2);
+        MqttConnectionConfig config = tls(broker.tlsPort());
+        config.setProperty("keyStorePath", shared.toString());
+        config.setProperty("keyStoreAlias", "device-{thread}-{client}");
+        RunResult run = connectAll(config, 2, 2);
 
-            assertThat(run.failures()).as(run.describe()).isEmpty();
-            Map<String, String> subjects = record.subjects();
-            assertThat(subjects).hasSize(4);
-            assertThat(new HashSet<>(subjects.values())).hasSize(4);
-            subjects.forEach((id, subject) -> assertThat(subject).as(id).isEqualTo("CN=device-" + device(id)));
-        }
+        assertThat(run.failures()).as(run.describe()).isEmpty();
+        Map<String, String> subjects = RECORD.subjects();
+        assertThat(subjects).hasSize(4);
+        assertThat(new HashSet<>(subjects.values())).hasSize(4);
+        subjects.forEach((id, subject) -> assertThat(subject).as(id).isEqualTo("CN=device-" + device(id)));
     }
 
     @Test
@@ -126,50 +139,45 @@ class ClientCertificatesIT {
         certs.writeClientKeyStores(devices, "device-1", 4);
         // Client 2's certificate is signed by a CA the broker does not know.
         certs.writeClientKeyStore(devices.resolve("device-1-2.p12"), List.of("device-1-2"), false);
-        RecordClientCertificates record = new RecordClientCertificates();
-        try (EmbeddedHiveMqBroker broker = checkingBroker(record)) {
-            MqttConnectionConfig config = tls(broker.tlsPort());
-            config.setProperty("keyStorePath", devices.resolve("device-{thread}-{client}.p12").toString());
-            RunResult run = connectAll(config, 1, 4);
+        MqttConnectionConfig config = tls(broker.tlsPort());
+        config.setProperty("keyStorePath", devices.resolve("device-{thread}-{client}.p12").toString());
+        RunResult run = connectAll(config, 1, 4);
 
-            RunSummary summary = JvmRun.lastSummary();
-            assertThat(summary.count(Count.CONNECTS_OK)).as(run.describe()).isEqualTo(3);
-            assertThat(summary.count(Count.CONNECTS_FAILED)).as(run.describe()).isEqualTo(1);
-            SampleResult connect = run.samples().get(0);
-            assertThat(connect.isSuccessful()).isFalse();
-            assertThat(connect.getResponseMessage()).contains("connected 3 of 4", "-1-2: TLS handshake failed",
-                    "certificate_unknown").doesNotContain("MQTT_3_1_1").doesNotContain("\n");
-            assertThat(record.subjects().values()).containsExactlyInAnyOrder("CN=device-1-0", "CN=device-1-1",
-                    "CN=device-1-3");
-        }
+        RunSummary summary = JvmRun.lastSummary();
+        assertThat(summary.count(Count.CONNECTS_OK)).as(run.describe()).isEqualTo(3);
+        assertThat(summary.count(Count.CONNECTS_FAILED)).as(run.describe()).isEqualTo(1);
+        SampleResult connect = run.samples().get(0);
+        assertThat(connect.isSuccessful()).isFalse();
+        assertThat(connect.getResponseMessage()).contains("connected 3 of 4", "-1-2: TLS handshake failed",
+                "certificate_unknown").doesNotContain("MQTT_3_1_1").doesNotContain("\n");
+        assertThat(RECORD.subjects().values()).containsExactlyInAnyOrder("CN=device-1-0", "CN=device-1-1",
+                "CN=device-1-3");
     }
 
     @Test
     void overTls_theConnectPhasesAreMeasuredAndAddUpToTheConnect() {
         Path devices = dir.resolve("phases");
         certs.writeClientKeyStores(devices, "device-1", 1);
-        try (EmbeddedHiveMqBroker broker = checkingBroker(new RecordClientCertificates())) {
-            MqttConnectionConfig config = tls(broker.tlsPort());
-            config.setProperty("keyStorePath", devices.resolve("device-{thread}-{client}.p12").toString());
-            RunResult run = connectAll(config, 1, 1);
+        MqttConnectionConfig config = tls(broker.tlsPort());
+        config.setProperty("keyStorePath", devices.resolve("device-{thread}-{client}.p12").toString());
+        RunResult run = connectAll(config, 1, 1);
 
-            assertThat(run.failures()).as(run.describe()).isEmpty();
-            RunSummary summary = JvmRun.lastSummary();
-            LatencyStats whole = summary.latencyOf(Latency.CONNECT);
-            long sum = 0;
-            for (Latency phase : List.of(Latency.CONNECT_TCP, Latency.CONNECT_TLS,
-                    Latency.CONNECT_CONNACK)) {
-                LatencyStats s = summary.latencyOf(phase);
-                assertThat(s.count).as(phase.key()).isEqualTo(1);
-                assertThat(s.min).as(phase.key()).isPositive();
-                assertThat(s.max).as(phase.key()).isLessThanOrEqualTo(whole.max);
-                sum += s.max;
-                assertThat(summary.figures().latencyMicros).containsKey(phase.key());
-            }
-            // One connect: each histogram holds one value, to HdrHistogram's three significant digits.
-            assertThat((double) sum).isCloseTo(whole.max, offset(resolution(whole.max)));
-            assertThat(summary.toTable()).contains("connect: TCP", "connect: TLS handshake", "connect: CONNACK");
+        assertThat(run.failures()).as(run.describe()).isEmpty();
+        RunSummary summary = JvmRun.lastSummary();
+        LatencyStats whole = summary.latencyOf(Latency.CONNECT);
+        long sum = 0;
+        for (Latency phase : List.of(Latency.CONNECT_TCP, Latency.CONNECT_TLS,
+                Latency.CONNECT_CONNACK)) {
+            LatencyStats s = summary.latencyOf(phase);
+            assertThat(s.count).as(phase.key()).isEqualTo(1);
+            assertThat(s.min).as(phase.key()).isPositive();
+            assertThat(s.max).as(phase.key()).isLessThanOrEqualTo(whole.max);
+            sum += s.max;
+            assertThat(summary.figures().latencyMicros).containsKey(phase.key());
         }
+        // One connect: each histogram holds one value, to HdrHistogram's three significant digits.
+        assertThat((double) sum).isCloseTo(whole.max, offset(resolution(whole.max)));
+        assertThat(summary.toTable()).contains("connect: TCP", "connect: TLS handshake", "connect: CONNACK");
     }
 
     /** Three phases and the whole, each within a thousandth of its value (three significant digits), and a microsecond. */
@@ -179,18 +187,16 @@ class ClientCertificatesIT {
 
     @Test
     void withoutTls_theTlsPhaseIsAbsent() {
-        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start()) {
-            RunResult run = connectAll(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"), 1, 3);
+        RunResult run = connectAll(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"), 1, 3);
 
-            assertThat(run.failures()).as(run.describe()).isEmpty();
-            RunSummary summary = JvmRun.lastSummary();
-            assertThat(summary.latencyOf(Latency.CONNECT).count).isEqualTo(3);
-            assertThat(summary.latencyOf(Latency.CONNECT_TCP).count).isEqualTo(3);
-            assertThat(summary.latencyOf(Latency.CONNECT_CONNACK).count).isEqualTo(3);
-            assertThat(summary.latencyOf(Latency.CONNECT_TLS).count).isZero();
-            EngineSummary figures = summary.figures();
-            assertThat(figures.latencyMicros).containsKeys("connectTcp", "connectConnack").doesNotContainKey("connectTls");
-            assertThat(summary.toTable()).contains("connect: TCP").doesNotContain("TLS handshake");
-        }
+        assertThat(run.failures()).as(run.describe()).isEmpty();
+        RunSummary summary = JvmRun.lastSummary();
+        assertThat(summary.latencyOf(Latency.CONNECT).count).isEqualTo(3);
+        assertThat(summary.latencyOf(Latency.CONNECT_TCP).count).isEqualTo(3);
+        assertThat(summary.latencyOf(Latency.CONNECT_CONNACK).count).isEqualTo(3);
+        assertThat(summary.latencyOf(Latency.CONNECT_TLS).count).isZero();
+        EngineSummary figures = summary.figures();
+        assertThat(figures.latencyMicros).containsKeys("connectTcp", "connectConnack").doesNotContainKey("connectTls");
+        assertThat(summary.toTable()).contains("connect: TCP").doesNotContain("TLS handshake");
     }
 }

@@ -164,7 +164,8 @@ class InfluxAuthIT {
                 .until(() -> writer.written() + writer.dropped() == lines.size());
         long start = System.nanoTime();
         writer.close(BOUND.toMillis());
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("close with nothing left").isLessThan(Duration.ofSeconds(2));
+        // Nothing left: the close returns without waiting for its bound, however slow this machine.
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("close with nothing left").isLessThan(BOUND.dividedBy(2));
     }
 
     private static String base64(String s) {

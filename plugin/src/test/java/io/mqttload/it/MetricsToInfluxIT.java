@@ -27,6 +27,8 @@ import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.apache.jmeter.timers.ConstantTimer;
 import org.apache.jorphan.collections.HashTree;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,12 +52,27 @@ import io.mqttload.testsupport.RunResult;
  * engine's own, and merging the per-interval histograms gives exactly the summary's percentiles.
  */
 class MetricsToInfluxIT {
+    /** One broker for the class: each test's runs end with their clients closed, on topics of their own. */
+    private static EmbeddedHiveMqBroker broker;
+
     @TempDir
     Path results;
 
+    @BeforeAll
+    static void startBroker() {
+        broker = EmbeddedHiveMqBroker.start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
     @Test
     void countsAndMergedPercentilesInInfluxDb_matchTheRunSummary() throws Exception {
-        try (InfluxDbServer influx = InfluxDbServer.start(); EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start()) {
+        try (InfluxDbServer influx = InfluxDbServer.start()) {
             assertThat(influx.query("", "CREATE DATABASE mqttload")).doesNotContain("error");
             MqttMetricsConfig metrics = PlanBuilder.testBean(new MqttMetricsConfig(), "MQTT Metrics");
             metrics.setProperty("influxUrl", influx.url());
@@ -142,7 +159,7 @@ class MetricsToInfluxIT {
 
     @Test
     void requestResponse_roundTripsAndReplyCountsInInfluxDb_matchTheRunSummary() throws Exception {
-        try (InfluxDbServer influx = InfluxDbServer.start(); EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start()) {
+        try (InfluxDbServer influx = InfluxDbServer.start()) {
             assertThat(influx.query("", "CREATE DATABASE mqttload")).doesNotContain("error");
             MqttMetricsConfig metrics = PlanBuilder.testBean(new MqttMetricsConfig(), "MQTT Metrics");
             metrics.setProperty("influxUrl", influx.url());
@@ -188,47 +205,45 @@ class MetricsToInfluxIT {
 
     @Test
     void influxDbUnreachable_theRunGoesOnAndTheDroppedPointsAreCounted() {
-        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start()) {
-            MqttMetricsConfig metrics = PlanBuilder.testBean(new MqttMetricsConfig(), "MQTT Metrics");
-            // Nothing listens there: every write fails at once.
-            metrics.setProperty("influxUrl", "http://127.0.0.1:" + FreePorts.tcpPort());
-            HashTree plan = PlanBuilder.testPlan("metrics down")
-                    .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
-                    .config(metrics)
-                    .threadGroup("t", 1, PlanBuilder.FOREVER)
-                    .duration(Duration.ofSeconds(3))
-                    .add(onceOnly(), connect("pub", 1, "{engine}-p"))
-                    .add(publish("pub", "down/x", 1, 10, "SYNC"))
-                    .build();
-            ByteArrayOutputStream console = new ByteArrayOutputStream();
-            PrintStream previous = System.out;
-            long start = System.nanoTime();
-            RunResult run;
-            System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
-            try {
-                run = JMeterTestEngine.run(plan, Duration.ofSeconds(60), Map.of("mqttload.resultsDir",
-                        results.toString(), "mqttload.progressSeconds", "0"));
-            } finally {
-                System.setOut(previous);
-            }
-
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(25));
-            assertThat(run.failures()).as(run.describe()).isEmpty();
-            assertThat(JvmRun.lastSummary().count(Count.ACKNOWLEDGED)).isPositive();
-            String out = console.toString(StandardCharsets.UTF_8);
-            Matcher report = Pattern.compile("MQTT metrics: 0 points written to InfluxDB, (\\d+) dropped; last error: ")
-                    .matcher(out);
-            assertThat(report.find()).as(out).isTrue();
-            assertThat(Long.parseLong(report.group(1))).isPositive()
-                    .isEqualTo(JvmRun.lastSummary().count(Count.METRIC_POINTS_DROPPED));
+        MqttMetricsConfig metrics = PlanBuilder.testBean(new MqttMetricsConfig(), "MQTT Metrics");
+        // Nothing listens there: every write fails at once.
+        metrics.setProperty("influxUrl", "http://127.0.0.1:" + FreePorts.tcpPort());
+        HashTree plan = PlanBuilder.testPlan("metrics down")
+                .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                .config(metrics)
+                .threadGroup("t", 1, PlanBuilder.FOREVER)
+                .duration(Duration.ofSeconds(3))
+                .add(onceOnly(), connect("pub", 1, "{engine}-p"))
+                .add(publish("pub", "down/x", 1, 10, "SYNC"))
+                .build();
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        PrintStream previous = System.out;
+        long start = System.nanoTime();
+        RunResult run;
+        System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
+        try {
+            run = JMeterTestEngine.run(plan, Duration.ofSeconds(60), Map.of("mqttload.resultsDir",
+                    results.toString(), "mqttload.progressSeconds", "0"));
+        } finally {
+            System.setOut(previous);
         }
+
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(25));
+        assertThat(run.failures()).as(run.describe()).isEmpty();
+        assertThat(JvmRun.lastSummary().count(Count.ACKNOWLEDGED)).isPositive();
+        String out = console.toString(StandardCharsets.UTF_8);
+        Matcher report = Pattern.compile("MQTT metrics: 0 points written to InfluxDB, (\\d+) dropped; last error: ")
+                .matcher(out);
+        assertThat(report.find()).as(out).isTrue();
+        assertThat(Long.parseLong(report.group(1))).isPositive()
+                .isEqualTo(JvmRun.lastSummary().count(Count.METRIC_POINTS_DROPPED));
     }
 
     @Test
     void influxDbGoesDownMidRun_theRunEndsOnTimeWithItsVerdictAndCountsWrittenAndDropped() throws Exception {
         InfluxDbServer influx = InfluxDbServer.start();
         boolean influxStopped = false;
-        try (EmbeddedHiveMqBroker broker = EmbeddedHiveMqBroker.start()) {
+        try {
             assertThat(influx.query("", "CREATE DATABASE mqttload")).doesNotContain("error");
             MqttMetricsConfig metrics = PlanBuilder.testBean(new MqttMetricsConfig(), "MQTT Metrics");
             metrics.setProperty("influxUrl", influx.url());

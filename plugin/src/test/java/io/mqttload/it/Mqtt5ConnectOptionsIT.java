@@ -368,23 +368,16 @@ class Mqtt5ConnectOptionsIT {
 
     // ---- bad values ----
 
+    /**
+     * One of each kind of refusal, as JMeter shows it: a value its declaration refuses (every such value:
+     * SettingsDeclarationTest), a rule no single setting sees and an MQTT 5 option with MQTT 3.1.1 (every one:
+     * ConnectOptionsTest).
+     */
     static Stream<Arguments> badValues() {
         return Stream.of(
                 Arguments.of("MQTT_5", "receiveMaximum", "0", "receiveMaximum = '0': must be between 1 and 65535"),
-                Arguments.of("MQTT_5", "receiveMaximum", "abc", "receiveMaximum = 'abc': not a whole number"),
-                Arguments.of("MQTT_5", "maximumPacketSize", "0", "maximumPacketSize = '0': must be between 1 and 268435460"),
-                Arguments.of("MQTT_5", "topicAliasMaximum", "70000", "topicAliasMaximum = '70000'"),
-                Arguments.of("MQTT_5", "sendTopicAliasMaximum", "-1", "sendTopicAliasMaximum = '-1'"),
-                Arguments.of("MQTT_5", "willQos", "3", "willQos = '3': MQTT QoS must be 0, 1 or 2"),
-                Arguments.of("MQTT_5", "willTopic", "clients/+/gone", "willTopic = 'clients/+/gone': wildcards"),
-                Arguments.of("MQTT_5", "willRetain", "ture", "willRetain = 'ture': must be true or false"),
                 Arguments.of("MQTT_5", "willPayload", "bye", "willPayload = 'bye': a will message needs a willTopic"),
-                Arguments.of("MQTT_5", "userProperties", "=load", "userProperties = '=load': a user property needs a name"),
-                Arguments.of("MQTT_5", "authDataEncoding", "HEX", "authDataEncoding = 'HEX': must be TEXT or BASE64"),
-                Arguments.of("MQTT_3_1_1", "receiveMaximum", "10", "receiveMaximum = '10': an MQTT 5 option"),
-                Arguments.of("MQTT_3_1_1", "userProperties", "team=load", "userProperties = 'team=load': an MQTT 5 option"),
-                Arguments.of("MQTT_3_1_1", "authMethod", AUTH_METHOD, "authMethod = '" + AUTH_METHOD + "': an MQTT 5 option"),
-                Arguments.of("MQTT_3_1_1", "sendTopicAliasMaximum", "0", "sendTopicAliasMaximum = '0': an MQTT 5 option"));
+                Arguments.of("MQTT_3_1_1", "receiveMaximum", "10", "receiveMaximum = '10': an MQTT 5 option"));
     }
 
     @ParameterizedTest(name = "{0} {1} = {2}")

@@ -7,7 +7,6 @@ import static io.mqttload.testsupport.MqttElements.publish;
 import static io.mqttload.testsupport.MqttElements.runReport;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -25,10 +24,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.hivemq.client.mqtt.datatypes.MqttQos;
-import com.hivemq.client.mqtt.mqtt3.Mqtt3BlockingClient;
-import com.hivemq.client.mqtt.mqtt3.Mqtt3Client;
 
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.jmeter.run.JvmRun;
@@ -51,7 +46,8 @@ import io.mqttload.testsupport.TcpProxy;
 /**
  * The MQTT Rendezvous Timer on one engine against a real broker: threads that arrive over seconds
  * all go on only after the last one arrived, a barrier can be passed again, and a barrier that cannot
- * fill up ends the wait on time with the count reached and expected. Several engines: DistributedIT.
+ * fill up ends the wait on time with the count reached and expected. Several engines: DistributedIT; what a barrier
+ * counts (another run's announcements, mismatched run ids) without JMeter: RendezvousTest.
  */
 class RendezvousIT {
     private static EmbeddedHiveMqBroker broker;
@@ -283,32 +279,6 @@ class RendezvousIT {
         assertThat(run.byLabel("publish pub").size()).as("stopped at the first barrier, not after 100 publishes")
                 .isLessThanOrEqualTo(4);
         assertThat(JvmRun.lastSummary().count(Count.RENDEZVOUS_TIMEOUTS)).isEqualTo(1);
-    }
-
-    @Test
-    void announcementsOfAnotherRunOnTheSameBroker_areNotCounted() throws Exception {
-        // Leftovers of another run (as an engine killed mid-barrier would leave them): three retained announcements.
-        Mqtt3BlockingClient other = Mqtt3Client.builder().identifier("rv-foreign").serverHost("127.0.0.1")
-                .serverPort(broker.tcpPort()).buildBlocking();
-        other.connect();
-        for (int i = 1; i <= 3; i++) {
-            other.publishWith().topic("mqttload/rendezvous/rv-other-run/start/1/ghost/" + i).retain(true)
-                    .qos(MqttQos.AT_LEAST_ONCE).payload("ghost".getBytes(StandardCharsets.UTF_8)).send();
-        }
-        other.disconnect();
-
-        HashTree plan = PlanBuilder.testPlan("rendezvous-runs")
-                .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
-                .config(runReport())
-                .threadGroup("pubs", 2, 1)
-                .add(connect("pub", 1, "{engine}-ro-{thread}"))
-                .add(publish("pub", "ro/{thread}", 1, 1, "SYNC"), timer("4", "1500", "CONTINUE"))
-                .build();
-        run(plan, "rv-this-run");
-
-        // Counted with the other run's three, two threads would have filled a barrier of four.
-        assertThat(JvmRun.lastSummary().count(Count.RENDEZVOUS_TIMEOUTS)).isEqualTo(1);
-        assertThat(MqttRunReport.lastReport().rendezvous.get(0).threads).isEqualTo(2);
     }
 
     /**

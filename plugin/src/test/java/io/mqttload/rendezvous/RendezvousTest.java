@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.mqttload.client.ConnectionSettings;
+import io.mqttload.client.ControlConnection;
 import io.mqttload.testsupport.memory.InMemoryBroker;
 import io.mqttload.testsupport.memory.MemoryEngine;
 
@@ -94,6 +96,33 @@ class RendezvousTest {
             assertThat(p.barrier.arrived()).isEqualTo(2);
             assertThat(p.barrier.enginesSeen()).containsExactly("engine-1", "engine-2");
         });
+    }
+
+    @Test
+    void announcementsOfAnotherRun_areNotCounted() throws Exception {
+        // Leftovers of another run on the same broker, as an engine killed mid-barrier leaves them: two retained
+        // announcements at the same barrier; and an engine of that run waiting there now.
+        ControlConnection other = broker.controlConnection("other-run", SETTINGS, 1_000, null, (topic, payload) -> { });
+        for (int i = 1; i <= 2; i++) {
+            other.publish("mqttload/rendezvous/run-other/start/1/ghost/" + i, "ghost".getBytes(StandardCharsets.UTF_8),
+                    1, true).get(1, TimeUnit.SECONDS);
+        }
+        other.close(1_000);
+        Rendezvous otherRun = engine("run-other", true, 9);
+        Future<Rendezvous.Passage> waiting = threads.submit(() -> otherRun.await("start", 1, 5, 5_000, true));
+        // Its announcement is on the broker once it heard it back.
+        await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(5))
+                .until(() -> otherRun.barriers().stream().anyMatch(b -> b.arrived() >= 1));
+
+        // With the other run's three, this run's two would fill a group of five.
+        List<Rendezvous.Passage> passages = arrive(5, 300, engine("run-6", true, 1), engine("run-6", true, 2));
+
+        assertThat(passages).allSatisfy(p -> {
+            assertThat(p.released).isFalse();
+            assertThat(p.barrier.arrived()).isEqualTo(2);
+            assertThat(p.barrier.enginesSeen()).containsExactly("engine-1", "engine-2");
+        });
+        assertThat(waiting.isDone()).as("the other run still waits for its own engines").isFalse();
     }
 
     @Test

@@ -21,6 +21,11 @@ import com.hivemq.extension.sdk.api.services.Services;
 public final class RecordClientCertificates implements ExtensionMain {
     private final Map<String, String> subjects = new ConcurrentHashMap<>();
 
+    /** Forgets what was recorded: a class that shares its broker between tests starts each test with none. */
+    public void clear() {
+        subjects.clear();
+    }
+
     /** Client id to the subject of its certificate ("(none)" for a client that presented none), sorted by id. */
     public Map<String, String> subjects() {
         return new TreeMap<>(subjects);

@@ -75,6 +75,9 @@ public final class ReportText {
             t.append(String.format(Locale.ROOT, "delivered, never acknowledged to the publisher: %d%n",
                     r.count(Count.DELIVERED_UNACKNOWLEDGED)));
         }
+        if (!r.connectRetries().isEmpty()) {
+            t.append("retries: ").append(r.connectRetries()).append('\n');
+        }
         if (!r.reconnectsGivenUp().isEmpty()) {
             t.append("reconnects given up: ").append(r.reconnectsGivenUp()).append('\n');
         }
@@ -115,6 +118,9 @@ public final class ReportText {
         }
         m.append(String.format(Locale.ROOT, " | %.3f |%n%n", p.max / 1000.0));
         m.append("Rates over the measured window; drain: ").append(r.rates.drainText()).append(".\n\n");
+        if (!r.connectRetries().isEmpty()) {
+            m.append("Retries: ").append(r.connectRetries()).append(".\n\n");
+        }
         if (!r.reconnectsGivenUp().isEmpty()) {
             m.append("Reconnects given up: ").append(r.reconnectsGivenUp()).append(".\n\n");
         }

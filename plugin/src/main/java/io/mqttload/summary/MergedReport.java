@@ -418,6 +418,11 @@ public final class MergedReport {
         return judgement.line();
     }
 
+    /** What the clients' retries did, on every engine: see {@link RunSummary#connectRetries}. */
+    public String connectRetries() {
+        return RunSummary.connectRetries(this::count);
+    }
+
     /** Who gave up reconnecting, on every engine: see {@link RunSummary#reconnectsGivenUp}. */
     public String reconnectsGivenUp() {
         return RunSummary.reconnectsGivenUp(this::count);

@@ -62,6 +62,8 @@ public final class LoadClient {
     /** Whether the connection ever opened: a refusal after it is a reconnect's. */
     private volatile boolean everOpened;
     private volatile boolean closed;
+    /** Whether a first connect that waits or retries under the policy has not ended yet. */
+    private volatile boolean firstConnectPending;
     /** What the connection tells this client; package-visible so that tests can play a connection's life. */
     final LoadConnection.Listener events = new ConnectionEvents();
 
@@ -130,6 +132,11 @@ public final class LoadClient {
         return connection.isReconnecting();
     }
 
+    /** Whether the client's first connect is still waiting or retrying under its policy. */
+    public boolean isFirstConnectPending() {
+        return firstConnectPending && !closed;
+    }
+
     /** Whether this client speaks MQTT 5 (MQTT 5 properties and subscription options need it). */
     public boolean isMqtt5() {
         return connection.isMqtt5();
@@ -141,6 +148,10 @@ public final class LoadClient {
      */
     public CompletableFuture<Boolean> connect() {
         long wait = reconnectPolicy.initialWaitMillis(ThreadLocalRandom.current());
+        if (reconnectPolicy.retriesFirstConnect() || wait > 0) {
+            // Until it ends, the run's end must close this client, or it would go on trying after the run.
+            firstConnectPending = true;
+        }
         if (wait == 0) {
             return connectNow();
         }
@@ -148,6 +159,7 @@ public final class LoadClient {
         CompletableFuture<Boolean> connected = new CompletableFuture<>();
         CompletableFuture.delayedExecutor(wait, TimeUnit.MILLISECONDS).execute(() -> {
             if (closed) {
+                firstConnectPending = false;
                 connected.completeExceptionally(new IllegalStateException("closed before its initial wait ended"));
                 return;
             }
@@ -166,6 +178,7 @@ public final class LoadClient {
         attemptStartMicros = MicroClock.nowMicros();
         metrics.count(Count.CONNECT_ATTEMPTS);
         return connection.connect().whenComplete((present, error) -> {
+            firstConnectPending = false;
             // A retried connect is timed from its last attempt: the delays before it are the policy's, not the broker's.
             long start = attemptStartMicros;
             if (error == null) {

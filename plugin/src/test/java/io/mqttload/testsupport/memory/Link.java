@@ -121,7 +121,13 @@ final class Link {
                 }
                 attempts++;
                 events.retrying(true, delay);
-                broker.schedule(() -> firstConnect(result), delay);
+                broker.schedule(() -> {
+                    if (closing) {
+                        result.completeExceptionally(error);
+                    } else {
+                        firstConnect(result);
+                    }
+                }, delay);
             });
         });
     }

@@ -418,9 +418,9 @@ public final class MergedReport {
         return judgement.line();
     }
 
-    /** What the clients' retries did, on every engine: see {@link RunSummary#connectRetries}. */
+    /** What the clients' retries did, on every engine: see {@link ConnectRetries#line}. */
     public String connectRetries() {
-        return RunSummary.connectRetries(this::count);
+        return ConnectRetries.line(this::count);
     }
 
     /** Who gave up reconnecting, on every engine: see {@link RunSummary#reconnectsGivenUp}. */

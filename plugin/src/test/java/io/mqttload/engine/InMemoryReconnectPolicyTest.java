@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -20,6 +21,9 @@ import io.mqttload.client.ReconnectPolicy.Kind;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.FailureTally;
+import io.mqttload.report.HtmlReport;
+import io.mqttload.report.ReportText;
+import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.memory.InMemoryBroker;
 import io.mqttload.testsupport.memory.MemoryEngine;
@@ -83,8 +87,12 @@ class InMemoryReconnectPolicyTest {
         assertThat(summary.count(Count.CONNECTS_GIVEN_UP)).isZero();
         assertThat(summary.count(Count.RECONNECT_ATTEMPTS_MADE)).isZero();
         assertThat(summary.failures).isEmpty();
-        assertThat(summary.toTable()).contains("connect attempts 5: 3 first-connect retries, 0 reconnect attempts;"
-                + " refused 'later': 3 server busy");
+        String line = "connect attempts 5: 3 first-connect retries, 0 reconnect attempts; refused 'later': 3 server busy";
+        assertThat(summary.toTable()).contains("retries                      " + line);
+        MergedReport report = MergedReport.merge(List.of(summary.toJson()), List.of());
+        assertThat(ReportText.table(report)).contains("retries: " + line);
+        assertThat(ReportText.markdown(report)).contains("Retries: " + line + ".");
+        assertThat(HtmlReport.render(report)).contains("<p>Retries: " + line.replace("'", "&#39;") + ".</p>");
     }
 
     @Test

@@ -24,10 +24,10 @@ public final class ConnectRetries {
     public static String line(ToLongFunction<Count> count) {
         StringBuilder refusals = new StringBuilder();
         long refused = 0;
-        for (Count c : LATER_REFUSALS.keySet()) {
-            long n = count.applyAsLong(c);
+        for (Map.Entry<Count, String> r : LATER_REFUSALS.entrySet()) {
+            long n = count.applyAsLong(r.getKey());
             if (n > 0) {
-                refusals.append(refusals.length() == 0 ? "" : ", ").append(n).append(' ').append(LATER_REFUSALS.get(c));
+                refusals.append(refusals.length() == 0 ? "" : ", ").append(n).append(' ').append(r.getValue());
                 refused += n;
             }
         }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,7 @@ import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.memory.InMemoryBroker;
 import io.mqttload.testsupport.memory.MemoryEngine;
+import io.mqttload.traffic.LoadClient;
 
 /**
  * A device's reconnect policy on the in-memory broker: a first connect refused "later" retried or not as the setting
@@ -217,6 +219,30 @@ class InMemoryReconnectPolicyTest {
         assertThat(summary.count(Count.RECONNECTS_GIVEN_UP)).isZero();
         assertThat(summary.count(Count.RECONNECT_ATTEMPTS_MADE))
                 .isBetween(summary.count(Count.CONNACK_QUOTA_EXCEEDED), summary.count(Count.CONNACK_QUOTA_EXCEEDED) + 2);
+    }
+
+    @Test
+    void aFirstConnectRetriedWithoutBound_endsWithTheRun() {
+        broker.refuseNextConnects("dev", "SERVER_BUSY", Integer.MAX_VALUE);
+        MemoryEngine engine = engine();
+        RunContext run = engine.context();
+        // Driven without a sample: a sample would wait for it, and the run's end is what this is about.
+        LoadClient client = new LoadClient(run.connector(), "dev", 0, null, mqtt5(), run.metrics(),
+                run.samplerMetrics("connect"), run.ledger(),
+                new ReconnectPolicy(Kind.FIXED, ReconnectPolicy.UNBOUNDED, 1, 1, 0, 0, true), 0);
+        run.register(client);
+        CompletableFuture<Boolean> connected = client.connect();
+        await().atMost(Duration.ofSeconds(5)).until(() -> run.metrics().sum(Count.CONNECT_RETRIES) >= 20);
+        assertThat(client.isFirstConnectPending()).isTrue();
+
+        RunSummary summary = engine.shutdown();
+
+        assertThat(connected).failsWithin(Duration.ofSeconds(2));
+        long refused = broker.count(InMemoryBroker.Count.CONNECTS_REFUSED);
+        await().during(Duration.ofMillis(100)).atMost(Duration.ofSeconds(1))
+                .until(() -> broker.count(InMemoryBroker.Count.CONNECTS_REFUSED) == refused);
+        assertThat(summary.count(Count.CONNACK_SERVER_BUSY)).as(summary.toTable()).isGreaterThanOrEqualTo(20);
+        assertThat(summary.count(Count.CONNECTS_OK)).isZero();
     }
 
     @Test

@@ -185,18 +185,22 @@ public final class ReconnectPolicy {
         return total;
     }
 
-    /** The policy in a report's setup words, e.g. "EXPONENTIAL, 3 attempts, 1000 to 10000 ms". */
+    /**
+     * The policy in a report's setup words, e.g. "EXPONENTIAL (3 attempts, 1000 to 10000 ms)": in parentheses, as the
+     * setup line separates its entries with commas.
+     */
     public String describe() {
         if (maxAttempts == 0) {
-            return "none" + (initialWaitMaxMillis > 0 ? "; " + initialWait() : "");
+            return "none" + (initialWaitMaxMillis > 0 ? " (" + initialWait() + ")" : "");
         }
-        StringBuilder d = new StringBuilder(kind.name()).append(", ")
+        StringBuilder d = new StringBuilder(kind.name()).append(" (")
                 .append(isUnbounded() ? "unbounded" : Integer.toString(maxAttempts)).append(" attempts");
         if (kind != Kind.IMMEDIATE) {
             d.append(", ").append(baseMillis).append(kind == Kind.FIXED ? "" : " to " + capMillis).append(" ms");
         }
         d.append(retryFirstConnect ? "; first connect retried" : "");
-        return initialWaitMaxMillis > 0 ? d.append("; ").append(initialWait()).toString() : d.toString();
+        d.append(initialWaitMaxMillis > 0 ? "; " + initialWait() : "");
+        return d.append(')').toString();
     }
 
     private String initialWait() {

@@ -139,7 +139,7 @@ class ReconnectPolicyTest {
         Retries device = new Retries(new ReconnectPolicy(Kind.FIXED, 3, BASE, CAP, 0, 0, true), new Random(1));
         assertThat(device.next(true, 0, -1, true)).isEqualTo(BASE);
         assertThat(device.next(true, 3, -1, true)).isEqualTo(Retries.NONE);
-        assertThat(device.policy().describe()).isEqualTo("FIXED, 3 attempts, 100 ms; first connect retried");
+        assertThat(device.policy().describe()).isEqualTo("FIXED (3 attempts, 100 ms; first connect retried)");
     }
 
     @Test
@@ -170,7 +170,7 @@ class ReconnectPolicyTest {
         }
         assertThat(sum / DRAWS).isCloseTo(2_000.0, within(20.0));
         assertThat(new ReconnectPolicy(3, BASE, CAP).initialWaitMillis(random)).isZero();
-        assertThat(p.describe()).isEqualTo("EXPONENTIAL, 3 attempts, 100 to 5000 ms; initial wait 1000 to 3000 ms");
+        assertThat(p.describe()).isEqualTo("EXPONENTIAL (3 attempts, 100 to 5000 ms; initial wait 1000 to 3000 ms)");
     }
 
     @Test

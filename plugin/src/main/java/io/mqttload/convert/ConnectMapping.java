@@ -251,10 +251,12 @@ final class ConnectMapping {
         String attemptName = x.nameOf("mqtt.conn_attampt_max", "mqtt.conn_attempt_max");
         String attempts = x.takeEither("mqtt.conn_attampt_max", "mqtt.conn_attempt_max");
         if (fuse && attempts != null && !attempts.trim().equals("0")) {
-            r.approximated(attemptName, attempts, "the suite does not retry a first connect that fails");
+            r.approximated(attemptName, attempts, "the suite does not retry a first connect here (retryFirstConnect ="
+                    + " false): its retries of a first connect share reconnectAttempts with reconnects, with no count of"
+                    + " their own");
         } else {
-            r.noEffect(attemptName, attempts, "XMeter's HiveMQ client ignores it; the suite does not retry a first "
-                    + "connect that fails either");
+            r.noEffect(attemptName, attempts, "XMeter's HiveMQ client ignores it; the converted plan does not retry a"
+                    + " first connect that fails either (retryFirstConnect = false)");
         }
 
         String reconnName = x.nameOf("mqtt.reconn_attampt_max", "mqtt.reconn_attempt_max");

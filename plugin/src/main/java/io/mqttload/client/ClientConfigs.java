@@ -70,9 +70,12 @@ public final class ClientConfigs {
                 .build();
     }
 
-    /** Asks for the next reconnect attempt after the policy's delay for it. */
+    /**
+     * Asks a control client's reconnector for the next attempt after the policy's longest delay for it: the control
+     * clients' policy is exponential, without jitter, so that is its delay.
+     */
     static void reconnectLater(MqttClientDisconnectedContext ctx, ReconnectPolicy policy) {
-        ctx.getReconnector().reconnect(true).delay(policy.delayMillis(ctx.getReconnector().getAttempts()),
+        ctx.getReconnector().reconnect(true).delay(policy.longestDelayMillis(ctx.getReconnector().getAttempts()),
                 TimeUnit.MILLISECONDS);
     }
 

@@ -73,6 +73,21 @@ public final class Errors {
     }
 
     /**
+     * The reason code of a CONNACK that refused the connect (MQTT 5 reason code, MQTT 3.1.1 return code), or -1 when
+     * the connect was not refused by a CONNACK (unreachable, unanswered, closed).
+     */
+    static int connackCode(Throwable t) {
+        Throwable e = unwrap(t);
+        if (e instanceof Mqtt5ConnAckException) {
+            return ((Mqtt5ConnAckException) e).getMqttMessage().getReasonCode().getCode();
+        }
+        if (e instanceof Mqtt3ConnAckException) {
+            return ((Mqtt3ConnAckException) e).getMqttMessage().getReturnCode().getCode();
+        }
+        return -1;
+    }
+
+    /**
      * A failure's reason for counting: like {@link #describe} but without what differs from client to client (the
      * filters a SUBACK refused), so that thousands of clients failing alike make one reason with a count.
      */

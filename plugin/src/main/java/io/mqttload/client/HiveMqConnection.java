@@ -2,6 +2,7 @@ package io.mqttload.client;
 
 import java.net.InetAddress;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +36,8 @@ public final class HiveMqConnection implements LoadConnection {
     private final String clientId;
     private final ConnectionSettings settings;
     private final InetAddress localAddress;
-    private final ReconnectPolicy reconnectPolicy;
+    /** The attempts of this connection under its policy; touched on its event loop only. */
+    private final Retries retries;
     private final Listener listener;
     /** A slow consumer's own event loop, shut down with the connection; null for every other client. */
     private final NioEventLoopGroup ownEventLoop;
@@ -60,7 +62,7 @@ public final class HiveMqConnection implements LoadConnection {
         this.clientId = clientId;
         this.settings = settings;
         this.localAddress = localAddress;
-        this.reconnectPolicy = reconnectPolicy;
+        this.retries = new Retries(reconnectPolicy, new Random());
         this.listener = listener;
         this.node = settings.node().index;
         MqttClientBuilder builder = MqttClient.builder()
@@ -168,6 +170,7 @@ public final class HiveMqConnection implements LoadConnection {
             node = target;
             listener.movedNode(from, target);
         }
+        retries.connected();
         if (connected.compareAndSet(false, true)) {
             listener.opened(everConnected, sessionPresent);
         }
@@ -185,24 +188,30 @@ public final class HiveMqConnection implements LoadConnection {
         if (wasConnected) {
             listener.lost(Errors.isProtocolViolation(ctx.getSource(), ctx.getCause()), ctx.getCause());
         }
-        // Only a connection that once worked is retried: a first connect that fails is reported at once.
-        int attempts = ctx.getReconnector().getAttempts();
-        if (everConnected && attempts >= reconnectPolicy.maxAttempts()) {
-            if (attempts > 0) {
+        int refusal = Errors.connackCode(ctx.getCause());
+        if (refusal >= 0) {
+            listener.refused(refusal, Errors.reason(ctx.getCause()));
+        }
+        // The client's reconnector counts a failed first connect as its attempt 1; after a loss it starts at 0.
+        int attempts = ctx.getReconnector().getAttempts() - (everConnected ? 0 : 1);
+        long delay = retries.next(!everConnected, attempts, refusal, session.isMqtt5());
+        if (delay == Retries.NONE) {
+            if (everConnected && attempts > 0) {
                 listener.gaveUp(attempts);
             }
             return;
         }
-        if (everConnected) {
-            if (settings.failover()) {
-                // Each attempt tries the next node after the one tried last, the lost node coming round again.
-                int last = reconnectTarget < 0 ? node : reconnectTarget;
-                int next = (last + 1) % settings.nodes().size();
-                ctx.getReconnector().transportConfig(ClientConfigs.transport(settings.forNode(next), localAddress));
-                reconnectTarget = next;
-            }
-            ClientConfigs.reconnectLater(ctx, reconnectPolicy);
+        if (everConnected && settings.failover()) {
+            // Each attempt tries the next node after the one tried last, the lost node coming round again.
+            int last = reconnectTarget < 0 ? node : reconnectTarget;
+            int next = (last + 1) % settings.nodes().size();
+            ctx.getReconnector().transportConfig(ClientConfigs.transport(settings.forNode(next), localAddress));
+            reconnectTarget = next;
         }
+        listener.retrying(!everConnected, delay);
+        // Through the client's reconnector: it keeps the first connect's future open across the retries, and the
+        // session's subscriptions and queued publishes across a reconnect.
+        ctx.getReconnector().reconnect(true).delay(delay, TimeUnit.MILLISECONDS);
     }
 
     /**

@@ -37,6 +37,19 @@ public interface LoadConnection {
          */
         void gaveUp(int attempts);
 
+        /**
+         * A CONNACK refused a connect or a reconnect attempt with {@code code} (MQTT 5 reason code, MQTT 3.1.1 return
+         * code), {@code reason} in the words a failure shows; whether it is tried again is the policy's (see
+         * {@link ReconnectPolicy#meansLater}). Called before {@link #retrying} or the connect's failure.
+         */
+        void refused(int code, String reason);
+
+        /**
+         * Another attempt is scheduled {@code delayMillis} from now under the policy: a retry of a first connect that
+         * failed ({@code firstConnect}), or a reconnect attempt after a lost connection.
+         */
+        void retrying(boolean firstConnect, long delayMillis);
+
         /** A received message; the view is reused for the next one (see {@link InboundMessage}). */
         void message(InboundMessage message);
     }

@@ -13,7 +13,8 @@ public interface MqttConnector {
      * A load connection, not yet connected, of {@code clientId} to the settings' node.
      *
      * @param localAddress    the local address to connect from, or null for the system's choice
-     * @param reconnectPolicy how a connection that once worked is retried after it was lost
+     * @param reconnectPolicy how a connection that once worked is retried after it was lost, and whether and how a
+     *                        first connect that failed is retried
      * @param ownEventLoop    whether this client gets an event-loop thread of its own (a slow consumer: its slowness
      *                        then stalls only its own socket, as a slow reader's would)
      */

@@ -9,8 +9,8 @@ import io.mqttload.convert.ConversionReport.ElementRecord;
  * client group {@code default}, which the converted Publish, Subscribe and Disconnect of the thread use.
  */
 final class ConnectMapping {
-    /** The suite's most reconnect attempts: XMeter's HiveMQ client reconnects without limit. */
-    static final String RECONNECT_ATTEMPTS = "1000";
+    /** Unbounded reconnect attempts: XMeter's HiveMQ client reconnects without limit. */
+    static final String RECONNECT_ATTEMPTS = "-1";
     /** HiveMQ's default reconnect delays, which XMeter's {@code automaticReconnectWithDefaultConfig()} uses. */
     static final String RECONNECT_DELAY_MS = "1000";
     static final String RECONNECT_MAX_DELAY_MS = "120000";
@@ -251,10 +251,12 @@ final class ConnectMapping {
         String attemptName = x.nameOf("mqtt.conn_attampt_max", "mqtt.conn_attempt_max");
         String attempts = x.takeEither("mqtt.conn_attampt_max", "mqtt.conn_attempt_max");
         if (fuse && attempts != null && !attempts.trim().equals("0")) {
-            r.approximated(attemptName, attempts, "the suite does not retry a first connect that fails");
+            r.approximated(attemptName, attempts, "the suite does not retry a first connect here (retryFirstConnect ="
+                    + " false): its retries of a first connect share reconnectAttempts with reconnects, with no count of"
+                    + " their own");
         } else {
-            r.noEffect(attemptName, attempts, "XMeter's HiveMQ client ignores it; the suite does not retry a first "
-                    + "connect that fails either");
+            r.noEffect(attemptName, attempts, "XMeter's HiveMQ client ignores it; the converted plan does not retry a"
+                    + " first connect that fails either (retryFirstConnect = false)");
         }
 
         String reconnName = x.nameOf("mqtt.reconn_attampt_max", "mqtt.reconn_attempt_max");
@@ -277,10 +279,10 @@ final class ConnectMapping {
                 connect.set("reconnectAttempts", RECONNECT_ATTEMPTS);
                 connect.set("reconnectDelayMs", RECONNECT_DELAY_MS);
                 connect.set("reconnectMaxDelayMs", RECONNECT_MAX_DELAY_MS);
-                r.approximated(reconnName, reconn, "reconnectAttempts = " + RECONNECT_ATTEMPTS + ", delay "
+                r.approximated(reconnName, reconn, "reconnectAttempts = " + RECONNECT_ATTEMPTS + " (unbounded), delay "
                         + RECONNECT_DELAY_MS + " ms doubling up to " + RECONNECT_MAX_DELAY_MS + " ms: XMeter's HiveMQ "
-                        + "client reconnects without limit (whatever the number) with these delays; "
-                        + RECONNECT_ATTEMPTS + " is the suite's most");
+                        + "client reconnects without limit (whatever the number) with these delays, each give or take"
+                        + " 25 %, which the suite's exponential policy does not add");
             }
         } else if (Values.isExpression(reconn)) {
             String v = reconn.trim();
@@ -290,7 +292,7 @@ final class ConnectMapping {
             connect.set("reconnectMaxDelayMs", RECONNECT_MAX_DELAY_MS);
             r.approximated(reconnName, reconn, "reconnectAttempts = " + ConversionReport.code(connect.get("reconnectAttempts"))
                     + ", delay " + RECONNECT_DELAY_MS + " ms doubling up to " + RECONNECT_MAX_DELAY_MS
-                    + " ms: XMeter reconnects without limit; " + RECONNECT_ATTEMPTS + " is the suite's most");
+                    + " ms: XMeter reconnects without limit (" + RECONNECT_ATTEMPTS + ": unbounded)");
         } else {
             connect.set("reconnectAttempts", "0");
             r.notConverted(reconnName, reconn, "not a whole number (XMeter fails every connect): reconnectAttempts = 0");

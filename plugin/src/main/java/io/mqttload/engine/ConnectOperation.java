@@ -187,6 +187,7 @@ public final class ConnectOperation {
         if (settings.protocolVersion() == ProtocolVersion.MQTT_5) {
             s.put("session expiry", settings.sessionExpirySeconds() + " s");
         }
+        s.put("reconnect", reconnectPolicy.describe());
         if (connectRate > 0) {
             s.put("connect rate", BigDecimal.valueOf(connectRate).stripTrailingZeros().toPlainString() + "/s on this engine");
         }
@@ -196,11 +197,28 @@ public final class ConnectOperation {
         return s;
     }
 
+    /**
+     * How long the sample waits for its clients' first connects: a connect timeout and a margin, after the longest
+     * initial wait, and every retry a bounded policy allows a first connect. An unbounded policy's clients retry until
+     * the run ends; the sample reports those still retrying after one connect's wait.
+     */
+    private long waitMillis() {
+        long wait = settings.connectTimeoutMs() + 5_000L + reconnectPolicy.initialWaitMaxMillis();
+        if (reconnectPolicy.retriesFirstConnect() && !reconnectPolicy.isUnbounded()) {
+            wait += reconnectPolicy.worstCaseMillis(settings.connectTimeoutMs());
+        }
+        return wait;
+    }
+
+    private boolean retriesUnbounded() {
+        return reconnectPolicy.retriesFirstConnect() && reconnectPolicy.isUnbounded();
+    }
+
     /** @param keyFailures why clients that could not load their key material did not connect (already counted) */
     private OperationResult awaitConnects(List<LoadClient> clients, List<CompletableFuture<Boolean>> acks,
             List<String> keyFailures, SetupRecorder.Step setupStep) {
         setupStep.tried(acks.size() + keyFailures.size());
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.connectTimeoutMs() + 5_000L);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis());
         int ok = 0;
         int failed = keyFailures.size();
         int timedOut = 0;
@@ -214,7 +232,9 @@ public final class ConnectOperation {
             } catch (TimeoutException e) {
                 timedOut++;
                 if (firstError == null) {
-                    firstError = clients.get(i).clientId() + ": no CONNACK within " + settings.connectTimeoutMs() + " ms";
+                    firstError = clients.get(i).clientId() + (retriesUnbounded()
+                            ? ": not connected yet, still retrying (reconnectAttempts = -1)"
+                            : ": no CONNACK within " + settings.connectTimeoutMs() + " ms");
                 }
             } catch (ExecutionException e) {
                 failed++;

@@ -91,12 +91,15 @@ final class RunClients {
         return new long[] {count, count == 0 ? 0 : min, max};
     }
 
-    /** Disconnects every client still connected or reconnecting, waiting at most {@code timeoutMillis} for all. */
+    /**
+     * Disconnects every client still connected, reconnecting or retrying its first connect, waiting at most
+     * {@code timeoutMillis} for all.
+     */
     void closeAll(long timeoutMillis) {
         List<CompletableFuture<Void>> closing = new ArrayList<>();
         int count = 0;
         for (LoadClient c : all) {
-            if (c.isConnected() || c.isReconnecting()) {
+            if (c.isConnected() || c.isReconnecting() || c.isFirstConnectPending()) {
                 closing.add(c.disconnect());
                 count++;
             }

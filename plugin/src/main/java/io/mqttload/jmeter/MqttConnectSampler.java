@@ -28,9 +28,13 @@ public class MqttConnectSampler extends AbstractMqttSampler {
     private String clientIdTemplate = ConnectSettings.CLIENT_ID_TEMPLATE.defaultText();
     private String clientIdsWithin23 = ConnectSettings.CLIENT_IDS_WITHIN_23.defaultText();
     private String connectRate = ConnectSettings.CONNECT_RATE.defaultText();
+    private String reconnectPolicy = ConnectSettings.RECONNECT_POLICY.defaultText();
     private String reconnectAttempts = ConnectSettings.RECONNECT_ATTEMPTS.defaultText();
     private String reconnectDelayMs = ConnectSettings.RECONNECT_DELAY_MS.defaultText();
     private String reconnectMaxDelayMs = ConnectSettings.RECONNECT_MAX_DELAY_MS.defaultText();
+    private String retryFirstConnect = ConnectSettings.RETRY_FIRST_CONNECT.defaultText();
+    private String initialWaitMinMs = ConnectSettings.INITIAL_WAIT_MIN_MS.defaultText();
+    private String initialWaitMaxMs = ConnectSettings.INITIAL_WAIT_MAX_MS.defaultText();
     private String localAddresses = ConnectSettings.LOCAL_ADDRESSES.defaultText();
     private String consumeDelayMs = ConnectSettings.CONSUME_DELAY_MS.defaultText();
     private String brokerNode = ConnectSettings.BROKER_NODE.defaultText();
@@ -69,8 +73,9 @@ public class MqttConnectSampler extends AbstractMqttSampler {
             return OperationResult.failed("NO_CONNECTION_CONFIG",
                     "no MQTT Connection config element in scope of '" + getName() + "': add one to the test plan or thread group");
         }
-        List<Object> key = settingsKey(clientCount, clientIdTemplate, clientIdsWithin23, connectRate, reconnectAttempts,
-                reconnectDelayMs, reconnectMaxDelayMs, localAddresses, consumeDelayMs, brokerNode);
+        List<Object> key = settingsKey(clientCount, clientIdTemplate, clientIdsWithin23, connectRate, reconnectPolicy,
+                reconnectAttempts, reconnectDelayMs, reconnectMaxDelayMs, retryFirstConnect, initialWaitMinMs,
+                initialWaitMaxMs, localAddresses, consumeDelayMs, brokerNode);
         if (!key.equals(operationKey)) {
             TestBeanHelper.prepare(connection);
             // The node is checked against the connection's own list, known only here.
@@ -85,9 +90,14 @@ public class MqttConnectSampler extends AbstractMqttSampler {
     /** The one place this element's fields are parsed and checked. */
     private ConnectOperation operation(ConnectionSettings settings) {
         SettingValues v = new SettingValues(ConnectSettings.ALL);
-        ReconnectPolicy policy = new ReconnectPolicy(v.read(ConnectSettings.RECONNECT_ATTEMPTS, reconnectAttempts),
+        ReconnectPolicy policy = new ReconnectPolicy(
+                ReconnectPolicy.Kind.valueOf(v.read(ConnectSettings.RECONNECT_POLICY, reconnectPolicy)),
+                v.read(ConnectSettings.RECONNECT_ATTEMPTS, reconnectAttempts),
                 v.read(ConnectSettings.RECONNECT_DELAY_MS, reconnectDelayMs),
-                v.read(ConnectSettings.RECONNECT_MAX_DELAY_MS, reconnectMaxDelayMs));
+                v.read(ConnectSettings.RECONNECT_MAX_DELAY_MS, reconnectMaxDelayMs),
+                v.read(ConnectSettings.INITIAL_WAIT_MIN_MS, initialWaitMinMs),
+                v.read(ConnectSettings.INITIAL_WAIT_MAX_MS, initialWaitMaxMs),
+                v.read(ConnectSettings.RETRY_FIRST_CONNECT, retryFirstConnect));
         v.read(ConnectSettings.CLIENT_COUNT, clientCount);
         v.read(ConnectSettings.CLIENT_ID_TEMPLATE, clientIdTemplate);
         v.read(ConnectSettings.CLIENT_IDS_WITHIN_23, clientIdsWithin23);
@@ -172,6 +182,38 @@ public class MqttConnectSampler extends AbstractMqttSampler {
 
     public void setReconnectMaxDelayMs(String reconnectMaxDelayMs) {
         this.reconnectMaxDelayMs = reconnectMaxDelayMs;
+    }
+
+    public String getReconnectPolicy() {
+        return reconnectPolicy;
+    }
+
+    public void setReconnectPolicy(String reconnectPolicy) {
+        this.reconnectPolicy = reconnectPolicy;
+    }
+
+    public String getRetryFirstConnect() {
+        return retryFirstConnect;
+    }
+
+    public void setRetryFirstConnect(String retryFirstConnect) {
+        this.retryFirstConnect = retryFirstConnect;
+    }
+
+    public String getInitialWaitMinMs() {
+        return initialWaitMinMs;
+    }
+
+    public void setInitialWaitMinMs(String initialWaitMinMs) {
+        this.initialWaitMinMs = initialWaitMinMs;
+    }
+
+    public String getInitialWaitMaxMs() {
+        return initialWaitMaxMs;
+    }
+
+    public void setInitialWaitMaxMs(String initialWaitMaxMs) {
+        this.initialWaitMaxMs = initialWaitMaxMs;
     }
 
     public String getLocalAddresses() {

@@ -190,7 +190,23 @@ public enum Count {
     RECONNECT_GIVE_UP_FIRST_MILLIS("reconnectGiveUpFirstMillis", RUN_END, Merge.FIRST, "milliseconds from the"
             + " engine's run start at which the first client gave up reconnecting; 0: none did", ENGINE),
     RECONNECT_GIVE_UP_LAST_MILLIS("reconnectGiveUpLastMillis", RUN_END, MAX, "milliseconds from the engine's run"
-            + " start at which the last client gave up reconnecting; 0: none did", ENGINE);
+            + " start at which the last client gave up reconnecting; 0: none did", ENGINE),
+    CONNECT_ATTEMPTS("connectAttempts", COUNTER, "CONNECTs the clients tried: first connects, their retries and"
+            + " reconnect attempts after a lost connection", ENGINE),
+    CONNECT_RETRIES("connectRetries", COUNTER, "retries of first connects that failed, under the reconnect policy"
+            + " (retryFirstConnect)", ENGINE),
+    RECONNECT_ATTEMPTS_MADE("reconnectAttemptsMade", COUNTER, "reconnect attempts after lost connections, under"
+            + " the reconnect policy; those that succeeded are the reconnects", ENGINE),
+    CONNECTS_GIVEN_UP("connectsGivenUp", COUNTER, "clients whose first connect failed after every retry its policy"
+            + " allowed (counted in connectsFailed too, with the last attempt's reason)", ENGINE),
+    CONNACK_SERVER_UNAVAILABLE("connackServerUnavailable", COUNTER, "connect attempts refused with server unavailable"
+            + " (MQTT 5 0x88, MQTT 3.1.1 return code 3): 'later', retried under the reconnect policy", ENGINE),
+    CONNACK_SERVER_BUSY("connackServerBusy", COUNTER, "connect attempts refused with server busy (0x89): 'later',"
+            + " retried under the reconnect policy", ENGINE),
+    CONNACK_QUOTA_EXCEEDED("connackQuotaExceeded", COUNTER, "connect attempts refused with quota exceeded (0x97):"
+            + " 'later', retried under the reconnect policy", ENGINE),
+    CONNACK_CONNECTION_RATE_EXCEEDED("connackConnectionRateExceeded", COUNTER, "connect attempts refused with connection rate"
+            + " exceeded (0x9F): 'later', retried under the reconnect policy", ENGINE);
 
 
     /**

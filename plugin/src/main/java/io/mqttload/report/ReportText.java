@@ -78,6 +78,9 @@ public final class ReportText {
             t.append(String.format(Locale.ROOT, "delivered, never acknowledged to the publisher: %d%n",
                     r.count(Count.DELIVERED_UNACKNOWLEDGED)));
         }
+        if (!r.connectRetries().isEmpty()) {
+            t.append("retries: ").append(r.connectRetries()).append('\n');
+        }
         if (!r.reconnectsGivenUp().isEmpty()) {
             t.append("reconnects given up: ").append(r.reconnectsGivenUp()).append('\n');
         }
@@ -120,6 +123,9 @@ public final class ReportText {
         m.append("Rates over the measured window; drain: ").append(r.rates.drainText()).append(".\n\n");
         if (r.connectPhase != null) {
             m.append("Connect rate: ").append(r.connectPhase.describe()).append(".\n\n");
+        }
+        if (!r.connectRetries().isEmpty()) {
+            m.append("Retries: ").append(r.connectRetries()).append(".\n\n");
         }
         if (!r.reconnectsGivenUp().isEmpty()) {
             m.append("Reconnects given up: ").append(r.reconnectsGivenUp()).append(".\n\n");

@@ -421,6 +421,11 @@ public final class MergedReport {
         return judgement.line();
     }
 
+    /** What the clients' retries did, on every engine: see {@link ConnectRetries#line}. */
+    public String connectRetries() {
+        return ConnectRetries.line(this::count);
+    }
+
     /** Who gave up reconnecting, on every engine: see {@link RunSummary#reconnectsGivenUp}. */
     public String reconnectsGivenUp() {
         return RunSummary.reconnectsGivenUp(this::count);

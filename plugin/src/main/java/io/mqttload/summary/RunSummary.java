@@ -274,6 +274,10 @@ public final class RunSummary {
         if (connectPhase != null) {
             t.append(String.format(Locale.ROOT, "%-28s %s%n", "connect rate", connectPhase.describe()));
         }
+        String retried = ConnectRetries.line(this::count);
+        if (!retried.isEmpty()) {
+            t.append(String.format(Locale.ROOT, "%-28s %s%n", "retries", retried));
+        }
         if (count(Count.RECONNECTS_GIVEN_UP) > 0) {
             t.append(String.format(Locale.ROOT, "%-28s %s%n", "reconnects given up", reconnectsGivenUp(this::count)));
         }

@@ -4,6 +4,9 @@ import java.net.InetAddress;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
@@ -51,6 +54,16 @@ public final class LoadClient {
     private final Receiver receiver;
     /** The tally that counted this client last (see {@link #tallyChanged}); only this client's JMeter thread sets it. */
     private Object lastTally;
+    private final ReconnectPolicy reconnectPolicy;
+    /** When the current connect attempt started (or is to start), in {@link MicroClock} microseconds. */
+    private volatile long attemptStartMicros;
+    /** Retries of this client's first connect so far. */
+    private final AtomicInteger firstConnectRetries = new AtomicInteger();
+    /** Whether the connection ever opened: a refusal after it is a reconnect's. */
+    private volatile boolean everOpened;
+    private volatile boolean closed;
+    /** Whether a first connect that waits or retries under the policy has not ended yet. */
+    private volatile boolean firstConnectPending;
     /** What the connection tells this client; package-visible so that tests can play a connection's life. */
     final LoadConnection.Listener events = new ConnectionEvents();
 
@@ -65,6 +78,7 @@ public final class LoadClient {
         this.index = index;
         this.metrics = metrics;
         this.connectSampler = connectSampler;
+        this.reconnectPolicy = reconnectPolicy;
         this.node = nodeMetrics(settings.node());
         this.streams = new PublishStreams(clientId, ledger);
         this.replies = new Replies(metrics);
@@ -118,28 +132,73 @@ public final class LoadClient {
         return connection.isReconnecting();
     }
 
+    /** Whether the client's first connect is still waiting or retrying under its policy. */
+    public boolean isFirstConnectPending() {
+        return firstConnectPending && !closed;
+    }
+
     /** Whether this client speaks MQTT 5 (MQTT 5 properties and subscription options need it). */
     public boolean isMqtt5() {
         return connection.isMqtt5();
     }
 
-    /** Connects; the future completes with whether the broker resumed a session. */
+    /**
+     * Connects, after the policy's initial wait (none by default); the future completes with whether the broker resumed
+     * a session, after the retries the policy allows a first connect that failed.
+     */
     public CompletableFuture<Boolean> connect() {
-        long start = MicroClock.nowMicros();
+        long wait = reconnectPolicy.initialWaitMillis(ThreadLocalRandom.current());
+        if (reconnectPolicy.retriesFirstConnect() || wait > 0) {
+            // Until it ends, the run's end must close this client, or it would go on trying after the run.
+            firstConnectPending = true;
+        }
+        if (wait == 0) {
+            return connectNow();
+        }
+        // A fleet's devices start apart; the JMeter thread does not wait for each one.
+        CompletableFuture<Boolean> connected = new CompletableFuture<>();
+        CompletableFuture.delayedExecutor(wait, TimeUnit.MILLISECONDS).execute(() -> {
+            if (closed) {
+                firstConnectPending = false;
+                connected.completeExceptionally(new IllegalStateException("closed before its initial wait ended"));
+                return;
+            }
+            connectNow().whenComplete((present, error) -> {
+                if (error == null) {
+                    connected.complete(present);
+                } else {
+                    connected.completeExceptionally(error);
+                }
+            });
+        });
+        return connected;
+    }
+
+    private CompletableFuture<Boolean> connectNow() {
+        attemptStartMicros = MicroClock.nowMicros();
+        metrics.count(Count.CONNECT_ATTEMPTS);
         return connection.connect().whenComplete((present, error) -> {
+            firstConnectPending = false;
+            // A retried connect is timed from its last attempt: the delays before it are the policy's, not the broker's.
+            long start = attemptStartMicros;
             if (error == null) {
                 long connack = MicroClock.nowMicros();
                 ConnectPhases phases = connection.phases();
                 long tcp = phases.tcpConnectedNanos();
-                if (tcp == 0) {
-                    // Not seen (the connection's pipeline was not the one watched): the whole, without phases.
+                if (tcp == 0 || MicroClock.micros(tcp) < start) {
+                    // Not seen (the connection's pipeline was not the one watched), or an earlier attempt's: the whole.
                     metrics.connected(connectSampler, node, start, connack);
                 } else {
                     long tls = phases.tlsDoneNanos();
                     metrics.connected(connectSampler, node, start, MicroClock.micros(tcp),
                             tls == 0 ? -1 : MicroClock.micros(tls), connack);
                 }
-            } else if (Errors.connectViolation(error) != null) {
+                return;
+            }
+            if (firstConnectRetries.get() > 0) {
+                metrics.count(Count.CONNECTS_GIVEN_UP);
+            }
+            if (Errors.connectViolation(error) != null) {
                 metrics.connectViolated(connectSampler, node, connectFailure(error));
             } else {
                 metrics.failed(FailureTally.Kind.CONNECT, connectSampler, connectFailure(error));
@@ -240,6 +299,7 @@ public final class LoadClient {
 
     /** Sends DISCONNECT; the future completes when it was sent or the client was not connected. */
     public CompletableFuture<Void> disconnect() {
+        closed = true;
         return connection.disconnect().handle((ok, error) -> {
             if (error == null) {
                 metrics.count(Count.DISCONNECTS);
@@ -248,10 +308,24 @@ public final class LoadClient {
         });
     }
 
+    /** The count of a CONNACK refusal that means "later", or null for any other. */
+    private Count laterRefusal(int code) {
+        boolean mqtt5 = connection.isMqtt5();
+        if (!ReconnectPolicy.meansLater(code, mqtt5)) {
+            return null;
+        }
+        if (!mqtt5 || code == 0x88) {
+            return Count.CONNACK_SERVER_UNAVAILABLE;
+        }
+        return code == 0x89 ? Count.CONNACK_SERVER_BUSY : code == 0x97 ? Count.CONNACK_QUOTA_EXCEEDED
+                : Count.CONNACK_CONNECTION_RATE_EXCEEDED;
+    }
+
     /** The connection's events, counted where they happened: on the event loop, without blocking. */
     private final class ConnectionEvents implements LoadConnection.Listener {
         @Override
         public void opened(boolean reconnect, boolean sessionPresent) {
+            everOpened = true;
             metrics.connections(connectSampler, node, 1);
             if (reconnect) {
                 metrics.count(Count.RECONNECTS);
@@ -298,6 +372,29 @@ public final class LoadClient {
             String described = clientId() + ": " + Errors.describe(cause);
             if (metrics.lastConnectionLoss.getAndSet(described) == null) {
                 log.warn("MQTT connection lost (first of the run; the summary counts all): {}", described);
+            }
+        }
+
+        @Override
+        public void refused(int code, String reason) {
+            Count later = laterRefusal(code);
+            if (later != null) {
+                metrics.count(later);
+            } else if (everOpened) {
+                // A reconnect refused for good: the client gives up; the reason is counted as a first connect's is.
+                metrics.failed(FailureTally.Kind.CONNECT, connectSampler, "reconnect " + reason);
+            }
+        }
+
+        @Override
+        public void retrying(boolean firstConnect, long delayMillis) {
+            metrics.count(Count.CONNECT_ATTEMPTS);
+            if (firstConnect) {
+                firstConnectRetries.incrementAndGet();
+                attemptStartMicros = MicroClock.nowMicros() + delayMillis * 1000;
+                metrics.count(Count.CONNECT_RETRIES);
+            } else {
+                metrics.count(Count.RECONNECT_ATTEMPTS_MADE);
             }
         }
 

@@ -98,10 +98,10 @@ class ConnectConversionTest {
     @CsvSource({
         "mqtt.reconn_attampt_max, 0, 0",
         "mqtt.reconn_attampt_max, -1, 0",
-        "mqtt.reconn_attampt_max, 5, 1000",
+        "mqtt.reconn_attampt_max, 5, -1",
         "mqtt.reconn_attempt_max, 0, 0",
-        "mqtt.reconn_attempt_max, -1, 1000",
-        "mqtt.reconn_attempt_max, 3, 1000",
+        "mqtt.reconn_attempt_max, -1, -1",
+        "mqtt.reconn_attempt_max, 3, -1",
         "mqtt.reconn_attempt_max, -7, 0",
     })
     void reconnectAttempts_bothSpellings(String property, String value, String attempts) {
@@ -124,7 +124,7 @@ class ConnectConversionTest {
         Converted c = convert(str("mqtt.reconn_attempt_max", "${reconnects}"));
 
         assertThat(prop(c.suite("MqttConnectSampler", "Connect"), "reconnectAttempts"))
-                .isEqualTo("${__jexl3(${reconnects} > 0 || ${reconnects} == -1 ? 1000 : 0)}");
+                .isEqualTo("${__jexl3(${reconnects} > 0 || ${reconnects} == -1 ? -1 : 0)}");
     }
 
     @ParameterizedTest(name = "{0}")

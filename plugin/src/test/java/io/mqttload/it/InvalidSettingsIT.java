@@ -203,6 +203,18 @@ class InvalidSettingsIT {
     }
 
     @Test
+    void reconnectRulesNoSingleSettingSees_failNamingFieldAndValue() {
+        assertFails(firstFailure(validConnection(), with(with(connect("c", 1, "{client}"), "reconnectDelayMs", "2000"),
+                "reconnectMaxDelayMs", "1000")), "INVALID_SETTING", "reconnectMaxDelayMs = '1000'",
+                "must be between 2000 (reconnectDelayMs)");
+        assertFails(firstFailure(validConnection(), with(with(connect("c", 1, "{client}"), "initialWaitMinMs", "5000"),
+                "initialWaitMaxMs", "100")), "INVALID_SETTING", "initialWaitMaxMs = '100'",
+                "must be between 5000 (initialWaitMinMs)");
+        assertFails(firstFailure(validConnection(), with(connect("c", 1, "{client}"), "reconnectPolicy", "SOMETIMES")),
+                "INVALID_SETTING", "reconnectPolicy = 'SOMETIMES'", "must be NONE, IMMEDIATE, FIXED");
+    }
+
+    @Test
     void qos3_onSubscribe() {
         assertFails(firstFailure(validConnection(), connect("default", 1, "{engine}-q-{client}"),
                 with(subscribe("default", "t/#", 1), "qos", "3")), "INVALID_SETTING", "qos = '3'");

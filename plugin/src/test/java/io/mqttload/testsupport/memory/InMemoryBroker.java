@@ -15,6 +15,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -97,6 +98,10 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
     private volatile boolean sharedSubscriptions = true;
     /** The CONNACK reason every connect gets refused with, "" for no answer at all, or null to accept. */
     private volatile String connectRefusal;
+    /** The start of the client ids {@link #connectRefusal} applies to: "" for all. */
+    private volatile String refusedPrefix = "";
+    /** How many more connects {@link #connectRefusal} refuses; -1: all. */
+    private final AtomicInteger refusalsLeft = new AtomicInteger(-1);
     private volatile boolean holdingSubscriptions;
     /** SUBSCRIBEs waiting for {@link #releaseSubscriptions()}: touched on the event loop only. */
     private final List<Runnable> heldSubscriptions = new ArrayList<>();
@@ -178,7 +183,21 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
 
     /** Refuses every connect from now on with this CONNACK reason (e.g. {@code NOT_AUTHORIZED}). */
     public InMemoryBroker refuseConnects(String reason) {
+        refusedPrefix = "";
+        refusalsLeft.set(-1);
         connectRefusal = reason;
+        return this;
+    }
+
+    /**
+     * Refuses the next {@code times} connects of clients whose id starts with {@code clientIdPrefix} with this CONNACK
+     * reason (e.g. {@code SERVER_BUSY}), then accepts them again: a broker that says "later". The engine's own control
+     * clients, named otherwise, are not refused.
+     */
+    public InMemoryBroker refuseNextConnects(String clientIdPrefix, String reason, int times) {
+        refusedPrefix = clientIdPrefix;
+        refusalsLeft.set(times);
+        connectRefusal = times > 0 ? reason : null;
         return this;
     }
 
@@ -189,6 +208,8 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
     }
 
     public InMemoryBroker acceptConnects() {
+        refusedPrefix = "";
+        refusalsLeft.set(-1);
         connectRefusal = null;
         return this;
     }
@@ -351,13 +372,16 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
     // Called by the links, on the event loop.
 
     void connect(Link link, CompletableFuture<Boolean> connack) {
-        String refusal = connectRefusal;
+        String refusal = link.clientId.startsWith(refusedPrefix) ? connectRefusal : null;
         if (refusal != null && refusal.isEmpty()) {
             count(Count.CONNECTS_UNANSWERED, 1);
             return;
         }
         if (refusal != null) {
             count(Count.CONNECTS_REFUSED, 1);
+            if (refusalsLeft.get() > 0 && refusalsLeft.decrementAndGet() == 0) {
+                connectRefusal = null;
+            }
             connack.completeExceptionally(new ConnackRefused(refusal));
             return;
         }
@@ -392,9 +416,27 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
     /** A CONNACK with a refusal reason, read as the HiveMQ client's refusal reads. */
     static final class ConnackRefused extends RuntimeException {
         private static final long serialVersionUID = 1L;
+        /** MQTT 5 reason codes of the reasons tests name; any other is 0x80, unspecified error. */
+        private static final Map<String, Integer> CODES = Map.of("BAD_USER_NAME_OR_PASSWORD", 0x86,
+                "NOT_AUTHORIZED", 0x87, "SERVER_UNAVAILABLE", 0x88, "SERVER_BUSY", 0x89, "QUOTA_EXCEEDED", 0x97,
+                "CONNECTION_RATE_EXCEEDED", 0x9F);
+        /** The MQTT 5 reason code. */
+        private final int code;
 
         ConnackRefused(String reason) {
             super("CONNACK refused: " + reason + " (in-memory broker)");
+            this.code = CODES.getOrDefault(reason, 0x80);
+        }
+
+        /**
+         * The code as a client of the version reads it: MQTT 3.1.1 has return codes 4 (bad user name or password),
+         * 5 (not authorized) and 3 (server unavailable), which a 3.1.1 broker also sends for busy and over quota.
+         */
+        int code(boolean mqtt5) {
+            if (mqtt5) {
+                return code;
+            }
+            return code == 0x86 ? 4 : code == 0x87 || code == 0x80 ? 5 : 3;
         }
     }
 }

@@ -40,6 +40,16 @@ class InMemoryBrokerTest {
         final List<String> messages = new CopyOnWriteArrayList<>();
 
         @Override
+        public void refused(int code, String reason) {
+            // Heard through the connect's failure.
+        }
+
+        @Override
+        public void retrying(boolean firstConnect, long delayMillis) {
+            // The policy's; what was heard is the reconnect itself.
+        }
+
+        @Override
         public void opened(boolean reconnect, boolean sessionPresent) {
             events.add("opened reconnect=" + reconnect + " present=" + sessionPresent);
         }

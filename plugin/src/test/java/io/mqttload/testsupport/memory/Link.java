@@ -3,19 +3,22 @@ package io.mqttload.testsupport.memory;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 import io.mqttload.client.PublishProperties;
 import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.client.Retries;
 import io.mqttload.client.SubscribeOptions;
 
 /**
  * One client's side of a connection to the {@link InMemoryBroker}: connect (with the client's own CONNACK timeout),
- * reconnect after a loss the way the HiveMQ client does (only a connection that once worked, by its policy, subscribing
- * again when the broker kept no session), publish, subscribe, disconnect. Everything but the volatile flags is touched
+ * retry a failed first connect and reconnect after a loss by its policy, the way the suite drives the HiveMQ client
+ * (subscribing again when the broker kept no session), publish, subscribe, disconnect. Everything but the volatile flags is touched
  * on the broker's event loop only.
  */
 final class Link {
@@ -29,6 +32,14 @@ final class Link {
 
         /** Every reconnect attempt of the policy failed: the client tries no more. */
         void gaveUp(int attempts);
+
+        /** A CONNACK refused an attempt with this reason; a control connection does not count it. */
+        default void refused(InMemoryBroker.ConnackRefused refusal) {
+        }
+
+        /** Another attempt is scheduled after this delay; a control connection does not count it. */
+        default void retrying(boolean firstConnect, long delayMillis) {
+        }
 
         void message(MemoryMessage message, int qos);
     }
@@ -52,7 +63,7 @@ final class Link {
     final boolean keepsSession;
     /** How long the broker keeps it, in seconds; {@link Long#MAX_VALUE} for ever. */
     final long sessionExpirySeconds;
-    private final ReconnectPolicy policy;
+    private final Retries retries;
     private final long connectTimeoutMillis;
     private Events events;
     volatile boolean connected;
@@ -72,7 +83,8 @@ final class Link {
         this.cleanStart = cleanStart;
         this.keepsSession = mqtt5 ? sessionExpirySeconds > 0 : !cleanStart;
         this.sessionExpirySeconds = mqtt5 ? sessionExpirySeconds : Long.MAX_VALUE;
-        this.policy = policy;
+        // Seeded: a test's run draws the same jittered delays each time.
+        this.retries = new Retries(policy, new Random(clientId.hashCode()));
         this.connectTimeoutMillis = connectTimeoutMillis;
     }
 
@@ -84,8 +96,55 @@ final class Link {
         return !connected && everConnected && !closing && reconnecting;
     }
 
-    /** One CONNECT; the future fails with {@link NoConnack} when the broker has not answered in the client's timeout. */
+    /**
+     * The user's connect: one CONNECT, then, when it fails and the policy retries a first connect, more until one is
+     * accepted or the policy gives up; the future completes with the last one, as the HiveMQ client's does.
+     */
     CompletableFuture<Boolean> connect() {
+        CompletableFuture<Boolean> result = new CompletableFuture<>();
+        firstConnect(result);
+        return result;
+    }
+
+    private void firstConnect(CompletableFuture<Boolean> result) {
+        once().whenComplete((present, error) -> {
+            if (error == null) {
+                result.complete(present);
+                return;
+            }
+            broker.execute(() -> {
+                long delay = closing ? Retries.NONE : retries.next(true, attempts, refused(error), mqtt5);
+                if (delay == Retries.NONE) {
+                    attempts = 0;
+                    result.completeExceptionally(error);
+                    return;
+                }
+                attempts++;
+                events.retrying(true, delay);
+                broker.schedule(() -> {
+                    if (closing) {
+                        result.completeExceptionally(error);
+                    } else {
+                        firstConnect(result);
+                    }
+                }, delay);
+            });
+        });
+    }
+
+    /** The refusal's code, told to the events, or -1 when {@code error} is no CONNACK refusal. */
+    private int refused(Throwable error) {
+        Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (!(e instanceof InMemoryBroker.ConnackRefused)) {
+            return -1;
+        }
+        InMemoryBroker.ConnackRefused refusal = (InMemoryBroker.ConnackRefused) e;
+        events.refused(refusal);
+        return refusal.code(mqtt5);
+    }
+
+    /** One CONNECT; the future fails with {@link NoConnack} when the broker has not answered in the client's timeout. */
+    private CompletableFuture<Boolean> once() {
         CompletableFuture<Boolean> connack = new CompletableFuture<>();
         Future<?> timeout = broker.schedule(() -> connack.completeExceptionally(new NoConnack(
                 "Timeout while waiting for CONNACK (" + connectTimeoutMillis + " ms, in-memory broker)")),
@@ -102,6 +161,7 @@ final class Link {
         everConnected = true;
         reconnecting = false;
         attempts = 0;
+        retries.connected();
         events.opened(reconnect, sessionPresent);
     }
 
@@ -117,31 +177,30 @@ final class Link {
             return;
         }
         events.lost(cause);
-        if (everConnected && attempts < policy.maxAttempts()) {
-            reconnectLater();
-        }
+        reconnectLater(-1);
     }
 
-    private void reconnectLater() {
+    /** Schedules the next reconnect attempt after a loss, or gives up, as the policy says. */
+    private void reconnectLater(int refusal) {
+        long delay = closing ? Retries.NONE : retries.next(false, attempts, refusal, mqtt5);
+        if (delay == Retries.NONE) {
+            reconnecting = false;
+            if (!closing && attempts > 0) {
+                events.gaveUp(attempts);
+            }
+            return;
+        }
         reconnecting = true;
-        long delay = policy.delayMillis(attempts++);
+        attempts++;
+        events.retrying(false, delay);
         broker.schedule(() -> {
             if (closing) {
                 reconnecting = false;
                 return;
             }
-            connect().whenComplete((present, error) -> {
+            once().whenComplete((present, error) -> {
                 if (error != null) {
-                    broker.execute(() -> {
-                        if (!closing && attempts < policy.maxAttempts()) {
-                            reconnectLater();
-                        } else {
-                            reconnecting = false;
-                            if (!closing) {
-                                events.gaveUp(attempts);
-                            }
-                        }
-                    });
+                    broker.execute(() -> reconnectLater(refused(error)));
                 }
             });
         }, delay);

@@ -52,6 +52,16 @@ final class MemoryLoadConnection implements LoadConnection {
             }
 
             @Override
+            public void refused(InMemoryBroker.ConnackRefused refusal) {
+                listener.refused(refusal.code(link.mqtt5), refusal.getMessage());
+            }
+
+            @Override
+            public void retrying(boolean firstConnect, long delayMillis) {
+                listener.retrying(firstConnect, delayMillis);
+            }
+
+            @Override
             public void message(MemoryMessage message, int qos) {
                 listener.message(message.view(qos, link.mqtt5));
             }

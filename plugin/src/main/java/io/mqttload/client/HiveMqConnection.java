@@ -169,6 +169,10 @@ public final class HiveMqConnection implements LoadConnection {
             listener.movedNode(from, target);
         }
         if (connected.compareAndSet(false, true)) {
+            if (everConnected && !sessionPresent) {
+                // The session ended (at the loss, or at this CONNACK) and took the receivers with it: see onDisconnected.
+                session.receiveAgain();
+            }
             listener.opened(everConnected, sessionPresent);
         }
         everConnected = true;
@@ -194,6 +198,9 @@ public final class HiveMqConnection implements LoadConnection {
             return;
         }
         if (everConnected) {
+            // The suite subscribes again itself after a reconnect without session, timed, so that the ledger knows when
+            // the gap ended (LoadClient); the client's own resubscription would leave that unknown.
+            ctx.getReconnector().resubscribeIfSessionExpired(false);
             if (settings.failover()) {
                 // Each attempt tries the next node after the one tried last, the lost node coming round again.
                 int last = reconnectTarget < 0 ? node : reconnectTarget;

@@ -202,6 +202,10 @@ public final class DeliveryLedger {
         public final long publishedBeforeSubscription;
         /** Missing deliveries neither owed nor lost (see {@link DeliveryCheck.Result#undecidedAroundSubscription}). */
         public final long undecidedAroundSubscription;
+        /** Deliveries owed to nobody: published while the session was lost (see {@link DeliveryCheck.Result}). */
+        public final long publishedWhileSessionLost;
+        /** Of the loss, what was owed to sessions the broker kept (see {@link DeliveryCheck.Result}). */
+        public final long lostFromKeptSessions;
 
         Delivery(DeliveryCheck.Result r, long missingInGaps, int receiverScopes, int publishStreams,
                 long lateSubscriptions, int sharedScopesAcrossEngines) {
@@ -217,6 +221,8 @@ public final class DeliveryLedger {
             this.unservedSharedDeliveries = r.unservedSharedDeliveries;
             this.publishedBeforeSubscription = r.publishedBeforeSubscription;
             this.undecidedAroundSubscription = r.undecidedAroundSubscription;
+            this.publishedWhileSessionLost = r.publishedWhileSessionLost;
+            this.lostFromKeptSessions = r.lostFromKeptSessions;
             this.missingInGaps = missingInGaps;
             this.receiverScopes = receiverScopes;
             this.publishStreams = publishStreams;

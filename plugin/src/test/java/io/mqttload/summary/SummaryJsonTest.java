@@ -124,8 +124,8 @@ class SummaryJsonTest {
         // The summary carries the first three since counts were declared once, the others since issue 27 (failed
         // samples, stopped runs, unserved shared groups, lost subscriber sessions), then the window's own counts, then
         // the Prometheus export's, then the deliveries owed to nobody, the drain's and the reconnects given up (format 5),
-        // then what was published before a subscription and what is undecided around one (format 6); a saved summary
-        // lacks them.
+        // then what was published before a subscription and what is undecided around one (format 6), then the lapses of
+        // lost sessions and the loss of kept ones; a saved summary lacks them.
         Set<Count> added = EnumSet.of(Count.DISCONNECTS, Count.GAPS, Count.GAPS_FILLED, Count.SAMPLES_FAILED,
                 Count.STOPPED_AT_MILLIS, Count.SHARED_GROUPS_UNSERVED, Count.SUBSCRIBER_SESSIONS_LOST,
                 Count.ACKNOWLEDGED_IN_WINDOW, Count.RECEIVED_IN_WINDOW, Count.IN_FLIGHT_AT_WINDOW_START,
@@ -133,7 +133,8 @@ class SummaryJsonTest {
                 Count.PROMETHEUS_SCRAPES, Count.PROMETHEUS_PUSHES_FAILED, Count.PROMETHEUS_FINAL_MISSED,
                 Count.UNSERVED_SHARED_DELIVERIES, Count.RECEIVED_IN_DRAIN, Count.DRAIN_MILLIS, Count.RECONNECTS_GIVEN_UP,
                 Count.RECONNECT_ATTEMPTS_GIVEN_UP, Count.RECONNECT_GIVE_UP_FIRST_MILLIS, Count.RECONNECT_GIVE_UP_LAST_MILLIS,
-                Count.PUBLISHED_BEFORE_SUBSCRIPTION, Count.UNDECIDED_AROUND_SUBSCRIPTION);
+                Count.PUBLISHED_BEFORE_SUBSCRIPTION, Count.UNDECIDED_AROUND_SUBSCRIPTION,
+                Count.PUBLISHED_WHILE_SESSION_LOST, Count.SUBSCRIBER_LAPSES_RECORDED, Count.LOST_FROM_KEPT_SESSIONS);
         assertThat(savedKeys).containsExactlyElementsOf(Count.SUMMARY.stream().filter(c -> !added.contains(c))
                 .map(Count::key).collect(Collectors.toList()));
         for (String key : savedKeys) {

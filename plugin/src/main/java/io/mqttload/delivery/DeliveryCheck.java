@@ -244,7 +244,7 @@ public final class DeliveryCheck {
      * ({@link #highest}) and when the new subscriptions took effect, in the subscribing engine's clock: after their
      * SUBSCRIBE was sent ({@link #from}) and before their SUBACK was read ({@link #to}).
      */
-    @JsonPropertyOrder({"engine", "from", "to", "highest"})
+    @JsonPropertyOrder({"engine", "from", "to", "highest", "sentBefore", "sentAfter"})
     public static final class Lapse {
         @JsonProperty
         final int engine;
@@ -255,14 +255,38 @@ public final class DeliveryCheck {
         /** The highest sequence number received before the loss, by stream id (a stream not in it: none). */
         @JsonProperty
         final Map<Integer, Long> highest;
+        /**
+         * Of the streams its engine published, by id: the highest sequence number surely sent before the new SUBSCRIBE
+         * ({@link #sentBefore}) and the lowest surely sent after its SUBACK ({@link #sentAfter}), read from the
+         * streams themselves, exact where send times are a step apart.
+         */
+        @JsonProperty
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        final Map<Integer, Long> sentBefore;
+        @JsonProperty
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        final Map<Integer, Long> sentAfter;
+
+        public Lapse(int engine, long from, long to, Map<Integer, Long> highest) {
+            this(engine, from, to, highest, null, null);
+        }
 
         @JsonCreator
         public Lapse(@JsonProperty("engine") int engine, @JsonProperty("from") long from, @JsonProperty("to") long to,
-                @JsonProperty("highest") Map<Integer, Long> highest) {
+                @JsonProperty("highest") Map<Integer, Long> highest,
+                @JsonProperty("sentBefore") Map<Integer, Long> sentBefore,
+                @JsonProperty("sentAfter") Map<Integer, Long> sentAfter) {
             this.engine = engine;
             this.from = from;
             this.to = to;
             this.highest = highest == null ? Map.of() : new TreeMap<>(highest);
+            this.sentBefore = sentBefore == null ? Map.of() : new TreeMap<>(sentBefore);
+            this.sentAfter = sentAfter == null ? Map.of() : new TreeMap<>(sentAfter);
+        }
+
+        /** The same lapse as booked by engine {@code engineNumber}. */
+        Lapse on(int engineNumber) {
+            return new Lapse(engineNumber, from, to, highest, sentBefore, sentAfter);
         }
 
         long highest(int streamId) {

@@ -22,6 +22,8 @@ import io.mqttload.common.TopicMatcher;
  * into the publisher's clock as above), it is owed to nobody; sent inside that window, undecided; after it, owed. A
  * missing message at or below that highest stays owed: the broker skipped it while delivering a later one. Without the
  * clocks' difference, what is missing above the highest before the first message that arrived after it is undecided.
+ * A stream of the subscriber's own engine is placed by what it had sent when the SUBSCRIBE left and when the SUBACK
+ * came, read from the stream itself, exact whatever the step between its send times.
  * What arrived of a lapse is delivered, as everywhere.
  */
 final class OwedDeliveries {
@@ -108,7 +110,13 @@ final class OwedDeliveries {
             long[] difference = clocks.difference(lapse.engine, publisher);
             long lastBefore;
             long firstAfter;
-            if (difference == null || stream.sendTimes == null) {
+            Long sentBefore = lapse.sentBefore.get(stream.id);
+            Long sentAfter = lapse.sentAfter.get(stream.id);
+            if (sentBefore != null && sentAfter != null) {
+                // Its own engine's stream, read around the SUBSCRIBE and the SUBACK: no clock, no step between.
+                lastBefore = Math.max(above, sentBefore);
+                firstAfter = sentAfter;
+            } else if (difference == null || stream.sendTimes == null) {
                 lastBefore = above;
                 firstAfter = firstReceivedAbove(seen, above);
             } else {

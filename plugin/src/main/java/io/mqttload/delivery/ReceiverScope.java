@@ -30,9 +30,8 @@ public final class ReceiverScope {
     private final ConcurrentHashMap<String, long[]> windows = new ConcurrentHashMap<>();
     /** What each stream had delivered when the connection was lost, until the reconnect tells what became of it. */
     private Map<Integer, Long> beforeLoss;
-    /** The lapses of this client's subscriptions (see {@link DeliveryCheck.Lapse}), in this engine's clock; guarded by this. */
-    private final List<long[]> lapseWindows = new ArrayList<>();
-    private final List<Map<Integer, Long>> lapseHighest = new ArrayList<>();
+    /** The lapses of this client's subscriptions, in this engine's clock, its number set at the snapshot; guarded by this. */
+    private final List<DeliveryCheck.Lapse> lapses = new ArrayList<>();
     private long sessionsKept;
 
     ReceiverScope(String key) {
@@ -114,15 +113,21 @@ public final class ReceiverScope {
         }
     }
 
+    /** The streams this scope has received from. */
+    public List<Integer> streamIds() {
+        return new ArrayList<>(streams.keySet());
+    }
+
     /**
      * The client came back to a broker that had kept no session for it and subscribed again, SUBSCRIBE sent at
      * {@code askedMicros} and SUBACK read by {@code grantedMicros}: its subscriptions lapsed from the loss to then.
+     * {@code sentBefore} and {@code sentAfter}: see {@link DeliveryCheck.Lapse}.
      */
-    public synchronized void lapsed(long askedMicros, long grantedMicros) {
+    public synchronized void lapsed(long askedMicros, long grantedMicros, Map<Integer, Long> sentBefore,
+            Map<Integer, Long> sentAfter) {
         Map<Integer, Long> highest = beforeLoss == null ? Map.of() : beforeLoss;
         beforeLoss = null;
-        lapseHighest.add(highest);
-        lapseWindows.add(new long[] {askedMicros, grantedMicros});
+        lapses.add(new DeliveryCheck.Lapse(0, askedMicros, grantedMicros, highest, sentBefore, sentAfter));
     }
 
     /** The lapse could not be recorded (subscribing again failed): what was published meanwhile stays owed. */
@@ -209,10 +214,7 @@ public final class ReceiverScope {
         DeliveryCheck.Scope scope = new DeliveryCheck.Scope(key, label);
         windows.forEach((filter, w) -> scope.windows.add(new DeliveryCheck.Window(filter, engineNumber, w[0], w[1])));
         synchronized (this) {
-            for (int i = 0; i < lapseWindows.size(); i++) {
-                long[] w = lapseWindows.get(i);
-                scope.lapses.add(new DeliveryCheck.Lapse(engineNumber, w[0], w[1], lapseHighest.get(i)));
-            }
+            lapses.forEach(l -> scope.lapses.add(l.on(engineNumber)));
             scope.sessionsKept = sessionsKept;
         }
         scope.node = node;

@@ -75,7 +75,7 @@ public final class LoadClient {
         this.responder = new Responder((topic, payload, qos, properties, done) -> connection.publish(topic, payload, qos,
                 false, properties, done), metrics);
         this.receiver = new Receiver(clientId, metrics, ledger, replies, responder, consumeDelayNanos);
-        this.resubscriber = new Resubscriber(connection, metrics, receiver::scopes);
+        this.resubscriber = new Resubscriber(connection, metrics, ledger, receiver::scopes);
     }
 
     private NodeMetrics nodeMetrics(BrokerNode brokerNode) {

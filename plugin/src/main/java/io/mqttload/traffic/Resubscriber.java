@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import io.mqttload.client.Errors;
 import io.mqttload.client.LoadConnection;
 import io.mqttload.client.SubscribeOptions;
+import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.ReceiverScope;
 import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
@@ -41,13 +42,16 @@ final class Resubscriber {
 
     private final LoadConnection connection;
     private final EngineMetrics metrics;
+    private final DeliveryLedger ledger;
     private final Supplier<List<ReceiverScope>> scopes;
     /** By filter as the plan gave it, the first grant; guarded by this. */
     private final Map<String, Granted> granted = new LinkedHashMap<>();
 
-    Resubscriber(LoadConnection connection, EngineMetrics metrics, Supplier<List<ReceiverScope>> scopes) {
+    Resubscriber(LoadConnection connection, EngineMetrics metrics, DeliveryLedger ledger,
+            Supplier<List<ReceiverScope>> scopes) {
         this.connection = connection;
         this.metrics = metrics;
+        this.ledger = ledger;
         this.scopes = scopes;
     }
 
@@ -93,6 +97,9 @@ final class Resubscriber {
             return;
         }
         metrics.count(Count.SUBSCRIBER_SESSIONS_LOST);
+        // Read before the SUBSCRIBE leaves: what this engine's streams had sent by then was surely sent before it.
+        Map<ReceiverScope, Map<Integer, Long>> sentBefore = new LinkedHashMap<>();
+        own.forEach(scope -> sentBefore.put(scope, ledger.lastSent(scope.streamIds())));
         long asked = MicroClock.nowMicros();
         List<CompletableFuture<Void>> subscribed = new ArrayList<>();
         for (Map.Entry<Granted, List<String>> e : byGrant(filters).entrySet()) {
@@ -109,7 +116,9 @@ final class Resubscriber {
             long grantedAt = MicroClock.nowMicros();
             for (ReceiverScope scope : own) {
                 if (error == null) {
-                    scope.lapsed(asked, grantedAt);
+                    Map<Integer, Long> sentAfter = new LinkedHashMap<>();
+                    ledger.lastSent(sentBefore.get(scope).keySet()).forEach((id, last) -> sentAfter.put(id, last + 2));
+                    scope.lapsed(asked, grantedAt, sentBefore.get(scope), sentAfter);
                 } else {
                     scope.lapseUnrecorded();
                 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
@@ -205,11 +206,12 @@ class LedgerCodecTest {
         receive(lapsing, one, 1, 2, 3);
         receive(lapsing, two, 1);
         lapsing.connectionLost();
-        lapsing.lapsed(1_700_000_000_070_000L, 1_700_000_000_070_900L);
+        lapsing.lapsed(1_700_000_000_070_000L, 1_700_000_000_070_900L, Map.of(one.id(), 30L, two.id(), 31L),
+                Map.of(one.id(), 34L, two.id(), 35L));
         receive(lapsing, one, 40);
         // A second outage with nothing received in between: the same highest, a later window.
         lapsing.connectionLost();
-        lapsing.lapsed(1_700_000_000_090_000L, 1_700_000_000_090_050L);
+        lapsing.lapsed(1_700_000_000_090_000L, 1_700_000_000_090_050L, Map.of(), Map.of());
         kept.connectionLost();
         kept.sessionKept(true);
         DeliveryCheck.Ledger book = ledger.book();
@@ -218,9 +220,11 @@ class LedgerCodecTest {
 
         assertThat(LedgerCodec.varints(book)[0]).isEqualTo((byte) LedgerCodec.LAYOUT);
         assertThat(decoded.scopes).filteredOn(s -> s.key.endsWith("lapsing")).singleElement().satisfies(s -> {
-            assertThat(s.lapses).extracting(l -> l.engine + ":" + l.from + "-" + l.to + " " + l.highest).containsExactly(
-                    "3:1700000000070000-1700000000070900 {" + one.id() + "=3, " + two.id() + "=1}",
-                    "3:1700000000090000-1700000000090050 {" + one.id() + "=40, " + two.id() + "=1}");
+            assertThat(s.lapses).extracting(l -> l.engine + ":" + l.from + "-" + l.to + " " + l.highest + " " + l.sentBefore
+                    + " " + l.sentAfter).containsExactly(
+                    "3:1700000000070000-1700000000070900 {" + one.id() + "=3, " + two.id() + "=1} {" + one.id() + "=30, "
+                            + two.id() + "=31} {" + one.id() + "=34, " + two.id() + "=35}",
+                    "3:1700000000090000-1700000000090050 {" + one.id() + "=40, " + two.id() + "=1} {} {}");
             assertThat(s.sessionsKept).isZero();
         });
         assertThat(decoded.scopes).filteredOn(s -> s.key.endsWith("kept")).singleElement()

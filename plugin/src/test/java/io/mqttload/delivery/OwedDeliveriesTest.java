@@ -284,4 +284,20 @@ class OwedDeliveriesTest {
         assertThat(r.undecidedAroundSubscription).isEqualTo(19);
         assertThat(r.lost()).isZero();
     }
+
+    @Test
+    void aLapseOfTheSubscribersOwnEngine_isPlacedByWhatTheStreamHadSent_notByItsSendTimesStep() {
+        // The stream had sent 65 when the SUBSCRIBE left and 66 when the SUBACK came (68 on surely after): the window
+        // [60.5, 62.5] ms and the 10 ms step between send times would have made 52-70 undecided.
+        DeliveryCheck.Scope scope = lapsed(new long[] {41, 67});
+        scope.lapses.add(new DeliveryCheck.Lapse(1, 60_500, 62_500, Map.of(ENGINE_ONE_STREAM, 40L),
+                Map.of(ENGINE_ONE_STREAM, 65L), Map.of(ENGINE_ONE_STREAM, 68L)));
+
+        DeliveryCheck.Result r = check(scope, DeliveryCheck.Clocks.SAME_ENGINE);
+
+        assertThat(r.publishedWhileSessionLost).isEqualTo(25);
+        assertThat(r.undecidedAroundSubscription).isEqualTo(2);
+        assertThat(r.lost()).isZero();
+        assertThat(r.expected).isEqualTo(73);
+    }
 }

@@ -172,6 +172,10 @@ public final class HiveMqConnection implements LoadConnection {
         }
         retries.connected();
         if (connected.compareAndSet(false, true)) {
+            if (everConnected && !sessionPresent) {
+                // The session ended (at the loss, or at this CONNACK) and took the receivers with it: see onDisconnected.
+                session.receiveAgain();
+            }
             listener.opened(everConnected, sessionPresent);
         }
         everConnected = true;
@@ -200,6 +204,11 @@ public final class HiveMqConnection implements LoadConnection {
                 listener.gaveUp(attempts);
             }
             return;
+        }
+        if (everConnected) {
+            // The suite subscribes again itself after a reconnect without session, timed, so that the ledger knows when
+            // the gap ended (LoadClient); the client's own resubscription would leave that unknown.
+            ctx.getReconnector().resubscribeIfSessionExpired(false);
         }
         if (everConnected && settings.failover()) {
             // Each attempt tries the next node after the one tried last, the lost node coming round again.

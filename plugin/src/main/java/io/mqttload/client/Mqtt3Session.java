@@ -26,9 +26,16 @@ import com.hivemq.client.mqtt.mqtt3.message.subscribe.suback.Mqtt3SubAckReturnCo
 /** An MQTT 3.1.1 session: clean session, return codes without reasons. */
 final class Mqtt3Session implements MqttSession {
     private final Mqtt3AsyncClient client;
+    private final Consumer<InboundMessage> onMessage;
 
     Mqtt3Session(MqttClientBuilder builder, Consumer<InboundMessage> onMessage) {
         this.client = builder.useMqttVersion3().buildAsync();
+        this.onMessage = onMessage;
+        receiveAgain();
+    }
+
+    @Override
+    public void receiveAgain() {
         ReceivedPublish view = new ReceivedPublish();
         client.publishes(MqttGlobalPublishFilter.ALL, p -> {
             try {

@@ -31,9 +31,16 @@ import com.hivemq.client.mqtt.mqtt5.message.subscribe.suback.Mqtt5SubAckReasonCo
 /** An MQTT 5 session: clean start and session expiry, reason codes and reason strings. */
 final class Mqtt5Session implements MqttSession {
     private final Mqtt5AsyncClient client;
+    private final Consumer<InboundMessage> onMessage;
 
     Mqtt5Session(MqttClientBuilder builder, Consumer<InboundMessage> onMessage) {
         this.client = builder.useMqttVersion5().buildAsync();
+        this.onMessage = onMessage;
+        receiveAgain();
+    }
+
+    @Override
+    public void receiveAgain() {
         ReceivedPublish view = new ReceivedPublish();
         client.publishes(MqttGlobalPublishFilter.ALL, p -> {
             try {

@@ -36,6 +36,13 @@ interface MqttSession {
                 : new Mqtt3Session(builder, onMessage);
     }
 
+    /**
+     * Hands received messages to {@code onMessage} again: the client drops its receivers with a session that ended
+     * (see {@link HiveMqConnection}), so a client that will subscribe again must first ask to receive again. Called
+     * once the session ended, never while it lives (each call adds a receiver: messages would arrive twice).
+     */
+    void receiveAgain();
+
     /** CONNECT with the settings' session, keep-alive and credentials; completes with whether a session was resumed. */
     CompletableFuture<Boolean> connect(ConnectionSettings settings);
 

@@ -143,6 +143,20 @@ public final class DeliveryCheck {
         @JsonProperty
         @JsonInclude(JsonInclude.Include.NON_EMPTY)
         final List<Window> windows = new ArrayList<>();
+        /**
+         * Each time its client came back to a broker that had kept no session for it, and subscribed again: what was
+         * published in between was owed to nobody (see {@link OwedDeliveries}). A client's scope only.
+         */
+        @JsonProperty
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        final List<Lapse> lapses = new ArrayList<>();
+        /**
+         * Reconnects of its QoS 1 or 2 subscriber to a broker that had kept its session (CONNACK session present 1): what
+         * the broker acknowledged meanwhile it promised to deliver, so its loss is named as such.
+         */
+        @JsonProperty
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+        long sessionsKept;
 
         public Scope(String key, String label) {
             this.key = key;
@@ -153,10 +167,13 @@ public final class DeliveryCheck {
         Scope(@JsonProperty("key") String key, @JsonProperty("label") String label,
                 @JsonProperty("filters") List<String> filters, @JsonProperty("received") Map<Integer, Seen> received,
                 @JsonProperty("noLocalFilters") List<String> noLocalFilters,
-                @JsonProperty("windows") List<Window> windows) {
+                @JsonProperty("windows") List<Window> windows, @JsonProperty("lapses") List<Lapse> lapses) {
             this(key, label);
             if (windows != null) {
                 this.windows.addAll(windows);
+            }
+            if (lapses != null) {
+                this.lapses.addAll(lapses);
             }
             if (filters != null) {
                 this.filters.addAll(filters);
@@ -221,6 +238,62 @@ public final class DeliveryCheck {
         }
     }
 
+    /**
+     * A client's subscriptions lapsed: its connection was lost, and the broker it came back to had kept no session for
+     * it (CONNACK session present 0), so the suite subscribed again. What each stream had delivered before the loss
+     * ({@link #highest}) and when the new subscriptions took effect, in the subscribing engine's clock: after their
+     * SUBSCRIBE was sent ({@link #from}) and before their SUBACK was read ({@link #to}).
+     */
+    @JsonPropertyOrder({"engine", "from", "to", "highest", "sentBefore", "sentAfter"})
+    public static final class Lapse {
+        @JsonProperty
+        final int engine;
+        @JsonProperty
+        final long from;
+        @JsonProperty
+        final long to;
+        /** The highest sequence number received before the loss, by stream id (a stream not in it: none). */
+        @JsonProperty
+        final Map<Integer, Long> highest;
+        /**
+         * Of the streams its engine published, by id: the highest sequence number surely sent before the new SUBSCRIBE
+         * ({@link #sentBefore}) and the lowest surely sent after its SUBACK ({@link #sentAfter}), read from the
+         * streams themselves, exact where send times are a step apart.
+         */
+        @JsonProperty
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        final Map<Integer, Long> sentBefore;
+        @JsonProperty
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        final Map<Integer, Long> sentAfter;
+
+        public Lapse(int engine, long from, long to, Map<Integer, Long> highest) {
+            this(engine, from, to, highest, null, null);
+        }
+
+        @JsonCreator
+        public Lapse(@JsonProperty("engine") int engine, @JsonProperty("from") long from, @JsonProperty("to") long to,
+                @JsonProperty("highest") Map<Integer, Long> highest,
+                @JsonProperty("sentBefore") Map<Integer, Long> sentBefore,
+                @JsonProperty("sentAfter") Map<Integer, Long> sentAfter) {
+            this.engine = engine;
+            this.from = from;
+            this.to = to;
+            this.highest = highest == null ? Map.of() : new TreeMap<>(highest);
+            this.sentBefore = sentBefore == null ? Map.of() : new TreeMap<>(sentBefore);
+            this.sentAfter = sentAfter == null ? Map.of() : new TreeMap<>(sentAfter);
+        }
+
+        /** The same lapse as booked by engine {@code engineNumber}. */
+        Lapse on(int engineNumber) {
+            return new Lapse(engineNumber, from, to, highest, sentBefore, sentAfter);
+        }
+
+        long highest(int streamId) {
+            return highest.getOrDefault(streamId, 0L);
+        }
+    }
+
     /** How two engines' clocks differ: what turns a subscription's window into its publisher's clock. */
     @FunctionalInterface
     public interface Clocks {
@@ -269,6 +342,14 @@ public final class DeliveryCheck {
          * stream that arrived): neither owed nor lost, and not in {@link #expected}. Makes a run without loss uncertain.
          */
         public long undecidedAroundSubscription;
+        /**
+         * Deliveries that did not arrive of messages published while their subscriber's broker held no session for it
+         * (between the connection's loss and the new subscription, see {@link Lapse}): owed to nobody, not in
+         * {@link #expected}.
+         */
+        public long publishedWhileSessionLost;
+        /** Of {@link #lost()}, what was owed to receivers whose broker kept their session across a lost connection. */
+        public long lostFromKeptSessions;
         /** Receivers owed messages that got none of them: a shared group the broker does not serve, say. */
         public final List<String> receivedNothing = new ArrayList<>();
 
@@ -339,6 +420,8 @@ public final class DeliveryCheck {
             Scope scope = scopes.computeIfAbsent(part.key, k -> new Scope(k, part.label));
             // Each part's window stays with its engine: only the clocks can tell which took effect first.
             scope.windows.addAll(part.windows);
+            scope.lapses.addAll(part.lapses);
+            scope.sessionsKept += part.sessionsKept;
             if (scope.label.isEmpty()) {
                 scope.label = part.label;
             }
@@ -393,7 +476,11 @@ public final class DeliveryCheck {
                 r.deliveredUnacknowledged += unique - receivedAcknowledged;
                 OwedDeliveries owed = OwedDeliveries.of(stream, scope, seen, receivedAcknowledged, clocks);
                 r.publishedBeforeSubscription += owed.notOwed;
+                r.publishedWhileSessionLost += owed.lapsed;
                 r.undecidedAroundSubscription += owed.undecided;
+                if (scope.sessionsKept > 0) {
+                    r.lostFromKeptSessions += owed.expected - owed.received;
+                }
                 r.expected += owed.expected;
                 r.receivedOfExpected += owed.received;
                 if (!scope.node.isEmpty()) {

@@ -1,8 +1,10 @@
 package io.mqttload.delivery;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,6 +36,7 @@ public final class DeliveryLedger {
     private final int streamIdBase;
     private final AtomicInteger nextLocalStream = new AtomicInteger();
     private final ConcurrentLinkedQueue<PublishStream> streams = new ConcurrentLinkedQueue<>();
+    private final ConcurrentHashMap<Integer, PublishStream> streamsById = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, ReceiverScope> scopes = new ConcurrentHashMap<>();
     private final AtomicLong lateSubscriptions = new AtomicLong();
     private volatile boolean sharedGroupsSpanEngines;
@@ -57,6 +60,7 @@ public final class DeliveryLedger {
         }
         PublishStream s = new PublishStream(streamIdBase | local, topic, publisher);
         streams.add(s);
+        streamsById.put(s.id(), s);
         return s;
     }
 
@@ -72,6 +76,22 @@ public final class DeliveryLedger {
             }
         }
         return false;
+    }
+
+    /**
+     * The latest sequence number sent of each of these streams that this engine publishes: read before a SUBSCRIBE,
+     * every one up to it was surely sent before it; read once its SUBACK is in, every one two above it surely after
+     * (the one above may have been on its way as the number was read; a stream's messages leave one after another).
+     */
+    public Map<Integer, Long> lastSent(Collection<Integer> streamIds) {
+        Map<Integer, Long> out = new TreeMap<>();
+        for (Integer id : streamIds) {
+            PublishStream s = streamsById.get(id);
+            if (s != null) {
+                out.put(id, s.lastSent());
+            }
+        }
+        return out;
     }
 
     /** Counts a subscription that may have missed messages it matches: a loss the ledger reports may be overstated. */
@@ -202,6 +222,10 @@ public final class DeliveryLedger {
         public final long publishedBeforeSubscription;
         /** Missing deliveries neither owed nor lost (see {@link DeliveryCheck.Result#undecidedAroundSubscription}). */
         public final long undecidedAroundSubscription;
+        /** Deliveries owed to nobody: published while the session was lost (see {@link DeliveryCheck.Result}). */
+        public final long publishedWhileSessionLost;
+        /** Of the loss, what was owed to sessions the broker kept (see {@link DeliveryCheck.Result}). */
+        public final long lostFromKeptSessions;
 
         Delivery(DeliveryCheck.Result r, long missingInGaps, int receiverScopes, int publishStreams,
                 long lateSubscriptions, int sharedScopesAcrossEngines) {
@@ -217,6 +241,8 @@ public final class DeliveryLedger {
             this.unservedSharedDeliveries = r.unservedSharedDeliveries;
             this.publishedBeforeSubscription = r.publishedBeforeSubscription;
             this.undecidedAroundSubscription = r.undecidedAroundSubscription;
+            this.publishedWhileSessionLost = r.publishedWhileSessionLost;
+            this.lostFromKeptSessions = r.lostFromKeptSessions;
             this.missingInGaps = missingInGaps;
             this.receiverScopes = receiverScopes;
             this.publishStreams = publishStreams;

@@ -117,7 +117,8 @@ public final class Judgement {
             // that they were not, so the run is no clean pass.
             verdict = count.applyAsLong(Count.UNDECIDED_AROUND_SUBSCRIPTION) > 0 ? Verdict.LOSS_UNCERTAIN : Verdict.NO_LOSS;
         } else {
-            verdict = count.applyAsLong(Count.LATE_SUBSCRIPTIONS) > 0 || count.applyAsLong(Count.SUBSCRIBER_SESSIONS_LOST) > 0
+            // A lost session whose lapse the ledger recorded is decided per message; only the others leave a doubt.
+            verdict = count.applyAsLong(Count.LATE_SUBSCRIPTIONS) > 0 || unrecordedLapses(count) > 0
                     ? Verdict.LOSS_UNCERTAIN : Verdict.LOSS;
         }
         this.reasons = List.copyOf(why);
@@ -151,7 +152,7 @@ public final class Judgement {
                 b.append(String.format(Locale.ROOT, " | delivery: expected %d, received %d, lost %d", expected,
                         count.applyAsLong(Count.RECEIVED_OF_EXPECTED), lost));
                 if (lost > 0) {
-                    b.append(sessionsLost(count));
+                    b.append(sessionsLost(count)).append(lostFromKeptSessions(count));
                 }
                 break;
             case LOSS:
@@ -168,6 +169,7 @@ public final class Judgement {
                 }
                 b.append(sessionsLost(count));
                 b.append(undecided(count));
+                b.append(lostFromKeptSessions(count));
                 break;
             case STOPPED:
                 b.append(stopped(count, wholeRun)).append(": the figures cover the run up to the stop");
@@ -250,12 +252,30 @@ public final class Judgement {
                 + " bound cannot tell whether they were owed, so they are neither in expected nor lost";
     }
 
-    /** Why part of a loss may be no one's: subscribers whose broker kept no session across a reconnect, or "". */
+    /** Reconnects without a session whose lapse the ledger could not record (a shared group's, a failed resubscribe). */
+    private static long unrecordedLapses(ToLongFunction<Count> count) {
+        return Math.max(0, count.applyAsLong(Count.SUBSCRIBER_SESSIONS_LOST)
+                - count.applyAsLong(Count.SUBSCRIBER_LAPSES_RECORDED));
+    }
+
+    /**
+     * Why part of a loss may be no one's: subscribers whose broker kept no session across a reconnect and whose lapse
+     * the ledger could not record, or "". A recorded lapse is decided per message (publishedWhileSessionLost).
+     */
     private static String sessionsLost(ToLongFunction<Count> count) {
-        long sessions = count.applyAsLong(Count.SUBSCRIBER_SESSIONS_LOST);
+        long sessions = unrecordedLapses(count);
         return sessions == 0 ? "" : "; " + sessions + " subscribing client(s) reconnected to a broker that had kept no"
-                + " session for them (CONNACK session present 0), so part of this may be messages published before"
-                + " they had subscribed again, which the broker owed to nobody";
+                + " session for them (CONNACK session present 0) and the ledger could not record when they subscribed"
+                + " again (a shared subscription, or a subscription again that failed), so part of this may be messages"
+                + " published before they had subscribed again, which the broker owed to nobody";
+    }
+
+    /** The part of a loss the broker promised against: owed to sessions it kept across a lost connection, or "". */
+    private static String lostFromKeptSessions(ToLongFunction<Count> count) {
+        long kept = count.applyAsLong(Count.LOST_FROM_KEPT_SESSIONS);
+        return kept == 0 ? "" : "; " + kept + " of them (" + Count.LOST_FROM_KEPT_SESSIONS.key() + ") acknowledged to"
+                + " the publisher and not delivered to a session the broker kept across a lost connection (CONNACK"
+                + " session present 1): loss the broker promised against";
     }
 
     public String line() {

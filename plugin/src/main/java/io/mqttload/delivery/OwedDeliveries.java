@@ -14,12 +14,25 @@ import io.mqttload.common.TopicMatcher;
  * undecided, neither owed nor lost). Without the clocks' difference, what is missing before the first message of the
  * stream that arrived is undecided, the rest owed. A scope or stream without
  * the times (a ledger of an earlier version) is owed every acknowledged message, as before.
+ *
+ * <p>A client's subscriptions can also lapse: its connection lost, the broker it came back to had kept no session for
+ * it, and it subscribed again ({@link DeliveryCheck.Lapse}). Of the owed run, a missing message above the highest
+ * sequence number the scope had received before the loss was, at the loss, in flight or not yet sent: the broker's
+ * promise to deliver it ended with the session. Sent surely before the new subscription's SUBSCRIBE (its window turned
+ * into the publisher's clock as above), it is owed to nobody; sent inside that window, undecided; after it, owed. A
+ * missing message at or below that highest stays owed: the broker skipped it while delivering a later one. Without the
+ * clocks' difference, what is missing above the highest before the first message that arrived after it is undecided.
+ * A stream of the subscriber's own engine is placed by what it had sent when the SUBSCRIBE left and when the SUBACK
+ * came, read from the stream itself, exact whatever the step between its send times.
+ * What arrived of a lapse is delivered, as everywhere.
  */
 final class OwedDeliveries {
     /** Acknowledged messages owed to nobody: sent before the subscription could have taken effect, and missing. */
     long notOwed;
-    /** Acknowledged messages sent around the subscription that did not arrive. */
+    /** Acknowledged messages sent around the subscription, or around a lapse's new one, that did not arrive. */
     long undecided;
+    /** Acknowledged messages owed to nobody: sent while the scope's broker held no session for it, and missing. */
+    long lapsed;
     long expected;
     long received;
 
@@ -33,12 +46,13 @@ final class OwedDeliveries {
         o.expected = stream.acknowledged;
         o.received = receivedAcknowledged;
         long[] effect = effect(stream, scope, clocks);
-        if (effect == null) {
-            return o;
-        }
         long lastNotOwed;
         long firstOwed;
-        if (effect.length == 0 || stream.sendTimes == null) {
+        if (effect == null) {
+            // No window to decide with: every acknowledged message owed, but for what its lapses say.
+            lastNotOwed = 0;
+            firstOwed = 1;
+        } else if (effect.length == 0 || stream.sendTimes == null) {
             // Not placed in time: what is missing before the first arrival may have been sent before the subscription.
             lastNotOwed = 0;
             firstOwed = firstReceived(seen);
@@ -68,11 +82,109 @@ final class OwedDeliveries {
         // A message sent before the subscription that arrived all the same was delivered (a retained message reaches a
         // later subscriber; the broker routed it after the subscription took effect): owed and met, never dropped
         // from the figures. Only what is missing of it is owed to nobody.
+        long[] lapsed = lapsed(stream, scope, seen, firstOwed, clocks);
         o.notOwed = notOwed - receivedNotOwed;
-        o.undecided = undecidedRun - receivedUndecided;
-        o.expected = owedRun + receivedUndecided + receivedNotOwed;
+        o.lapsed = lapsed[0];
+        o.undecided = undecidedRun - receivedUndecided + lapsed[1];
+        o.expected = owedRun + receivedUndecided + receivedNotOwed - lapsed[0] - lapsed[1];
         o.received = Math.min(o.expected, receivedAcknowledged);
         return o;
+    }
+
+    /**
+     * What is missing of the owed run (from {@code firstOwed}) in the scope's lapses: {@code [owed to nobody,
+     * undecided]}. Nothing when the scope has none, or when which messages arrived is not known exactly.
+     */
+    private static long[] lapsed(DeliveryCheck.Stream stream, DeliveryCheck.Scope scope, DeliveryCheck.Seen seen,
+            long firstOwed, DeliveryCheck.Clocks clocks) {
+        if (scope.lapses.isEmpty() || firstOwed == Long.MAX_VALUE || seen != null && seen.missing == null) {
+            return new long[2];
+        }
+        int publisher = stream.id >>> DeliveryLedger.LOCAL_STREAM_BITS;
+        long last = stream.acknowledged + Ranges.count(stream.failed);
+        long[] notOwed = new long[2 * scope.lapses.size()];
+        long[] undecided = new long[2 * scope.lapses.size()];
+        int n = 0;
+        for (DeliveryCheck.Lapse lapse : scope.lapses) {
+            long above = Math.max(lapse.highest(stream.id), firstOwed - 1);
+            long[] difference = clocks.difference(lapse.engine, publisher);
+            long lastBefore;
+            long firstAfter;
+            Long sentBefore = lapse.sentBefore.get(stream.id);
+            Long sentAfter = lapse.sentAfter.get(stream.id);
+            if (sentBefore != null && sentAfter != null) {
+                // Its own engine's stream, read around the SUBSCRIBE and the SUBACK: no clock, no step between.
+                lastBefore = Math.max(above, sentBefore);
+                firstAfter = sentAfter;
+            } else if (difference == null || stream.sendTimes == null) {
+                lastBefore = above;
+                firstAfter = firstReceivedAbove(seen, above);
+            } else {
+                lastBefore = Math.max(above, lastSentBefore(stream.sendTimes, lapse.from - difference[0] - difference[1]));
+                firstAfter = firstSentAfter(stream.sendTimes, lapse.to - difference[0] + difference[1]);
+            }
+            notOwed[n] = above + 1;
+            notOwed[n + 1] = Math.min(lastBefore, last);
+            undecided[n] = lastBefore + 1;
+            undecided[n + 1] = Math.min(firstAfter == Long.MAX_VALUE ? last : firstAfter - 1, last);
+            n += 2;
+        }
+        long[] notOwedRanges = ranges(notOwed);
+        long[] undecidedRanges = ranges(undecided);
+        // Owed to nobody by one lapse is owed to nobody, whatever another's window says of it.
+        long missingNotOwed = missingIn(stream, seen, notOwedRanges);
+        long missingUndecided = missingIn(stream, seen, undecidedRanges)
+                - missingIn(stream, seen, intersection(undecidedRanges, notOwedRanges));
+        return new long[] {missingNotOwed, missingUndecided};
+    }
+
+    /** {@code pairs} as sorted disjoint ranges, those that hold no number left out. */
+    private static long[] ranges(long[] pairs) {
+        long[] out = new long[pairs.length];
+        int k = 0;
+        for (int i = 0; i + 1 < pairs.length; i += 2) {
+            if (pairs[i] <= pairs[i + 1]) {
+                out[k++] = pairs[i];
+                out[k++] = pairs[i + 1];
+            }
+        }
+        return Ranges.normalise(out, k);
+    }
+
+    /** The members of both range sets, as ranges. */
+    private static long[] intersection(long[] a, long[] b) {
+        long[] out = new long[0];
+        for (int i = 0; i + 1 < b.length; i += 2) {
+            long[] part = clip(a, b[i], b[i + 1]);
+            long[] joined = Arrays.copyOf(out, out.length + part.length);
+            System.arraycopy(part, 0, joined, out.length, part.length);
+            out = joined;
+        }
+        return out;
+    }
+
+    /** Acknowledged messages in {@code ranges} the scope did not receive. */
+    private static long missingIn(DeliveryCheck.Stream stream, DeliveryCheck.Seen seen, long[] ranges) {
+        long missing = 0;
+        for (int i = 0; i + 1 < ranges.length; i += 2) {
+            missing += acknowledgedIn(stream, ranges[i], ranges[i + 1])
+                    - (seen == null ? 0 : receivedAcknowledgedIn(stream, seen, ranges[i], ranges[i + 1]));
+        }
+        return missing;
+    }
+
+    /** The lowest sequence number above {@code above} the scope received; MAX_VALUE when none. */
+    private static long firstReceivedAbove(DeliveryCheck.Seen seen, long above) {
+        if (seen == null || seen.highest <= above) {
+            return Long.MAX_VALUE;
+        }
+        long candidate = above + 1;
+        for (int i = 0; i + 1 < seen.missing.length; i += 2) {
+            if (seen.missing[i] <= candidate && candidate <= seen.missing[i + 1]) {
+                candidate = seen.missing[i + 1] + 1;
+            }
+        }
+        return candidate;
     }
 
     /**

@@ -86,6 +86,11 @@ public final class PublishStream {
         failed[failedLength++] = seq;
     }
 
+    /** The latest sequence number sent (0: none), read from any thread: every one up to it had left the client. */
+    public long lastSent() {
+        return sendTimes.lastSent();
+    }
+
     public long sentCount() {
         return sent.get();
     }

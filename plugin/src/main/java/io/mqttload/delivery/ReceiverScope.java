@@ -1,6 +1,9 @@
 package io.mqttload.delivery;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -25,6 +28,11 @@ public final class ReceiverScope {
     private volatile String grantedAt = "";
     /** Per filter, its first subscription's window in this engine's clock: {@code [SUBSCRIBE sent, SUBACK received]} µs. */
     private final ConcurrentHashMap<String, long[]> windows = new ConcurrentHashMap<>();
+    /** What each stream had delivered when the connection was lost, until the reconnect tells what became of it. */
+    private Map<Integer, Long> beforeLoss;
+    /** The lapses of this client's subscriptions, in this engine's clock, its number set at the snapshot; guarded by this. */
+    private final List<DeliveryCheck.Lapse> lapses = new ArrayList<>();
+    private long sessionsKept;
 
     ReceiverScope(String key) {
         this.key = key;
@@ -77,6 +85,54 @@ public final class ReceiverScope {
      */
     public void subscribed(String filter, long askedMicros, long grantedMicros) {
         windows.putIfAbsent(filter, new long[] {askedMicros, grantedMicros});
+    }
+
+    /**
+     * The subscribing client's connection was lost: what each stream has delivered so far is where a lapse of its
+     * subscriptions would begin, should the broker it comes back to have kept no session for it.
+     */
+    public synchronized void connectionLost() {
+        Map<Integer, Long> highest = new TreeMap<>();
+        for (var e : streams.entrySet()) {
+            StreamTracker t = e.getValue();
+            synchronized (t) {
+                highest.put(e.getKey(), t.highest());
+            }
+        }
+        beforeLoss = highest;
+    }
+
+    /**
+     * The client came back to a broker that had kept its session: nothing lapsed, what was published meanwhile stays
+     * owed; {@code promised} (a subscription at QoS 1 or 2) names its loss as loss against the broker's promise.
+     */
+    public synchronized void sessionKept(boolean promised) {
+        beforeLoss = null;
+        if (promised) {
+            sessionsKept++;
+        }
+    }
+
+    /** The streams this scope has received from. */
+    public List<Integer> streamIds() {
+        return new ArrayList<>(streams.keySet());
+    }
+
+    /**
+     * The client came back to a broker that had kept no session for it and subscribed again, SUBSCRIBE sent at
+     * {@code askedMicros} and SUBACK read by {@code grantedMicros}: its subscriptions lapsed from the loss to then.
+     * {@code sentBefore} and {@code sentAfter}: see {@link DeliveryCheck.Lapse}.
+     */
+    public synchronized void lapsed(long askedMicros, long grantedMicros, Map<Integer, Long> sentBefore,
+            Map<Integer, Long> sentAfter) {
+        Map<Integer, Long> highest = beforeLoss == null ? Map.of() : beforeLoss;
+        beforeLoss = null;
+        lapses.add(new DeliveryCheck.Lapse(0, askedMicros, grantedMicros, highest, sentBefore, sentAfter));
+    }
+
+    /** The lapse could not be recorded (subscribing again failed): what was published meanwhile stays owed. */
+    public synchronized void lapseUnrecorded() {
+        beforeLoss = null;
     }
 
     /** Topic filters (without any $share prefix) whose messages this scope must receive. */
@@ -157,6 +213,10 @@ public final class ReceiverScope {
     DeliveryCheck.Scope snapshot(int engineNumber) {
         DeliveryCheck.Scope scope = new DeliveryCheck.Scope(key, label);
         windows.forEach((filter, w) -> scope.windows.add(new DeliveryCheck.Window(filter, engineNumber, w[0], w[1])));
+        synchronized (this) {
+            lapses.forEach(l -> scope.lapses.add(l.on(engineNumber)));
+            scope.sessionsKept = sessionsKept;
+        }
         scope.node = node;
         scope.grantedAt = grantedAt;
         filters.forEach(scope::addFilter);

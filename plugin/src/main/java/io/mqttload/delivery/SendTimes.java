@@ -57,6 +57,11 @@ final class SendTimes {
         lastSequence.lazySet(sequence);
     }
 
+    /** The latest sequence number sent (0: none): every one up to it had left the client when this was read. */
+    long lastSent() {
+        return lastSequence.get();
+    }
+
     private synchronized void checkpoint(long sequence, long nowMicros) {
         if (count == MAX_CHECKPOINTS) {
             // Every other one goes, the first stays: the precision halves evenly rather than forgetting the start.

@@ -140,7 +140,8 @@ public enum Count {
             + " support shared subscriptions at that MQTT version; fails the verdict", ENGINE),
     SUBSCRIBER_SESSIONS_LOST("subscriberSessionsLost", COUNTER, "reconnects of subscribing clients to a broker that"
             + " had kept no session for them (CONNACK session present 0): messages published before they subscribed"
-            + " again were owed to nobody; loss may then be uncertain", ENGINE),
+            + " again were owed to nobody (publishedWhileSessionLost); loss is uncertain beside those whose lapse the"
+            + " ledger could not record (more than subscriberLapsesRecorded)", ENGINE),
     ACKNOWLEDGED_IN_WINDOW("acknowledgedInWindow", RUN_END, "acknowledged counted over the measured window only: from"
             + " its start (the warm-up's end) to the end of production (where the first drain after the last Publish"
             + " sample began: a subscribers' MQTT Disconnect's, else the run end's), drain excluded; over"
@@ -206,7 +207,20 @@ public enum Count {
     CONNACK_QUOTA_EXCEEDED("connackQuotaExceeded", COUNTER, "connect attempts refused with quota exceeded (0x97):"
             + " 'later', retried under the reconnect policy", ENGINE),
     CONNACK_CONNECTION_RATE_EXCEEDED("connackConnectionRateExceeded", COUNTER, "connect attempts refused with connection rate"
-            + " exceeded (0x9F): 'later', retried under the reconnect policy", ENGINE);
+            + " exceeded (0x9F): 'later', retried under the reconnect policy", ENGINE),
+    PUBLISHED_WHILE_SESSION_LOST("publishedWhileSessionLost", NOT_OWED, "deliveries that did not arrive of messages"
+            + " published while their subscriber's broker held no session for it: above the highest sequence number it"
+            + " had received when its connection was lost, and sent before it subscribed again after a reconnect with"
+            + " session present 0 (send time against SUBSCRIBE sent, as for publishedBeforeSubscription): owed to"
+            + " nobody; not in expected or lost", ENGINE),
+    SUBSCRIBER_LAPSES_RECORDED("subscriberLapsesRecorded", COUNTER, "reconnects of subscribing clients without their"
+            + " session (subscriberSessionsLost) after which the suite subscribed again and the ledger recorded the lapse"
+            + " (highest received before the loss, the new subscription's window): what was published in between is"
+            + " decided per message; fewer than subscriberSessionsLost makes a loss uncertain", ENGINE),
+    LOST_FROM_KEPT_SESSIONS("lostFromKeptSessions", RUN_END, FROM_LEDGERS, "of lost, the deliveries owed to"
+            + " receivers whose QoS 1 or 2 subscriber reconnected to a broker that had kept its session (CONNACK session"
+            + " present 1): acknowledged to the publisher and not delivered to a session the broker kept, loss the"
+            + " broker promised against", ENGINE);
 
 
     /**

@@ -185,6 +185,8 @@ public final class MergedReport {
         counts.put(Count.UNSERVED_SHARED_DELIVERIES, d.unservedSharedDeliveries);
         counts.put(Count.PUBLISHED_BEFORE_SUBSCRIPTION, d.publishedBeforeSubscription);
         counts.put(Count.UNDECIDED_AROUND_SUBSCRIPTION, d.undecidedAroundSubscription);
+        counts.put(Count.PUBLISHED_WHILE_SESSION_LOST, d.publishedWhileSessionLost);
+        counts.put(Count.LOST_FROM_KEPT_SESSIONS, d.lostFromKeptSessions);
         counts.put(Count.RECEIVED_FROM_UNKNOWN_STREAMS, d.receivedFromUnknownStreams);
         failures.addAll(mergeFailures(summaries));
         this.failureTolerancePercent = summaries.isEmpty() ? 0 : summaries.get(0).failureTolerancePercent;

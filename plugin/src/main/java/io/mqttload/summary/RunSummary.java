@@ -104,6 +104,8 @@ public final class RunSummary {
         counts.put(Count.UNSERVED_SHARED_DELIVERIES, delivery.unservedSharedDeliveries);
         counts.put(Count.PUBLISHED_BEFORE_SUBSCRIPTION, delivery.publishedBeforeSubscription);
         counts.put(Count.UNDECIDED_AROUND_SUBSCRIPTION, delivery.undecidedAroundSubscription);
+        counts.put(Count.PUBLISHED_WHILE_SESSION_LOST, delivery.publishedWhileSessionLost);
+        counts.put(Count.LOST_FROM_KEPT_SESSIONS, delivery.lostFromKeptSessions);
         counts.put(Count.RECEIVED_FROM_UNKNOWN_STREAMS, delivery.receivedFromUnknownStreams);
         counts.put(Count.MISSING_IN_GAPS, delivery.missingInGaps);
         counts.put(Count.LATE_SUBSCRIPTIONS, delivery.lateSubscriptions);

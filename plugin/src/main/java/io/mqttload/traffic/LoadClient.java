@@ -52,6 +52,8 @@ public final class LoadClient {
     private final Replies replies;
     private final Responder responder;
     private final Receiver receiver;
+    /** Subscribes again after a reconnect without session, and records the lapse. */
+    private final Resubscriber resubscriber;
     /** The tally that counted this client last (see {@link #tallyChanged}); only this client's JMeter thread sets it. */
     private Object lastTally;
     private final ReconnectPolicy reconnectPolicy;
@@ -87,6 +89,7 @@ public final class LoadClient {
         this.responder = new Responder((topic, payload, qos, properties, done) -> connection.publish(topic, payload, qos,
                 false, properties, done), metrics);
         this.receiver = new Receiver(clientId, metrics, ledger, replies, responder, consumeDelayNanos);
+        this.resubscriber = new Resubscriber(connection, metrics, ledger, receiver::scopes);
     }
 
     private NodeMetrics nodeMetrics(BrokerNode brokerNode) {
@@ -266,6 +269,7 @@ public final class LoadClient {
                 s.scope.granted(version);
                 s.scope.subscribed(s.filter, asked, granted);
             }
+            resubscriber.granted(filters, qos, options, sampler);
         });
     }
 
@@ -329,10 +333,8 @@ public final class LoadClient {
             metrics.connections(connectSampler, node, 1);
             if (reconnect) {
                 metrics.count(Count.RECONNECTS);
-                // The broker kept no subscription: until the client has subscribed again (the HiveMQ client does so
-                // itself), what is published to its topics is owed to nobody, though the ledger owes it to this client.
-                if (!sessionPresent && receiver.hasSubscriptions()) {
-                    metrics.count(Count.SUBSCRIBER_SESSIONS_LOST);
+                if (receiver.hasSubscriptions()) {
+                    resubscriber.reopened(sessionPresent);
                 }
             }
         }
@@ -359,6 +361,9 @@ public final class LoadClient {
 
         @Override
         public void lost(boolean protocolViolation, Throwable cause) {
+            if (receiver.hasSubscriptions()) {
+                resubscriber.lost();
+            }
             if (protocolViolation) {
                 // Counted as a lost connection too, but its reason is the violation, listed once.
                 metrics.failed(FailureTally.Kind.PROTOCOL_VIOLATION, connectSampler, node,

@@ -90,13 +90,41 @@ class JudgementTest {
         assertThat(j.line()).startsWith("LOSS: 10 of 1000 expected deliveries missing (1.0000%)");
     }
 
-    @Test
-    void lossAfterSubscriberSessionsWereLost_isUncertainWithTheReasonAndTheCount_notTheBrokersLoss() {
-        // aedes, amqtt, ActiveMQ, Artemis restarted empty: a publisher back before its subscriber resubscribed.
+    private void lost66Of23000() {
         counts.put(Count.CONNECTS_OK, 2L);
         counts.put(Count.EXPECTED, 23_000L);
         counts.put(Count.RECEIVED_OF_EXPECTED, 22_934L);
         counts.put(Count.LOST, 66L);
+    }
+
+    @Test
+    void lossBesideLostSessionsWhoseLapsesWereRecorded_isPlainLoss_andTheKeptSessionsPartIsNamed() {
+        lost66Of23000();
+        counts.put(Count.SUBSCRIBER_SESSIONS_LOST, 2L);
+        counts.put(Count.SUBSCRIBER_LAPSES_RECORDED, 2L);
+        counts.put(Count.LOST_FROM_KEPT_SESSIONS, 40L);
+
+        Judgement j = judge(0, List.of());
+
+        // What the lapses held was decided per message: the loss left is the broker's.
+        assertThat(j.verdict).isEqualTo(Verdict.LOSS);
+        assertThat(j.line()).startsWith("LOSS: 66 of 23000 expected deliveries missing")
+                .doesNotContain("reconnected to a broker that had kept no session")
+                .contains("40 of them (lostFromKeptSessions) acknowledged to the publisher and not delivered to a"
+                        + " session the broker kept across a lost connection (CONNACK session present 1): loss the"
+                        + " broker promised against");
+
+        // One lapse not recorded: that client's gap may explain part of the loss.
+        counts.put(Count.SUBSCRIBER_SESSIONS_LOST, 3L);
+        assertThat(judge(0, List.of()).verdict).isEqualTo(Verdict.LOSS_UNCERTAIN);
+        assertThat(judge(0, List.of()).line()).contains("1 subscribing client(s) reconnected to a broker that had kept no"
+                + " session for them");
+    }
+
+    @Test
+    void lossAfterSubscriberSessionsWereLost_isUncertainWithTheReasonAndTheCount_notTheBrokersLoss() {
+        // aedes, amqtt, ActiveMQ, Artemis restarted empty: a publisher back before its subscriber resubscribed.
+        lost66Of23000();
         counts.put(Count.SUBSCRIBER_SESSIONS_LOST, 1L);
 
         Judgement j = judge(0, List.of());
@@ -104,8 +132,9 @@ class JudgementTest {
         assertThat(j.verdict).isEqualTo(Verdict.LOSS_UNCERTAIN);
         assertThat(j.line()).startsWith("LOSS (UNCERTAIN): 66 of 23000 expected deliveries missing")
                 .contains("1 subscribing client(s) reconnected to a broker that had kept no session for them (CONNACK"
-                        + " session present 0), so part of this may be messages published before they had subscribed"
-                        + " again, which the broker owed to nobody")
+                        + " session present 0) and the ledger could not record when they subscribed again (a shared"
+                        + " subscription, or a subscription again that failed), so part of this may be messages"
+                        + " published before they had subscribed again, which the broker owed to nobody")
                 .doesNotContain("subscription(s) were made after");
 
         // The same loss in a run that failed (its connections were lost): the figures say it too.

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
@@ -185,6 +186,57 @@ class LedgerCodecTest {
         publish(untimed.newStream("t/1"), 10);
         assertThat(LedgerCodec.varints(untimed.book())[0]).isEqualTo((byte) LedgerCodec.LAYOUT_WITHOUT_TIMES);
         roundTrip(untimed.book());
+    }
+
+    @Test
+    void lapsesAndKeptSessions_survive_andALedgerWithoutThemKeepsLayoutTwo() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(3);
+        ReceiverScope lapsing = ledger.clientScope("lapsing", "t/#");
+        ReceiverScope kept = ledger.clientScope("kept", "t/#");
+        lapsing.subscribed("t/#", 1_700_000_000_000_000L, 1_700_000_000_004_321L);
+        kept.subscribed("t/#", 1_700_000_000_000_100L, 1_700_000_000_004_000L);
+        PublishStream one = ledger.newStream("t/1");
+        PublishStream two = ledger.newStream("t/2");
+        for (int s = 1; s <= 50; s++) {
+            one.sent(one.nextSequence(), 1_700_000_000_010_000L + 1_000L * s);
+            one.acknowledged();
+            two.sent(two.nextSequence(), 1_700_000_000_010_000L + 1_000L * s);
+            two.acknowledged();
+        }
+        receive(lapsing, one, 1, 2, 3);
+        receive(lapsing, two, 1);
+        lapsing.connectionLost();
+        lapsing.lapsed(1_700_000_000_070_000L, 1_700_000_000_070_900L, Map.of(one.id(), 30L, two.id(), 31L),
+                Map.of(one.id(), 34L, two.id(), 35L));
+        receive(lapsing, one, 40);
+        // A second outage with nothing received in between: the same highest, a later window.
+        lapsing.connectionLost();
+        lapsing.lapsed(1_700_000_000_090_000L, 1_700_000_000_090_050L, Map.of(), Map.of());
+        kept.connectionLost();
+        kept.sessionKept(true);
+        DeliveryCheck.Ledger book = ledger.book();
+
+        DeliveryCheck.Ledger decoded = roundTrip(book);
+
+        assertThat(LedgerCodec.varints(book)[0]).isEqualTo((byte) LedgerCodec.LAYOUT);
+        assertThat(decoded.scopes).filteredOn(s -> s.key.endsWith("lapsing")).singleElement().satisfies(s -> {
+            assertThat(s.lapses).extracting(l -> l.engine + ":" + l.from + "-" + l.to + " " + l.highest + " " + l.sentBefore
+                    + " " + l.sentAfter).containsExactly(
+                    "3:1700000000070000-1700000000070900 {" + one.id() + "=3, " + two.id() + "=1} {" + one.id() + "=30, "
+                            + two.id() + "=31} {" + one.id() + "=34, " + two.id() + "=35}",
+                    "3:1700000000090000-1700000000090050 {" + one.id() + "=40, " + two.id() + "=1} {} {}");
+            assertThat(s.sessionsKept).isZero();
+        });
+        assertThat(decoded.scopes).filteredOn(s -> s.key.endsWith("kept")).singleElement()
+                .satisfies(s -> assertThat(s.sessionsKept).isEqualTo(1));
+        assertThat(DeliveryCheck.check(decoded.streams, decoded.scopes)).usingRecursiveComparison()
+                .isEqualTo(DeliveryCheck.check(book.streams, book.scopes));
+
+        // Without lapses the ledger is written as layout 2 wrote it, and read back as it was.
+        DeliveryLedger timedOnly = new DeliveryLedger(3);
+        timedOnly.clientScope("sub", "t/#").subscribed("t/#", 1_000, 2_000);
+        assertThat(LedgerCodec.varints(timedOnly.book())[0]).isEqualTo((byte) LedgerCodec.LAYOUT_WITHOUT_LAPSES);
+        assertThat(roundTrip(timedOnly.book()).scopes).singleElement().satisfies(s -> assertThat(s.lapses).isEmpty());
     }
 
     @Test

@@ -188,4 +188,116 @@ class OwedDeliveriesTest {
         assertThat(r.expected + r.undecidedAroundSubscription).isEqualTo(79);
         assertThat(r.lost()).isZero();
     }
+
+    /**
+     * A subscriber on engine 1 subscribed before anything was sent (all 100 owed), missing {@code missing}, whose
+     * subscriptions lapsed: per lapse the highest it had received at the loss and the new SUBSCRIBE's window in ms.
+     */
+    private static DeliveryCheck.Scope lapsed(long[] missing, long[]... lapses) {
+        DeliveryCheck.Scope scope = new DeliveryCheck.Scope("client:sub", "Subscribe");
+        scope.addFilter("t/#");
+        scope.windows.add(new DeliveryCheck.Window("t/#", 1, -2_000, -1_000));
+        long count = 0;
+        for (int i = 0; i + 1 < missing.length; i += 2) {
+            count += missing[i + 1] - missing[i] + 1;
+        }
+        scope.see(ENGINE_ONE_STREAM, new DeliveryCheck.Seen(100 - count, 100, missing));
+        for (long[] l : lapses) {
+            scope.lapses.add(new DeliveryCheck.Lapse((int) l[0], l[2] * 100, l[3] * 100,
+                    Map.of(ENGINE_ONE_STREAM, l[1])));
+        }
+        return scope;
+    }
+
+    @Test
+    void aLapse_missingAboveWhatHadArrivedAndSentBeforeTheNewSubscribe_isOwedToNobody_aroundItUndecided() {
+        // Lost after 40; subscribed again in [60.5 ms, 62.5 ms]. Surely before: up to 51 (checkpoint at 51 ms); surely
+        // after: 71 on. 41-70 did not arrive: 41-51 owed to nobody, 52-70 undecided; nothing lost.
+        DeliveryCheck.Result r = check(lapsed(new long[] {41, 70}, new long[] {1, 40, 605, 625}),
+                DeliveryCheck.Clocks.SAME_ENGINE);
+
+        assertThat(r.publishedWhileSessionLost).isEqualTo(11);
+        assertThat(r.undecidedAroundSubscription).isEqualTo(19);
+        assertThat(r.expected).isEqualTo(70);
+        assertThat(r.lost()).isZero();
+        assertThat(verdict(r)).isEqualTo(Verdict.LOSS_UNCERTAIN);
+
+        // What arrived of the lapse is owed and delivered: 61-70 arrived.
+        DeliveryCheck.Result partly = check(lapsed(new long[] {41, 60}, new long[] {1, 40, 605, 625}),
+                DeliveryCheck.Clocks.SAME_ENGINE);
+        assertThat(partly.publishedWhileSessionLost).isEqualTo(11);
+        assertThat(partly.undecidedAroundSubscription).isEqualTo(9);
+        assertThat(partly.expected).isEqualTo(80);
+        assertThat(partly.receivedOfExpected).isEqualTo(80);
+
+        // Only what was surely sent before the new SUBSCRIBE missing: a clean pass.
+        DeliveryCheck.Result clean = check(lapsed(new long[] {41, 51}, new long[] {1, 40, 605, 625}),
+                DeliveryCheck.Clocks.SAME_ENGINE);
+        assertThat(clean.publishedWhileSessionLost).isEqualTo(11);
+        assertThat(clean.undecidedAroundSubscription).isZero();
+        assertThat(verdict(clean)).isEqualTo(Verdict.NO_LOSS);
+
+        // The same without the lapse: the gap is loss.
+        DeliveryCheck.Result without = check(lapsed(new long[] {41, 70}), DeliveryCheck.Clocks.SAME_ENGINE);
+        assertThat(without.lost()).isEqualTo(30);
+        assertThat(without.publishedWhileSessionLost).isZero();
+    }
+
+    @Test
+    void aLapse_leavesWhatWasMissingAtOrBelowTheHighestBeforeTheLoss_owed() {
+        // 31-35 skipped while 36-40 arrived: the broker's loss, whatever became of its session later.
+        DeliveryCheck.Result r = check(lapsed(new long[] {31, 35, 41, 70}, new long[] {1, 40, 605, 625}),
+                DeliveryCheck.Clocks.SAME_ENGINE);
+
+        assertThat(r.lost()).isEqualTo(5);
+        assertThat(r.publishedWhileSessionLost).isEqualTo(11);
+        assertThat(r.undecidedAroundSubscription).isEqualTo(19);
+        assertThat(verdict(r)).isEqualTo(Verdict.LOSS);
+    }
+
+    @Test
+    void aLapseOnAnEngineWhoseClockIsNotKnown_isUndecidedUpToTheFirstMessageThatArrivedAfterIt() {
+        // Engine 2's clock against the publisher's is not measured: 41-70, before 71 arrived, are undecided.
+        DeliveryCheck.Result r = check(lapsed(new long[] {41, 70}, new long[] {2, 40, 605, 625}),
+                DeliveryCheck.Clocks.SAME_ENGINE);
+
+        assertThat(r.publishedWhileSessionLost).isZero();
+        assertThat(r.undecidedAroundSubscription).isEqualTo(30);
+        assertThat(r.lost()).isZero();
+
+        // Measured, with a 10 ms offset (engine 2 ahead) and a 1 ms bound: [50.5, 52.5] ms in the publisher's clock
+        // widened to [49.5, 53.5]: surely before up to 41, surely after from 61.
+        DeliveryCheck.Result measured = check(lapsed(new long[] {41, 70}, new long[] {2, 40, 605, 625}),
+                (sub, pub) -> sub == pub ? new long[] {0, 0} : new long[] {10_000, 1_000});
+        assertThat(measured.publishedWhileSessionLost).isEqualTo(1);
+        assertThat(measured.undecidedAroundSubscription).isEqualTo(19);
+        assertThat(measured.lost()).isEqualTo(10);
+    }
+
+    @Test
+    void twoLapsesWithNothingBetween_whatOneOwesToNobodyIsOwedToNobody() {
+        // The first new subscription in [45.5, 46.5] ms, lost again before anything arrived, the second in [60.5, 62.5].
+        DeliveryCheck.Result r = check(lapsed(new long[] {41, 70}, new long[] {1, 40, 455, 465},
+                new long[] {1, 40, 605, 625}), DeliveryCheck.Clocks.SAME_ENGINE);
+
+        assertThat(r.publishedWhileSessionLost).isEqualTo(11);
+        assertThat(r.undecidedAroundSubscription).isEqualTo(19);
+        assertThat(r.lost()).isZero();
+    }
+
+    @Test
+    void aLapseOfTheSubscribersOwnEngine_isPlacedByWhatTheStreamHadSent_notByItsSendTimesStep() {
+        // The stream had sent 65 when the SUBSCRIBE left and 66 when the SUBACK came (68 on surely after): the window
+        // [60.5, 62.5] ms and the 10 ms step between send times would have made 52-70 undecided.
+        DeliveryCheck.Scope scope = lapsed(new long[] {41, 67});
+        scope.lapses.add(new DeliveryCheck.Lapse(1, 60_500, 62_500, Map.of(ENGINE_ONE_STREAM, 40L),
+                Map.of(ENGINE_ONE_STREAM, 65L), Map.of(ENGINE_ONE_STREAM, 68L)));
+
+        DeliveryCheck.Result r = check(scope, DeliveryCheck.Clocks.SAME_ENGINE);
+
+        assertThat(r.publishedWhileSessionLost).isEqualTo(25);
+        assertThat(r.undecidedAroundSubscription).isEqualTo(2);
+        assertThat(r.lost()).isZero();
+        assertThat(r.expected).isEqualTo(73);
+    }
 }

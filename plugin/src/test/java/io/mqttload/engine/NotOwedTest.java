@@ -48,7 +48,8 @@ class NotOwedTest {
      * and MESSAGES more are owed to nobody. A count newly declared owed to nobody fails the test until it has one.
      */
     private static final Map<Count, Function<NotOwedTest, RunSummary>> RUNS = Map.of(Count.UNSERVED_SHARED_DELIVERIES,
-            t -> t.unservedSharedGroup(0), Count.PUBLISHED_BEFORE_SUBSCRIPTION, NotOwedTest::publishedBeforeSubscription);
+            t -> t.unservedSharedGroup(0), Count.PUBLISHED_BEFORE_SUBSCRIPTION, NotOwedTest::publishedBeforeSubscription,
+            Count.PUBLISHED_WHILE_SESSION_LOST, NotOwedTest::publishedWhileSessionLost);
 
     static Stream<Count> notOwed() {
         return Count.NOT_OWED_DELIVERIES.stream();
@@ -175,6 +176,29 @@ class NotOwedTest {
         MemoryEngine.letTheClockMoveOn(5_000);
         engine.connect("connect plain", "plain", 1, settings, 1, "{engine}-p", ReconnectPolicy.none());
         assertThat(engine.subscribe("subscribe plain", "plain", 1, "test/#", 1).ok).isTrue();
+        MemoryEngine.letTheClockMoveOn(5_000);
+        assertThat(engine.publish("publish", "pub", 1, "test/a", 1, MESSAGES, true).ok).isTrue();
+        engine.awaitCount(Count.RECEIVED, MESSAGES);
+        return engine.shutdown();
+    }
+
+    /**
+     * MESSAGES published while the one subscriber to test/# was away from a broker that kept no session for it (a clean
+     * session), and MESSAGES after it had subscribed again.
+     */
+    private RunSummary publishedWhileSessionLost() {
+        ConnectionSettings settings = MemoryEngine.settings().build();
+        MemoryEngine engine = new MemoryEngine(broker, results, Map.of());
+        engine.connect("connect plain", "plain", 1, settings, 1, "{engine}-p", new ReconnectPolicy(200, 5, 10));
+        assertThat(engine.subscribe("subscribe plain", "plain", 1, "test/#", 1).ok).isTrue();
+        engine.connect("connect pub", "pub", 1, settings, 1, "{engine}-pub", ReconnectPolicy.none());
+        broker.refuseConnects("SERVER_UNAVAILABLE");
+        broker.disconnect("engine-p");
+        MemoryEngine.letTheClockMoveOn(5_000);
+        assertThat(engine.publish("publish", "pub", 1, "test/a", 1, MESSAGES, true).ok).isTrue();
+        MemoryEngine.letTheClockMoveOn(5_000);
+        broker.acceptConnects();
+        engine.awaitCount(Count.SUBSCRIBER_LAPSES_RECORDED, 1);
         MemoryEngine.letTheClockMoveOn(5_000);
         assertThat(engine.publish("publish", "pub", 1, "test/a", 1, MESSAGES, true).ok).isTrue();
         engine.awaitCount(Count.RECEIVED, MESSAGES);

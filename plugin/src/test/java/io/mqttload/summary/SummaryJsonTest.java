@@ -125,8 +125,8 @@ class SummaryJsonTest {
         // samples, stopped runs, unserved shared groups, lost subscriber sessions), then the window's own counts, then
         // the Prometheus export's, then the deliveries owed to nobody, the drain's and the reconnects given up (format 5),
         // then what was published before a subscription and what is undecided around one (format 6), then the connect
-        // attempts, retries and "later" refusals of the reconnect policy (new counts a reader of format 7 ignores); a
-        // saved summary lacks them.
+        // attempts, retries and "later" refusals of the reconnect policy, then the lapses of lost sessions and the loss
+        // of kept ones (new counts a reader of format 7 ignores); a saved summary lacks them.
         Set<Count> added = EnumSet.of(Count.DISCONNECTS, Count.GAPS, Count.GAPS_FILLED, Count.SAMPLES_FAILED,
                 Count.STOPPED_AT_MILLIS, Count.SHARED_GROUPS_UNSERVED, Count.SUBSCRIBER_SESSIONS_LOST,
                 Count.ACKNOWLEDGED_IN_WINDOW, Count.RECEIVED_IN_WINDOW, Count.IN_FLIGHT_AT_WINDOW_START,
@@ -137,7 +137,8 @@ class SummaryJsonTest {
                 Count.PUBLISHED_BEFORE_SUBSCRIPTION, Count.UNDECIDED_AROUND_SUBSCRIPTION, Count.CONNECT_ATTEMPTS,
                 Count.CONNECT_RETRIES, Count.RECONNECT_ATTEMPTS_MADE, Count.CONNECTS_GIVEN_UP,
                 Count.CONNACK_SERVER_UNAVAILABLE, Count.CONNACK_SERVER_BUSY, Count.CONNACK_QUOTA_EXCEEDED,
-                Count.CONNACK_CONNECTION_RATE_EXCEEDED);
+                Count.CONNACK_CONNECTION_RATE_EXCEEDED, Count.PUBLISHED_WHILE_SESSION_LOST,
+                Count.SUBSCRIBER_LAPSES_RECORDED, Count.LOST_FROM_KEPT_SESSIONS);
         assertThat(savedKeys).containsExactlyElementsOf(Count.SUMMARY.stream().filter(c -> !added.contains(c))
                 .map(Count::key).collect(Collectors.toList()));
         for (String key : savedKeys) {

@@ -72,6 +72,8 @@ final class Link {
     private volatile boolean reconnecting;
     private int attempts;
     final Map<String, Granted> subscriptions = new LinkedHashMap<>();
+    /** Whether a reconnect without session subscribes again by itself (HiveMQ's default; load connections do it themselves). */
+    volatile boolean resubscribesItself = true;
     /** A delivery the reorder fault holds back until the next one to this client has gone. */
     Runnable heldBack;
 

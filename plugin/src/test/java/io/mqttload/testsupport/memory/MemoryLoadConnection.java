@@ -30,6 +30,8 @@ final class MemoryLoadConnection implements LoadConnection {
     MemoryLoadConnection(Link link, ConnectionSettings settings, Listener listener) {
         this.link = link;
         this.settings = settings;
+        // As HiveMqConnection: the engine subscribes again itself after a reconnect without session.
+        link.resubscribesItself = false;
         link.events(new Link.Events() {
             @Override
             public void opened(boolean reconnect, boolean sessionPresent) {

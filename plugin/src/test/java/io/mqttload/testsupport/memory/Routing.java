@@ -87,8 +87,8 @@ final class Routing {
         session.expiresAtNanos = Long.MAX_VALUE;
         boolean reconnect = link.everConnected;
         link.opened(present);
-        if (!present && reconnect) {
-            // The HiveMQ client subscribes again by itself when the broker kept no session.
+        if (!present && reconnect && link.resubscribesItself) {
+            // The HiveMQ client subscribes again by itself when the broker kept no session, unless told not to.
             for (Map.Entry<String, Link.Granted> g : link.subscriptions.entrySet()) {
                 add(session, g.getKey(), g.getValue().qos, g.getValue().options);
             }

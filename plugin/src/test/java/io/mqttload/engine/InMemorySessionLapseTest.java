@@ -199,4 +199,40 @@ class InMemorySessionLapseTest {
         assertThat(summary.verdictLine()).contains("3 of them (lostFromKeptSessions) acknowledged to the publisher and"
                 + " not delivered to a session the broker kept");
     }
+
+    @Test
+    void aLapseWithItsPublisherOnAnotherEngine_travelsInTheLedger_andTheMergeDecidesItWithTheEnginesClocks() {
+        MemoryEngine subscribing = new MemoryEngine(broker, results, Map.of(RunConfig.FAILURE_TOLERANCE_PERCENT, "100",
+                "mqttload.engineId", "engine-1", "mqttload.engineNumber", "1", "mqttload.engines", "2"));
+        MemoryEngine publishing = new MemoryEngine(broker, results, Map.of(RunConfig.FAILURE_TOLERANCE_PERCENT, "100",
+                "mqttload.engineId", "engine-2", "mqttload.engineNumber", "2", "mqttload.engines", "2"));
+        subscribing.connect("connect sub", "sub", 1, MemoryEngine.settings().build(), 1, "sub-5", RECONNECTS);
+        assertThat(subscribing.subscribe("subscribe", "sub", 1, "lapse/#", 1).ok).isTrue();
+        publishing.connect("connect pub", "pub", 1, MemoryEngine.settings().build(), 1, "pub", ReconnectPolicy.none());
+        publish(publishing, 10);
+        subscribing.awaitCount(Count.RECEIVED, 10);
+
+        broker.refuseConnects("SERVER_UNAVAILABLE");
+        broker.disconnect("sub-5");
+        MemoryEngine.letTheClockMoveOn(5_000);
+        publish(publishing, 10);
+        MemoryEngine.letTheClockMoveOn(5_000);
+        broker.acceptConnects();
+        subscribing.awaitCount(Count.SUBSCRIBER_LAPSES_RECORDED, 1);
+        MemoryEngine.letTheClockMoveOn(5_000);
+        publish(publishing, 10);
+        subscribing.awaitCount(Count.RECEIVED, 20);
+        String published = publishing.shutdown().toJson();
+        String subscribed = subscribing.shutdown().toJson();
+        MergedReport merged = MergedReport.merge(java.util.List.of(published, subscribed), java.util.List.of());
+
+        // The subscribing engine cannot read the other engine's streams: the merge places the lapse against their
+        // send times, with the clock difference the engines measured through the broker.
+        assertThat(merged.count(Count.PUBLISHED_WHILE_SESSION_LOST)).as(merged.verdictLine()).isEqualTo(10);
+        assertThat(merged.count(Count.UNDECIDED_AROUND_SUBSCRIPTION)).isZero();
+        assertThat(merged.lost()).isZero();
+        assertThat(merged.expected).isEqualTo(20);
+        assertThat(merged.count(Count.SUBSCRIBER_LAPSES_RECORDED)).isEqualTo(1);
+        assertThat(merged.verdict()).isEqualTo(Verdict.NO_LOSS);
+    }
 }

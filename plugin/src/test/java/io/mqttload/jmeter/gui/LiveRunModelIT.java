@@ -85,10 +85,10 @@ class LiveRunModelIT {
             run.get(60, TimeUnit.SECONDS);
             RunSummary summary = JvmRun.lastSummary();
             // Latency covers the messages the measured counts cover, none of the warm-up's last second (100 messages
-            // here); counter and histogram are read a few microseconds apart at the boundary, so a burst of 5 may
-            // fall between them.
+            // here); counter and histogram are read a few microseconds apart at the boundary, so a burst of 5 per
+            // subscriber (each on its own event loop) may fall between them: CI saw 620 against 630.
             assertThat(summary.latencyOf(Latency.PUB_TO_SUB).count).as(summary.toTable())
-                    .isBetween(summary.measuredReceived - 5, summary.measuredReceived + 5);
+                    .isBetween(summary.measuredReceived - 10, summary.measuredReceived + 10);
             // The timers offer 2 threads x 10 samples/s x 5 messages: the panel reports the schedule read from them.
             // What share of it the window got is the machine's (a busy one starts the window's first sample late, and
             // the schedule counts from there; 80 msg/s seen at load 16): the rate shown is the window's acknowledged

@@ -21,12 +21,24 @@ import io.mqttload.sweep.SweepResults;
  * then every later side is compared with the first and the reports are written.
  */
 public final class Compare {
+    /** What makes one run: the sweep runner, given its arguments; its exit code. */
+    @FunctionalInterface
+    interface RunMaker {
+        int run(List<String> sweepArgs, PrintStream console) throws IOException, InterruptedException;
+    }
+
     private final CompareOptions o;
     private final PrintStream console;
+    private final RunMaker runMaker;
 
     Compare(CompareOptions o, PrintStream console) {
+        this(o, console, SweepResults::run);
+    }
+
+    Compare(CompareOptions o, PrintStream console, RunMaker runMaker) {
         this.o = o;
         this.console = console;
+        this.runMaker = runMaker;
     }
 
     public static void main(String[] args) {
@@ -82,11 +94,21 @@ public final class Compare {
                 }
                 console.printf(Locale.ROOT, "compare %s: round %d/%d, side %s (run %d)%n", o.compareId, round, o.rounds,
                         s.name, sequence);
-                String at = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-                int exit = SweepResults.run(sweepArgs(s, round, dir), console);
-                Run r = made(s.name, round, dir, runDir(dir, s, round), exit, searching);
+                Run r = makeRun(s, round, "", dir, searching);
                 r.sequence = sequence;
-                r.started = at;
+                if (o.repeatDisturbed && !searching && r.disturbedOnly) {
+                    // A stall of the generator's machine is no property of the side: the repeat counts, the first is
+                    // kept where it lies and named. A search repeats its disturbed steps itself.
+                    sequence++;
+                    console.printf(Locale.ROOT, "compare %s: round %d/%d, side %s (run %d) was disturbed (%s): run %d"
+                            + " makes it again%n", o.compareId, round, o.rounds, s.name, r.sequence,
+                            String.join("; ", r.marks), sequence);
+                    Run again = makeRun(s, round, "-repeat", dir, false);
+                    again.sequence = sequence;
+                    again.repeats = String.format(Locale.ROOT, "run %d (%s), in %s", r.sequence,
+                            String.join("; ", r.marks), r.source);
+                    r = again;
+                }
                 runs.get(s.name).add(r);
             }
         }
@@ -125,15 +147,29 @@ public final class Compare {
         return "";
     }
 
-    private static Path runDir(Path dir, CompareOptions.SideSpec s, int round) {
-        return dir.resolve("runs").resolve(String.format(Locale.ROOT, "round-%02d-%s", round, s.name));
+    /** One run of {@code s} in {@code round}, in its own directory ({@code suffix} tells a repeat's apart). */
+    private Run makeRun(CompareOptions.SideSpec s, int round, String suffix, Path dir, boolean searching)
+            throws IOException, InterruptedException {
+        String at = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        int exit = runMaker.run(sweepArgs(s, round, suffix, dir), console);
+        Run r = made(s.name, round, dir, runDir(dir, s, round, suffix), exit, searching);
+        r.started = at;
+        return r;
+    }
+
+    private static Path runDir(Path dir, CompareOptions.SideSpec s, int round, String suffix) {
+        return dir.resolve("runs").resolve(String.format(Locale.ROOT, "round-%02d-%s%s", round, s.name, suffix));
     }
 
     /** The sweep runner's arguments for one run of {@code s}: the common ones, the side's properties, its own place. */
     List<String> sweepArgs(CompareOptions.SideSpec s, int round, Path dir) {
+        return sweepArgs(s, round, "", dir);
+    }
+
+    private List<String> sweepArgs(CompareOptions.SideSpec s, int round, String suffix, Path dir) {
         List<String> a = new ArrayList<>(o.sweepArgs);
-        a.addAll(List.of("--out", runDir(dir, s, round).toString(), "--sweep-id",
-                o.compareId + "-r" + round + "-" + s.name));
+        a.addAll(List.of("--out", runDir(dir, s, round, suffix).toString(), "--sweep-id",
+                o.compareId + "-r" + round + "-" + s.name + suffix));
         if (a.contains("--search")) {
             s.properties.forEach((k, v) -> a.add("-J" + k + "=" + v));
         } else {

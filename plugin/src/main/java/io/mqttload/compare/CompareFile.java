@@ -66,6 +66,8 @@ final class CompareFile {
         public String setup;
         /** For a capacity search: the property searched. */
         public String searched;
+        /** For a run made again: the disturbed run it replaces (its place in the order, why, where it lies). */
+        public String repeats;
         public List<String> marks = new ArrayList<>();
         public Map<String, Double> values = new LinkedHashMap<>();
     }
@@ -115,6 +117,7 @@ final class CompareFile {
                 n.source = r.source;
                 n.setup = r.setup;
                 n.searched = r.searched;
+                n.repeats = r.repeats;
                 n.marks.addAll(r.marks);
                 r.values.forEach((k, v) -> n.values.put(k.key(), v));
                 e.runs.add(n);
@@ -230,6 +233,7 @@ final class CompareFile {
             run.sequence = r.sequence == null ? 0 : r.sequence;
             run.started = r.started;
             run.searched = r.searched;
+            run.repeats = r.repeats;
             runs.add(run);
         }
         return runs;

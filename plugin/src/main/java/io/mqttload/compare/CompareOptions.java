@@ -29,6 +29,8 @@ final class CompareOptions {
             "  --rounds N            rounds of interleaved runs (A B A B ...), default 5",
             "  --threshold P         the change in % a verdict needs, every figure (default 5); FIGURE=P for one",
             "  --out DIR             the comparison's files and, under runs/, every run's",
+            "  --disturbed-runs repeat|accept  a run whose only fault is a saturated generator or machine is run once",
+            "                        more and the repeat counts (default repeat; both are kept); accept keeps it, marked",
             "Figures: " + figureKeys(),
             "Exit code: 0 no figure REGRESSED or INCONCLUSIVE, 1 REGRESSED (or a compared side lost messages or failed),",
             "3 INCONCLUSIVE, 2 bad arguments or unreadable results. docs/comparing.md explains the verdicts.");
@@ -72,6 +74,8 @@ final class CompareOptions {
     boolean help;
     long brokerPid;
     long settleSeconds = 120;
+    /** Whether a run disturbed by a saturated generator or machine, and clean otherwise, is run once more. */
+    boolean repeatDisturbed = true;
 
     static CompareOptions parse(String[] args) {
         CompareOptions o = new CompareOptions();
@@ -106,6 +110,13 @@ final class CompareOptions {
                     break;
                 case "--compare-id":
                     o.compareId = value(args, ++i, a);
+                    break;
+                case "--disturbed-runs":
+                    String d = value(args, ++i, a);
+                    if (!d.equals("repeat") && !d.equals("accept")) {
+                        throw new IllegalArgumentException("--disturbed-runs '" + d + "': expected repeat or accept");
+                    }
+                    o.repeatDisturbed = d.equals("repeat");
                     break;
                 case "--steps":
                 case "--step-file":

@@ -106,6 +106,13 @@ final class CompareOutput {
                 lines.add("* Side " + s.name + " was not clean, its figures are marked: " + String.join("; ", marks));
             }
         }
+        for (Comparison.Side s : c.sides) {
+            for (Run r : s.runs) {
+                if (r.repeats != null) {
+                    lines.add("Side " + s.name + ", round " + r.round + ": run " + r.sequence + " made again " + r.repeats);
+                }
+            }
+        }
         return lines;
     }
 
@@ -162,7 +169,8 @@ final class CompareOutput {
                 for (Figure f : shown) {
                     m.append(f.format(r.value(f))).append(" | ");
                 }
-                m.append(r.source).append(r.marks.isEmpty() ? "" : " (" + String.join("; ", r.marks) + ")").append(" |\n");
+                m.append(r.source).append(r.marks.isEmpty() ? "" : " (" + String.join("; ", r.marks) + ")")
+                        .append(r.repeats == null ? "" : ", made again for " + r.repeats).append(" |\n");
             }
         }
         return m.toString();

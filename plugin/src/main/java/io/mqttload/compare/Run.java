@@ -28,6 +28,10 @@ public final class Run {
     String started;
     /** For a capacity search: the property searched, the capacity's unit. */
     String searched;
+    /** Whether its only mark is a saturated generator or machine: a run the comparison may make again. */
+    boolean disturbedOnly;
+    /** For a run made again: the disturbed run it replaces (its place in the order, why, where it lies); else null. */
+    String repeats;
 
     public Run(String side, int round, String source, Map<Figure, Double> values, String setup, List<String> marks) {
         this.side = side;
@@ -50,6 +54,8 @@ public final class Run {
         r.sequence = sequence;
         r.started = started;
         r.searched = searched;
+        r.disturbedOnly = disturbedOnly;
+        r.repeats = repeats;
         return r;
     }
 }

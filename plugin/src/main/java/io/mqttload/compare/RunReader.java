@@ -124,7 +124,10 @@ final class RunReader {
                 values.put(f, v);
             }
         }
-        return new Run(side, round, relative(base, json), values, setup(r), marks(r));
+        List<String> marks = marks(r);
+        Run run = new Run(side, round, relative(base, json), values, setup(r), marks);
+        run.disturbedOnly = marks.size() == 1 && saturatedSeconds(r) > saturatedAllowance(r);
+        return run;
     }
 
     /** What is not clean about a run: loss, a verdict other than NO_LOSS, failures, a saturated generator. */
@@ -141,12 +144,21 @@ final class RunReader {
         if (errors > 0) {
             marks.add(errors + " failures");
         }
-        long saturated = Math.max(r.count(Count.GENERATOR_SATURATED_SECONDS), r.count(Count.MACHINE_SATURATED_SECONDS));
-        if (saturated > Math.max(1, SATURATED_SHARE * r.measuredSeconds)) {
+        long saturated = saturatedSeconds(r);
+        if (saturated > saturatedAllowance(r)) {
             marks.add(String.format(Locale.ROOT, "generator or its machine saturated for %d of %.0f s", saturated,
                     r.measuredSeconds));
         }
         return marks;
+    }
+
+    private static long saturatedSeconds(ReportFigures r) {
+        return Math.max(r.count(Count.GENERATOR_SATURATED_SECONDS), r.count(Count.MACHINE_SATURATED_SECONDS));
+    }
+
+    /** Saturated seconds a run may have and still be clean. */
+    private static double saturatedAllowance(ReportFigures r) {
+        return Math.max(1, SATURATED_SHARE * r.measuredSeconds);
     }
 
     /** The plan, broker versions and engines the report recorded. */

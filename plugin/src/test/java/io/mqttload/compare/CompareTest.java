@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -32,7 +33,14 @@ class CompareTest {
 
     /** A run report with pub-to-sub around {@code p50Micros} (this run's {@code jitter} added) and 1,000 msg/s. */
     private static void report(Path dir, String runId, long p50Micros, long jitter, long lost) throws IOException {
+        report(dir, runId, p50Micros, jitter, lost, 0);
+    }
+
+    /** As above, the generator saturated for {@code saturatedSeconds} of the 10 measured. */
+    private static void report(Path dir, String runId, long p50Micros, long jitter, long lost, long saturatedSeconds)
+            throws IOException {
         ReportFigures r = new ReportFigures();
+        r.counts.put(Count.GENERATOR_SATURATED_SECONDS.key(), saturatedSeconds);
         r.runId = runId;
         r.scenario = "p2p";
         r.engines = 1;
@@ -146,6 +154,57 @@ class CompareTest {
                 + " generator: LIMITED_BY_GENERATOR", "capacity (floodRate)");
     }
 
+    /**
+     * Runs made by a stand-in for the sweep runner, each writing a report where the runner would: the first of side A
+     * with its generator saturated for 5 of 10 s, the others clean.
+     */
+    private List<String> compareRuns(String... extra) throws IOException, InterruptedException {
+        List<String> made = new ArrayList<>();
+        Compare.RunMaker runner = (args, out) -> {
+            String id = args.get(args.indexOf("--sweep-id") + 1);
+            made.add(id);
+            report(Path.of(args.get(args.indexOf("--out") + 1)), id, 1_000, 10L * made.size(), 0, made.size() == 1 ? 5 : 0);
+            return 0;
+        };
+        Path plan = Files.writeString(tmp.resolve("plan.jmx"), "<jmeterTestPlan/>\n");
+        // The runner's arguments are checked as for real runs: a JMeter home, however empty.
+        Files.createDirectories(tmp.resolve("bin"));
+        List<String> args = new ArrayList<>(List.of("--jmeter-home", tmp.toString(), "--plan", plan.toString(), "--side",
+                "A:", "--side", "B:", "--rounds",
+                "2", "--compare-id", "c", "--out", tmp.resolve("c").toString()));
+        args.addAll(List.of(extra));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new Compare(CompareOptions.parse(args.toArray(new String[0])), new PrintStream(out, true,
+                StandardCharsets.UTF_8), runner).run();
+        console = out.toString(StandardCharsets.UTF_8);
+        return made;
+    }
+
+    @Test
+    void aRunDisturbedOnlyBySaturation_isMadeAgain_theRepeatCounts_andTheFirstIsNamed() throws Exception {
+        assertThat(compareRuns()).containsExactly("c-r1-A", "c-r1-A-repeat", "c-r1-B", "c-r2-A", "c-r2-B");
+
+        CompareFile f = CompareFile.read(tmp.resolve("c").resolve("compare.json"));
+        CompareFile.SideEntry a = f.sides.get(0);
+        assertThat(a.marks).as(console).isEmpty();
+        assertThat(a.runs).hasSize(2);
+        assertThat(a.runs.get(0).sequence).isEqualTo(2);
+        assertThat(a.runs.get(0).source).startsWith("runs/round-01-A-repeat/");
+        assertThat(a.runs.get(0).repeats).startsWith("run 1 (generator or its machine saturated for 5 of 10 s), in"
+                + " runs/round-01-A/");
+        assertThat(console).contains("side A (run 1) was disturbed (generator or its machine saturated for 5 of 10 s):"
+                + " run 2 makes it again").contains("Side A, round 1: run 2 made again run 1");
+    }
+
+    @Test
+    void disturbedRunsAccepted_stayMarked_andNothingIsMadeAgain() throws Exception {
+        assertThat(compareRuns("--disturbed-runs", "accept")).containsExactly("c-r1-A", "c-r1-B", "c-r2-A", "c-r2-B");
+
+        CompareFile.SideEntry a = CompareFile.read(tmp.resolve("c").resolve("compare.json")).sides.get(0);
+        assertThat(a.marks).containsExactly("round 1: generator or its machine saturated for 5 of 10 s");
+        assertThat(a.runs.get(0).repeats).isNull();
+    }
+
     @Test
     void badArguments_nameOptionAndValue() {
         assertThatThrownBy(() -> CompareOptions.parse(new String[] {"--side", "A", "--out", "x"}))
@@ -162,6 +221,8 @@ class CompareTest {
                 .hasMessage("--plan: missing (a --side runs the plan)");
         assertThatThrownBy(() -> CompareOptions.parse(new String[] {"--side", "A:", "--out", "x", "--plan", "p"}))
                 .hasMessageStartingWith("two sides or more are compared: 1 given");
+        assertThatThrownBy(() -> CompareOptions.parse(new String[] {"--disturbed-runs", "skip"}))
+                .hasMessage("--disturbed-runs 'skip': expected repeat or accept");
         assertThatThrownBy(() -> CompareOptions.parse(new String[] {"--steps", "a=1"}))
                 .hasMessageStartingWith("--steps: a comparison makes each run's step itself");
         assertThat(CompareOptions.parse(new String[] {"--threshold", "10", "--threshold", "capacity=2", "--results",

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.summary.ReportFigures;
 import io.mqttload.summary.SummaryJson;
@@ -125,10 +126,19 @@ final class RunReader {
             }
         }
         List<String> marks = marks(r);
+        if (UNMEASURED.contains(r.verdict)) {
+            // A run that failed, stopped or lost an engine did not run the plan: its rates are of what little ran (0 for
+            // a run that never produced), which would put a broker's breakdown into the intervals as noise.
+            values.clear();
+            marks.add("its figures left out of the comparison");
+        }
         Run run = new Run(side, round, relative(base, json), values, setup(r), marks);
         run.disturbedOnly = marks.size() == 1 && saturatedSeconds(r) > saturatedAllowance(r);
         return run;
     }
+
+    /** Verdicts of runs that did not run the plan through: none of their figures is compared. */
+    private static final Set<Verdict> UNMEASURED = Set.of(Verdict.FAILED, Verdict.INCOMPLETE, Verdict.STOPPED);
 
     /** What is not clean about a run: loss, a verdict other than NO_LOSS, failures, a saturated generator. */
     static List<String> marks(ReportFigures r) {

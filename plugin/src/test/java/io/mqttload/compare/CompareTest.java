@@ -122,6 +122,32 @@ class CompareTest {
     }
 
     @Test
+    void aRunThatFailed_isNamed_andItsFiguresStayOutOfTheIntervals() throws Exception {
+        Path a = side("a", 1000, 0);
+        Path b = side("b", 1000, 0);
+        // Round 2 of B never produced (a rendezvous that timed out): a FAILED run whose rates are 0.
+        ReportFigures failed = new ReportFigures();
+        failed.runId = "b2";
+        failed.scenario = "p2p";
+        failed.engines = 1;
+        failed.measuredSeconds = 10;
+        failed.counts.put(Count.DRAIN_MILLIS.key(), 0L);
+        failed.verdict = Verdict.FAILED;
+        failed.verdictText = "FAILED: the rendezvous 'start' timed out";
+        Files.writeString(b.resolve("run-2").resolve("report-b2.json"), SummaryJson.write(failed));
+
+        compare("--results", "A:" + a, "--results", "B:" + b, "--out", tmp.resolve("o").toString());
+
+        assertThat(console).contains("round 2: verdict FAILED", "its figures left out of the comparison");
+        CompareFile.Entry rate = CompareFile.read(tmp.resolve("o").resolve("compare.json")).comparisons.stream()
+                .filter(e -> e.b.equals("B") && e.figure.equals(Figure.DELIVERED_RATE.key())).findFirst().orElseThrow();
+        // Every run keeps its place (round 2's value none), and 0 is not among them.
+        assertThat(rate.bValues).as(console).containsExactly(1000.0, null, 990.0, 1005.0, 995.0);
+        assertThat(rate.ratioLow).as(console).isGreaterThan(0.9);
+        assertThat(rate.ratioHigh).as(console).isLessThan(1.1);
+    }
+
+    @Test
     void aAgainstA_exitsZero() throws Exception {
         Path a = side("a", 1000, 0);
         assertThat(compare("--results", "A:" + a, "--results", "A2:" + a, "--out", tmp.resolve("o").toString())).isZero();

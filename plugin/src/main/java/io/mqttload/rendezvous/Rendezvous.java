@@ -78,6 +78,8 @@ public final class Rendezvous implements AutoCloseable {
         private final Map<String, String> otherRuns = new ConcurrentHashMap<>();
         private final AtomicBoolean arrivalSaid = new AtomicBoolean();
         private volatile String mismatch;
+        /** Set once this engine's subscriptions to the barrier are granted: its threads announce after that. */
+        volatile boolean subscribed;
         private final Set<String> arrivals = ConcurrentHashMap.newKeySet();
         private final CountDownLatch released = new CountDownLatch(1);
         private final AtomicBoolean broken = new AtomicBoolean();
@@ -391,9 +393,12 @@ public final class Rendezvous implements AutoCloseable {
     private Barrier barrier(String name, int generation, int groupSize, long timeoutMillis, boolean crossEngine) {
         String key = name + "\u0000" + generation;
         Barrier existing = barriers.get(key);
-        if (existing != null) {
+        if (existing != null && existing.subscribed) {
             return existing;
         }
+        // A barrier still being subscribed to is waited for (its first thread holds the lock while it subscribes): an
+        // announcement sent before the subscription reaches this engine only as a retained message, which a broker
+        // may not send to a wildcard subscription (RabbitMQ 3.10 does not), and the barrier would wait for it in vain.
         synchronized (barriers) {
             existing = barriers.get(key);
             if (existing != null) {
@@ -407,6 +412,7 @@ public final class Rendezvous implements AutoCloseable {
                 // The other runs' arrivals first: one that arrives while this engine announces is heard.
                 client.subscribe(b.arrivalsTopic, 1, Math.min(timeoutMillis, operationTimeoutMillis));
                 client.subscribe(b.topic + "/#", 1, Math.min(timeoutMillis, operationTimeoutMillis));
+                b.subscribed = true;
             } catch (IllegalStateException e) {
                 barriers.remove(key);
                 throw new IllegalStateException("rendezvous " + b.describe() + ": " + e.getMessage(), e);

@@ -96,6 +96,8 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
     private final Map<String, String> refusedFilters = new ConcurrentHashMap<>();
     /** False for a broker without shared subscriptions: it takes {@code $share/group/filter} as an ordinary filter. */
     private volatile boolean sharedSubscriptions = true;
+    /** False for a broker that sends retained messages only to filters without wildcards (RabbitMQ 3.x). */
+    private volatile boolean retainedToWildcards = true;
     /** The CONNACK reason every connect gets refused with, "" for no answer at all, or null to accept. */
     private volatile String connectRefusal;
     /** The start of the client ids {@link #connectRefusal} applies to: "" for all. */
@@ -236,6 +238,16 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
             heldSubscriptions.forEach(Runnable::run);
             heldSubscriptions.clear();
         });
+    }
+
+    /** Sends retained messages only to subscriptions without wildcards, as RabbitMQ 3.10 does. */
+    public InMemoryBroker noRetainedToWildcards() {
+        retainedToWildcards = false;
+        return this;
+    }
+
+    boolean sendsRetainedTo(String filter) {
+        return retainedToWildcards || !(filter.contains("#") || filter.contains("+"));
     }
 
     /**

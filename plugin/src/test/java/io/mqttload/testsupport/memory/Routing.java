@@ -183,7 +183,7 @@ final class Routing {
         }
         // After the SUBACK, as a broker sends them; a shared subscription gets none (MQTT 5.0 §4.8.2).
         for (String filter : granted) {
-            if (SharedSubscription.isShared(filter)) {
+            if (SharedSubscription.isShared(filter) || !broker.sendsRetainedTo(filter)) {
                 continue;
             }
             TopicTrie<String> one = new TopicTrie<>();

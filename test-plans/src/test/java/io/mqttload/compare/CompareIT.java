@@ -61,7 +61,12 @@ class CompareIT {
                     "--broker-pid", Long.toString(broker.pid()), "--settle-seconds", "0",
                     "--heap", "-Xmx256m", "--step-timeout", "90", "--compare-id", "compare-it",
                     // Each run's own judgement is not the point: a busy CI machine must not fail a run's step.
-                    "--max-saturated", "100", "--sla-p99-ms", "60000", "--out", out.toString()));
+                    "--max-saturated", "100", "--sla-p99-ms", "60000",
+                    // Three rounds of 2 s windows on a machine that may be busy: latency percentiles move by up to a
+                    // quarter with a run's place in the order (A2/A p50 0.746 [0.649..0.944] with one core kept busy),
+                    // so every figure's threshold is that noise; the delivered rate's stays the default 5 %. The 25 ms
+                    // delay is five times the p50 and clears it.
+                    "--threshold", "30", "--threshold", "deliveredRate=5", "--out", out.toString()));
             Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
             try {
                 assertThat(p.waitFor(300, TimeUnit.SECONDS)).as("compare finished").isTrue();

@@ -120,8 +120,8 @@ final class OwedDeliveries {
                 lastBefore = above;
                 firstAfter = firstReceivedAbove(seen, above);
             } else {
-                lastBefore = Math.max(above, lastSentBefore(stream.sendTimes, lapse.from - difference[0] - difference[1]));
-                firstAfter = firstSentAfter(stream.sendTimes, lapse.to - difference[0] + difference[1]);
+                lastBefore = Math.max(above, lastSentBefore(stream.sendTimes, earliest(lapse.from, difference)));
+                firstAfter = firstSentAfter(stream.sendTimes, latest(lapse.to, difference));
             }
             notOwed[n] = above + 1;
             notOwed[n + 1] = Math.min(lastBefore, last);
@@ -216,8 +216,8 @@ final class OwedDeliveries {
                     unmeasured = true;
                     continue;
                 }
-                earliest = Math.min(earliest, w.from - difference[0] - difference[1]);
-                latest = Math.min(latest, w.to - difference[0] + difference[1]);
+                earliest = Math.min(earliest, earliest(w.from, difference));
+                latest = Math.min(latest, latest(w.to, difference));
             }
             if (!windowed) {
                 return null;
@@ -227,6 +227,19 @@ final class OwedDeliveries {
             return new long[0];
         }
         return earliest == Long.MAX_VALUE ? null : new long[] {earliest, latest};
+    }
+
+    /**
+     * A subscribing engine's instant {@code micros} as the earliest it can be on the publisher's clock, with the clocks'
+     * {@code [difference, bound]}.
+     */
+    private static long earliest(long micros, long[] difference) {
+        return micros - difference[0] - difference[1];
+    }
+
+    /** As {@link #earliest}, the latest it can be. */
+    private static long latest(long micros, long[] difference) {
+        return micros - difference[0] + difference[1];
     }
 
     /** The highest sequence number surely sent before {@code micros}: the last checkpoint before it (0: none). */

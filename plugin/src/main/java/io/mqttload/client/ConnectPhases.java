@@ -41,6 +41,9 @@ public final class ConnectPhases {
         tlsDoneNanos = 0;
     }
 
+    /** The channel registered last: the client's current connection, for {@link #drop()}. */
+    private volatile Channel channel;
+
     /** When the TCP connection of the last connect was established; 0: not (yet). */
     public long tcpConnectedNanos() {
         return tcpConnectedNanos;
@@ -57,7 +60,19 @@ public final class ConnectPhases {
     }
 
     private void watch(Channel channel) {
+        this.channel = channel;
         channel.pipeline().addFirst("mqttload-connect-phases", new Watch());
+    }
+
+    /**
+     * Closes the client's current channel at once, without DISCONNECT: the client sees its connection closed as by the
+     * network or the broker, and reconnects under its policy. The channel is the one this group registered last.
+     */
+    void drop() {
+        Channel c = channel;
+        if (c != null && c.isActive()) {
+            c.close();
+        }
     }
 
     /** Notes the instants of one channel, then leaves its pipeline. */

@@ -266,6 +266,13 @@ public final class HiveMqConnection implements LoadConnection {
         return session.subscribe(filters, mqttQos(qos), options);
     }
 
+    @Override
+    public void drop() {
+        if (connected.get()) {
+            phases.drop();
+        }
+    }
+
     /** Sends DISCONNECT; the future completes, successfully only when it was sent, once the client is closed. */
     @Override
     public CompletableFuture<Void> disconnect() {

@@ -99,6 +99,12 @@ public interface LoadConnection {
      */
     CompletableFuture<Void> subscribe(List<String> filters, int qos, SubscribeOptions options);
 
+    /**
+     * Closes the connection abruptly, without DISCONNECT, as a network or a broker going away would: the listener hears
+     * closed and lost, and the connection reconnects under its policy. Does nothing without an open connection.
+     */
+    void drop();
+
     /** Sends DISCONNECT; the future completes, successfully only when it was sent, once the client is closed. */
     CompletableFuture<Void> disconnect();
 }

@@ -78,10 +78,16 @@ public final class Judgement {
         if (over(publishFailed, publishAttempts, tolerancePercent)) {
             why.add(publishFailed + " of " + publishAttempts + " publishes failed" + main(failures, FailureTally.Kind.PUBLISH));
         }
-        long lostConnections = count.applyAsLong(Count.CONNECTIONS_LOST);
+        // The connections a declared outage took are its scenario, not failures: the recovery judges them instead.
+        boolean outage = count.applyAsLong(Count.OUTAGES_DECLARED) > 0;
+        long lostConnections = count.applyAsLong(Count.CONNECTIONS_LOST)
+                - (outage ? count.applyAsLong(Count.OUTAGE_CLIENTS) : 0);
+        if (outage) {
+            why.addAll(Recovery.failures(count));
+        }
         if (over(lostConnections, connectsOk, tolerancePercent)) {
             long failovers = count.applyAsLong(Count.FAILOVERS);
-            why.add(lostConnections + " established connection(s) lost"
+            why.add(lostConnections + " established connection(s) lost" + (outage ? " beyond the declared outage's" : "")
                     + main(failures, FailureTally.Kind.CONNECTION_LOST)
                     + (failovers > 0 ? ", " + failovers + " client(s) failed over to another broker node" : ""));
         }
@@ -188,6 +194,7 @@ public final class Judgement {
                 break;
         }
         b.append(notOwed(count));
+        b.append(Recovery.line(count));
         if (verdict != Verdict.STOPPED && count.applyAsLong(Count.STOPPED_AT_MILLIS) > 0) {
             b.append("; ").append(stopped(count, wholeRun));
         }

@@ -220,7 +220,36 @@ public enum Count {
     LOST_FROM_KEPT_SESSIONS("lostFromKeptSessions", RUN_END, FROM_LEDGERS, "of lost, the deliveries owed to"
             + " receivers whose QoS 1 or 2 subscriber reconnected to a broker that had kept its session (CONNACK session"
             + " present 1): acknowledged to the publisher and not delivered to a session the broker kept, loss the"
-            + " broker promised against", ENGINE);
+            + " broker promised against", ENGINE),
+    OUTAGES_DECLARED("outagesDeclared", COUNTER, "outages the plan declared (MQTT Outage samples: clients dropped, or a"
+            + " broker restart expected): the run is then judged on recovery, and the connections they took are not"
+            + " failures", ENGINE),
+    OUTAGE_CLIENTS("outageClients", RUN_END, "clients a declared outage took offline: dropped by the plan, or, with a"
+            + " broker restart expected, whose connection was lost after the declaration", ENGINE),
+    OUTAGE_CLIENTS_BACK("outageClientsBack", RUN_END, "of outageClients, those connected again before the run's end",
+            ENGINE),
+    OUTAGE_START_MILLIS("outageStartMillis", RUN_END, Merge.FIRST, "milliseconds from the engine's run start at which"
+            + " the first client a declared outage took offline lost its connection; 0: none did", ENGINE),
+    OUTAGE_END_MILLIS("outageEndMillis", RUN_END, MAX, "milliseconds from the engine's run start at which the last"
+            + " client a declared outage took offline was connected again; 0: none was", ENGINE),
+    RECOVERY_P50_MILLIS("recoveryP50Millis", RUN_END, MAX, "milliseconds from the outage's start (outageStartMillis)"
+            + " until 50 % of outageClients were connected again; 0: not reached (merged: the slowest engine's)", ENGINE),
+    RECOVERY_P90_MILLIS("recoveryP90Millis", RUN_END, MAX, "as recoveryP50Millis, until 90 % were connected again",
+            ENGINE),
+    RECOVERY_P99_MILLIS("recoveryP99Millis", RUN_END, MAX, "as recoveryP50Millis, until 99 % were connected again",
+            ENGINE),
+    RECOVERY_P100_MILLIS("recoveryP100Millis", RUN_END, MAX, "as recoveryP50Millis, until every one was connected"
+            + " again: the recovery time the plan's bound (recoveryBoundMillis) judges", ENGINE),
+    RECOVERY_BOUND_MILLIS("recoveryBoundMillis", RUN_END, Merge.FIRST, "the longest recovery the plan's declared"
+            + " outages allow (the smallest of their recoveryBoundMs); 0: no outage declared", ENGINE),
+    RECOVERY_ATTEMPTS_MEDIAN("recoveryAttemptsMedian", RUN_END, MAX, "reconnect attempts per client a declared outage"
+            + " took offline, until it was back: the median (merged: the highest engine's)", ENGINE),
+    RECOVERY_ATTEMPTS_MAX("recoveryAttemptsMax", RUN_END, MAX, "reconnect attempts per client a declared outage took"
+            + " offline, until it was back: the most one client made", ENGINE),
+    OUTAGE_SESSIONS_KEPT("outageSessionsKept", RUN_END, "clients a declared outage took offline that came back to a"
+            + " session the broker had kept (CONNACK session present 1)", ENGINE),
+    OUTAGE_SESSIONS_LOST("outageSessionsLost", RUN_END, "clients a declared outage took offline that came back"
+            + " without their session (CONNACK session present 0)", ENGINE);
 
 
     /**

@@ -27,6 +27,8 @@ public final class EngineMetrics {
     public final ConnectSpan connectSpan = new ConnectSpan();
     /** Why things failed: by sampler, kind and reason. */
     public final FailureTally failures = new FailureTally();
+    /** The outages the plan declared and how their clients came back. */
+    public final RecoveryTracker recovery = new RecoveryTracker();
     /** Per broker node of the connection's list (one node unless the plan lists a cluster's). */
     public final NodeMetrics.Table nodes = new NodeMetrics.Table();
     /** The engine's counts, updated by the events below and read with {@link #sum(Count)}. */

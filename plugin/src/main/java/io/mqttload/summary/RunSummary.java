@@ -126,6 +126,7 @@ public final class RunSummary {
         counts.put(Count.DRAIN_MILLIS, window.drainMillis);
         counts.put(Count.RECONNECT_GIVE_UP_FIRST_MILLIS, sinceStart(m.firstGiveUpMillis.get(), startedAtMillis));
         counts.put(Count.RECONNECT_GIVE_UP_LAST_MILLIS, sinceStart(m.lastGiveUpMillis.get(), startedAtMillis));
+        counts.putAll(m.recovery.figures(startedAtMillis));
         this.failures = m.failures.rows();
         this.failureTolerancePercent = failureTolerancePercent;
         this.nodes = NodeFigures.of(m.nodes.all(), delivery.byNode);

@@ -301,6 +301,14 @@ public final class LoadClient {
         return receiver.scopes();
     }
 
+    /**
+     * Drops the connection as a network or a broker going away would, without DISCONNECT: the client comes back through
+     * its reconnect policy (an MQTT Outage sampler's planned outage).
+     */
+    public void drop() {
+        connection.drop();
+    }
+
     /** Sends DISCONNECT; the future completes when it was sent or the client was not connected. */
     public CompletableFuture<Void> disconnect() {
         closed = true;
@@ -332,6 +340,7 @@ public final class LoadClient {
             everOpened = true;
             metrics.connections(connectSampler, node, 1);
             if (reconnect) {
+                metrics.recovery.back(clientId(), System.currentTimeMillis(), sessionPresent);
                 metrics.count(Count.RECONNECTS);
                 if (receiver.hasSubscriptions()) {
                     resubscriber.reopened(sessionPresent);
@@ -361,6 +370,7 @@ public final class LoadClient {
 
         @Override
         public void lost(boolean protocolViolation, Throwable cause) {
+            metrics.recovery.lost(clientId(), System.currentTimeMillis());
             if (receiver.hasSubscriptions()) {
                 resubscriber.lost();
             }
@@ -400,6 +410,7 @@ public final class LoadClient {
                 metrics.count(Count.CONNECT_RETRIES);
             } else {
                 metrics.count(Count.RECONNECT_ATTEMPTS_MADE);
+                metrics.recovery.attempt(clientId());
             }
         }
 

@@ -26,7 +26,8 @@ class ResourceBundleTest {
     static Stream<Class<?>> testBeans() {
         return Stream.of(MqttConnectionConfig.class, MqttConnectSampler.class, MqttPublishSampler.class,
                 MqttSubscribeSampler.class, MqttDisconnectSampler.class, MqttMetricsConfig.class,
-                MqttRendezvousTimer.class, MqttRunEndSampler.class, MqttRunReport.class, MqttBrokerMonitor.class);
+                MqttRendezvousTimer.class, MqttRunEndSampler.class, MqttRunReport.class, MqttBrokerMonitor.class,
+                MqttOutageSampler.class);
     }
 
     /**

@@ -37,6 +37,7 @@ import io.mqttload.common.settings.BrokerMonitorSettings;
 import io.mqttload.common.settings.ConnectSettings;
 import io.mqttload.common.settings.ConnectionConfigSettings;
 import io.mqttload.common.settings.DisconnectSettings;
+import io.mqttload.common.settings.OutageSettings;
 import io.mqttload.common.settings.InfluxSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.RendezvousSettings;
@@ -58,6 +59,7 @@ class SettingsDeclarationTest {
                 Arguments.of(MqttConnectSampler.class, ConnectSettings.ALL),
                 Arguments.of(MqttSubscribeSampler.class, SubscribeSettings.ALL),
                 Arguments.of(MqttDisconnectSampler.class, DisconnectSettings.ALL),
+                Arguments.of(MqttOutageSampler.class, OutageSettings.ALL),
                 Arguments.of(MqttRendezvousTimer.class, RendezvousSettings.ALL),
                 Arguments.of(MqttMetricsConfig.class, InfluxSettings.METRICS),
                 Arguments.of(MqttRunReport.class, InfluxSettings.REPORT),

@@ -7,6 +7,7 @@ import org.apache.jmeter.testelement.TestElement;
 import io.mqttload.jmeter.MqttConnectSampler;
 import io.mqttload.jmeter.MqttConnectionConfig;
 import io.mqttload.jmeter.MqttDisconnectSampler;
+import io.mqttload.jmeter.MqttOutageSampler;
 import io.mqttload.jmeter.MqttPublishSampler;
 import io.mqttload.jmeter.MqttRunEndSampler;
 import io.mqttload.jmeter.MqttRunReport;
@@ -54,6 +55,18 @@ public final class MqttElements {
     public static MqttDisconnectSampler disconnect(String group) {
         MqttDisconnectSampler s = PlanBuilder.testBean(new MqttDisconnectSampler(), "disconnect " + group);
         s.setProperty("clientGroup", group);
+        return s;
+    }
+
+    /** An MQTT Outage: {@code outage} DROP (of {@code clientPercent} % of the group) or BROKER_RESTART. */
+    public static MqttOutageSampler outage(String group, String outage, int clientPercent, long recoveryBoundMs,
+            long awaitRecoveryMs) {
+        MqttOutageSampler s = PlanBuilder.testBean(new MqttOutageSampler(), "outage " + group);
+        s.setProperty("clientGroup", group);
+        s.setProperty("outage", outage);
+        s.setProperty("clientPercent", Integer.toString(clientPercent));
+        s.setProperty("recoveryBoundMs", Long.toString(recoveryBoundMs));
+        s.setProperty("awaitRecoveryMs", Long.toString(awaitRecoveryMs));
         return s;
     }
 

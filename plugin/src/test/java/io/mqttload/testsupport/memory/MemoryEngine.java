@@ -15,6 +15,7 @@ import io.mqttload.client.PublishProperties;
 import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.common.settings.ConnectSettings;
 import io.mqttload.common.settings.DisconnectSettings;
+import io.mqttload.common.settings.OutageSettings;
 import io.mqttload.common.settings.PublishSettings;
 import io.mqttload.common.settings.SettingValues;
 import io.mqttload.common.settings.SubscribeSettings;
@@ -22,6 +23,7 @@ import io.mqttload.engine.ConnectOperation;
 import io.mqttload.engine.DisconnectOperation;
 import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
+import io.mqttload.engine.OutageOperation;
 import io.mqttload.engine.PayloadSource;
 import io.mqttload.engine.PublishOperation;
 import io.mqttload.engine.RunConfig;
@@ -137,6 +139,16 @@ public final class MemoryEngine {
         DisconnectOperation op = new DisconnectOperation(SettingValues.of(DisconnectSettings.ALL, Map.of(
                 DisconnectSettings.DISCONNECT_TIMEOUT_MS.name(), "2000", DisconnectSettings.DRAIN_TIMEOUT_MS.name(),
                 Long.toString(drainTimeoutMillis))));
+        return sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group)));
+    }
+
+    /** An MQTT Outage sample: {@code outage} DROP or BROKER_RESTART, as the Outage sampler runs it. */
+    public OperationResult outage(String label, String group, int thread, String outage, int clientPercent,
+            long recoveryBoundMs, long awaitRecoveryMs) {
+        OutageOperation op = new OutageOperation(SettingValues.of(OutageSettings.ALL, Map.of(
+                OutageSettings.OUTAGE.name(), outage, OutageSettings.CLIENT_PERCENT.name(), Integer.toString(clientPercent),
+                OutageSettings.RECOVERY_BOUND_MS.name(), Long.toString(recoveryBoundMs),
+                OutageSettings.AWAIT_RECOVERY_MS.name(), Long.toString(awaitRecoveryMs))));
         return sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group)));
     }
 

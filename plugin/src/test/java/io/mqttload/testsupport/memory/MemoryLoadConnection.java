@@ -134,6 +134,14 @@ final class MemoryLoadConnection implements LoadConnection {
     }
 
     @Override
+    public void drop() {
+        // A network that goes away looks to the client as a broker that closed the connection: lost, then its policy.
+        if (link.connected) {
+            link.broker.disconnect(link.clientId);
+        }
+    }
+
+    @Override
     public CompletableFuture<Void> disconnect() {
         return link.disconnect();
     }

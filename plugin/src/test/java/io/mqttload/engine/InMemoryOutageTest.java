@@ -1,0 +1,162 @@
+package io.mqttload.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.mqttload.client.ReconnectPolicy;
+import io.mqttload.client.ReconnectPolicy.Kind;
+import io.mqttload.delivery.Verdict;
+import io.mqttload.measure.Count;
+import io.mqttload.summary.EngineSummary;
+import io.mqttload.summary.MergedReport;
+import io.mqttload.summary.RunSummary;
+import io.mqttload.summary.SummaryJson;
+import io.mqttload.testsupport.memory.InMemoryBroker;
+import io.mqttload.testsupport.memory.MemoryEngine;
+
+/**
+ * An outage the plan declared, on the in-memory broker: clients the MQTT Outage sampler drops, or a broker restart it
+ * expects, are judged on recovery (every client back, within the plan's bound), not failed as lost connections; the
+ * same drop undeclared keeps today's FAILED. No failure tolerance: the declaration alone excuses the losses.
+ */
+class InMemoryOutageTest {
+    /** A fixed delay: each dropped client's first reconnect attempt comes 50 ms after its loss, and succeeds. */
+    private static final ReconnectPolicy FIXED = new ReconnectPolicy(Kind.FIXED, 20, 50, 50, 0, 0, false);
+
+    @TempDir
+    Path results;
+    @RegisterExtension
+    final InMemoryBroker broker = new InMemoryBroker();
+
+    /** 100 subscribers and a publisher, 10 messages delivered to each subscriber. */
+    private MemoryEngine fleet(ReconnectPolicy reconnects) {
+        MemoryEngine engine = new MemoryEngine(broker, results, Map.of());
+        assertThat(engine.connect("connect subs", "subs", 1, MemoryEngine.settings().build(), 100, "sub-{client}",
+                reconnects).ok).isTrue();
+        assertThat(engine.subscribe("subscribe", "subs", 1, "fleet/#", 1).ok).isTrue();
+        engine.connect("connect pub", "pub", 2, MemoryEngine.settings().build(), 1, "pub", ReconnectPolicy.none());
+        assertThat(engine.publish("publish", "pub", 2, "fleet/x", 1, 10, true).ok).isTrue();
+        engine.awaitCount(Count.RECEIVED, 1_000);
+        return engine;
+    }
+
+    @Test
+    void hundredClientsDropped_backUnderAFixedDelay_areARecovery_notAFailure() {
+        MemoryEngine engine = fleet(FIXED);
+
+        OperationResult outage = engine.outage("outage", "subs", 1, "DROP", 100, 10_000, 5_000);
+        assertThat(outage.message).isEqualTo("dropped 100 of the group's 100 client(s); 100 connected again within 5000 ms");
+        engine.awaitCount(Count.SUBSCRIBER_LAPSES_RECORDED, 100);
+        assertThat(engine.publish("publish", "pub", 2, "fleet/x", 1, 10, true).ok).isTrue();
+        engine.awaitCount(Count.RECEIVED, 2_000);
+        RunSummary summary = engine.shutdown();
+
+        assertThat(summary.count(Count.OUTAGES_DECLARED)).as(summary.toTable()).isEqualTo(1);
+        assertThat(summary.count(Count.CONNECTIONS_LOST)).isEqualTo(100);
+        assertThat(summary.count(Count.OUTAGE_CLIENTS)).isEqualTo(100);
+        assertThat(summary.count(Count.OUTAGE_CLIENTS_BACK)).isEqualTo(100);
+        assertThat(summary.count(Count.RECOVERY_ATTEMPTS_MEDIAN)).isEqualTo(1);
+        assertThat(summary.count(Count.RECOVERY_ATTEMPTS_MAX)).isEqualTo(1);
+        // Clean sessions: the in-memory broker kept none.
+        assertThat(summary.count(Count.OUTAGE_SESSIONS_KEPT)).isZero();
+        assertThat(summary.count(Count.OUTAGE_SESSIONS_LOST)).isEqualTo(100);
+        // Each came back after its 50 ms delay at least; the shares in order, the last at the end of the outage.
+        assertThat(summary.count(Count.RECOVERY_P50_MILLIS)).isGreaterThanOrEqualTo(50);
+        assertThat(List.of(summary.count(Count.RECOVERY_P50_MILLIS), summary.count(Count.RECOVERY_P90_MILLIS),
+                summary.count(Count.RECOVERY_P99_MILLIS), summary.count(Count.RECOVERY_P100_MILLIS))).isSorted();
+        assertThat(summary.count(Count.OUTAGE_END_MILLIS) - summary.count(Count.OUTAGE_START_MILLIS))
+                .isEqualTo(summary.count(Count.RECOVERY_P100_MILLIS));
+        assertThat(summary.count(Count.RECOVERY_BOUND_MILLIS)).isEqualTo(10_000);
+        assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
+        assertThat(summary.verdictLine()).contains("; declared outage: 100 of 100 client(s) back, recovered in "
+                + summary.count(Count.RECOVERY_P100_MILLIS) + " ms (bound 10000 ms;", ", sessions kept 0, lost 100;"
+                + " lost against the broker's promise 0");
+
+        // The figures travel in the summary's JSON and merge as declared.
+        EngineSummary read = SummaryJson.readEngineSummary(summary.toJson());
+        MergedReport merged = MergedReport.of(List.of(read), List.of());
+        assertThat(merged.count(Count.OUTAGE_CLIENTS_BACK)).isEqualTo(100);
+        assertThat(merged.count(Count.RECOVERY_P100_MILLIS)).isEqualTo(summary.count(Count.RECOVERY_P100_MILLIS));
+        assertThat(merged.verdict()).isEqualTo(Verdict.NO_LOSS);
+    }
+
+    @Test
+    void theSameDropUndeclared_failsAsToday() {
+        MemoryEngine engine = fleet(FIXED);
+
+        for (int i = 0; i < 100; i++) {
+            broker.disconnect("sub-" + i);
+        }
+        engine.awaitCount(Count.RECONNECTS, 100);
+        RunSummary summary = engine.shutdown();
+
+        assertThat(summary.count(Count.OUTAGES_DECLARED)).isZero();
+        assertThat(summary.count(Count.OUTAGE_CLIENTS)).isZero();
+        assertThat(summary.verdict()).as(summary.verdictLine()).isEqualTo(Verdict.FAILED);
+        assertThat(summary.verdictLine()).contains("100 established connection(s) lost").doesNotContain("outage");
+    }
+
+    @Test
+    void aShareOfTheGroup_isRoundedUp() {
+        MemoryEngine engine = fleet(FIXED);
+
+        OperationResult outage = engine.outage("outage", "subs", 1, "DROP", 25, 10_000, 5_000);
+        engine.awaitCount(Count.RECONNECTS, 25);
+        RunSummary summary = engine.shutdown();
+
+        assertThat(outage.message).startsWith("dropped 25 of the group's 100 client(s)");
+        assertThat(summary.count(Count.OUTAGE_CLIENTS)).isEqualTo(25);
+        assertThat(summary.verdict()).as(summary.verdictLine()).isEqualTo(Verdict.NO_LOSS);
+    }
+
+    @Test
+    void anExpectedBrokerRestart_isDetectedFromTheConnectionsLost_andJudgedOnRecovery() {
+        MemoryEngine engine = fleet(FIXED);
+
+        assertThat(engine.outage("restart expected", "subs", 1, "BROKER_RESTART", 100, 10_000, 0).ok).isTrue();
+        broker.restart();
+        engine.awaitCount(Count.SUBSCRIBER_LAPSES_RECORDED, 100);
+        RunSummary summary = engine.shutdown();
+
+        // The publisher has no reconnect policy: its loss is an affected client that never came back.
+        assertThat(summary.count(Count.OUTAGE_CLIENTS)).as(summary.toTable()).isEqualTo(101);
+        assertThat(summary.count(Count.OUTAGE_CLIENTS_BACK)).isEqualTo(100);
+        assertThat(summary.verdict()).isEqualTo(Verdict.FAILED);
+        assertThat(summary.judgement().reasons).containsExactly("1 of 101 client(s) the declared outage took offline"
+                + " were not connected again");
+    }
+
+    @Test
+    void aRecoverySlowerThanThePlansBound_failsTheRun() {
+        MemoryEngine engine = fleet(FIXED);
+
+        engine.outage("outage", "subs", 1, "DROP", 10, 20, 5_000);
+        engine.awaitCount(Count.RECONNECTS, 10);
+        RunSummary summary = engine.shutdown();
+
+        long took = summary.count(Count.RECOVERY_P100_MILLIS);
+        assertThat(took).isGreaterThanOrEqualTo(50);
+        assertThat(summary.verdict()).isEqualTo(Verdict.FAILED);
+        assertThat(summary.judgement().reasons).containsExactly("recovery from the declared outage took " + took
+                + " ms until every client was connected again, over the plan's bound of 20 ms");
+    }
+
+    @Test
+    void aDeclaredRestartThatNeverCame_failsTheRun() {
+        MemoryEngine engine = fleet(FIXED);
+
+        engine.outage("restart expected", "subs", 1, "BROKER_RESTART", 100, 10_000, 0);
+        RunSummary summary = engine.shutdown();
+
+        assertThat(summary.verdict()).isEqualTo(Verdict.FAILED);
+        assertThat(summary.judgement().reasons).containsExactly("the outage the plan declared was not seen: no client"
+                + " lost its connection after the declaration");
+    }
+}

@@ -10,6 +10,6 @@ public class MqttOutageSamplerBeanInfo extends MqttBeanInfoSupport {
     public MqttOutageSamplerBeanInfo() {
         super(MqttOutageSampler.class);
         clientGroupField();
-        group("outage", OUTAGE, CLIENT_PERCENT, RECOVERY_BOUND_MS, AWAIT_RECOVERY_MS);
+        group("outageWindow", OUTAGE, CLIENT_PERCENT, RECOVERY_BOUND_MS, AWAIT_RECOVERY_MS);
     }
 }

@@ -84,6 +84,9 @@ public final class ReportText {
         if (!r.reconnectsGivenUp().isEmpty()) {
             t.append("reconnects given up: ").append(r.reconnectsGivenUp()).append('\n');
         }
+        if (!r.recovery().isEmpty()) {
+            t.append("recovery: ").append(r.recovery()).append('\n');
+        }
         NodeFigures.appendTable(t, r.nodes.values(), rule);
         ClockSection.appendTable(t, r.clocks, rule);
         RunSummary.appendFailures(t, r.failures, rule);
@@ -129,6 +132,9 @@ public final class ReportText {
         }
         if (!r.reconnectsGivenUp().isEmpty()) {
             m.append("Reconnects given up: ").append(r.reconnectsGivenUp()).append(".\n\n");
+        }
+        if (!r.recovery().isEmpty()) {
+            m.append("Recovery: ").append(r.recovery()).append(".\n\n");
         }
         m.append("| latency (ms) | count | avg | p50 | p75 | p90 | p95 | p99 | p99.9 | max |\n");
         m.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");

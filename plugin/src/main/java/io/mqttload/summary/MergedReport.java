@@ -428,6 +428,11 @@ public final class MergedReport {
         return ConnectRetries.line(this::count);
     }
 
+    /** The recovery from the plan's declared outages, on every engine: see {@link RecoveryFigures}. */
+    public String recovery() {
+        return RecoveryFigures.line(this::count);
+    }
+
     /** Who gave up reconnecting, on every engine: see {@link RunSummary#reconnectsGivenUp}. */
     public String reconnectsGivenUp() {
         return RunSummary.reconnectsGivenUp(this::count);

@@ -284,6 +284,10 @@ public final class RunSummary {
         if (count(Count.RECONNECTS_GIVEN_UP) > 0) {
             t.append(String.format(Locale.ROOT, "%-28s %s%n", "reconnects given up", reconnectsGivenUp(this::count)));
         }
+        String recovery = RecoveryFigures.line(this::count);
+        if (!recovery.isEmpty()) {
+            t.append(String.format(Locale.ROOT, "%-28s %s%n", "recovery", recovery));
+        }
         if (lastConnectionLoss != null) {
             t.append(String.format(Locale.ROOT, "%-28s %s%n", "last connection loss", lastConnectionLoss));
         }

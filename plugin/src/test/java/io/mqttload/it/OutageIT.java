@@ -1,0 +1,109 @@
+package io.mqttload.it;
+
+import static io.mqttload.testsupport.MqttElements.connect;
+import static io.mqttload.testsupport.MqttElements.connection;
+import static io.mqttload.testsupport.MqttElements.outage;
+import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.runReport;
+import static io.mqttload.testsupport.MqttElements.subscribe;
+import static io.mqttload.testsupport.MqttElements.with;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jorphan.collections.HashTree;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.mqttload.delivery.Verdict;
+import io.mqttload.jmeter.MqttRunReport;
+import io.mqttload.jmeter.run.JvmRun;
+import io.mqttload.measure.Count;
+import io.mqttload.summary.MergedReport;
+import io.mqttload.summary.RunSummary;
+import io.mqttload.testsupport.EmbeddedHiveMqBroker;
+import io.mqttload.testsupport.JMeterTestEngine;
+import io.mqttload.testsupport.PlanBuilder;
+import io.mqttload.testsupport.RunResult;
+
+/**
+ * The MQTT Outage sampler through JMeter against HiveMQ CE: its DROP closes real connections without DISCONNECT, the
+ * clients come back through their own reconnect policy to the sessions the broker kept, and the run is judged on
+ * recovery (no failure tolerance), its figures in the summary and every form of the report. The arithmetic of the
+ * figures and the verdict's other cases are InMemoryOutageTest's and RecoveryTrackerTest's.
+ */
+class OutageIT {
+    private static final int SUBSCRIBERS = 20;
+    private static EmbeddedHiveMqBroker broker;
+
+    @TempDir
+    Path results;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = EmbeddedHiveMqBroker.start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        broker.close();
+    }
+
+    @Test
+    void droppedSubscribersComeBackToTheirSessions_theRunIsJudgedOnRecovery_withItsFiguresInEveryForm() throws Exception {
+        HashTree plan = PlanBuilder.testPlan("outage")
+                .config(with(with(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"), "cleanStart", "false"),
+                        "sessionExpirySeconds", "600"))
+                .config(runReport())
+                .threadGroup("t", 1, 1)
+                .add(with(with(with(with(connect("subs", SUBSCRIBERS, "{engine}-outage-s-{client}"), "reconnectPolicy",
+                        "FIXED"), "reconnectAttempts", "20"), "reconnectDelayMs", "200"), "reconnectMaxDelayMs", "200"),
+                        subscribe("subs", "outage-it/#", 1), connect("pub", 1, "{engine}-outage-p"),
+                        publish("pub", "outage-it/a", 1, 20, "SYNC"),
+                        outage("subs", "DROP", 100, 20_000, 20_000),
+                        publish("pub", "outage-it/a", 1, 20, "SYNC"))
+                .build();
+
+        RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir",
+                results.toString(), "mqttload.progressSeconds", "0", "mqttload.drainTimeoutMs", "3000",
+                "mqttload.closeTimeoutMs", "2000", "mqttload.brokerVersionTimeoutMs", "0", "mqttload.runId", "outage-it"));
+        RunSummary summary = JvmRun.lastSummary();
+        MergedReport report = MqttRunReport.lastReport();
+
+        assertThat(run.failures()).as(run.describe()).isEmpty();
+        List<SampleResult> drop = run.byLabel("outage subs");
+        assertThat(drop).hasSize(1);
+        assertThat(drop.get(0).getResponseMessage()).isEqualTo("dropped 20 of the group's 20 client(s); 20 connected"
+                + " again within 20000 ms");
+        // Dropped without DISCONNECT: HiveMQ CE saw lost connections, and kept each persistent session.
+        assertThat(summary.count(Count.CONNECTIONS_LOST)).as(summary.toTable()).isEqualTo(SUBSCRIBERS);
+        assertThat(summary.count(Count.OUTAGES_DECLARED)).isEqualTo(1);
+        assertThat(summary.count(Count.OUTAGE_CLIENTS)).isEqualTo(SUBSCRIBERS);
+        assertThat(summary.count(Count.OUTAGE_CLIENTS_BACK)).isEqualTo(SUBSCRIBERS);
+        assertThat(summary.count(Count.OUTAGE_SESSIONS_KEPT)).isEqualTo(SUBSCRIBERS);
+        assertThat(summary.count(Count.RECOVERY_ATTEMPTS_MAX)).isPositive();
+        // Each came back after its policy's 200 ms at least.
+        assertThat(summary.count(Count.RECOVERY_P50_MILLIS)).isGreaterThanOrEqualTo(200);
+        assertThat(summary.delivery.expected).isEqualTo(2L * 20 * SUBSCRIBERS);
+        assertThat(summary.delivery.lost()).isZero();
+        assertThat(summary.verdict()).as(summary.verdictLine()).isEqualTo(Verdict.NO_LOSS);
+        assertThat(summary.verdictLine()).contains("declared outage: 20 of 20 client(s) back, recovered in");
+
+        assertThat(report.verdict()).isEqualTo(Verdict.NO_LOSS);
+        assertThat(report.count(Count.OUTAGE_CLIENTS_BACK)).isEqualTo(SUBSCRIBERS);
+        String recovery = "1 outage(s) declared, 20 client(s) taken offline, 20 back";
+        assertThat(report.recovery()).startsWith(recovery);
+        assertThat(Files.readString(results.resolve("report-outage-it.md"), StandardCharsets.UTF_8))
+                .contains("Recovery: " + recovery).contains("| outageClients |");
+        assertThat(Files.readString(results.resolve("report-outage-it.txt"), StandardCharsets.UTF_8))
+                .contains("recovery: " + recovery);
+    }
+}

@@ -22,6 +22,7 @@ final class Timeline {
     private long lastReceived;
     private long lastConnects;
     private long lastErrors;
+    private long lastReconnectAttempts;
     /** The end of the last interval: the first covers the time from the runtime's start. */
     private long lastTimeMillis = System.currentTimeMillis();
 
@@ -35,6 +36,7 @@ final class Timeline {
         long received = metrics.sum(Count.RECEIVED);
         long connects = metrics.sum(Count.CONNECTS_OK);
         long errors = metrics.errors();
+        long reconnectAttempts = metrics.sum(Count.RECONNECT_ATTEMPTS_MADE);
         TimelineFigures.Point p = new TimelineFigures.Point();
         p.timeMillis = timeMillis;
         p.acknowledged = acknowledged - lastAcknowledged;
@@ -42,6 +44,7 @@ final class Timeline {
         p.connections = metrics.sum(Count.ACTIVE_CONNECTIONS);
         p.connects = connects - lastConnects;
         p.errors = errors - lastErrors;
+        p.reconnectAttempts = reconnectAttempts - lastReconnectAttempts;
         p.pubToSubHdr = pubToSub.getTotalCount() == 0 ? "" : LatencyStats.encode(pubToSub);
         p.publishAckHdr = publishAck.getTotalCount() == 0 ? "" : LatencyStats.encode(publishAck);
         p.intervalMillis = Math.max(1, timeMillis - lastTimeMillis);
@@ -51,6 +54,7 @@ final class Timeline {
         lastReceived = received;
         lastConnects = connects;
         lastErrors = errors;
+        lastReconnectAttempts = reconnectAttempts;
     }
 
     synchronized void addBroker(String broker, BrokerSample s) {

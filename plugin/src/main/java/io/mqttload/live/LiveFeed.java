@@ -89,6 +89,13 @@ public final class LiveFeed implements IntervalListener {
         f.connectsOk = m.sum(Count.CONNECTS_OK);
         f.connectsFailed = m.sum(Count.CONNECTS_FAILED);
         f.connectionsLost = m.sum(Count.CONNECTIONS_LOST);
+        f.outagesDeclared = m.sum(Count.OUTAGES_DECLARED);
+        if (f.outagesDeclared > 0) {
+            long[] outage = m.recovery.soFar();
+            f.outageClients = outage[0];
+            f.outageClientsBack = outage[1];
+            f.reconnectAttempts = m.sum(Count.RECONNECT_ATTEMPTS_MADE);
+        }
         f.published = m.sum(Count.PUBLISHED);
         f.received = m.sum(Count.RECEIVED);
         f.publishRate = firstInterval ? 0 : (f.published - publishedAtLastTick) / seconds;

@@ -34,6 +34,11 @@ public final class LiveFigures {
     public long connectsOk;
     public long connectsFailed;
     public long connectionsLost;
+    /** Outages the plan declared so far; with them, the clients they took offline, those back, reconnect attempts. */
+    public long outagesDeclared;
+    public long outageClients;
+    public long outageClientsBack;
+    public long reconnectAttempts;
     public long published;
     public long received;
     /** Messages per second over the last interval. */

@@ -30,7 +30,15 @@ public final class LiveText {
                 + String.format(Locale.ROOT, "publish      %.1f msg/s   %d sent%n", f.publishRate, f.published)
                 + String.format(Locale.ROOT, "receive      %.1f msg/s   %d received%n", f.receiveRate, f.received)
                 + String.format(Locale.ROOT, "delivery     expected %d   received of them %d   outstanding %d",
-                        f.expected, f.receivedOfExpected, Math.max(0, f.expected - f.receivedOfExpected));
+                        f.expected, f.receivedOfExpected, Math.max(0, f.expected - f.receivedOfExpected))
+                + outage(f);
+    }
+
+    /** The declared outages' recovery so far, one line ("" without a declared outage). */
+    static String outage(LiveFigures f) {
+        return f.outagesDeclared == 0 ? "" : String.format(Locale.ROOT, "%noutage       %d declared   %d client(s)"
+                + " offline   %d back   %d reconnect attempts", f.outagesDeclared, f.outageClients,
+                f.outageClientsBack, f.reconnectAttempts);
     }
 
     /** The error count and the most frequent reasons. */

@@ -111,6 +111,19 @@ public final class RecoveryTracker {
         return n;
     }
 
+    /** Clients declared outages took offline so far, and of them those connected again: the live panel's. */
+    public long[] soFar() {
+        long back = 0;
+        long affected = 0;
+        for (Outage o : outages.values()) {
+            synchronized (o) {
+                affected++;
+                back += o.backAtMillis > 0 ? 1 : 0;
+            }
+        }
+        return new long[] {affected, back};
+    }
+
     /** Whether the plan declared an outage. */
     public boolean declared() {
         return declared;

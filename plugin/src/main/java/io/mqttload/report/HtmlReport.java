@@ -76,6 +76,7 @@ public final class HtmlReport {
         double[] recv = new double[n];
         double[] errors = new double[n];
         double[] conns = new double[n];
+        double[] attempts = new double[n];
         Histogram[] pubToSub = new Histogram[n];
         Histogram[] publishAck = new Histogram[n];
         for (int i = 0; i < n; i++) {
@@ -85,6 +86,7 @@ public final class HtmlReport {
             recv[i] = s.receivedPerSecond();
             errors[i] = s.errorsPerSecond();
             conns[i] = s.connections;
+            attempts[i] = s.reconnectAttempts;
             pubToSub[i] = s.pubToSub;
             publishAck[i] = s.publishAck;
         }
@@ -94,6 +96,11 @@ public final class HtmlReport {
                         new ChartSeries("received", recv))));
         charts.add(TimeChart.overTime("Open connections (all engines)", "connections", x,
                 List.of(new ChartSeries("connections", conns))));
+        if (r.count(Count.OUTAGES_DECLARED) > 0) {
+            charts.add(TimeChart.overTime("Through the declared outage: open connections and reconnect attempts per"
+                    + " second (all engines)", "connections, attempts/s", x, List.of(new ChartSeries("connections",
+                            conns), new ChartSeries("reconnect attempts/s", attempts))));
+        }
         charts.add(TimeChart.overTime("Pub-to-sub latency per second (ms, all engines merged)", "ms", x,
                 percentileSeries(pubToSub)));
         charts.add(TimeChart.overTime("Publish acknowledgement latency per second (ms, all engines merged)", "ms", x,

@@ -241,6 +241,7 @@ public final class MergedReport {
                 sec.connections += p.connections;
                 sec.connects += p.connects;
                 sec.errors += p.errors;
+                sec.reconnectAttempts += p.reconnectAttempts;
                 addEncoded(sec.pubToSub, p.pubToSubHdr);
                 addEncoded(sec.publishAck, p.publishAckHdr);
                 TimelineFigures.Point share = engineSeconds.computeIfAbsent(second, k -> new TimelineFigures.Point());

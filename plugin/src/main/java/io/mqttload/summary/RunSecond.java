@@ -16,6 +16,8 @@ public final class RunSecond {
     public long connections;
     public long connects;
     public long errors;
+    /** Reconnect attempts after lost connections in this second. */
+    public long reconnectAttempts;
     /**
      * Acknowledged and received messages per second: each engine's counts over the time its intervals in this second
      * cover, summed over the engines; NaN when an engine covers only part of a second here.

@@ -20,6 +20,8 @@ public final class TimelineFigures {
         public long connections;
         public long connects;
         public long errors;
+        /** Reconnect attempts after lost connections in the interval: a declared outage's chart. 0 in older summaries. */
+        public long reconnectAttempts;
         public String pubToSubHdr = "";
         /** The publish acknowledgements' latency in the interval, encoded; empty when none. */
         public String publishAckHdr = "";

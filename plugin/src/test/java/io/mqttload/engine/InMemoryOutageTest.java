@@ -1,8 +1,10 @@
 package io.mqttload.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -13,7 +15,11 @@ import org.junit.jupiter.api.io.TempDir;
 import io.mqttload.client.ReconnectPolicy;
 import io.mqttload.client.ReconnectPolicy.Kind;
 import io.mqttload.delivery.Verdict;
+import io.mqttload.live.LiveFeed;
+import io.mqttload.live.LiveText;
 import io.mqttload.measure.Count;
+import io.mqttload.report.HtmlReport;
+import io.mqttload.report.ReportText;
 import io.mqttload.summary.EngineSummary;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RunSummary;
@@ -56,6 +62,11 @@ class InMemoryOutageTest {
         engine.awaitCount(Count.SUBSCRIBER_LAPSES_RECORDED, 100);
         assertThat(engine.publish("publish", "pub", 2, "fleet/x", 1, 10, true).ok).isTrue();
         engine.awaitCount(Count.RECEIVED, 2_000);
+        // The live panel's line, from the engine's next interval.
+        LiveFeed feed = LiveFeed.attach(engine.runtime());
+        await().atMost(Duration.ofSeconds(5)).until(() -> feed.latest() != null);
+        assertThat(LiveText.counts(feed.latest())).contains("outage       1 declared   100 client(s) offline   100 back"
+                + "   100 reconnect attempts");
         RunSummary summary = engine.shutdown();
 
         assertThat(summary.count(Count.OUTAGES_DECLARED)).as(summary.toTable()).isEqualTo(1);
@@ -85,6 +96,12 @@ class InMemoryOutageTest {
         assertThat(merged.count(Count.OUTAGE_CLIENTS_BACK)).isEqualTo(100);
         assertThat(merged.count(Count.RECOVERY_P100_MILLIS)).isEqualTo(summary.count(Count.RECOVERY_P100_MILLIS));
         assertThat(merged.verdict()).isEqualTo(Verdict.NO_LOSS);
+        String recovery = "1 outage(s) declared, 100 client(s) taken offline, 100 back; outage from ";
+        assertThat(merged.recovery()).startsWith(recovery).contains("attempts per client median 1, max 1",
+                "sessions kept 0, lost 100", "messages owed 2000, delivered 2000, lost against the promise 0");
+        assertThat(ReportText.table(merged)).contains("recovery: " + recovery);
+        assertThat(ReportText.markdown(merged)).contains("Recovery: " + recovery);
+        assertThat(HtmlReport.render(merged)).contains("<p>Recovery: " + recovery);
     }
 
     @Test

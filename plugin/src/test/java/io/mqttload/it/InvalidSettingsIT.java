@@ -3,6 +3,7 @@ package io.mqttload.it;
 import static io.mqttload.testsupport.MqttElements.connect;
 import static io.mqttload.testsupport.MqttElements.connection;
 import static io.mqttload.testsupport.MqttElements.loop;
+import static io.mqttload.testsupport.MqttElements.outage;
 import static io.mqttload.testsupport.MqttElements.publish;
 import static io.mqttload.testsupport.MqttElements.subscribe;
 import static io.mqttload.testsupport.MqttElements.with;
@@ -212,6 +213,16 @@ class InvalidSettingsIT {
                 "must be between 5000 (initialWaitMinMs)");
         assertFails(firstFailure(validConnection(), with(connect("c", 1, "{client}"), "reconnectPolicy", "SOMETIMES")),
                 "INVALID_SETTING", "reconnectPolicy = 'SOMETIMES'", "must be NONE, IMMEDIATE, FIXED");
+    }
+
+    @Test
+    void theOutagesBadValues_failNamingFieldAndValue() {
+        assertFails(firstFailure(validConnection(), with(outage("default", "DROP", 100, 1_000, 0), "outage",
+                "SOMETIMES")), "INVALID_SETTING", "outage = 'SOMETIMES'", "must be DROP");
+        assertFails(firstFailure(validConnection(), with(outage("default", "DROP", 100, 1_000, 0), "clientPercent",
+                "0")), "INVALID_SETTING", "clientPercent = '0'");
+        assertFails(firstFailure(validConnection(), with(outage("default", "BROKER_RESTART", 100, 1_000, 0),
+                "recoveryBoundMs", "abc")), "INVALID_SETTING", "recoveryBoundMs = 'abc'", "not a whole number");
     }
 
     @Test

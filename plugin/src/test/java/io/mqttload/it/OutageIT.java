@@ -65,11 +65,12 @@ class OutageIT {
                 .config(runReport())
                 .threadGroup("t", 1, 1)
                 .add(with(with(with(with(connect("subs", SUBSCRIBERS, "{engine}-outage-s-{client}"), "reconnectPolicy",
-                        "FIXED"), "reconnectAttempts", "20"), "reconnectDelayMs", "200"), "reconnectMaxDelayMs", "200"),
-                        subscribe("subs", "outage-it/#", 1), connect("pub", 1, "{engine}-outage-p"),
-                        publish("pub", "outage-it/a", 1, 20, "SYNC"),
-                        outage("subs", "DROP", 100, 20_000, 20_000),
-                        publish("pub", "outage-it/a", 1, 20, "SYNC"))
+                        "FIXED"), "reconnectAttempts", "20"), "reconnectDelayMs", "200"), "reconnectMaxDelayMs", "200"))
+                .add(subscribe("subs", "outage-it/#", 1))
+                .add(connect("pub", 1, "{engine}-outage-p"))
+                .add(publish("pub", "outage-it/a", 1, 20, "SYNC"))
+                .add(outage("subs", "DROP", 100, 20_000, 20_000))
+                .add(publish("pub", "outage-it/a", 1, 20, "SYNC"))
                 .build();
 
         RunResult run = JMeterTestEngine.run(plan, Duration.ofSeconds(90), Map.of("mqttload.resultsDir",
@@ -102,7 +103,10 @@ class OutageIT {
         String recovery = "1 outage(s) declared, 20 client(s) taken offline, 20 back";
         assertThat(report.recovery()).startsWith(recovery);
         assertThat(Files.readString(results.resolve("report-outage-it.md"), StandardCharsets.UTF_8))
-                .contains("Recovery: " + recovery).contains("| outageClients |");
+                .contains("Recovery: " + recovery).contains("| `outageClients` |");
+        assertThat(Files.readString(results.resolve("report-outage-it.html"), StandardCharsets.UTF_8))
+                .contains("Recovery: " + recovery).contains("Through the declared outage: open connections and"
+                        + " reconnect attempts per second");
         assertThat(Files.readString(results.resolve("report-outage-it.txt"), StandardCharsets.UTF_8))
                 .contains("recovery: " + recovery);
     }

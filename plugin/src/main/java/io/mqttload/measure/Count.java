@@ -249,7 +249,12 @@ public enum Count {
     OUTAGE_SESSIONS_KEPT("outageSessionsKept", RUN_END, "clients a declared outage took offline that came back to a"
             + " session the broker had kept (CONNACK session present 1)", ENGINE),
     OUTAGE_SESSIONS_LOST("outageSessionsLost", RUN_END, "clients a declared outage took offline that came back"
-            + " without their session (CONNACK session present 0)", ENGINE);
+            + " without their session (CONNACK session present 0)", ENGINE),
+    BACKLOG_RECEIVED("backlogReceived", RUN_END, "messages clients a declared outage took offline received after their"
+            + " return that had been sent before it: the backlog the broker kept for them and drained", ENGINE),
+    BACKLOG_DRAIN_MILLIS("backlogDrainMillis", RUN_END, MAX, "milliseconds from a client's return after a declared"
+            + " outage to the last message of its backlog (backlogReceived) it received, the longest of any client; over"
+            + " it, backlogReceived is the drain rate", ENGINE);
 
 
     /**

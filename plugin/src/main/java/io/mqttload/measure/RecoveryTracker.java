@@ -24,6 +24,9 @@ public final class RecoveryTracker {
         long backAtMillis;
         int attempts;
         boolean sessionPresent;
+        /** Messages received after the return that were sent before it (the backlog), and when the last arrived. */
+        long backlog;
+        long lastBacklogAtMillis;
     }
 
     private volatile boolean declared;
@@ -97,6 +100,26 @@ public final class RecoveryTracker {
         }
     }
 
+    /**
+     * A message a client received, sent at {@code sendMicros} (its header's, {@link MicroClock} microseconds), arrived
+     * at {@code nowMicros}: sent before the client's return and arrived after it, it is the backlog the broker drained.
+     */
+    public void received(String clientId, long sendMicros, long nowMicros) {
+        if (!declared) {
+            return;
+        }
+        Outage o = outages.get(clientId);
+        if (o != null) {
+            synchronized (o) {
+                long back = o.backAtMillis;
+                if (back > 0 && sendMicros / 1000 < back) {
+                    o.backlog++;
+                    o.lastBacklogAtMillis = Math.max(o.lastBacklogAtMillis, nowMicros / 1000);
+                }
+            }
+        }
+    }
+
     /** How many of {@code clientIds} lost their connection in a declared outage and are connected again. */
     public int backOf(Collection<String> clientIds) {
         int n = 0;
@@ -142,6 +165,8 @@ public final class RecoveryTracker {
         List<Integer> attempts = new ArrayList<>();
         long kept = 0;
         long lost = 0;
+        long backlog = 0;
+        long drain = 0;
         Set<Outage> back = new HashSet<>();
         for (Outage o : all) {
             synchronized (o) {
@@ -150,6 +175,8 @@ public final class RecoveryTracker {
                     back.add(o);
                     end = Math.max(end, o.backAtMillis);
                     attempts.add(o.attempts);
+                    backlog += o.backlog;
+                    drain = Math.max(drain, o.backlog == 0 ? 0 : Math.max(1, o.lastBacklogAtMillis - o.backAtMillis));
                     if (o.sessionPresent) {
                         kept++;
                     } else {
@@ -176,6 +203,8 @@ public final class RecoveryTracker {
         f.put(Count.RECOVERY_ATTEMPTS_MAX, attempts.isEmpty() ? 0 : (long) attempts.get(attempts.size() - 1));
         f.put(Count.OUTAGE_SESSIONS_KEPT, kept);
         f.put(Count.OUTAGE_SESSIONS_LOST, lost);
+        f.put(Count.BACKLOG_RECEIVED, backlog);
+        f.put(Count.BACKLOG_DRAIN_MILLIS, drain);
         return f;
     }
 

@@ -37,6 +37,10 @@ public final class RecoveryFigures {
                 count.applyAsLong(Count.CONNACK_SERVER_BUSY), count.applyAsLong(Count.CONNACK_QUOTA_EXCEEDED),
                 count.applyAsLong(Count.CONNACK_CONNECTION_RATE_EXCEEDED), count.applyAsLong(Count.OUTAGE_SESSIONS_KEPT),
                 count.applyAsLong(Count.OUTAGE_SESSIONS_LOST)));
+        long backlog = count.applyAsLong(Count.BACKLOG_RECEIVED);
+        long drain = count.applyAsLong(Count.BACKLOG_DRAIN_MILLIS);
+        b.append(String.format(Locale.ROOT, "; backlog drained: %d message(s) in %d ms%s", backlog, drain,
+                drain == 0 ? "" : String.format(Locale.ROOT, " (%.1f msg/s)", backlog * 1000.0 / drain)));
         long notOwed = 0;
         for (Count c : Count.NOT_OWED_DELIVERIES) {
             notOwed += count.applyAsLong(c);

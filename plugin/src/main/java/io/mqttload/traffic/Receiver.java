@@ -87,7 +87,9 @@ final class Receiver {
             metrics.count(Count.RECEIVED_UNMEASURED);
             return;
         }
-        long micros = now - PayloadHeader.sendMicros(payload);
+        long sent = PayloadHeader.sendMicros(payload);
+        long micros = now - sent;
+        metrics.recovery.received(clientId, sent, now);
         latencyRecorder(receivingSampler, node, PayloadHeader.node(payload)).record(micros, PayloadHeader.lagMicros(payload));
         int streamId = PayloadHeader.streamId(payload);
         metrics.pubToSubPairs.record(PayloadHeader.publishingEngine(streamId), micros);

@@ -22,6 +22,7 @@ import io.mqttload.report.HtmlReport;
 import io.mqttload.report.ReportText;
 import io.mqttload.summary.EngineSummary;
 import io.mqttload.summary.MergedReport;
+import io.mqttload.summary.RecoveryFigures;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.summary.SummaryJson;
 import io.mqttload.testsupport.memory.InMemoryBroker;
@@ -102,6 +103,38 @@ class InMemoryOutageTest {
         assertThat(ReportText.table(merged)).contains("recovery: " + recovery);
         assertThat(ReportText.markdown(merged)).contains("Recovery: " + recovery);
         assertThat(HtmlReport.render(merged)).contains("<p>Recovery: " + recovery);
+    }
+
+    @Test
+    void persistentSubscribersDroppedWhileTheBrokerRefusesThem_getTheirBacklog_countedAndTimed() {
+        MemoryEngine engine = new MemoryEngine(broker, results, Map.of());
+        engine.connect("connect subs", "subs", 1, MemoryEngine.settings().cleanStart(false).sessionExpirySeconds(3_600)
+                .build(), 10, "kept-{client}", FIXED);
+        assertThat(engine.subscribe("subscribe", "subs", 1, "kept/#", 1).ok).isTrue();
+        engine.connect("connect pub", "pub", 2, MemoryEngine.settings().build(), 1, "pub", ReconnectPolicy.none());
+
+        // Away until the ten are published: every reconnect attempt meanwhile is refused "later".
+        broker.refuseConnects("SERVER_UNAVAILABLE");
+        assertThat(engine.outage("outage", "subs", 1, "DROP", 100, 10_000, 0).ok).isTrue();
+        engine.awaitCount(Count.CONNECTIONS_LOST, 10);
+        assertThat(engine.publish("publish", "pub", 2, "kept/x", 1, 10, true).ok).isTrue();
+        broker.acceptConnects();
+        engine.awaitCount(Count.RECEIVED, 100);
+        RunSummary summary = engine.shutdown();
+
+        assertThat(summary.count(Count.OUTAGE_CLIENTS_BACK)).as(summary.toTable()).isEqualTo(10);
+        assertThat(summary.count(Count.OUTAGE_SESSIONS_KEPT)).isEqualTo(10);
+        assertThat(summary.count(Count.BACKLOG_RECEIVED)).isEqualTo(100);
+        assertThat(summary.count(Count.BACKLOG_DRAIN_MILLIS)).isPositive();
+        // Each refused attempt is one of its client's; the reasons are the counts the reconnect policy keeps.
+        assertThat(summary.count(Count.RECOVERY_ATTEMPTS_MAX)).isGreaterThanOrEqualTo(1);
+        assertThat(summary.count(Count.CONNACK_SERVER_UNAVAILABLE)).isEqualTo(summary.count(Count.RECONNECT_ATTEMPTS_MADE)
+                - summary.count(Count.RECONNECTS));
+        assertThat(summary.delivery.expected).isEqualTo(100);
+        assertThat(summary.delivery.lostFromKeptSessions).isZero();
+        assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
+        assertThat(RecoveryFigures.line(summary::count)).contains("sessions kept 10, lost 0; backlog drained: 100 message(s) in "
+                + summary.count(Count.BACKLOG_DRAIN_MILLIS) + " ms");
     }
 
     @Test

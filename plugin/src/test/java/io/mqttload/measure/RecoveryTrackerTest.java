@@ -64,6 +64,25 @@ class RecoveryTrackerTest {
     }
 
     @Test
+    void theBacklog_isWhatArrivedAfterTheReturnAndWasSentBeforeIt() {
+        RecoveryTracker t = new RecoveryTracker();
+        t.planned(List.of("a", "b"), 1_000);
+        t.lost("a", START + 100);
+        t.lost("b", START + 100);
+        t.back("a", START + 200, true);
+        t.back("b", START + 300, true);
+        // Sent before the loss, while away, and (not backlog) after the return; micros.
+        t.received("a", (START + 50) * 1000, (START + 210) * 1000);
+        t.received("a", (START + 150) * 1000, (START + 260) * 1000);
+        t.received("a", (START + 205) * 1000, (START + 270) * 1000);
+        t.received("b", (START + 150) * 1000, (START + 320) * 1000);
+
+        Map<Count, Long> f = t.figures(START);
+        assertThat(f.get(Count.BACKLOG_RECEIVED)).isEqualTo(3);
+        assertThat(f.get(Count.BACKLOG_DRAIN_MILLIS)).isEqualTo(60);
+    }
+
+    @Test
     void withoutADeclaration_lossesAreNotAnOutage() {
         RecoveryTracker t = new RecoveryTracker();
         t.lost("c", START + 1);

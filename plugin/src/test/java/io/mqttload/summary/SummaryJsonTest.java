@@ -143,7 +143,8 @@ class SummaryJsonTest {
                 Count.OUTAGE_CLIENTS, Count.OUTAGE_CLIENTS_BACK, Count.OUTAGE_START_MILLIS, Count.OUTAGE_END_MILLIS,
                 Count.RECOVERY_P50_MILLIS, Count.RECOVERY_P90_MILLIS, Count.RECOVERY_P99_MILLIS,
                 Count.RECOVERY_P100_MILLIS, Count.RECOVERY_BOUND_MILLIS, Count.RECOVERY_ATTEMPTS_MEDIAN,
-                Count.RECOVERY_ATTEMPTS_MAX, Count.OUTAGE_SESSIONS_KEPT, Count.OUTAGE_SESSIONS_LOST);
+                Count.RECOVERY_ATTEMPTS_MAX, Count.OUTAGE_SESSIONS_KEPT, Count.OUTAGE_SESSIONS_LOST,
+                Count.BACKLOG_RECEIVED, Count.BACKLOG_DRAIN_MILLIS);
         assertThat(savedKeys).containsExactlyElementsOf(Count.SUMMARY.stream().filter(c -> !added.contains(c))
                 .map(Count::key).collect(Collectors.toList()));
         for (String key : savedKeys) {

@@ -69,33 +69,32 @@ public final class RecoveryTracker {
         }
     }
 
+    /** The outage of {@code clientId}, or null: none declared, or the client not taken offline by one. */
+    private Outage of(String clientId) {
+        return declared ? outages.get(clientId) : null;
+    }
+
     /** A reconnect attempt of a client. */
     public void attempt(String clientId) {
-        if (!declared) {
+        Outage o = of(clientId);
+        if (o == null) {
             return;
         }
-        Outage o = outages.get(clientId);
-        if (o != null) {
-            synchronized (o) {
-                if (o.backAtMillis == 0) {
-                    o.attempts++;
-                }
-            }
+        synchronized (o) {
+            o.attempts += o.backAtMillis == 0 ? 1 : 0;
         }
     }
 
     /** A client's connection opened again after a loss, with the CONNACK's session present flag. */
     public void back(String clientId, long atMillis, boolean sessionPresent) {
-        if (!declared) {
+        Outage o = of(clientId);
+        if (o == null) {
             return;
         }
-        Outage o = outages.get(clientId);
-        if (o != null) {
-            synchronized (o) {
-                if (o.backAtMillis == 0) {
-                    o.backAtMillis = Math.max(atMillis, o.lostAtMillis);
-                    o.sessionPresent = sessionPresent;
-                }
+        synchronized (o) {
+            if (o.backAtMillis == 0) {
+                o.backAtMillis = Math.max(atMillis, o.lostAtMillis);
+                o.sessionPresent = sessionPresent;
             }
         }
     }
@@ -105,17 +104,14 @@ public final class RecoveryTracker {
      * at {@code nowMicros}: sent before the client's return and arrived after it, it is the backlog the broker drained.
      */
     public void received(String clientId, long sendMicros, long nowMicros) {
-        if (!declared) {
+        Outage o = of(clientId);
+        if (o == null) {
             return;
         }
-        Outage o = outages.get(clientId);
-        if (o != null) {
-            synchronized (o) {
-                long back = o.backAtMillis;
-                if (back > 0 && sendMicros / 1000 < back) {
-                    o.backlog++;
-                    o.lastBacklogAtMillis = Math.max(o.lastBacklogAtMillis, nowMicros / 1000);
-                }
+        synchronized (o) {
+            if (o.backAtMillis > 0 && sendMicros / 1000 < o.backAtMillis) {
+                o.backlog++;
+                o.lastBacklogAtMillis = Math.max(o.lastBacklogAtMillis, nowMicros / 1000);
             }
         }
     }

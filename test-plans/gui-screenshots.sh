@@ -27,7 +27,7 @@ done
 # Down selects the Thread Group, Right expands it; each further Down selects the next element.
 xdotool key Down
 xdotool key Right
-for name in mqtt-connect mqtt-subscribe mqtt-publish mqtt-disconnect mqtt-rendezvous-timer mqtt-run-end; do
+for name in mqtt-connect mqtt-subscribe mqtt-publish mqtt-disconnect mqtt-outage mqtt-rendezvous-timer mqtt-run-end; do
   xdotool key Down
   sleep 1.5
   import -window root "$out/$name.png"

@@ -48,6 +48,8 @@ public final class HiveMqConnection implements LoadConnection {
     private final AtomicBoolean connected = new AtomicBoolean();
     private volatile boolean everConnected;
     private volatile boolean closing;
+    /** Until when a planned outage (see {@link #drop}) holds reconnect attempts back, in nano time. */
+    private volatile long offlineUntilNanos;
     /** The index of the broker node in the settings' list this client is connected to (or was, last). */
     private volatile int node;
     /** The node a failover reconnect aims at, or -1. */
@@ -217,6 +219,8 @@ public final class HiveMqConnection implements LoadConnection {
             ctx.getReconnector().transportConfig(ClientConfigs.transport(settings.forNode(next), localAddress));
             reconnectTarget = next;
         }
+        // A planned outage's clients stay away for its time, then go on under their policy.
+        delay = Math.max(delay, TimeUnit.NANOSECONDS.toMillis(offlineUntilNanos - System.nanoTime()));
         listener.retrying(!everConnected, delay);
         // Through the client's reconnector: it keeps the first connect's future open across the retries, and the
         // session's subscriptions and queued publishes across a reconnect.
@@ -267,8 +271,9 @@ public final class HiveMqConnection implements LoadConnection {
     }
 
     @Override
-    public void drop() {
+    public void drop(long offlineMillis) {
         if (connected.get()) {
+            offlineUntilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(offlineMillis);
             phases.drop();
         }
     }

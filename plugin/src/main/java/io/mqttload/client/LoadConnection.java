@@ -101,9 +101,11 @@ public interface LoadConnection {
 
     /**
      * Closes the connection abruptly, without DISCONNECT, as a network or a broker going away would: the listener hears
-     * closed and lost, and the connection reconnects under its policy. Does nothing without an open connection.
+     * closed and lost, and the connection reconnects under its policy, its attempts held back until
+     * {@code offlineMillis} have passed (each waits the longer of its policy's delay and the time left). Does nothing
+     * without an open connection.
      */
-    void drop();
+    void drop(long offlineMillis);
 
     /** Sends DISCONNECT; the future completes, successfully only when it was sent, once the client is closed. */
     CompletableFuture<Void> disconnect();

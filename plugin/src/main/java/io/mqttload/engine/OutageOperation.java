@@ -15,12 +15,13 @@ import io.mqttload.traffic.LoadClient;
 /**
  * Declares an outage the plan expects, so that the run is judged on recovery rather than failed by the connections it
  * takes: DROP closes a share of the thread's connected clients abruptly (no DISCONNECT), and they come back through
- * their own reconnect policy; BROKER_RESTART declares that the broker will be restarted from outside, and the
+ * their own reconnect policy once its offline time has passed; BROKER_RESTART declares that the broker will be restarted from outside, and the
  * connections lost from then on are the outage's (see {@link RecoveryTracker}).
  */
 public final class OutageOperation {
     private final boolean brokerRestart;
     private final int clientPercent;
+    private final long offlineMillis;
     private final long boundMillis;
     private final long awaitMillis;
 
@@ -28,6 +29,7 @@ public final class OutageOperation {
     public OutageOperation(SettingValues values) {
         this.brokerRestart = "BROKER_RESTART".equals(values.get(OutageSettings.OUTAGE));
         this.clientPercent = values.get(OutageSettings.CLIENT_PERCENT);
+        this.offlineMillis = values.get(OutageSettings.OFFLINE_MS);
         this.boundMillis = values.get(OutageSettings.RECOVERY_BOUND_MS);
         this.awaitMillis = values.get(OutageSettings.AWAIT_RECOVERY_MS);
     }
@@ -63,7 +65,7 @@ public final class OutageOperation {
         recovery.planned(ids, boundMillis);
         run.metrics().count(Count.OUTAGES_DECLARED);
         for (LoadClient c : chosen) {
-            c.drop();
+            c.drop(offlineMillis);
         }
         String dropped = String.format(Locale.ROOT, "dropped %d of the group's %d client(s)", chosen.size(),
                 group.size());

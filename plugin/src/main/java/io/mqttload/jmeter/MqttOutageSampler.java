@@ -11,7 +11,7 @@ import io.mqttload.engine.OutageOperation;
 /**
  * MQTT Outage: declares an outage the plan expects, so that the run is judged on recovery instead of failed by the
  * connections it takes. DROP closes a share of this thread's clients abruptly; they come back through their own
- * reconnect policy. BROKER_RESTART declares that the broker will be restarted from outside: the connections lost from
+ * reconnect policy once its offline time has passed. BROKER_RESTART declares that the broker will be restarted from outside: the connections lost from
  * then on are the outage's.
  */
 public class MqttOutageSampler extends AbstractMqttSampler {
@@ -19,6 +19,7 @@ public class MqttOutageSampler extends AbstractMqttSampler {
 
     private String outage = OutageSettings.OUTAGE.defaultText();
     private String clientPercent = OutageSettings.CLIENT_PERCENT.defaultText();
+    private String offlineMs = OutageSettings.OFFLINE_MS.defaultText();
     private String recoveryBoundMs = OutageSettings.RECOVERY_BOUND_MS.defaultText();
     private String awaitRecoveryMs = OutageSettings.AWAIT_RECOVERY_MS.defaultText();
 
@@ -32,6 +33,7 @@ public class MqttOutageSampler extends AbstractMqttSampler {
         SettingValues v = new SettingValues(OutageSettings.ALL);
         v.read(OutageSettings.OUTAGE, outage);
         v.read(OutageSettings.CLIENT_PERCENT, clientPercent);
+        v.read(OutageSettings.OFFLINE_MS, offlineMs);
         v.read(OutageSettings.RECOVERY_BOUND_MS, recoveryBoundMs);
         v.read(OutageSettings.AWAIT_RECOVERY_MS, awaitRecoveryMs);
         return new OutageOperation(v);
@@ -56,6 +58,14 @@ public class MqttOutageSampler extends AbstractMqttSampler {
 
     public void setClientPercent(String clientPercent) {
         this.clientPercent = clientPercent;
+    }
+
+    public String getOfflineMs() {
+        return offlineMs;
+    }
+
+    public void setOfflineMs(String offlineMs) {
+        this.offlineMs = offlineMs;
     }
 
     public String getRecoveryBoundMs() {

@@ -303,10 +303,10 @@ public final class LoadClient {
 
     /**
      * Drops the connection as a network or a broker going away would, without DISCONNECT: the client comes back through
-     * its reconnect policy (an MQTT Outage sampler's planned outage).
+     * its reconnect policy, not before {@code offlineMillis} (an MQTT Outage sampler's planned outage).
      */
-    public void drop() {
-        connection.drop();
+    public void drop(long offlineMillis) {
+        connection.drop(offlineMillis);
     }
 
     /** Sends DISCONNECT; the future completes when it was sent or the client was not connected. */

@@ -138,6 +138,21 @@ class InMemoryOutageTest {
     }
 
     @Test
+    void clientsKeptOfflineForTheirTime_comeBackAfterIt_attemptingOnce() {
+        MemoryEngine engine = fleet(FIXED);
+
+        OperationResult outage = engine.outage("outage", "subs", 1, "DROP", 10, 300, 10_000, 5_000);
+        RunSummary summary = engine.shutdown();
+
+        assertThat(outage.message).isEqualTo("dropped 10 of the group's 100 client(s); 10 connected again within 5000 ms");
+        // The policy's 50 ms delay gives way to the 300 ms offline time; one attempt each, when it has passed.
+        assertThat(summary.count(Count.RECOVERY_P50_MILLIS)).as(summary.toTable()).isGreaterThanOrEqualTo(300);
+        assertThat(summary.count(Count.RECOVERY_ATTEMPTS_MAX)).isEqualTo(1);
+        assertThat(summary.count(Count.OUTAGE_CLIENTS_BACK)).isEqualTo(10);
+        assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
+    }
+
+    @Test
     void theSameDropUndeclared_failsAsToday() {
         MemoryEngine engine = fleet(FIXED);
 

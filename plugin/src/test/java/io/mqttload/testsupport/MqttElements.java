@@ -65,6 +65,7 @@ public final class MqttElements {
         s.setProperty("clientGroup", group);
         s.setProperty("outage", outage);
         s.setProperty("clientPercent", Integer.toString(clientPercent));
+        s.setProperty("offlineMs", "0");
         s.setProperty("recoveryBoundMs", Long.toString(recoveryBoundMs));
         s.setProperty("awaitRecoveryMs", Long.toString(awaitRecoveryMs));
         return s;

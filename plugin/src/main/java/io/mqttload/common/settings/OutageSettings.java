@@ -13,11 +13,13 @@ public final class OutageSettings {
             "BROKER_RESTART");
     /** The share of the thread's connected clients of the group that DROP takes offline, rounded up. */
     public static final Setting<Integer> CLIENT_PERCENT = Setting.integer("clientPercent", 100, 1, 100);
+    /** How long DROP keeps its clients away: their reconnect attempts wait at least this long after the drop. */
+    public static final Setting<Long> OFFLINE_MS = Setting.whole("offlineMs", 0, 0, 3_600_000);
     /** The longest the plan allows from the outage's start until every client it took offline is connected again. */
     public static final Setting<Long> RECOVERY_BOUND_MS = Setting.whole("recoveryBoundMs", 30_000, 1, 3_600_000);
     /** How long the sample waits for the clients it dropped to be connected again; 0: it returns at once. */
     public static final Setting<Long> AWAIT_RECOVERY_MS = Setting.whole("awaitRecoveryMs", 0, 0, 3_600_000);
 
-    public static final List<Setting<?>> ALL = List.of(SamplerSettings.CLIENT_GROUP, OUTAGE, CLIENT_PERCENT,
+    public static final List<Setting<?>> ALL = List.of(SamplerSettings.CLIENT_GROUP, OUTAGE, CLIENT_PERCENT, OFFLINE_MS,
             RECOVERY_BOUND_MS, AWAIT_RECOVERY_MS);
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import io.mqttload.client.PublishProperties;
@@ -69,6 +70,8 @@ final class Link {
     volatile boolean connected;
     volatile boolean everConnected;
     volatile boolean closing;
+    /** Until when a planned outage holds reconnect attempts back, in nano time (as HiveMqConnection's). */
+    volatile long offlineUntilNanos;
     private volatile boolean reconnecting;
     private int attempts;
     final Map<String, Granted> subscriptions = new LinkedHashMap<>();
@@ -192,6 +195,7 @@ final class Link {
             }
             return;
         }
+        delay = Math.max(delay, TimeUnit.NANOSECONDS.toMillis(offlineUntilNanos - System.nanoTime()));
         reconnecting = true;
         attempts++;
         events.retrying(false, delay);

@@ -145,8 +145,15 @@ public final class MemoryEngine {
     /** An MQTT Outage sample: {@code outage} DROP or BROKER_RESTART, as the Outage sampler runs it. */
     public OperationResult outage(String label, String group, int thread, String outage, int clientPercent,
             long recoveryBoundMs, long awaitRecoveryMs) {
+        return outage(label, group, thread, outage, clientPercent, 0, recoveryBoundMs, awaitRecoveryMs);
+    }
+
+    /** An MQTT Outage sample whose DROP keeps its clients away {@code offlineMs} at least. */
+    public OperationResult outage(String label, String group, int thread, String outage, int clientPercent,
+            long offlineMs, long recoveryBoundMs, long awaitRecoveryMs) {
         OutageOperation op = new OutageOperation(SettingValues.of(OutageSettings.ALL, Map.of(
                 OutageSettings.OUTAGE.name(), outage, OutageSettings.CLIENT_PERCENT.name(), Integer.toString(clientPercent),
+                OutageSettings.OFFLINE_MS.name(), Long.toString(offlineMs),
                 OutageSettings.RECOVERY_BOUND_MS.name(), Long.toString(recoveryBoundMs),
                 OutageSettings.AWAIT_RECOVERY_MS.name(), Long.toString(awaitRecoveryMs))));
         return sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group)));

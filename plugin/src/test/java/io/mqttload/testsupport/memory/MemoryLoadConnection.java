@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import io.mqttload.client.BrokerNode;
@@ -134,9 +135,10 @@ final class MemoryLoadConnection implements LoadConnection {
     }
 
     @Override
-    public void drop() {
+    public void drop(long offlineMillis) {
         // A network that goes away looks to the client as a broker that closed the connection: lost, then its policy.
         if (link.connected) {
+            link.offlineUntilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(offlineMillis);
             link.broker.disconnect(link.clientId);
         }
     }

@@ -15,8 +15,8 @@ import io.mqttload.traffic.LoadClient;
 /**
  * Declares an outage the plan expects, so that the run is judged on recovery rather than failed by the connections it
  * takes: DROP closes a share of the thread's connected clients abruptly (no DISCONNECT), and they come back through
- * their own reconnect policy once its offline time has passed; BROKER_RESTART declares that the broker will be restarted from outside, and the
- * connections lost from then on are the outage's (see {@link RecoveryTracker}).
+ * their own reconnect policy once its offline time has passed; BROKER_RESTART declares that the broker will be
+ * restarted from outside, and the connections lost from then on are the outage's (see {@link RecoveryTracker}).
  */
 public final class OutageOperation {
     private final boolean brokerRestart;

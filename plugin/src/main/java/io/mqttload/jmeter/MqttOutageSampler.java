@@ -11,8 +11,8 @@ import io.mqttload.engine.OutageOperation;
 /**
  * MQTT Outage: declares an outage the plan expects, so that the run is judged on recovery instead of failed by the
  * connections it takes. DROP closes a share of this thread's clients abruptly; they come back through their own
- * reconnect policy once its offline time has passed. BROKER_RESTART declares that the broker will be restarted from outside: the connections lost from
- * then on are the outage's.
+ * reconnect policy once its offline time has passed. BROKER_RESTART declares that the broker will be restarted from
+ * outside: the connections lost from then on are the outage's.
  */
 public class MqttOutageSampler extends AbstractMqttSampler {
     private static final long serialVersionUID = 1L;

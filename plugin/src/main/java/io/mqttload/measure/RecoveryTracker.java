@@ -3,23 +3,23 @@ package io.mqttload.measure;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The outages a plan declared and how the clients they took offline came back: each affected client's loss, its
  * reconnect attempts, its return and whether the broker kept its session. A plan declares an outage in two ways: it
  * drops chosen clients itself ({@link #planned}), or it expects the broker to be restarted from outside
- * ({@link #brokerRestartExpected}), which is then seen as the connections lost after the declaration. Nothing is
- * recorded before a declaration, so a plan without one pays a volatile read per connection event. Instants are
- * {@link System#currentTimeMillis()}; the figures come out at the run's end ({@link #figures}) as counts.
+ * ({@link #brokerRestartExpected}), which is then seen as the connections lost after the declaration. Each declaration
+ * is a window of its own, and a client taken offline by several is counted once per window. Nothing is recorded before
+ * a declaration, so a plan without one pays a volatile read per connection event and per received message. Instants
+ * are {@link System#currentTimeMillis()}; the figures come out at the run's end ({@link #figures}) as counts.
  */
 public final class RecoveryTracker {
-    /** One affected client's outage: its first loss after the declaration until its return. */
+    /** One affected client's outage: its loss in a window until its return. */
     private static final class Outage {
+        final Window window;
         long lostAtMillis;
         long backAtMillis;
         int attempts;
@@ -27,51 +27,85 @@ public final class RecoveryTracker {
         /** Messages received after the return that were sent before it (the backlog), and when the last arrived. */
         long backlog;
         long lastBacklogAtMillis;
+
+        Outage(Window window, long lostAtMillis) {
+            this.window = window;
+            this.lostAtMillis = lostAtMillis;
+        }
+    }
+
+    /** One declared outage and the clients' outages in it; its recovery is timed from its first loss. */
+    private static final class Window {
+        final List<Outage> outages = new ArrayList<>();
     }
 
     private volatile boolean declared;
-    /** Clients a planned outage is about to drop: their next loss is the outage's. */
-    private final Set<String> planned = ConcurrentHashMap.newKeySet();
-    /** When a broker restart was declared, 0: none; every client lost after it is affected. */
+    /** Clients a planned outage is about to drop, and its window: their next loss is the outage's. */
+    private final Map<String, Window> planned = new ConcurrentHashMap<>();
+    /** The broker restart declared last, and when; every client lost after it is affected. */
+    private volatile Window restart;
     private volatile long restartExpectedAtMillis;
     private volatile long boundMillis;
-    private final Map<String, Outage> outages = new ConcurrentHashMap<>();
+    private final List<Window> windows = new ArrayList<>();
+    /** Each affected client's latest outage: where its attempts, return and backlog go. */
+    private final Map<String, Outage> current = new ConcurrentHashMap<>();
 
     /** A planned outage: {@code clientIds} are about to be dropped; recovery within {@code bound} ms is asked. */
     public void planned(Collection<String> clientIds, long bound) {
-        planned.addAll(clientIds);
-        bound(bound);
+        Window w = declare(bound);
+        for (String id : clientIds) {
+            planned.put(id, w);
+        }
     }
 
     /** A broker restart is expected from now on: the connections lost after this are the outage's. */
     public void brokerRestartExpected(long atMillis, long bound) {
-        if (restartExpectedAtMillis == 0) {
-            restartExpectedAtMillis = atMillis;
-        }
-        bound(bound);
+        Window w = declare(bound);
+        restartExpectedAtMillis = atMillis;
+        restart = w;
     }
 
-    private synchronized void bound(long bound) {
+    private synchronized Window declare(long bound) {
         boundMillis = boundMillis == 0 ? bound : Math.min(boundMillis, bound);
+        Window w = new Window();
+        windows.add(w);
         declared = true;
+        return w;
     }
 
     /** A client's connection was lost (dropped by the plan, or by the broker or the network). */
     public void lost(String clientId, long atMillis) {
-        if (!declared || outages.containsKey(clientId)) {
+        if (!declared) {
             return;
         }
-        long restart = restartExpectedAtMillis;
-        if (planned.remove(clientId) || restart > 0 && atMillis >= restart) {
-            Outage o = new Outage();
-            o.lostAtMillis = atMillis;
-            outages.put(clientId, o);
+        Outage previous = current.get(clientId);
+        if (previous != null) {
+            synchronized (previous) {
+                if (previous.backAtMillis == 0) {
+                    // Still away: a second loss notice of one outage.
+                    return;
+                }
+            }
         }
+        Window w = planned.remove(clientId);
+        Window r = restart;
+        // A restart window takes each client once: a later loss of a client back from it is no longer expected.
+        if (w == null && r != null && atMillis >= restartExpectedAtMillis && (previous == null || previous.window != r)) {
+            w = r;
+        }
+        if (w == null) {
+            return;
+        }
+        Outage o = new Outage(w, atMillis);
+        synchronized (this) {
+            w.outages.add(o);
+        }
+        current.put(clientId, o);
     }
 
     /** The outage of {@code clientId}, or null: none declared, or the client not taken offline by one. */
     private Outage of(String clientId) {
-        return declared ? outages.get(clientId) : null;
+        return declared ? current.get(clientId) : null;
     }
 
     /** A reconnect attempt of a client. */
@@ -120,7 +154,7 @@ public final class RecoveryTracker {
     public int backOf(Collection<String> clientIds) {
         int n = 0;
         for (String id : clientIds) {
-            Outage o = outages.get(id);
+            Outage o = current.get(id);
             if (o != null) {
                 synchronized (o) {
                     n += o.backAtMillis > 0 ? 1 : 0;
@@ -134,13 +168,21 @@ public final class RecoveryTracker {
     public long[] soFar() {
         long back = 0;
         long affected = 0;
-        for (Outage o : outages.values()) {
+        for (Outage o : all()) {
             synchronized (o) {
                 affected++;
                 back += o.backAtMillis > 0 ? 1 : 0;
             }
         }
         return new long[] {affected, back};
+    }
+
+    private synchronized List<Outage> all() {
+        List<Outage> all = new ArrayList<>();
+        for (Window w : windows) {
+            all.addAll(w.outages);
+        }
+        return all;
     }
 
     /** Whether the plan declared an outage. */
@@ -150,50 +192,62 @@ public final class RecoveryTracker {
 
     /**
      * The recovery figures, as the counts they are declared as: times in milliseconds from {@code startedAtMillis}
-     * (the engine's run start), at least 1 so that 0 keeps meaning "none"; the share times from the first loss.
+     * (the engine's run start), at least 1 so that 0 keeps meaning "none"; the share times from each window's first loss,
+     * the slowest window's.
      */
     public Map<Count, Long> figures(long startedAtMillis) {
         Map<Count, Long> f = new EnumMap<>(Count.class);
-        List<Outage> all = new ArrayList<>(outages.values());
+        long affected = 0;
+        long back = 0;
         long start = Long.MAX_VALUE;
         long end = 0;
-        List<Long> recoveries = new ArrayList<>();
         List<Integer> attempts = new ArrayList<>();
         long kept = 0;
         long lost = 0;
         long backlog = 0;
         long drain = 0;
-        Set<Outage> back = new HashSet<>();
-        for (Outage o : all) {
-            synchronized (o) {
-                start = Math.min(start, o.lostAtMillis);
-                if (o.backAtMillis > 0) {
-                    back.add(o);
-                    end = Math.max(end, o.backAtMillis);
-                    attempts.add(o.attempts);
-                    backlog += o.backlog;
-                    drain = Math.max(drain, o.backlog == 0 ? 0 : Math.max(1, o.lastBacklogAtMillis - o.backAtMillis));
-                    if (o.sessionPresent) {
-                        kept++;
-                    } else {
-                        lost++;
+        long[] shares = new long[SHARES.length];
+        boolean[] reached = {true, true, true, true};
+        for (List<Outage> window : windowsCopy()) {
+            long first = Long.MAX_VALUE;
+            List<Long> backAt = new ArrayList<>();
+            for (Outage o : window) {
+                synchronized (o) {
+                    first = Math.min(first, o.lostAtMillis);
+                    if (o.backAtMillis > 0) {
+                        backAt.add(o.backAtMillis);
+                        end = Math.max(end, o.backAtMillis);
+                        attempts.add(o.attempts);
+                        backlog += o.backlog;
+                        drain = Math.max(drain, o.backlog == 0 ? 0 : Math.max(1, o.lastBacklogAtMillis - o.backAtMillis));
+                        kept += o.sessionPresent ? 1 : 0;
+                        lost += o.sessionPresent ? 0 : 1;
                     }
                 }
             }
+            affected += window.size();
+            back += backAt.size();
+            start = Math.min(start, first);
+            List<Long> recoveries = new ArrayList<>();
+            for (long at : backAt) {
+                recoveries.add(at - first);
+            }
+            recoveries.sort(null);
+            // Several windows: each share is the slowest window's, and one that did not reach it is not reached.
+            for (int i = 0; i < SHARES.length && !window.isEmpty(); i++) {
+                long v = share(recoveries, window.size(), SHARES[i]);
+                reached[i] &= v > 0;
+                shares[i] = Math.max(shares[i], v);
+            }
         }
-        for (Outage o : back) {
-            recoveries.add(o.backAtMillis - start);
-        }
-        recoveries.sort(null);
         attempts.sort(null);
-        f.put(Count.OUTAGE_CLIENTS, (long) all.size());
-        f.put(Count.OUTAGE_CLIENTS_BACK, (long) back.size());
-        f.put(Count.OUTAGE_START_MILLIS, all.isEmpty() ? 0 : Math.max(1, start - startedAtMillis));
-        f.put(Count.OUTAGE_END_MILLIS, back.isEmpty() ? 0 : Math.max(1, end - startedAtMillis));
-        f.put(Count.RECOVERY_P50_MILLIS, share(recoveries, all.size(), 50));
-        f.put(Count.RECOVERY_P90_MILLIS, share(recoveries, all.size(), 90));
-        f.put(Count.RECOVERY_P99_MILLIS, share(recoveries, all.size(), 99));
-        f.put(Count.RECOVERY_P100_MILLIS, share(recoveries, all.size(), 100));
+        f.put(Count.OUTAGE_CLIENTS, affected);
+        f.put(Count.OUTAGE_CLIENTS_BACK, back);
+        f.put(Count.OUTAGE_START_MILLIS, affected == 0 ? 0 : Math.max(1, start - startedAtMillis));
+        f.put(Count.OUTAGE_END_MILLIS, back == 0 ? 0 : Math.max(1, end - startedAtMillis));
+        for (int i = 0; i < SHARES.length; i++) {
+            f.put(SHARE_COUNTS[i], reached[i] ? shares[i] : 0);
+        }
         f.put(Count.RECOVERY_BOUND_MILLIS, boundMillis);
         f.put(Count.RECOVERY_ATTEMPTS_MEDIAN, attempts.isEmpty() ? 0 : (long) attempts.get((attempts.size() - 1) / 2));
         f.put(Count.RECOVERY_ATTEMPTS_MAX, attempts.isEmpty() ? 0 : (long) attempts.get(attempts.size() - 1));
@@ -202,6 +256,18 @@ public final class RecoveryTracker {
         f.put(Count.BACKLOG_RECEIVED, backlog);
         f.put(Count.BACKLOG_DRAIN_MILLIS, drain);
         return f;
+    }
+
+    private static final int[] SHARES = {50, 90, 99, 100};
+    private static final Count[] SHARE_COUNTS = {Count.RECOVERY_P50_MILLIS, Count.RECOVERY_P90_MILLIS,
+        Count.RECOVERY_P99_MILLIS, Count.RECOVERY_P100_MILLIS};
+
+    private synchronized List<List<Outage>> windowsCopy() {
+        List<List<Outage>> copy = new ArrayList<>();
+        for (Window w : windows) {
+            copy.add(new ArrayList<>(w.outages));
+        }
+        return copy;
     }
 
     /**

@@ -153,6 +153,21 @@ class InMemoryOutageTest {
     }
 
     @Test
+    void theSameClientsDroppedTwice_areTwoOutages_neitherAFailure() {
+        MemoryEngine engine = fleet(FIXED);
+
+        engine.outage("outage", "subs", 1, "DROP", 10, 10_000, 5_000);
+        engine.outage("outage", "subs", 1, "DROP", 10, 10_000, 5_000);
+        RunSummary summary = engine.shutdown();
+
+        assertThat(summary.count(Count.OUTAGES_DECLARED)).as(summary.toTable()).isEqualTo(2);
+        assertThat(summary.count(Count.CONNECTIONS_LOST)).isEqualTo(20);
+        assertThat(summary.count(Count.OUTAGE_CLIENTS)).isEqualTo(20);
+        assertThat(summary.count(Count.OUTAGE_CLIENTS_BACK)).isEqualTo(20);
+        assertThat(summary.verdict()).as(summary.verdictLine()).isEqualTo(Verdict.NO_LOSS);
+    }
+
+    @Test
     void theSameDropUndeclared_failsAsToday() {
         MemoryEngine engine = fleet(FIXED);
 

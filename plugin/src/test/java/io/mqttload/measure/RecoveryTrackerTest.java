@@ -83,6 +83,31 @@ class RecoveryTrackerTest {
     }
 
     @Test
+    void aClientTakenOfflineTwice_countsInEachWindow_andTheSharesAreTheSlowerWindows() {
+        RecoveryTracker t = new RecoveryTracker();
+        t.planned(List.of("a", "b"), 1_000);
+        t.lost("a", START + 100);
+        t.lost("b", START + 100);
+        t.back("a", START + 150, false);
+        t.back("b", START + 200, false);
+        t.planned(List.of("a"), 1_000);
+        t.lost("a", START + 1_000);
+        t.lost("a", START + 1_001);
+        t.attempt("a");
+        t.back("a", START + 1_300, true);
+
+        Map<Count, Long> f = t.figures(START);
+        assertThat(f.get(Count.OUTAGE_CLIENTS)).isEqualTo(3);
+        assertThat(f.get(Count.OUTAGE_CLIENTS_BACK)).isEqualTo(3);
+        // First window: 50 and 100 ms; second: 300 ms.
+        assertThat(f.get(Count.RECOVERY_P50_MILLIS)).isEqualTo(300);
+        assertThat(f.get(Count.RECOVERY_P100_MILLIS)).isEqualTo(300);
+        assertThat(f.get(Count.OUTAGE_END_MILLIS)).isEqualTo(1_300);
+        assertThat(f.get(Count.OUTAGE_SESSIONS_KEPT)).isEqualTo(1);
+        assertThat(f.get(Count.RECOVERY_ATTEMPTS_MAX)).isEqualTo(1);
+    }
+
+    @Test
     void withoutADeclaration_lossesAreNotAnOutage() {
         RecoveryTracker t = new RecoveryTracker();
         t.lost("c", START + 1);

@@ -20,6 +20,8 @@ import io.mqttload.live.LiveText;
 import io.mqttload.measure.Count;
 import io.mqttload.report.HtmlReport;
 import io.mqttload.report.ReportText;
+import io.mqttload.report.influx.ReportPoints;
+import io.mqttload.report.prometheus.PrometheusMetrics;
 import io.mqttload.summary.EngineSummary;
 import io.mqttload.summary.MergedReport;
 import io.mqttload.summary.RecoveryFigures;
@@ -27,6 +29,8 @@ import io.mqttload.summary.RunSummary;
 import io.mqttload.summary.SummaryJson;
 import io.mqttload.testsupport.memory.InMemoryBroker;
 import io.mqttload.testsupport.memory.MemoryEngine;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 
 /**
  * An outage the plan declared, on the in-memory broker: clients the MQTT Outage sampler drops, or a broker restart it
@@ -103,6 +107,15 @@ class InMemoryOutageTest {
         assertThat(ReportText.table(merged)).contains("recovery: " + recovery);
         assertThat(ReportText.markdown(merged)).contains("Recovery: " + recovery);
         assertThat(HtmlReport.render(merged)).contains("<p>Recovery: " + recovery);
+        // InfluxDB's run report point and the engine's Prometheus figures read the declaration too.
+        assertThat(ReportPoints.of(merged, 1L).get(0)).contains(",outageClientsBack=100i,",
+                ",recoveryP100Millis=" + summary.count(Count.RECOVERY_P100_MILLIS) + "i,");
+        PrometheusMetrics prometheus = new PrometheusMetrics(engine.context().metrics(), engine.runtime().config());
+        prometheus.onRunEnd(summary);
+        MetricSnapshot back = prometheus.collect().stream()
+                .filter(m -> m.getMetadata().getName().endsWith(PrometheusMetrics.name(Count.OUTAGE_CLIENTS_BACK)))
+                .findFirst().orElseThrow();
+        assertThat(((GaugeSnapshot) back).getDataPoints().get(0).getValue()).isEqualTo(100.0);
     }
 
     @Test

@@ -220,7 +220,17 @@ public enum Count {
     LOST_FROM_KEPT_SESSIONS("lostFromKeptSessions", RUN_END, FROM_LEDGERS, "of lost, the deliveries owed to"
             + " receivers whose QoS 1 or 2 subscriber reconnected to a broker that had kept its session (CONNACK session"
             + " present 1): acknowledged to the publisher and not delivered to a session the broker kept, loss the"
-            + " broker promised against", ENGINE);
+            + " broker promised against", ENGINE),
+    SESSIONS_TAKEN_OVER("sessionsTakenOver", COUNTER, "connections the broker closed because another connection with"
+            + " the same client id took the session over (MQTT 5 DISCONNECT 0x8E): not in connectionsLost, the broker did"
+            + " what the protocol asks; MQTT 3.1.1 has no reason to tell, so a 3.1.1 takeover is a lost connection",
+            ENGINE),
+    CLIENTS_TAKEN_OVER("clientsTakenOver", COUNTER, "clients whose session another connection took over at least once"
+            + " (sessionsTakenOver)", ENGINE),
+    CLIENTS_TAKEN_OVER_AGAIN("clientsTakenOverAgain", COUNTER, "clients taken over more than once: each came back"
+            + " with its id (its reconnect policy), took the session back and lost it again, a ping-pong", ENGINE),
+    TAKEOVERS_PER_CLIENT_ID_MAX("takeoversPerClientIdMax", PEAK, MAX, "the longest ping-pong: the most takeovers of one"
+            + " client id on an engine, whichever of its clients lost the session (1: nobody fought back)", ENGINE);
 
 
     /**

@@ -7,6 +7,8 @@ import java.util.EnumMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -374,6 +376,24 @@ public final class EngineMetrics {
         count(Count.RECONNECTS_GIVEN_UP);
         count(Count.RECONNECT_ATTEMPTS_GIVEN_UP, null, null, attempts);
         return first;
+    }
+
+    /** Takeovers per client id on this engine: two groups sharing ids ping-pong on each id (sessionTakenOver). */
+    private final ConcurrentHashMap<String, AtomicInteger> takeoversById = new ConcurrentHashMap<>();
+
+    /**
+     * A client's session was taken over by another connection with its id (MQTT 5 reason 0x8E), for the
+     * {@code clientTakeovers}-th time for this client: counted per client and per id, for the ping-pong's length.
+     */
+    public void sessionTakenOver(String clientId, int clientTakeovers) {
+        count(Count.SESSIONS_TAKEN_OVER);
+        if (clientTakeovers == 1) {
+            count(Count.CLIENTS_TAKEN_OVER);
+        } else if (clientTakeovers == 2) {
+            count(Count.CLIENTS_TAKEN_OVER_AGAIN);
+        }
+        peak(Count.TAKEOVERS_PER_CLIENT_ID_MAX, takeoversById.computeIfAbsent(clientId, id -> new AtomicInteger())
+                .incrementAndGet());
     }
 
     /** A client that lost its connection to {@code from} reconnected to {@code to} (failover). */

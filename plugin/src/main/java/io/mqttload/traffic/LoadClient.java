@@ -61,6 +61,8 @@ public final class LoadClient {
     private volatile long attemptStartMicros;
     /** Retries of this client's first connect so far. */
     private final AtomicInteger firstConnectRetries = new AtomicInteger();
+    /** How many times another connection with this client's id took its session over. */
+    private final AtomicInteger takeovers = new AtomicInteger();
     /** Whether the connection ever opened: a refusal after it is a reconnect's. */
     private volatile boolean everOpened;
     private volatile boolean closed;
@@ -378,6 +380,15 @@ public final class LoadClient {
             if (metrics.lastConnectionLoss.getAndSet(described) == null) {
                 log.warn("MQTT connection lost (first of the run; the summary counts all): {}", described);
             }
+        }
+
+        @Override
+        public void sessionTakenOver(Throwable cause) {
+            if (receiver.hasSubscriptions()) {
+                resubscriber.lost();
+            }
+            // Not a lost connection: the broker did what the protocol asks of it when another client used this id.
+            metrics.sessionTakenOver(clientId(), takeovers.incrementAndGet());
         }
 
         @Override

@@ -222,9 +222,11 @@ public enum Count {
             + " present 1): acknowledged to the publisher and not delivered to a session the broker kept, loss the"
             + " broker promised against", ENGINE),
     SESSIONS_TAKEN_OVER("sessionsTakenOver", COUNTER, "connections the broker closed because another connection with"
-            + " the same client id took the session over (MQTT 5 DISCONNECT 0x8E): not in connectionsLost, the broker did"
-            + " what the protocol asks; MQTT 3.1.1 has no reason to tell, so a 3.1.1 takeover is a lost connection",
-            ENGINE),
+            + " the same client id took the session over: not in connectionsLost, the broker did what the protocol asks."
+            + " Told by an MQTT 5 DISCONNECT 0x8E, or inferred (takeoversInferred)", ENGINE),
+    TAKEOVERS_INFERRED("takeoversInferred", COUNTER, "of sessionsTakenOver, connections closed without a reason (MQTT"
+            + " 3.1.1; brokers that send no DISCONNECT, as Mosquitto 2.0.11) while another client of this engine with the"
+            + " same id was connected or connecting; a takeover by a client elsewhere is a lost connection", ENGINE),
     CLIENTS_TAKEN_OVER("clientsTakenOver", COUNTER, "clients whose session another connection took over at least once"
             + " (sessionsTakenOver)", ENGINE),
     CLIENTS_TAKEN_OVER_AGAIN("clientsTakenOverAgain", COUNTER, "clients taken over more than once: each came back"

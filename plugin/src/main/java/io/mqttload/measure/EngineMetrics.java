@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
 import org.HdrHistogram.Histogram;
 
@@ -382,7 +383,36 @@ public final class EngineMetrics {
     private final ConcurrentHashMap<String, AtomicInteger> takeoversById = new ConcurrentHashMap<>();
 
     /**
-     * A client's session was taken over by another connection with its id (MQTT 5 reason 0x8E), for the
+     * Per client id, whether each client of this engine with that id holds a connection or is getting one: a
+     * connection closed without a reason while another holds or takes the id was taken over (see {@link #anotherHolds}).
+     */
+    private final ConcurrentHashMap<String, BooleanSupplier[]> holdersById = new ConcurrentHashMap<>();
+
+    /** A client of this engine uses {@code clientId}; {@code holdsOrTakes} says whether it is connected or connecting. */
+    public void usesId(String clientId, BooleanSupplier holdsOrTakes) {
+        holdersById.merge(clientId, new BooleanSupplier[] {holdsOrTakes}, (a, b) -> {
+            BooleanSupplier[] all = Arrays.copyOf(a, a.length + b.length);
+            System.arraycopy(b, 0, all, a.length, b.length);
+            return all;
+        });
+    }
+
+    /** Whether a client of this engine other than {@code self} with {@code clientId} is connected or connecting now. */
+    public boolean anotherHolds(String clientId, BooleanSupplier self) {
+        BooleanSupplier[] holders = holdersById.get(clientId);
+        if (holders == null) {
+            return false;
+        }
+        for (BooleanSupplier h : holders) {
+            if (h != self && h.getAsBoolean()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A client's session was taken over by another connection with its id (MQTT 5 reason 0x8E, or inferred), for the
      * {@code clientTakeovers}-th time for this client: counted per client and per id, for the ping-pong's length.
      */
     public void sessionTakenOver(String clientId, int clientTakeovers) {

@@ -7,6 +7,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
@@ -63,6 +64,13 @@ public final class LoadClient {
     private final AtomicInteger firstConnectRetries = new AtomicInteger();
     /** How many times another connection with this client's id took its session over. */
     private final AtomicInteger takeovers = new AtomicInteger();
+    /**
+     * Since when (MicroClock µs) this client's current connect attempt is under way or due, 0 when none is: with its
+     * connection, what {@link #holdsOrTakesId} tells the engine's other clients of the same id.
+     */
+    private volatile long connectingSinceMicros;
+    /** This client as a holder of its id, registered with the engine at its first connect. */
+    private final BooleanSupplier holder = this::holdsOrTakesId;
     /** Whether the connection ever opened: a refusal after it is a reconnect's. */
     private volatile boolean everOpened;
     private volatile boolean closed;
@@ -152,6 +160,7 @@ public final class LoadClient {
      * a session, after the retries the policy allows a first connect that failed.
      */
     public CompletableFuture<Boolean> connect() {
+        metrics.usesId(clientId(), holder);
         long wait = reconnectPolicy.initialWaitMillis(ThreadLocalRandom.current());
         if (reconnectPolicy.retriesFirstConnect() || wait > 0) {
             // Until it ends, the run's end must close this client, or it would go on trying after the run.
@@ -181,9 +190,11 @@ public final class LoadClient {
 
     private CompletableFuture<Boolean> connectNow() {
         attemptStartMicros = MicroClock.nowMicros();
+        connectingSinceMicros = attemptStartMicros;
         metrics.count(Count.CONNECT_ATTEMPTS);
         return connection.connect().whenComplete((present, error) -> {
             firstConnectPending = false;
+            connectingSinceMicros = 0;
             // A retried connect is timed from its last attempt: the delays before it are the policy's, not the broker's.
             long start = attemptStartMicros;
             if (error == null) {
@@ -314,6 +325,21 @@ public final class LoadClient {
         });
     }
 
+    /** Whether this client is connected, or its connect attempt is under way. */
+    private boolean holdsOrTakesId() {
+        long since = connectingSinceMicros;
+        return connection.isConnected() || since != 0 && since <= MicroClock.nowMicros();
+    }
+
+    /** Counts a takeover: the client lost its session to another connection with its id. */
+    private void takenOver() {
+        if (receiver.hasSubscriptions()) {
+            resubscriber.lost();
+        }
+        // Not a lost connection: the broker did what the protocol asks of it when another client used this id.
+        metrics.sessionTakenOver(clientId(), takeovers.incrementAndGet());
+    }
+
     /** The count of a CONNACK refusal that means "later", or null for any other. */
     private Count laterRefusal(int code) {
         boolean mqtt5 = connection.isMqtt5();
@@ -332,6 +358,7 @@ public final class LoadClient {
         @Override
         public void opened(boolean reconnect, boolean sessionPresent) {
             everOpened = true;
+            connectingSinceMicros = 0;
             metrics.connections(connectSampler, node, 1);
             if (reconnect) {
                 metrics.count(Count.RECONNECTS);
@@ -355,6 +382,7 @@ public final class LoadClient {
 
         @Override
         public void gaveUp(int attempts) {
+            connectingSinceMicros = 0;
             if (metrics.gaveUpReconnecting(attempts)) {
                 log.warn("MQTT client {} gave up reconnecting after {} attempt(s) (first of the run; the summary counts"
                         + " all)", clientId(), attempts);
@@ -363,6 +391,14 @@ public final class LoadClient {
 
         @Override
         public void lost(boolean protocolViolation, Throwable cause) {
+            if (!protocolViolation && metrics.anotherHolds(clientId(), holder)) {
+                // Closed without a reason while another client of this engine with this id connects or is connected:
+                // only a takeover closes a connection then (MQTT 3.1.1 has no reason to say it, Mosquitto 2.0.11 sends
+                // none at MQTT 5 either).
+                metrics.count(Count.TAKEOVERS_INFERRED);
+                takenOver();
+                return;
+            }
             if (receiver.hasSubscriptions()) {
                 resubscriber.lost();
             }
@@ -384,11 +420,7 @@ public final class LoadClient {
 
         @Override
         public void sessionTakenOver(Throwable cause) {
-            if (receiver.hasSubscriptions()) {
-                resubscriber.lost();
-            }
-            // Not a lost connection: the broker did what the protocol asks of it when another client used this id.
-            metrics.sessionTakenOver(clientId(), takeovers.incrementAndGet());
+            takenOver();
         }
 
         @Override
@@ -404,6 +436,7 @@ public final class LoadClient {
 
         @Override
         public void retrying(boolean firstConnect, long delayMillis) {
+            connectingSinceMicros = MicroClock.nowMicros() + delayMillis * 1000;
             metrics.count(Count.CONNECT_ATTEMPTS);
             if (firstConnect) {
                 firstConnectRetries.incrementAndGet();

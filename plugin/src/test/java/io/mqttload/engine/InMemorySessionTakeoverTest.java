@@ -27,7 +27,8 @@ import io.mqttload.testsupport.memory.MemoryEngine;
 /**
  * The session takeover storm on the in-memory broker: a second group of clients (thread 2) connects with the first
  * group's client ids (thread 1, the same template without {thread}) while the first is connected. Each takeover the
- * broker makes is counted once, by the MQTT 5 reason 0x8E, apart from lost connections; the originals that fight back
+ * broker makes is counted once, by the MQTT 5 reason 0x8E (at MQTT 3.1.1 inferred from the other client of the id on
+ * the engine), apart from lost connections; the originals that fight back
  * (their reconnect policy brings them back with the same id) make a ping-pong whose length is counted per client id.
  * The broker's own count of connections it closed is the independent count every figure is held against.
  */
@@ -69,6 +70,7 @@ class InMemorySessionTakeoverTest {
 
         assertThat(broker.count(InMemoryBroker.Count.CONNECTIONS_CLOSED_BY_BROKER)).isEqualTo(CLIENTS);
         assertThat(summary.count(Count.SESSIONS_TAKEN_OVER)).as(summary.toTable()).isEqualTo(CLIENTS);
+        assertThat(summary.count(Count.TAKEOVERS_INFERRED)).isZero();
         assertThat(summary.count(Count.CLIENTS_TAKEN_OVER)).isEqualTo(CLIENTS);
         assertThat(summary.count(Count.CLIENTS_TAKEN_OVER_AGAIN)).isZero();
         assertThat(summary.count(Count.TAKEOVERS_PER_CLIENT_ID_MAX)).isEqualTo(1);
@@ -84,17 +86,38 @@ class InMemorySessionTakeoverTest {
     }
 
     @Test
-    void atMqtt311_aTakeoverHasNoReason_andIsALostConnection() {
+    void atMqtt311_aTakeoverHasNoReason_andIsInferredFromTheOtherClientOfTheSameIdOnThisEngine() {
         MemoryEngine engine = engine();
         storm(engine, ProtocolVersion.MQTT_3_1_1, ReconnectPolicy.none(), ReconnectPolicy.none());
-        engine.awaitCount(Count.CONNECTIONS_LOST, CLIENTS);
+        engine.awaitCount(Count.SESSIONS_TAKEN_OVER, CLIENTS);
         broker.awaitIdle();
         RunSummary summary = engine.shutdown();
 
         assertThat(broker.count(InMemoryBroker.Count.CONNECTIONS_CLOSED_BY_BROKER)).isEqualTo(CLIENTS);
+        assertThat(summary.count(Count.SESSIONS_TAKEN_OVER)).as(summary.toTable()).isEqualTo(CLIENTS);
+        assertThat(summary.count(Count.TAKEOVERS_INFERRED)).isEqualTo(CLIENTS);
+        assertThat(summary.count(Count.TAKEOVERS_PER_CLIENT_ID_MAX)).isEqualTo(1);
+        assertThat(summary.count(Count.CONNECTIONS_LOST)).isZero();
+        assertThat(summary.failures).isEmpty();
+    }
+
+    @Test
+    void atMqtt311_aTakeoverByAClientOfAnotherEngine_cannotBeToldFromALostConnection() {
+        MemoryEngine engine = engine();
+        MemoryEngine elsewhere = new MemoryEngine(broker, results, Map.of("mqttload.engineId", "engine-2",
+                "mqttload.engineNumber", "2"));
+        ConnectionSettings v311 = settings(ProtocolVersion.MQTT_3_1_1);
+        assertThat(engine.connect("originals", "devices", 1, v311, CLIENTS, IDS, ReconnectPolicy.none()).ok).isTrue();
+        assertThat(elsewhere.connect("intruders", "devices", 1, v311, CLIENTS, IDS, ReconnectPolicy.none()).ok)
+                .isTrue();
+        engine.awaitCount(Count.CONNECTIONS_LOST, CLIENTS);
+        broker.awaitIdle();
+        RunSummary summary = engine.shutdown();
+        elsewhere.shutdown();
+
+        assertThat(broker.count(InMemoryBroker.Count.CONNECTIONS_CLOSED_BY_BROKER)).isEqualTo(CLIENTS);
         assertThat(summary.count(Count.CONNECTIONS_LOST)).as(summary.toTable()).isEqualTo(CLIENTS);
         assertThat(summary.count(Count.SESSIONS_TAKEN_OVER)).isZero();
-        assertThat(summary.count(Count.TAKEOVERS_PER_CLIENT_ID_MAX)).isZero();
         // The connection was just closed: nothing tells it from a broker or a network that went away.
         assertThat(summary.failures).allSatisfy(r -> assertThat(r.kind).isEqualTo(FailureTally.Kind.CONNECTION_LOST))
                 .extracting(r -> r.count).containsOnly(1L).hasSize(CLIENTS);

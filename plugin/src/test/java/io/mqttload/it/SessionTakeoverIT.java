@@ -15,7 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 import io.mqttload.delivery.Verdict;
 import io.mqttload.jmeter.run.JvmRun;
 import io.mqttload.measure.Count;
-import io.mqttload.measure.FailureTally;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
 import io.mqttload.testsupport.JMeterTestEngine;
@@ -24,14 +23,15 @@ import io.mqttload.testsupport.RunResult;
 /**
  * The shipped session takeover storm against HiveMQ CE, which tells an MQTT 5 client its session was taken over
  * (DISCONNECT 0x8E): the takeovers are counted by that reason, apart from lost connections. At MQTT 3.1.1 the same
- * takeovers reach the client as connections closed without a word, and are lost connections. Mosquitto 2.0.11 closes
- * even an MQTT 5 client's connection without DISCONNECT (ScenarioPlansIT).
+ * takeovers reach the client as connections closed without a word, told apart from a lost connection only because
+ * the other client of the id is on the same engine (takeoversInferred). Mosquitto 2.0.11 closes even an MQTT 5
+ * client's connection without DISCONNECT (ScenarioPlansIT).
  */
 class SessionTakeoverIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
-    /** The plan's defaults: 2 partitions of 20 devices, 5 + 10 + 5 samples of one message per device. */
+    /** The plan's defaults: 2 partitions of 20 devices, 5 samples before the storm and 5 after, a message to each device. */
     private static final int DEVICES = 2 * 20;
-    private static final long PUBLISHED = DEVICES * (5 + 10 + 5);
+    private static final long PUBLISHED = DEVICES * (5 + 5);
     private static EmbeddedHiveMqBroker broker;
 
     @TempDir
@@ -67,6 +67,7 @@ class SessionTakeoverIT {
         // Each id twice: the intruder takes the device's session, the device (FIXED) takes it back, the intruder (NONE)
         // stays out.
         assertThat(summary.count(Count.SESSIONS_TAKEN_OVER)).as(summary.toTable()).isEqualTo(2 * DEVICES);
+        assertThat(summary.count(Count.TAKEOVERS_INFERRED)).as("told by 0x8E").isZero();
         assertThat(summary.count(Count.CLIENTS_TAKEN_OVER)).isEqualTo(2 * DEVICES);
         assertThat(summary.count(Count.CLIENTS_TAKEN_OVER_AGAIN)).isZero();
         assertThat(summary.count(Count.TAKEOVERS_PER_CLIENT_ID_MAX)).isEqualTo(2);
@@ -74,23 +75,27 @@ class SessionTakeoverIT {
         assertThat(summary.count(Count.RECONNECTS)).isEqualTo(DEVICES);
         assertThat(summary.count(Count.SUBSCRIBER_LAPSES_RECORDED)).isEqualTo(DEVICES);
         assertThat(summary.count(Count.PUBLISHED)).isEqualTo(PUBLISHED);
+        // The backend pauses through the storm, so every device is back before the next message: only what was still
+        // on its way to a device when its session was taken over is owed to nobody.
         assertThat(summary.delivery.expected + summary.count(Count.PUBLISHED_WHILE_SESSION_LOST)).isEqualTo(PUBLISHED);
+        assertThat(summary.count(Count.UNDECIDED_AROUND_SUBSCRIPTION)).isZero();
         assertThat(summary.delivery.receivedOfExpected).isEqualTo(summary.delivery.expected);
         assertThat(summary.failures).isEmpty();
         assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
     }
 
     @Test
-    void mqtt311_theSameTakeoversAreConnectionsClosedWithoutReason_lostConnections() {
+    void mqtt311_theSameTakeovers_closedWithoutReason_areInferredFromTheOtherClientOfTheId() {
         RunSummary summary = run("MQTT_3_1_1");
 
-        assertThat(summary.count(Count.SESSIONS_TAKEN_OVER)).as(summary.toTable()).isZero();
-        assertThat(summary.count(Count.TAKEOVERS_PER_CLIENT_ID_MAX)).isZero();
-        assertThat(summary.count(Count.CONNECTIONS_LOST)).isEqualTo(2 * DEVICES);
+        assertThat(summary.count(Count.SESSIONS_TAKEN_OVER)).as(summary.toTable()).isEqualTo(2 * DEVICES);
+        assertThat(summary.count(Count.TAKEOVERS_INFERRED)).isEqualTo(2 * DEVICES);
+        assertThat(summary.count(Count.TAKEOVERS_PER_CLIENT_ID_MAX)).isEqualTo(2);
+        assertThat(summary.count(Count.CONNECTIONS_LOST)).isZero();
         assertThat(summary.count(Count.RECONNECTS)).isEqualTo(DEVICES);
-        assertThat(summary.failures).allSatisfy(r -> assertThat(r.kind).isEqualTo(FailureTally.Kind.CONNECTION_LOST))
-                .extracting(r -> r.count).containsOnly((long) DEVICES);
         assertThat(summary.delivery.receivedOfExpected).isEqualTo(summary.delivery.expected);
-        assertThat(summary.verdict()).isEqualTo(Verdict.FAILED);
+        assertThat(summary.delivery.lost()).isZero();
+        assertThat(summary.failures).isEmpty();
+        assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
     }
 }

@@ -7,7 +7,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
@@ -62,15 +61,8 @@ public final class LoadClient {
     private volatile long attemptStartMicros;
     /** Retries of this client's first connect so far. */
     private final AtomicInteger firstConnectRetries = new AtomicInteger();
-    /** How many times another connection with this client's id took its session over. */
-    private final AtomicInteger takeovers = new AtomicInteger();
-    /**
-     * Since when (MicroClock µs) this client's current connect attempt is under way or due, 0 when none is: with its
-     * connection, what {@link #holdsOrTakesId} tells the engine's other clients of the same id.
-     */
-    private volatile long connectingSinceMicros;
-    /** This client as a holder of its id, registered with the engine at its first connect. */
-    private final BooleanSupplier holder = this::holdsOrTakesId;
+    /** Other connections with this client's id taking its session over. */
+    private final Takeovers takeovers;
     /** Whether the connection ever opened: a refusal after it is a reconnect's. */
     private volatile boolean everOpened;
     private volatile boolean closed;
@@ -100,6 +92,7 @@ public final class LoadClient {
                 false, properties, done), metrics);
         this.receiver = new Receiver(clientId, metrics, ledger, replies, responder, consumeDelayNanos);
         this.resubscriber = new Resubscriber(connection, metrics, ledger, receiver::scopes);
+        this.takeovers = new Takeovers(clientId, metrics, connection::isConnected);
     }
 
     private NodeMetrics nodeMetrics(BrokerNode brokerNode) {
@@ -160,7 +153,7 @@ public final class LoadClient {
      * a session, after the retries the policy allows a first connect that failed.
      */
     public CompletableFuture<Boolean> connect() {
-        metrics.usesId(clientId(), holder);
+        takeovers.register();
         long wait = reconnectPolicy.initialWaitMillis(ThreadLocalRandom.current());
         if (reconnectPolicy.retriesFirstConnect() || wait > 0) {
             // Until it ends, the run's end must close this client, or it would go on trying after the run.
@@ -190,11 +183,11 @@ public final class LoadClient {
 
     private CompletableFuture<Boolean> connectNow() {
         attemptStartMicros = MicroClock.nowMicros();
-        connectingSinceMicros = attemptStartMicros;
+        takeovers.connecting(attemptStartMicros);
         metrics.count(Count.CONNECT_ATTEMPTS);
         return connection.connect().whenComplete((present, error) -> {
             firstConnectPending = false;
-            connectingSinceMicros = 0;
+            takeovers.settled();
             // A retried connect is timed from its last attempt: the delays before it are the policy's, not the broker's.
             long start = attemptStartMicros;
             if (error == null) {
@@ -325,19 +318,12 @@ public final class LoadClient {
         });
     }
 
-    /** Whether this client is connected, or its connect attempt is under way. */
-    private boolean holdsOrTakesId() {
-        long since = connectingSinceMicros;
-        return connection.isConnected() || since != 0 && since <= MicroClock.nowMicros();
-    }
-
-    /** Counts a takeover: the client lost its session to another connection with its id. */
-    private void takenOver() {
+    /** The client lost its session to another connection with its id: not a lost connection, the broker did right. */
+    private void takenOver(boolean inferred) {
         if (receiver.hasSubscriptions()) {
             resubscriber.lost();
         }
-        // Not a lost connection: the broker did what the protocol asks of it when another client used this id.
-        metrics.sessionTakenOver(clientId(), takeovers.incrementAndGet());
+        takeovers.takenOver(inferred);
     }
 
     /** The count of a CONNACK refusal that means "later", or null for any other. */
@@ -358,7 +344,7 @@ public final class LoadClient {
         @Override
         public void opened(boolean reconnect, boolean sessionPresent) {
             everOpened = true;
-            connectingSinceMicros = 0;
+            takeovers.settled();
             metrics.connections(connectSampler, node, 1);
             if (reconnect) {
                 metrics.count(Count.RECONNECTS);
@@ -382,7 +368,7 @@ public final class LoadClient {
 
         @Override
         public void gaveUp(int attempts) {
-            connectingSinceMicros = 0;
+            takeovers.settled();
             if (metrics.gaveUpReconnecting(attempts)) {
                 log.warn("MQTT client {} gave up reconnecting after {} attempt(s) (first of the run; the summary counts"
                         + " all)", clientId(), attempts);
@@ -391,12 +377,10 @@ public final class LoadClient {
 
         @Override
         public void lost(boolean protocolViolation, Throwable cause) {
-            if (!protocolViolation && metrics.anotherHolds(clientId(), holder)) {
+            if (!protocolViolation && takeovers.closedByAnother()) {
                 // Closed without a reason while another client of this engine with this id connects or is connected:
-                // only a takeover closes a connection then (MQTT 3.1.1 has no reason to say it, Mosquitto 2.0.11 sends
-                // none at MQTT 5 either).
-                metrics.count(Count.TAKEOVERS_INFERRED);
-                takenOver();
+                // only a takeover closes a connection then.
+                takenOver(true);
                 return;
             }
             if (receiver.hasSubscriptions()) {
@@ -420,7 +404,7 @@ public final class LoadClient {
 
         @Override
         public void sessionTakenOver(Throwable cause) {
-            takenOver();
+            takenOver(false);
         }
 
         @Override
@@ -436,7 +420,7 @@ public final class LoadClient {
 
         @Override
         public void retrying(boolean firstConnect, long delayMillis) {
-            connectingSinceMicros = MicroClock.nowMicros() + delayMillis * 1000;
+            takeovers.connecting(MicroClock.nowMicros() + delayMillis * 1000);
             metrics.count(Count.CONNECT_ATTEMPTS);
             if (firstConnect) {
                 firstConnectRetries.incrementAndGet();

@@ -126,7 +126,7 @@ class SummaryJsonTest {
         // the Prometheus export's, then the deliveries owed to nobody, the drain's and the reconnects given up (format 5),
         // then what was published before a subscription and what is undecided around one (format 6), then the connect
         // attempts, retries and "later" refusals of the reconnect policy, then the lapses of lost sessions and the loss
-        // of kept ones (new counts a reader of format 7 ignores); a saved summary lacks them.
+        // of kept ones, then the session takeovers (new counts a reader of format 7 ignores); a saved summary lacks them.
         Set<Count> added = EnumSet.of(Count.DISCONNECTS, Count.GAPS, Count.GAPS_FILLED, Count.SAMPLES_FAILED,
                 Count.STOPPED_AT_MILLIS, Count.SHARED_GROUPS_UNSERVED, Count.SUBSCRIBER_SESSIONS_LOST,
                 Count.ACKNOWLEDGED_IN_WINDOW, Count.RECEIVED_IN_WINDOW, Count.IN_FLIGHT_AT_WINDOW_START,
@@ -138,7 +138,9 @@ class SummaryJsonTest {
                 Count.CONNECT_RETRIES, Count.RECONNECT_ATTEMPTS_MADE, Count.CONNECTS_GIVEN_UP,
                 Count.CONNACK_SERVER_UNAVAILABLE, Count.CONNACK_SERVER_BUSY, Count.CONNACK_QUOTA_EXCEEDED,
                 Count.CONNACK_CONNECTION_RATE_EXCEEDED, Count.PUBLISHED_WHILE_SESSION_LOST,
-                Count.SUBSCRIBER_LAPSES_RECORDED, Count.LOST_FROM_KEPT_SESSIONS);
+                Count.SUBSCRIBER_LAPSES_RECORDED, Count.LOST_FROM_KEPT_SESSIONS, Count.SESSIONS_TAKEN_OVER,
+                Count.TAKEOVERS_INFERRED, Count.CLIENTS_TAKEN_OVER, Count.CLIENTS_TAKEN_OVER_AGAIN,
+                Count.TAKEOVERS_PER_CLIENT_ID_MAX);
         assertThat(savedKeys).containsExactlyElementsOf(Count.SUMMARY.stream().filter(c -> !added.contains(c))
                 .map(Count::key).collect(Collectors.toList()));
         for (String key : savedKeys) {

@@ -21,7 +21,9 @@ import com.hivemq.client.mqtt.lifecycle.MqttClientConnectedContext;
 import com.hivemq.client.mqtt.lifecycle.MqttClientDisconnectedContext;
 import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
 import com.hivemq.client.mqtt.mqtt3.lifecycle.Mqtt3ClientConnectedContext;
+import com.hivemq.client.mqtt.mqtt5.exceptions.Mqtt5DisconnectException;
 import com.hivemq.client.mqtt.mqtt5.lifecycle.Mqtt5ClientConnectedContext;
+import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode;
 
 /**
  * One MQTT connection of the load, on the HiveMQ asynchronous client (3.1.1 or 5): it connects, publishes,
@@ -191,7 +193,9 @@ public final class HiveMqConnection implements LoadConnection {
         if (ctx.getSource() == MqttDisconnectSource.USER || closing) {
             return;
         }
-        if (wasConnected) {
+        if (wasConnected && isSessionTakenOver(ctx)) {
+            listener.sessionTakenOver(ctx.getCause());
+        } else if (wasConnected) {
             listener.lost(Errors.isProtocolViolation(ctx.getSource(), ctx.getCause()), ctx.getCause());
         }
         int refusal = Errors.connackCode(ctx.getCause());
@@ -225,6 +229,13 @@ public final class HiveMqConnection implements LoadConnection {
         // Through the client's reconnector: it keeps the first connect's future open across the retries, and the
         // session's subscriptions and queued publishes across a reconnect.
         ctx.getReconnector().reconnect(true).delay(delay, TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether the broker closed the connection with an MQTT 5 DISCONNECT saying another connection took the session. */
+    private static boolean isSessionTakenOver(MqttClientDisconnectedContext ctx) {
+        return ctx.getSource() == MqttDisconnectSource.SERVER && ctx.getCause() instanceof Mqtt5DisconnectException
+                && ((Mqtt5DisconnectException) ctx.getCause()).getMqttMessage().getReasonCode()
+                        == Mqtt5DisconnectReasonCode.SESSION_TAKEN_OVER;
     }
 
     /**

@@ -28,6 +28,16 @@ public interface LoadConnection {
          */
         void lost(boolean protocolViolation, Throwable cause);
 
+        /**
+         * A connection that was up was closed by the broker because another connection with the same client id took
+         * its session over: an MQTT 5 DISCONNECT with reason 0x8E, called instead of {@link #lost}. MQTT 3.1.1 has no
+         * reason: the broker just closes the connection, which arrives as {@link #lost}, as a network's loss would.
+         * A listener that does not tell the two apart sees a lost connection.
+         */
+        default void sessionTakenOver(Throwable cause) {
+            lost(false, cause);
+        }
+
         /** A failover reconnect moved the client from node {@code from} to node {@code to} of the settings' list. */
         void movedNode(int from, int to);
 

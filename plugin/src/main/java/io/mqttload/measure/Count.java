@@ -254,7 +254,19 @@ public enum Count {
             + " return that had been sent before it: the backlog the broker kept for them and drained", ENGINE),
     BACKLOG_DRAIN_MILLIS("backlogDrainMillis", RUN_END, MAX, "milliseconds from a client's return after a declared"
             + " outage to the last message of its backlog (backlogReceived) it received, the longest of any client; over"
-            + " it, backlogReceived is the drain rate", ENGINE);
+            + " it, backlogReceived is the drain rate", ENGINE),
+    SESSIONS_TAKEN_OVER("sessionsTakenOver", COUNTER, "connections the broker closed because another connection with"
+            + " the same client id took the session over: not in connectionsLost, the broker did what the protocol asks."
+            + " Told by an MQTT 5 DISCONNECT 0x8E, or inferred (takeoversInferred)", ENGINE),
+    TAKEOVERS_INFERRED("takeoversInferred", COUNTER, "of sessionsTakenOver, connections closed without a reason (MQTT"
+            + " 3.1.1; brokers that send no DISCONNECT, as Mosquitto 2.0.11) while another client of this engine with the"
+            + " same id was connected or connecting; a takeover by a client elsewhere is a lost connection", ENGINE),
+    CLIENTS_TAKEN_OVER("clientsTakenOver", COUNTER, "clients whose session another connection took over at least once"
+            + " (sessionsTakenOver)", ENGINE),
+    CLIENTS_TAKEN_OVER_AGAIN("clientsTakenOverAgain", COUNTER, "clients taken over more than once: each came back"
+            + " with its id (its reconnect policy), took the session back and lost it again, a ping-pong", ENGINE),
+    TAKEOVERS_PER_CLIENT_ID_MAX("takeoversPerClientIdMax", PEAK, MAX, "the longest ping-pong: the most takeovers of one"
+            + " client id on an engine, whichever of its clients lost the session (1: nobody fought back)", ENGINE);
 
 
     /**

@@ -7,8 +7,11 @@ import java.util.EnumMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
 import org.HdrHistogram.Histogram;
 
@@ -376,6 +379,53 @@ public final class EngineMetrics {
         count(Count.RECONNECTS_GIVEN_UP);
         count(Count.RECONNECT_ATTEMPTS_GIVEN_UP, null, null, attempts);
         return first;
+    }
+
+    /** Takeovers per client id on this engine: two groups sharing ids ping-pong on each id (sessionTakenOver). */
+    private final ConcurrentHashMap<String, AtomicInteger> takeoversById = new ConcurrentHashMap<>();
+
+    /**
+     * Per client id, whether each client of this engine with that id holds a connection or is getting one: a
+     * connection closed without a reason while another holds or takes the id was taken over (see {@link #anotherHolds}).
+     */
+    private final ConcurrentHashMap<String, BooleanSupplier[]> holdersById = new ConcurrentHashMap<>();
+
+    /** A client of this engine uses {@code clientId}; {@code holdsOrTakes} says whether it is connected or connecting. */
+    public void usesId(String clientId, BooleanSupplier holdsOrTakes) {
+        holdersById.merge(clientId, new BooleanSupplier[] {holdsOrTakes}, (a, b) -> {
+            BooleanSupplier[] all = Arrays.copyOf(a, a.length + b.length);
+            System.arraycopy(b, 0, all, a.length, b.length);
+            return all;
+        });
+    }
+
+    /** Whether a client of this engine other than {@code self} with {@code clientId} is connected or connecting now. */
+    public boolean anotherHolds(String clientId, BooleanSupplier self) {
+        BooleanSupplier[] holders = holdersById.get(clientId);
+        if (holders == null) {
+            return false;
+        }
+        for (BooleanSupplier h : holders) {
+            if (h != self && h.getAsBoolean()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A client's session was taken over by another connection with its id (MQTT 5 reason 0x8E, or inferred), for the
+     * {@code clientTakeovers}-th time for this client: counted per client and per id, for the ping-pong's length.
+     */
+    public void sessionTakenOver(String clientId, int clientTakeovers) {
+        count(Count.SESSIONS_TAKEN_OVER);
+        if (clientTakeovers == 1) {
+            count(Count.CLIENTS_TAKEN_OVER);
+        } else if (clientTakeovers == 2) {
+            count(Count.CLIENTS_TAKEN_OVER_AGAIN);
+        }
+        peak(Count.TAKEOVERS_PER_CLIENT_ID_MAX, takeoversById.computeIfAbsent(clientId, id -> new AtomicInteger())
+                .incrementAndGet());
     }
 
     /** A client that lost its connection to {@code from} reconnected to {@code to} (failover). */

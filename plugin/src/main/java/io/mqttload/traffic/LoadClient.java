@@ -61,6 +61,8 @@ public final class LoadClient {
     private volatile long attemptStartMicros;
     /** Retries of this client's first connect so far. */
     private final AtomicInteger firstConnectRetries = new AtomicInteger();
+    /** Other connections with this client's id taking its session over. */
+    private final Takeovers takeovers;
     /** Whether the connection ever opened: a refusal after it is a reconnect's. */
     private volatile boolean everOpened;
     private volatile boolean closed;
@@ -90,6 +92,7 @@ public final class LoadClient {
                 false, properties, done), metrics);
         this.receiver = new Receiver(clientId, metrics, ledger, replies, responder, consumeDelayNanos);
         this.resubscriber = new Resubscriber(connection, metrics, ledger, receiver::scopes);
+        this.takeovers = new Takeovers(clientId, metrics, connection::isConnected);
     }
 
     private NodeMetrics nodeMetrics(BrokerNode brokerNode) {
@@ -150,6 +153,7 @@ public final class LoadClient {
      * a session, after the retries the policy allows a first connect that failed.
      */
     public CompletableFuture<Boolean> connect() {
+        takeovers.register();
         long wait = reconnectPolicy.initialWaitMillis(ThreadLocalRandom.current());
         if (reconnectPolicy.retriesFirstConnect() || wait > 0) {
             // Until it ends, the run's end must close this client, or it would go on trying after the run.
@@ -179,9 +183,11 @@ public final class LoadClient {
 
     private CompletableFuture<Boolean> connectNow() {
         attemptStartMicros = MicroClock.nowMicros();
+        takeovers.connecting(attemptStartMicros);
         metrics.count(Count.CONNECT_ATTEMPTS);
         return connection.connect().whenComplete((present, error) -> {
             firstConnectPending = false;
+            takeovers.settled();
             // A retried connect is timed from its last attempt: the delays before it are the policy's, not the broker's.
             long start = attemptStartMicros;
             if (error == null) {
@@ -320,6 +326,14 @@ public final class LoadClient {
         });
     }
 
+    /** The client lost its session to another connection with its id: not a lost connection, the broker did right. */
+    private void takenOver(boolean inferred) {
+        if (receiver.hasSubscriptions()) {
+            resubscriber.lost();
+        }
+        takeovers.takenOver(inferred);
+    }
+
     /** The count of a CONNACK refusal that means "later", or null for any other. */
     private Count laterRefusal(int code) {
         boolean mqtt5 = connection.isMqtt5();
@@ -338,6 +352,7 @@ public final class LoadClient {
         @Override
         public void opened(boolean reconnect, boolean sessionPresent) {
             everOpened = true;
+            takeovers.settled();
             metrics.connections(connectSampler, node, 1);
             if (reconnect) {
                 metrics.recovery.back(clientId(), System.currentTimeMillis(), sessionPresent);
@@ -362,6 +377,7 @@ public final class LoadClient {
 
         @Override
         public void gaveUp(int attempts) {
+            takeovers.settled();
             if (metrics.gaveUpReconnecting(attempts)) {
                 log.warn("MQTT client {} gave up reconnecting after {} attempt(s) (first of the run; the summary counts"
                         + " all)", clientId(), attempts);
@@ -370,6 +386,12 @@ public final class LoadClient {
 
         @Override
         public void lost(boolean protocolViolation, Throwable cause) {
+            if (!protocolViolation && takeovers.closedByAnother()) {
+                // Closed without a reason while another client of this engine with this id connects or is connected:
+                // only a takeover closes a connection then.
+                takenOver(true);
+                return;
+            }
             metrics.recovery.lost(clientId(), System.currentTimeMillis());
             if (receiver.hasSubscriptions()) {
                 resubscriber.lost();
@@ -391,6 +413,11 @@ public final class LoadClient {
         }
 
         @Override
+        public void sessionTakenOver(Throwable cause) {
+            takenOver(false);
+        }
+
+        @Override
         public void refused(int code, String reason) {
             Count later = laterRefusal(code);
             if (later != null) {
@@ -403,6 +430,7 @@ public final class LoadClient {
 
         @Override
         public void retrying(boolean firstConnect, long delayMillis) {
+            takeovers.connecting(MicroClock.nowMicros() + delayMillis * 1000);
             metrics.count(Count.CONNECT_ATTEMPTS);
             if (firstConnect) {
                 firstConnectRetries.incrementAndGet();

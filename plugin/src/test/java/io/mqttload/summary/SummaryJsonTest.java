@@ -126,8 +126,8 @@ class SummaryJsonTest {
         // the Prometheus export's, then the deliveries owed to nobody, the drain's and the reconnects given up (format 5),
         // then what was published before a subscription and what is undecided around one (format 6), then the connect
         // attempts, retries and "later" refusals of the reconnect policy, then the lapses of lost sessions and the loss
-        // of kept ones (new counts a reader of format 7 ignores), then the declared outages' recovery; a saved summary
-        // lacks them.
+        // of kept ones (new counts a reader of format 7 ignores), then the declared outages' recovery, then the session
+        // takeovers; a saved summary lacks them.
         Set<Count> added = EnumSet.of(Count.DISCONNECTS, Count.GAPS, Count.GAPS_FILLED, Count.SAMPLES_FAILED,
                 Count.STOPPED_AT_MILLIS, Count.SHARED_GROUPS_UNSERVED, Count.SUBSCRIBER_SESSIONS_LOST,
                 Count.ACKNOWLEDGED_IN_WINDOW, Count.RECEIVED_IN_WINDOW, Count.IN_FLIGHT_AT_WINDOW_START,
@@ -144,7 +144,9 @@ class SummaryJsonTest {
                 Count.RECOVERY_P50_MILLIS, Count.RECOVERY_P90_MILLIS, Count.RECOVERY_P99_MILLIS,
                 Count.RECOVERY_P100_MILLIS, Count.RECOVERY_BOUND_MILLIS, Count.RECOVERY_ATTEMPTS_MEDIAN,
                 Count.RECOVERY_ATTEMPTS_MAX, Count.OUTAGE_SESSIONS_KEPT, Count.OUTAGE_SESSIONS_LOST,
-                Count.BACKLOG_RECEIVED, Count.BACKLOG_DRAIN_MILLIS);
+                Count.BACKLOG_RECEIVED, Count.BACKLOG_DRAIN_MILLIS, Count.SESSIONS_TAKEN_OVER,
+                Count.TAKEOVERS_INFERRED, Count.CLIENTS_TAKEN_OVER, Count.CLIENTS_TAKEN_OVER_AGAIN,
+                Count.TAKEOVERS_PER_CLIENT_ID_MAX);
         assertThat(savedKeys).containsExactlyElementsOf(Count.SUMMARY.stream().filter(c -> !added.contains(c))
                 .map(Count::key).collect(Collectors.toList()));
         for (String key : savedKeys) {

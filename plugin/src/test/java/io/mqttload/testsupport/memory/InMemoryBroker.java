@@ -43,9 +43,10 @@ import io.mqttload.client.SubscribeOptions;
  * (one member per message, round robin, online members first); no local; sessions (clean start or resumed, kept while
  * offline for a persistent 3.1.1 session or an MQTT 5 session expiry, with their subscriptions and their QoS 1 and 2
  * messages queued, delivered on reconnect with session present); a second connect with a client's id takes the session
- * over and closes the first connection; the HiveMQ client's reconnect (only after a connection that once worked, by its
- * policy, subscribing again when the session was not kept). Deliveries reach the listeners asynchronously on one
- * broker thread (the event loop), in order per subscription, as the real client's do.
+ * over and closes the first connection (MQTT 5: DISCONNECT reason 0x8E; 3.1.1: just closed); the HiveMQ client's
+ * reconnect (only after a connection that once worked, by its policy, subscribing again when the session was not
+ * kept). Deliveries reach the listeners asynchronously on one broker thread (the event loop), in order per
+ * subscription, as the real client's do.
  *
  * <p>Faults, set at any time, on every topic ({@code "#"}) or a filter: drop, duplicate, delay (a fixed time, by the
  * event loop's scheduler), reorder (a delivery held back until the next one to the same client has gone); disconnect a

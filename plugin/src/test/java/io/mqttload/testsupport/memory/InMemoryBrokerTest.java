@@ -65,6 +65,11 @@ class InMemoryBrokerTest {
         }
 
         @Override
+        public void sessionTakenOver(Throwable cause) {
+            events.add("taken over (0x8E): " + cause.getMessage());
+        }
+
+        @Override
         public void movedNode(int from, int to) {
             events.add("moved");
         }
@@ -201,7 +206,19 @@ class InMemoryBrokerTest {
 
         assertThat(a.isConnected()).isFalse();
         assertThat(first.events).containsExactly("opened reconnect=false present=false", "closed",
-                "lost: session taken over by another connection with client id same");
+                "taken over (0x8E): session taken over by another connection with client id same");
+    }
+
+    @Test
+    void anMqtt311Takeover_isAConnectionClosedWithoutReason() throws Exception {
+        Heard first = new Heard();
+        ConnectionSettings v311 = settings(ProtocolVersion.MQTT_3_1_1, true, 0);
+        LoadConnection a = connected("same311", first, v311, ReconnectPolicy.none());
+        connected("same311", new Heard(), v311, ReconnectPolicy.none());
+
+        assertThat(a.isConnected()).isFalse();
+        assertThat(first.events).containsExactly("opened reconnect=false present=false", "closed",
+                "lost: session taken over by another connection with client id same311");
     }
 
     @Test

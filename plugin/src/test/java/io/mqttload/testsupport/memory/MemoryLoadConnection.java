@@ -46,7 +46,14 @@ final class MemoryLoadConnection implements LoadConnection {
 
             @Override
             public void lost(Throwable cause) {
-                listener.lost(false, cause);
+                // Only MQTT 5 has a DISCONNECT from the broker to say why; a 3.1.1 client sees its connection closed.
+                if (link.mqtt5 && cause instanceof Routing.BrokerClosedConnection
+                        && ((Routing.BrokerClosedConnection) cause).reasonCode
+                                == Routing.BrokerClosedConnection.SESSION_TAKEN_OVER) {
+                    listener.sessionTakenOver(cause);
+                } else {
+                    listener.lost(false, cause);
+                }
             }
 
             @Override

@@ -65,9 +65,10 @@ final class Routing {
     void connect(Link link, CompletableFuture<Boolean> connack) {
         Session session = sessions.get(link.clientId);
         if (session != null && session.link != null && session.link != link) {
-            // Session takeover: the first connection is closed (MQTT 5 reason 0x8E), as a broker that goes away would.
+            // Session takeover: the first connection is closed, an MQTT 5 client's with DISCONNECT reason 0x8E; a 3.1.1
+            // client's just closed, as a broker that goes away would close it.
             close(session.link, new BrokerClosedConnection("session taken over by another connection with client id "
-                    + link.clientId));
+                    + link.clientId, BrokerClosedConnection.SESSION_TAKEN_OVER));
             session = sessions.get(link.clientId);
         }
         if (session != null && session.expired(System.nanoTime())) {
@@ -119,7 +120,7 @@ final class Routing {
     void closeByBroker(String clientId) {
         for (Session s : new ArrayList<>(sessions.values())) {
             if (s.online() && (clientId == null || clientId.equals(s.clientId))) {
-                close(s.link, new BrokerClosedConnection("the in-memory broker closed the connection"));
+                close(s.link, new BrokerClosedConnection("the in-memory broker closed the connection", -1));
             }
         }
     }
@@ -322,10 +323,15 @@ final class Routing {
 
     /** Why the broker closed a connection, as the client's lost-connection cause. */
     static final class BrokerClosedConnection extends RuntimeException {
+        /** The MQTT 5 DISCONNECT reason code of a session takeover. */
+        static final int SESSION_TAKEN_OVER = 0x8E;
         private static final long serialVersionUID = 1L;
+        /** The MQTT 5 DISCONNECT reason code the broker sent, or -1 when it sent none and just closed. */
+        final int reasonCode;
 
-        BrokerClosedConnection(String message) {
+        BrokerClosedConnection(String message, int reasonCode) {
             super(message);
+            this.reasonCode = reasonCode;
         }
     }
 }

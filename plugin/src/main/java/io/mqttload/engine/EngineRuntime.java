@@ -365,6 +365,7 @@ public final class EngineRuntime {
                 interval = takeInterval(false);
                 // Up to a tick after the nominal end: the rates divide the counts taken now by the time from now.
                 measuredFromMillis = elapsed;
+                publishSchedule.measuredFrom(MicroClock.nowMicros());
                 warmupOver = true;
                 log.info("MQTT warm-up of {} s over: figures from now on count", config.warmupMillis() / 1000);
                 event("phase", "warm-up of " + config.warmupMillis() / 1000 + " s over: steady phase, figures count");

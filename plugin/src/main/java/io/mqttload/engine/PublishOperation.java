@@ -1,6 +1,7 @@
 package io.mqttload.engine;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -8,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 
 import io.mqttload.client.Errors;
 import io.mqttload.client.PublishProperties;
@@ -46,6 +48,9 @@ public final class PublishOperation {
     private final boolean retain;
     private final PayloadSource payload;
     private final int messagesPerSample;
+    /** The sampler's own schedule in messages per second; 0: none. */
+    private final double rate;
+    private final boolean ratePerClient;
     private final boolean synchronous;
     private final int maxInFlight;
     private final int maxInFlightPerClient;
@@ -70,6 +75,13 @@ public final class PublishOperation {
         this.retain = settings.get(PublishSettings.RETAIN);
         this.payload = payload;
         this.messagesPerSample = settings.get(PublishSettings.MESSAGES_PER_SAMPLE);
+        this.rate = settings.get(PublishSettings.RATE);
+        this.ratePerClient = settings.get(PublishSettings.RATE_PER).equals("CLIENT");
+        if (rate > 0 && messagesPerSample != 1) {
+            throw new InvalidSettingException("messagesPerSample", messagesPerSample, "applies to a sampler without a"
+                    + " rate; with rate set, the schedule says when each message goes, and a sample is one second of the"
+                    + " thread's slots (leave messagesPerSample at 1)");
+        }
         this.synchronous = settings.get(PublishSettings.MODE).equals("SYNC");
         this.maxInFlight = settings.get(PublishSettings.MAX_IN_FLIGHT);
         this.maxInFlightPerClient = settings.get(PublishSettings.MAX_IN_FLIGHT_PER_CLIENT);
@@ -103,6 +115,16 @@ public final class PublishOperation {
         return messagesPerSample;
     }
 
+    /** Whether the sampler keeps a schedule of its own ({@code rate} set). */
+    public boolean scheduled() {
+        return rate > 0;
+    }
+
+    /** A new schedule for a thread of {@code clients} clients, starting at {@code anchorMicros}. */
+    public PublishSlots slots(int clients, int seed, long anchorMicros) {
+        return new PublishSlots(rate, ratePerClient, clients, seed, anchorMicros);
+    }
+
     /** The settings a report's setup shows. */
     Map<String, String> setup() {
         Map<String, String> s = new LinkedHashMap<>();
@@ -112,7 +134,11 @@ public final class PublishOperation {
         if (retain) {
             s.put("retain", "yes");
         }
-        s.put("messages per sample", Integer.toString(messagesPerSample));
+        if (rate > 0) {
+            s.put("schedule", rate + " msg/s per " + (ratePerClient ? "client" : "thread") + ", each message in its slot");
+        } else {
+            s.put("messages per sample", Integer.toString(messagesPerSample));
+        }
         s.put("acks", synchronous ? "waited for each" : "up to " + maxInFlight + " in flight per thread");
         if (responseTopic != null) {
             s.put("response topic", responseTopic.source());
@@ -142,11 +168,68 @@ public final class PublishOperation {
         Counts counts = new Counts(metrics, sampler);
         SetupRecorder.Step setupStep = step.in(run, sampler, this::setup);
         try {
-            return publishAll(metrics, sampler, group, values, window, earlierFailures, counts, intendedMicros, setupStep);
+            return publishAll(new Batch(metrics, sampler, group, values, window, counts, setupStep), earlierFailures,
+                    intendedMicros);
         } finally {
             // Counted once per sample and node rather than per message: shared counters less on the hot path.
             counts.book();
         }
+    }
+
+    /**
+     * One sample of a scheduled sampler: sends every slot of {@code slots} before {@code untilMicros} (wall clock, µs),
+     * each at its time, the ones already due at once (catching up, as fast as the in-flight bounds allow); each message's
+     * intended send time is its slot.
+     */
+    public OperationResult runScheduled(RunContext run, ClientGroup group, int threadGroup, int thread,
+            SamplerMetrics sampler, PublishSlots slots, long untilMicros) {
+        if (group == null || group.size() == 0) {
+            return OperationResult.failed("NOT_CONNECTED", "no MQTT client in the sampler's client group");
+        }
+        checkVersion(group);
+        List<LoadClient> clients = group.clients();
+        Semaphore window = synchronous ? null : group.inFlight(maxInFlight);
+        Counts counts = new Counts(run.metrics(), sampler);
+        Batch b = new Batch(run.metrics(), sampler, group, new PlaceholderValues(run.config(), threadGroup, thread), window,
+                counts, step.in(run, sampler, this::setup));
+        String earlierFailures = group.takeAsyncFailures();
+        long messages = 0;
+        try {
+            while (true) {
+                int c = slots.earliestClient();
+                long at = slots.nextSlotMicros(c);
+                if (at >= untilMicros) {
+                    break;
+                }
+                if (!waitUntil(at)) {
+                    return OperationResult.failed("INTERRUPTED", "interrupted after " + counts.sent + " messages",
+                            counts.bytes);
+                }
+                long intended = slots.take(c);
+                OperationResult stop = publishOne(b, clients.get(c % clients.size()), (int) Math.min(Integer.MAX_VALUE,
+                        messages), intended, messages + 1);
+                messages++;
+                if (stop != null) {
+                    return stop;
+                }
+            }
+            return outcome(b, earlierFailures, messages);
+        } finally {
+            counts.book();
+        }
+    }
+
+    /** Parks until {@code micros} (wall clock); false when interrupted. */
+    private static boolean waitUntil(long micros) {
+        long left;
+        while ((left = micros - MicroClock.nowMicros()) > 0) {
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(left));
+            if (Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
     }
 
     /** What one sample sent; messages are booked on the broker node per run of clients on the same node. */
@@ -186,109 +269,151 @@ public final class PublishOperation {
         }
     }
 
-    private OperationResult publishAll(EngineMetrics metrics, SamplerMetrics sampler, ClientGroup group, PlaceholderValues values,
-            Semaphore window, String earlierFailures, Counts counts, long intendedMicros, SetupRecorder.Step setupStep) {
-        int failed = 0;
-        String firstError = null;
+    /** What one sample's messages share, and its failures so far. */
+    private static final class Batch {
+        final EngineMetrics metrics;
+        final SamplerMetrics sampler;
+        final ClientGroup group;
+        final PlaceholderValues values;
+        final Semaphore window;
+        final Counts counts;
+        final SetupRecorder.Step setupStep;
+        int failed;
+        String firstError;
+
+        Batch(EngineMetrics metrics, SamplerMetrics sampler, ClientGroup group, PlaceholderValues values, Semaphore window,
+                Counts counts, SetupRecorder.Step setupStep) {
+            this.metrics = metrics;
+            this.sampler = sampler;
+            this.group = group;
+            this.values = values;
+            this.window = window;
+            this.counts = counts;
+            this.setupStep = setupStep;
+        }
+    }
+
+    private OperationResult publishAll(Batch b, String earlierFailures, long intendedMicros) {
         for (int i = 0; i < messagesPerSample; i++) {
-            LoadClient client = group.nextClient();
-            values.client = client.index();
-            values.msg = i;
-            String topicName = perMessageTopic ? topic.expand(values) : client.topic(topic, values);
-            if (!topic.isConstant() && (topicName.isEmpty() || topicName.indexOf('+') >= 0 || topicName.indexOf('#') >= 0)) {
-                return OperationResult.failed("BAD_TOPIC", "topic = '" + topic.source() + "' expands to '" + topicName
-                        + "', which is not a valid publish topic");
-            }
-            if (!client.isConnected()) {
-                // An attempt without a connection: failed, not published, and no sequence number spent on it.
-                metrics.publishNotSent(sampler, NOT_CONNECTED);
-                failed++;
-                if (firstError == null) {
-                    firstError = client.clientId() + " on '" + topicName + "': " + NOT_CONNECTED;
-                }
-                continue;
-            }
-            PublishStream stream = client.stream(topicName);
-            Semaphore clientWindow = window == null ? null : client.inFlight(maxInFlightPerClient);
-            if (window != null) {
-                String full = acquire(window, clientWindow, client);
-                if (full != null) {
-                    return OperationResult.failed(full.startsWith("interrupted") ? "INTERRUPTED" : "IN_FLIGHT_FULL",
-                            "published " + counts.sent + " of " + messagesPerSample + ": " + full, counts.bytes);
-                }
-            }
-            int sequence = stream.nextSequence();
-            long start = MicroClock.nowMicros();
-            // A message sent before its intended time (a timer's rounding) is on time: the lag is never negative.
-            long lag = intendedMicros == NO_INTENDED_TIME ? -1 : Math.max(0, start - intendedMicros);
-            byte[] body = payload.next(start, lag, stream.id(), sequence, client.nodeIndex());
-            CompletableFuture<Void> ack = null;
-            PublishProperties messageProperties = responseTopic == null ? properties
-                    : properties.withResponseTopic(responseTopic.expand(values));
-            ReplyTracker request = null;
-            if (responseTopic != null) {
-                request = client.replies();
-                request.expect(stream.id());
-            }
-            try {
-                if (window != null) {
-                    ReplyTracker replies = request;
-                    client.publish(topicName, body, qos, retain, messageProperties, error -> {
-                        clientWindow.release();
-                        window.release();
-                        settle(metrics, sampler, client.node(), stream, sequence, start, lag, error, group, replies);
-                    });
-                } else {
-                    ack = client.publish(topicName, body, qos, retain, messageProperties);
-                }
-            } catch (RuntimeException e) {
-                if (window != null) {
-                    window.release();
-                    clientWindow.release();
-                }
-                stream.failed(sequence);
-                metrics.publishNotSent(sampler, Errors.reason(e));
-                return OperationResult.failedCounted("PUBLISH_FAILED", "publish to '" + topicName + "' rejected: "
-                        + Errors.describe(e), counts.bytes);
-            }
-            stream.sent(sequence, start);
-            counts.sent(client.node(), body.length);
-            setupStep.ranOn(client);
-            if (lag >= 0) {
-                metrics.sentAfterIntended(sampler, lag);
-            }
-            if (window != null) {
-                continue;
-            }
-            try {
-                ack.get(ackTimeoutMillis, TimeUnit.MILLISECONDS);
-                settle(metrics, sampler, client.node(), stream, sequence, start, lag, null, null, request);
-            } catch (ExecutionException e) {
-                settle(metrics, sampler, client.node(), stream, sequence, start, lag, e, null, request);
-                failed++;
-                if (firstError == null) {
-                    firstError = client.clientId() + " on '" + topicName + "': " + Errors.describe(e);
-                }
-            } catch (TimeoutException e) {
-                String what = "no " + (qos == 2 ? "PUBCOMP" : "PUBACK") + " within " + ackTimeoutMillis + " ms";
-                stream.failed(sequence);
-                metrics.failed(FailureTally.Kind.PUBLISH, sampler, what);
-                return OperationResult.failedCounted("ACK_TIMEOUT", what + " for " + client.clientId() + " on '" + topicName
-                        + "'; sent " + counts.sent + " of " + messagesPerSample, counts.bytes);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return OperationResult.failed("INTERRUPTED", "interrupted after " + counts.sent + " messages", counts.bytes);
+            OperationResult stop = publishOne(b, b.group.nextClient(), i, intendedMicros, messagesPerSample);
+            if (stop != null) {
+                return stop;
             }
         }
-        if (failed > 0) {
-            return OperationResult.failedCounted("PUBLISH_FAILED", failed + " of " + messagesPerSample
-                    + " publishes failed; first: " + firstError, counts.bytes);
+        return outcome(b, earlierFailures, messagesPerSample);
+    }
+
+    private OperationResult outcome(Batch b, String earlierFailures, long messages) {
+        if (b.failed > 0) {
+            return OperationResult.failedCounted("PUBLISH_FAILED", b.failed + " of " + messages
+                    + " publishes failed; first: " + b.firstError, b.counts.bytes);
         }
         if (earlierFailures != null) {
-            return OperationResult.failedCounted("ASYNC_PUBLISH_FAILED", earlierFailures, counts.bytes);
+            return OperationResult.failedCounted("ASYNC_PUBLISH_FAILED", earlierFailures, b.counts.bytes);
         }
-        return OperationResult.ok((synchronous ? "published and acknowledged " : "published ") + counts.sent + " message(s)",
-                counts.bytes);
+        return OperationResult.ok((synchronous ? "published and acknowledged " : "published ") + b.counts.sent
+                + " message(s)", b.counts.bytes);
+    }
+
+    /**
+     * Publishes message {@code i} of the sample on {@code client}, meant to be sent at {@code intendedMicros}: null when
+     * the sample goes on (a failure of this message is counted in {@code b}), or the result that ends the sample.
+     */
+    private OperationResult publishOne(Batch b, LoadClient client, int i, long intendedMicros, long messages) {
+        EngineMetrics metrics = b.metrics;
+        SamplerMetrics sampler = b.sampler;
+        PlaceholderValues values = b.values;
+        Semaphore window = b.window;
+        Counts counts = b.counts;
+        values.client = client.index();
+        values.msg = i;
+        String topicName = perMessageTopic ? topic.expand(values) : client.topic(topic, values);
+        if (!topic.isConstant() && (topicName.isEmpty() || topicName.indexOf('+') >= 0 || topicName.indexOf('#') >= 0)) {
+            return OperationResult.failed("BAD_TOPIC", "topic = '" + topic.source() + "' expands to '" + topicName
+                    + "', which is not a valid publish topic");
+        }
+        if (!client.isConnected()) {
+            // An attempt without a connection: failed, not published, and no sequence number spent on it.
+            metrics.publishNotSent(sampler, NOT_CONNECTED);
+            b.failed++;
+            if (b.firstError == null) {
+                b.firstError = client.clientId() + " on '" + topicName + "': " + NOT_CONNECTED;
+            }
+            return null;
+        }
+        PublishStream stream = client.stream(topicName);
+        Semaphore clientWindow = window == null ? null : client.inFlight(maxInFlightPerClient);
+        if (window != null) {
+            String full = acquire(window, clientWindow, client);
+            if (full != null) {
+                return OperationResult.failed(full.startsWith("interrupted") ? "INTERRUPTED" : "IN_FLIGHT_FULL",
+                        "published " + counts.sent + " of " + messages + ": " + full, counts.bytes);
+            }
+        }
+        int sequence = stream.nextSequence();
+        long start = MicroClock.nowMicros();
+        // A message sent before its intended time (a timer's rounding) is on time: the lag is never negative.
+        long lag = intendedMicros == NO_INTENDED_TIME ? -1 : Math.max(0, start - intendedMicros);
+        byte[] body = payload.next(start, lag, stream.id(), sequence, client.nodeIndex());
+        CompletableFuture<Void> ack = null;
+        PublishProperties messageProperties = responseTopic == null ? properties
+                : properties.withResponseTopic(responseTopic.expand(values));
+        ReplyTracker request = null;
+        if (responseTopic != null) {
+            request = client.replies();
+            request.expect(stream.id());
+        }
+        ClientGroup group = b.group;
+        try {
+            if (window != null) {
+                ReplyTracker replies = request;
+                client.publish(topicName, body, qos, retain, messageProperties, error -> {
+                    clientWindow.release();
+                    window.release();
+                    settle(metrics, sampler, client.node(), stream, sequence, start, lag, error, group, replies);
+                });
+            } else {
+                ack = client.publish(topicName, body, qos, retain, messageProperties);
+            }
+        } catch (RuntimeException e) {
+            if (window != null) {
+                window.release();
+                clientWindow.release();
+            }
+            stream.failed(sequence);
+            metrics.publishNotSent(sampler, Errors.reason(e));
+            return OperationResult.failedCounted("PUBLISH_FAILED", "publish to '" + topicName + "' rejected: "
+                    + Errors.describe(e), counts.bytes);
+        }
+        stream.sent(sequence, start);
+        counts.sent(client.node(), body.length);
+        b.setupStep.ranOn(client);
+        if (lag >= 0) {
+            metrics.sentAfterIntended(sampler, lag);
+        }
+        if (window != null) {
+            return null;
+        }
+        try {
+            ack.get(ackTimeoutMillis, TimeUnit.MILLISECONDS);
+            settle(metrics, sampler, client.node(), stream, sequence, start, lag, null, null, request);
+        } catch (ExecutionException e) {
+            settle(metrics, sampler, client.node(), stream, sequence, start, lag, e, null, request);
+            b.failed++;
+            if (b.firstError == null) {
+                b.firstError = client.clientId() + " on '" + topicName + "': " + Errors.describe(e);
+            }
+        } catch (TimeoutException e) {
+            String what = "no " + (qos == 2 ? "PUBCOMP" : "PUBACK") + " within " + ackTimeoutMillis + " ms";
+            stream.failed(sequence);
+            metrics.failed(FailureTally.Kind.PUBLISH, sampler, what);
+            return OperationResult.failedCounted("ACK_TIMEOUT", what + " for " + client.clientId() + " on '" + topicName
+                    + "'; sent " + counts.sent + " of " + messages, counts.bytes);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return OperationResult.failed("INTERRUPTED", "interrupted after " + counts.sent + " messages", counts.bytes);
+        }
+        return null;
     }
 
     /** Takes a slot in the thread's and the client's windows, or says why not (null when taken). */

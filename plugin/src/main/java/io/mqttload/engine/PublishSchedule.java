@@ -12,8 +12,8 @@ import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.SamplerMetrics;
 
 /**
- * The plan's publishing schedule, where throughput timers set one, against what the engine offered: a second of the
- * steady phase in which some Publish sampler's rate over the last {@link #WINDOW_SECONDS} s stayed under
+ * The plan's publishing schedule, where a Publish sampler's rate or throughput timers set one, against what the engine
+ * offered: a second of the steady phase in which some Publish sampler's rate over the last {@link #WINDOW_SECONDS} s stayed under
  * {@link #BEHIND_SHARE} of its schedule counts as behind. The broker then saw less load than the plan says, whether
  * the generator or the broker's acknowledgements held it back. Ticked by the metrics ticker only.
  */
@@ -27,6 +27,8 @@ public final class PublishSchedule {
     private final Map<SamplerMetrics, Target> targets = new ConcurrentHashMap<>();
     /** Messages of paced samples whose intended send time fell in the measured window. */
     private final LongAdder scheduledInWindow = new LongAdder();
+    /** Where the measured window begins (wall clock, µs): the warm-up's end; the whole run without a warm-up. */
+    private volatile long measuredFromMicros = Long.MIN_VALUE;
 
     /** One paced sampler: the threads that run it with their share of the schedule, and its recent published counts. */
     private static final class Target {
@@ -53,6 +55,11 @@ public final class PublishSchedule {
         targets.computeIfAbsent(sampler, s -> new Target()).threads.put(Thread.currentThread(), messagesPerSecond);
     }
 
+    /** The warm-up ended at {@code micros} (wall clock): slots of a sampler's own schedule count from here. */
+    void measuredFrom(long micros) {
+        measuredFromMicros = micros;
+    }
+
     /**
      * A paced sample of {@code messages} starts in the measured window: they were offered there. Counted at the
      * intended send time's granularity (whole samples), like what the broker then acknowledges and delivers, so that
@@ -65,13 +72,19 @@ public final class PublishSchedule {
     /**
      * The messages offered in the measured window ending at {@code endMicros} (wall clock, µs): the samples that
      * started in it, and the whole intervals that threads held up (by a broker that does not acknowledge, or a busy
-     * generator) owed at its end and never started, which the plan offered all the same.
+     * generator) owed at its end and never started, which the plan offered all the same. A sampler's own schedule
+     * offered exactly its slots in the window, sent or owed, up to where each thread stopped publishing.
      */
     long scheduledInWindow(long endMicros) {
         long owed = 0;
         for (Target t : targets.values()) {
             for (PacedThread thread : t.threads.values()) {
-                owed += thread.owedMessages(endMicros);
+                if (thread instanceof PublishSlots) {
+                    PublishSlots slots = (PublishSlots) thread;
+                    owed += slots.slotsIn(measuredFromMicros, slots.offeredUntil(endMicros));
+                } else {
+                    owed += thread.owedMessages(endMicros);
+                }
             }
         }
         return scheduledInWindow.sum() + owed;

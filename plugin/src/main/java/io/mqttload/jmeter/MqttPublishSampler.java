@@ -14,6 +14,7 @@ import io.mqttload.engine.EngineRuntime;
 import io.mqttload.engine.OperationResult;
 import io.mqttload.engine.PayloadSource;
 import io.mqttload.engine.PublishOperation;
+import io.mqttload.engine.PublishSlots;
 import io.mqttload.jmeter.run.MqttElements;
 import io.mqttload.jmeter.run.PublishPacing;
 import io.mqttload.measure.MicroClock;
@@ -22,10 +23,13 @@ import io.mqttload.measure.SamplerMetrics;
 /**
  * MQTT Publish: sends {@code messagesPerSample} messages, round-robin over this thread's clients.
  * One sample is one batch: its time is the batch's time and it counts as one sample in JMeter's
- * listeners, never as N samples of time/N. Per-message latency is in the engine's histograms.
+ * listeners, never as N samples of time/N. Per-message latency is in the engine's histograms. With a {@code rate}, the
+ * sampler keeps its own schedule ({@link PublishSlots}) and one sample is one second of the thread's slots.
  */
 public class MqttPublishSampler extends AbstractMqttSampler {
     private static final long serialVersionUID = 1L;
+    /** The period of the thread's slots one sample of a scheduled sampler sends, µs. */
+    private static final long SCHEDULED_SAMPLE_MICROS = 1_000_000;
 
     /** A plan saved before the element had its own panel opens with that panel, not JMeter's generic bean editor. */
     @Override
@@ -42,6 +46,8 @@ public class MqttPublishSampler extends AbstractMqttSampler {
     private String payloadFile = PublishSettings.PAYLOAD_FILE.defaultText();
     private String measureLatency = PublishSettings.MEASURE_LATENCY.defaultText();
     private String messagesPerSample = PublishSettings.MESSAGES_PER_SAMPLE.defaultText();
+    private String rate = PublishSettings.RATE.defaultText();
+    private String ratePer = PublishSettings.RATE_PER.defaultText();
     private String mode = PublishSettings.MODE.defaultText();
     private String maxInFlight = PublishSettings.MAX_IN_FLIGHT.defaultText();
     private String maxInFlightPerClient = PublishSettings.MAX_IN_FLIGHT_PER_CLIENT.defaultText();
@@ -57,17 +63,24 @@ public class MqttPublishSampler extends AbstractMqttSampler {
     private transient List<Object> operationKey;
     private transient boolean pacingRead;
     private transient PublishPacing.ThreadPace pace;
+    /** This thread's slots, when the sampler keeps a schedule of its own; made at its first sample. */
+    private transient PublishSlots slots;
+    /** The end of the period the thread's last sample covered (wall clock, µs). */
+    private transient long coveredUntilMicros;
 
     @Override
     protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
         List<Object> key = settingsKey(topic, qos, retain, payloadType, payloadText, payloadSize, payloadFile, measureLatency,
-                messagesPerSample, mode, maxInFlight, maxInFlightPerClient, ackTimeoutMs, messageExpirySeconds, contentType,
+                messagesPerSample, rate, ratePer, mode, maxInFlight, maxInFlightPerClient, ackTimeoutMs, messageExpirySeconds, contentType,
                 payloadFormat, responseTopic, correlationData, userProperties);
         if (!key.equals(operationKey)) {
             operation = operation();
             operationKey = key;
         }
         SamplerMetrics metrics = metrics(runtime.context());
+        if (operation.scheduled()) {
+            return performScheduled(runtime, context, metrics);
+        }
         if (!pacingRead) {
             // Once per thread: this element is the thread's own copy, and which timers pace it does not change.
             pacingRead = true;
@@ -100,6 +113,35 @@ public class MqttPublishSampler extends AbstractMqttSampler {
         }
     }
 
+    /**
+     * One second of the thread's slots: the sample sends each of them at its time (those already due, after a stall or
+     * a timer's wait, at once), so a message costs no JMeter sample, and JMeter's timers change no intended time.
+     */
+    private OperationResult performScheduled(EngineRuntime runtime, JMeterContext context, SamplerMetrics metrics) {
+        try {
+            ClientGroup group = existingGroup(runtime, context);
+            if (group == null || group.size() == 0) {
+                return noClientInGroup(runtime, context, "MQTT Publish");
+            }
+            long now = MicroClock.nowMicros();
+            if (slots == null) {
+                slots = operation.slots(group.size(), threadNumber(context), now);
+                coveredUntilMicros = now;
+                runtime.publishSchedule().offer(metrics, slots);
+            }
+            coveredUntilMicros += SCHEDULED_SAMPLE_MICROS;
+            slots.sampleStarted();
+            try {
+                return operation.runScheduled(runtime.context(), group, MqttElements.threadGroupNumber(runtime, context),
+                        threadNumber(context), metrics, slots, coveredUntilMicros);
+            } finally {
+                slots.sampleEnded(coveredUntilMicros);
+            }
+        } finally {
+            runtime.publishSampleEnded();
+        }
+    }
+
     /** The one place this element's fields are parsed and checked, in the order their errors have always come. */
     private PublishOperation operation() {
         SettingValues v = new SettingValues(PublishSettings.ALL);
@@ -118,6 +160,8 @@ public class MqttPublishSampler extends AbstractMqttSampler {
         v.read(PublishSettings.QOS, qos);
         v.read(PublishSettings.RETAIN, retain);
         v.read(PublishSettings.MESSAGES_PER_SAMPLE, messagesPerSample);
+        v.read(PublishSettings.RATE, rate);
+        v.read(PublishSettings.RATE_PER, ratePer);
         v.read(PublishSettings.MODE, mode);
         v.read(PublishSettings.MAX_IN_FLIGHT, maxInFlight);
         v.read(PublishSettings.MAX_IN_FLIGHT_PER_CLIENT, maxInFlightPerClient);
@@ -205,6 +249,22 @@ public class MqttPublishSampler extends AbstractMqttSampler {
 
     public void setMessagesPerSample(String messagesPerSample) {
         this.messagesPerSample = messagesPerSample;
+    }
+
+    public String getRate() {
+        return rate;
+    }
+
+    public void setRate(String rate) {
+        this.rate = rate;
+    }
+
+    public String getRatePer() {
+        return ratePer;
+    }
+
+    public void setRatePer(String ratePer) {
+        this.ratePer = ratePer;
     }
 
     public String getMode() {

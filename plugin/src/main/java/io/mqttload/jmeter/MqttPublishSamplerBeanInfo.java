@@ -15,6 +15,8 @@ import static io.mqttload.common.settings.PublishSettings.PAYLOAD_SIZE;
 import static io.mqttload.common.settings.PublishSettings.PAYLOAD_TEXT;
 import static io.mqttload.common.settings.PublishSettings.PAYLOAD_TYPE;
 import static io.mqttload.common.settings.PublishSettings.QOS;
+import static io.mqttload.common.settings.PublishSettings.RATE;
+import static io.mqttload.common.settings.PublishSettings.RATE_PER;
 import static io.mqttload.common.settings.PublishSettings.RESPONSE_TOPIC;
 import static io.mqttload.common.settings.PublishSettings.RETAIN;
 import static io.mqttload.common.settings.PublishSettings.TOPIC;
@@ -30,7 +32,7 @@ public class MqttPublishSamplerBeanInfo extends MqttBeanInfoSupport {
         clientGroupField();
         group("message", TOPIC, QOS, RETAIN);
         group("payload", PAYLOAD_TYPE, PAYLOAD_SIZE, PAYLOAD_TEXT, PAYLOAD_FILE, MEASURE_LATENCY);
-        group("flow", MESSAGES_PER_SAMPLE, MODE, MAX_IN_FLIGHT, MAX_IN_FLIGHT_PER_CLIENT, ACK_TIMEOUT_MS);
+        group("flow", MESSAGES_PER_SAMPLE, RATE, RATE_PER, MODE, MAX_IN_FLIGHT, MAX_IN_FLIGHT_PER_CLIENT, ACK_TIMEOUT_MS);
         group("mqtt5", MESSAGE_EXPIRY_SECONDS, CONTENT_TYPE, PAYLOAD_FORMAT, RESPONSE_TOPIC, CORRELATION_DATA,
             USER_PROPERTIES);
         getBeanDescriptor().setHidden(true);

@@ -29,6 +29,15 @@ public final class PublishSettings {
             "must be SYNC (wait for each acknowledgement) or ASYNC", "ASYNC", "SYNC");
     public static final Setting<Integer> MAX_IN_FLIGHT = Setting.integer("maxInFlight", 1000, 1, 1_000_000);
     public static final Setting<Integer> MAX_IN_FLIGHT_PER_CLIENT = Setting.integer("maxInFlightPerClient", 20, 1, 65_535);
+    /**
+     * The sampler's own schedule, in messages per second (a decimal); empty: none, each sample sends
+     * messagesPerSample messages as JMeter's timers pace it.
+     */
+    public static final Setting<Double> RATE = Setting.decimal("rate", "", 0, 10_000_000);
+    /** Whether the rate is each client's or the thread's, shared evenly by its clients. */
+    public static final Setting<String> RATE_PER = Setting.choice("ratePer", "CLIENT",
+            "must be CLIENT (each client's rate) or THREAD (the thread's, shared by its clients)", "CLIENT", "THREAD")
+            .emptyMeansDefault();
     public static final Setting<Long> ACK_TIMEOUT_MS = Setting.whole("ackTimeoutMs", 10_000, 1, 3_600_000);
 
     /** Seconds, or empty (-1) for no expiry property. */
@@ -45,7 +54,7 @@ public final class PublishSettings {
     public static final Setting<String> USER_PROPERTIES = Setting.multiLine("userProperties", "");
 
     public static final List<Setting<?>> ALL = List.of(SamplerSettings.CLIENT_GROUP, TOPIC, QOS, RETAIN, PAYLOAD_TYPE,
-            PAYLOAD_SIZE, PAYLOAD_TEXT, PAYLOAD_FILE, MEASURE_LATENCY, MESSAGES_PER_SAMPLE, MODE, MAX_IN_FLIGHT,
+            PAYLOAD_SIZE, PAYLOAD_TEXT, PAYLOAD_FILE, MEASURE_LATENCY, MESSAGES_PER_SAMPLE, RATE, RATE_PER, MODE, MAX_IN_FLIGHT,
             MAX_IN_FLIGHT_PER_CLIENT, ACK_TIMEOUT_MS, MESSAGE_EXPIRY_SECONDS, CONTENT_TYPE, PAYLOAD_FORMAT, RESPONSE_TOPIC,
             CORRELATION_DATA, USER_PROPERTIES);
 }

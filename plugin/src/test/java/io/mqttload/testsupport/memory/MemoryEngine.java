@@ -26,6 +26,7 @@ import io.mqttload.engine.OperationResult;
 import io.mqttload.engine.OutageOperation;
 import io.mqttload.engine.PayloadSource;
 import io.mqttload.engine.PublishOperation;
+import io.mqttload.engine.PublishSlots;
 import io.mqttload.engine.RunConfig;
 import io.mqttload.engine.RunContext;
 import io.mqttload.engine.SubscribeOperation;
@@ -108,6 +109,23 @@ public final class MemoryEngine {
     public OperationResult request(String label, String group, int thread, String topic, String replyTo, int messages) {
         return publish(label, group, thread, new PublishOperation(publishSettings(topic, 1, messages, true, replyTo),
                 payload(), PublishProperties.NONE));
+    }
+
+    /**
+     * A scheduled publisher's sample: every slot of {@code slots} before {@code untilMicros} sent at its time, the
+     * thread's schedule offered to the engine's judgement at its first sample.
+     */
+    public OperationResult publishScheduled(String label, String group, int thread, String topic, int qos,
+            PublishSlots slots, long untilMicros) {
+        PublishOperation op = new PublishOperation(publishSettings(topic, qos, 1, false, ""), payload(),
+                PublishProperties.NONE);
+        runtime.publishSchedule().offer(context().samplerMetrics(label), slots);
+        slots.sampleStarted();
+        OperationResult r = sample(label, s -> op.runScheduled(context(), context().existingGroup(thread(thread), group),
+                threadGroup(), thread, s, slots, untilMicros));
+        slots.sampleEnded(untilMicros);
+        runtime.publishSampleEnded();
+        return r;
     }
 
     private static SettingValues publishSettings(String topic, int qos, int messages, boolean synchronous, String replyTo) {

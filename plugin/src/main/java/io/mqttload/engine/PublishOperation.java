@@ -51,6 +51,8 @@ public final class PublishOperation {
     /** The sampler's own schedule in messages per second; 0: none. */
     private final double rate;
     private final boolean ratePerClient;
+    /** Messages held while a client is disconnected (this thread's clients: the operation is the thread's own). */
+    private final OfflineBuffer offline;
     private final boolean synchronous;
     private final int maxInFlight;
     private final int maxInFlightPerClient;
@@ -77,6 +79,7 @@ public final class PublishOperation {
         this.messagesPerSample = settings.get(PublishSettings.MESSAGES_PER_SAMPLE);
         this.rate = settings.get(PublishSettings.RATE);
         this.ratePerClient = settings.get(PublishSettings.RATE_PER).equals("CLIENT");
+        this.offline = new OfflineBuffer(settings.get(PublishSettings.OFFLINE_BUFFER));
         if (rate > 0 && messagesPerSample != 1) {
             throw new InvalidSettingException("messagesPerSample", messagesPerSample, "applies to a sampler without a"
                     + " rate; with rate set, the schedule says when each message goes, and a sample is one second of the"
@@ -139,6 +142,9 @@ public final class PublishOperation {
         } else {
             s.put("messages per sample", Integer.toString(messagesPerSample));
         }
+        if (offline.enabled()) {
+            s.put("offline buffer", "up to " + offline.bound() + " messages per disconnected client");
+        }
         s.put("acks", synchronous ? "waited for each" : "up to " + maxInFlight + " in flight per thread");
         if (responseTopic != null) {
             s.put("response topic", responseTopic.source());
@@ -165,10 +171,10 @@ public final class PublishOperation {
         PlaceholderValues values = new PlaceholderValues(run.config(), threadGroup, thread);
         String earlierFailures = group.takeAsyncFailures();
         Semaphore window = synchronous ? null : group.inFlight(maxInFlight);
-        Counts counts = new Counts(metrics, sampler);
+        PublishCounts counts = new PublishCounts(metrics, sampler);
         SetupRecorder.Step setupStep = step.in(run, sampler, this::setup);
         try {
-            return publishAll(new Batch(metrics, sampler, group, values, window, counts, setupStep), earlierFailures,
+            return publishAll(new PublishBatch(metrics, sampler, group, values, window, counts, setupStep), earlierFailures,
                     intendedMicros);
         } finally {
             // Counted once per sample and node rather than per message: shared counters less on the hot path.
@@ -189,8 +195,8 @@ public final class PublishOperation {
         checkVersion(group);
         List<LoadClient> clients = group.clients();
         Semaphore window = synchronous ? null : group.inFlight(maxInFlight);
-        Counts counts = new Counts(run.metrics(), sampler);
-        Batch b = new Batch(run.metrics(), sampler, group, new PlaceholderValues(run.config(), threadGroup, thread), window,
+        PublishCounts counts = new PublishCounts(run.metrics(), sampler);
+        PublishBatch b = new PublishBatch(run.metrics(), sampler, group, new PlaceholderValues(run.config(), threadGroup, thread), window,
                 counts, step.in(run, sampler, this::setup));
         String earlierFailures = group.takeAsyncFailures();
         long messages = 0;
@@ -232,68 +238,7 @@ public final class PublishOperation {
         return true;
     }
 
-    /** What one sample sent; messages are booked on the broker node per run of clients on the same node. */
-    private static final class Counts {
-        private final EngineMetrics metrics;
-        private final SamplerMetrics sampler;
-        int sent;
-        long bytes;
-        private NodeMetrics node;
-        private int nodeSent;
-        private long nodeBytes;
-
-        Counts(EngineMetrics metrics, SamplerMetrics sampler) {
-            this.metrics = metrics;
-            this.sampler = sampler;
-        }
-
-        /** One message sent by a client on node {@code on}; a change of node books the previous node's run. */
-        void sent(NodeMetrics on, int length) {
-            if (on != node) {
-                book();
-                node = on;
-            }
-            sent++;
-            bytes += length;
-            nodeSent++;
-            nodeBytes += length;
-        }
-
-        /** Books the current node's run: called when the node changes and at the end of the sample. */
-        void book() {
-            if (node != null && nodeSent > 0) {
-                metrics.published(sampler, node, nodeSent, nodeBytes);
-            }
-            nodeSent = 0;
-            nodeBytes = 0;
-        }
-    }
-
-    /** What one sample's messages share, and its failures so far. */
-    private static final class Batch {
-        final EngineMetrics metrics;
-        final SamplerMetrics sampler;
-        final ClientGroup group;
-        final PlaceholderValues values;
-        final Semaphore window;
-        final Counts counts;
-        final SetupRecorder.Step setupStep;
-        int failed;
-        String firstError;
-
-        Batch(EngineMetrics metrics, SamplerMetrics sampler, ClientGroup group, PlaceholderValues values, Semaphore window,
-                Counts counts, SetupRecorder.Step setupStep) {
-            this.metrics = metrics;
-            this.sampler = sampler;
-            this.group = group;
-            this.values = values;
-            this.window = window;
-            this.counts = counts;
-            this.setupStep = setupStep;
-        }
-    }
-
-    private OperationResult publishAll(Batch b, String earlierFailures, long intendedMicros) {
+    private OperationResult publishAll(PublishBatch b, String earlierFailures, long intendedMicros) {
         for (int i = 0; i < messagesPerSample; i++) {
             OperationResult stop = publishOne(b, b.group.nextClient(), i, intendedMicros, messagesPerSample);
             if (stop != null) {
@@ -303,7 +248,7 @@ public final class PublishOperation {
         return outcome(b, earlierFailures, messagesPerSample);
     }
 
-    private OperationResult outcome(Batch b, String earlierFailures, long messages) {
+    private OperationResult outcome(PublishBatch b, String earlierFailures, long messages) {
         if (b.failed > 0) {
             return OperationResult.failedCounted("PUBLISH_FAILED", b.failed + " of " + messages
                     + " publishes failed; first: " + b.firstError, b.counts.bytes);
@@ -319,12 +264,40 @@ public final class PublishOperation {
      * Publishes message {@code i} of the sample on {@code client}, meant to be sent at {@code intendedMicros}: null when
      * the sample goes on (a failure of this message is counted in {@code b}), or the result that ends the sample.
      */
-    private OperationResult publishOne(Batch b, LoadClient client, int i, long intendedMicros, long messages) {
+    private OperationResult publishOne(PublishBatch b, LoadClient client, int i, long intendedMicros, long messages) {
+        if (!offline.enabled()) {
+            return send(b, client, i, intendedMicros, messages);
+        }
+        if (!client.isConnected()) {
+            // A device keeps what it meant to send while away, up to its buffer; not a failure.
+            b.metrics.count(offline.hold(client, intendedMicros, i) ? Count.PUBLISH_BUFFERED : Count.PUBLISH_BUFFER_DROPPED);
+            return null;
+        }
+        // Connected again: what was held goes first, in order, each with its own intended send time.
+        for (OfflineBuffer.Held h = offline.peek(client); h != null && client.isConnected(); h = offline.peek(client)) {
+            int sentBefore = b.counts.sent;
+            OperationResult stop = send(b, client, h.msg, h.intendedMicros, messages);
+            if (b.counts.sent > sentBefore) {
+                offline.remove(client);
+                b.metrics.count(Count.PUBLISHED_FROM_BUFFER);
+            }
+            if (stop != null) {
+                return stop;
+            }
+            if (b.counts.sent == sentBefore) {
+                break;
+            }
+        }
+        return send(b, client, i, intendedMicros, messages);
+    }
+
+    /** Sends message {@code i} now: null when the sample goes on, or the result that ends it. */
+    private OperationResult send(PublishBatch b, LoadClient client, int i, long intendedMicros, long messages) {
         EngineMetrics metrics = b.metrics;
         SamplerMetrics sampler = b.sampler;
         PlaceholderValues values = b.values;
         Semaphore window = b.window;
-        Counts counts = b.counts;
+        PublishCounts counts = b.counts;
         values.client = client.index();
         values.msg = i;
         String topicName = perMessageTopic ? topic.expand(values) : client.topic(topic, values);

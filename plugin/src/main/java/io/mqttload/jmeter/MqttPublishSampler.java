@@ -48,6 +48,7 @@ public class MqttPublishSampler extends AbstractMqttSampler {
     private String messagesPerSample = PublishSettings.MESSAGES_PER_SAMPLE.defaultText();
     private String rate = PublishSettings.RATE.defaultText();
     private String ratePer = PublishSettings.RATE_PER.defaultText();
+    private String offlineBuffer = PublishSettings.OFFLINE_BUFFER.defaultText();
     private String mode = PublishSettings.MODE.defaultText();
     private String maxInFlight = PublishSettings.MAX_IN_FLIGHT.defaultText();
     private String maxInFlightPerClient = PublishSettings.MAX_IN_FLIGHT_PER_CLIENT.defaultText();
@@ -71,8 +72,8 @@ public class MqttPublishSampler extends AbstractMqttSampler {
     @Override
     protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
         List<Object> key = settingsKey(topic, qos, retain, payloadType, payloadText, payloadSize, payloadFile, measureLatency,
-                messagesPerSample, rate, ratePer, mode, maxInFlight, maxInFlightPerClient, ackTimeoutMs, messageExpirySeconds, contentType,
-                payloadFormat, responseTopic, correlationData, userProperties);
+                messagesPerSample, rate, ratePer, offlineBuffer, mode, maxInFlight, maxInFlightPerClient, ackTimeoutMs,
+                messageExpirySeconds, contentType, payloadFormat, responseTopic, correlationData, userProperties);
         if (!key.equals(operationKey)) {
             operation = operation();
             operationKey = key;
@@ -162,6 +163,7 @@ public class MqttPublishSampler extends AbstractMqttSampler {
         v.read(PublishSettings.MESSAGES_PER_SAMPLE, messagesPerSample);
         v.read(PublishSettings.RATE, rate);
         v.read(PublishSettings.RATE_PER, ratePer);
+        v.read(PublishSettings.OFFLINE_BUFFER, offlineBuffer);
         v.read(PublishSettings.MODE, mode);
         v.read(PublishSettings.MAX_IN_FLIGHT, maxInFlight);
         v.read(PublishSettings.MAX_IN_FLIGHT_PER_CLIENT, maxInFlightPerClient);
@@ -265,6 +267,14 @@ public class MqttPublishSampler extends AbstractMqttSampler {
 
     public void setRatePer(String ratePer) {
         this.ratePer = ratePer;
+    }
+
+    public String getOfflineBuffer() {
+        return offlineBuffer;
+    }
+
+    public void setOfflineBuffer(String offlineBuffer) {
+        this.offlineBuffer = offlineBuffer;
     }
 
     public String getMode() {

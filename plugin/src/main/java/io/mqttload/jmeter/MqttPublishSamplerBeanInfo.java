@@ -9,6 +9,7 @@ import static io.mqttload.common.settings.PublishSettings.MEASURE_LATENCY;
 import static io.mqttload.common.settings.PublishSettings.MESSAGES_PER_SAMPLE;
 import static io.mqttload.common.settings.PublishSettings.MESSAGE_EXPIRY_SECONDS;
 import static io.mqttload.common.settings.PublishSettings.MODE;
+import static io.mqttload.common.settings.PublishSettings.OFFLINE_BUFFER;
 import static io.mqttload.common.settings.PublishSettings.PAYLOAD_FILE;
 import static io.mqttload.common.settings.PublishSettings.PAYLOAD_FORMAT;
 import static io.mqttload.common.settings.PublishSettings.PAYLOAD_SIZE;
@@ -32,7 +33,7 @@ public class MqttPublishSamplerBeanInfo extends MqttBeanInfoSupport {
         clientGroupField();
         group("message", TOPIC, QOS, RETAIN);
         group("payload", PAYLOAD_TYPE, PAYLOAD_SIZE, PAYLOAD_TEXT, PAYLOAD_FILE, MEASURE_LATENCY);
-        group("flow", MESSAGES_PER_SAMPLE, RATE, RATE_PER, MODE, MAX_IN_FLIGHT, MAX_IN_FLIGHT_PER_CLIENT, ACK_TIMEOUT_MS);
+        group("flow", MESSAGES_PER_SAMPLE, RATE, RATE_PER, OFFLINE_BUFFER, MODE, MAX_IN_FLIGHT, MAX_IN_FLIGHT_PER_CLIENT, ACK_TIMEOUT_MS);
         group("mqtt5", MESSAGE_EXPIRY_SECONDS, CONTENT_TYPE, PAYLOAD_FORMAT, RESPONSE_TOPIC, CORRELATION_DATA,
             USER_PROPERTIES);
         getBeanDescriptor().setHidden(true);

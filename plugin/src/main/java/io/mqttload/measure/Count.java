@@ -269,7 +269,13 @@ public enum Count {
             + " whose connection was lost before the SUBACK (taken over again, dropped): not failures, the client"
             + " subscribes again when it is back and the lapse runs from its first loss", ENGINE),
     TAKEOVERS_PER_CLIENT_ID_MAX("takeoversPerClientIdMax", PEAK, MAX, "the longest ping-pong: the most takeovers of one"
-            + " client id on an engine, whichever of its clients lost the session (1: nobody fought back)", ENGINE);
+            + " client id on an engine, whichever of its clients lost the session (1: nobody fought back)", ENGINE),
+    PUBLISH_BUFFERED("publishBuffered", COUNTER, "messages a Publish sampler with an offline buffer held while their client"
+            + " was disconnected, to send after its return", ENGINE),
+    PUBLISHED_FROM_BUFFER("publishedFromBuffer", COUNTER, "of publishBuffered, the messages sent after their client's"
+            + " return (with their first intended send time)", ENGINE),
+    PUBLISH_BUFFER_DROPPED("publishBufferDropped", COUNTER, "messages not sent because their client was disconnected and"
+            + " its offline buffer full (never published, so owed to nobody)", ENGINE);
 
 
     /**

@@ -35,6 +35,54 @@ class InMemoryPublishScheduleTest {
     final InMemoryBroker broker = new InMemoryBroker();
 
     @Test
+    void aDisconnectedDevice_holdsUpToItsBuffer_dropsTheRest_andSendsWhatItHeldOnceBack() {
+        MemoryEngine engine = new MemoryEngine(broker, results, Map.of());
+        assertThat(engine.connect("connect sub", "sub", 1, MemoryEngine.settings().build(), 1, "{engine}-s", ReconnectPolicy.none())
+                .ok).isTrue();
+        assertThat(engine.subscribe("subscribe", "sub", 1, "dev/#", 1).ok).isTrue();
+        assertThat(engine.connect("connect pub", "pub", 1, MemoryEngine.settings().build(), 1, "dev",
+                new ReconnectPolicy(ReconnectPolicy.Kind.FIXED, 5, 300, 300, 0, 0, false)).ok).isTrue();
+        PublishOperation device = MemoryEngine.bufferingPublisher("dev/{msg}", 1, 3);
+
+        assertThat(engine.publish("publish", "pub", 1, device).ok).isTrue();
+        broker.disconnect("dev");
+        engine.awaitCount(Count.CONNECTIONS_LOST, 1);
+        for (int i = 0; i < 5; i++) {
+            assertThat(engine.publish("publish", "pub", 1, device).ok).as("held or dropped, not failed").isTrue();
+        }
+        engine.awaitCount(Count.RECONNECTS, 1);
+        assertThat(engine.publish("publish", "pub", 1, device).ok).isTrue();
+        engine.disconnect("disconnect pub", "pub", 1);
+        engine.disconnect("disconnect sub", "sub", 1);
+        RunSummary summary = engine.shutdown();
+
+        assertThat(summary.count(Count.PUBLISH_BUFFERED)).as(summary.toTable()).isEqualTo(3);
+        assertThat(summary.count(Count.PUBLISH_BUFFER_DROPPED)).isEqualTo(2);
+        assertThat(summary.count(Count.PUBLISHED_FROM_BUFFER)).isEqualTo(3);
+        assertThat(summary.count(Count.PUBLISH_NOT_SENT)).isZero();
+        assertThat(summary.count(Count.PUBLISHED)).isEqualTo(1 + 3 + 1);
+        assertThat(summary.count(Count.RECEIVED)).isEqualTo(5);
+        assertThat(summary.delivery.lost()).as("the dropped were never published: owed to nobody").isZero();
+    }
+
+    @Test
+    void withoutABuffer_aPublishWhileDisconnected_failsAsBefore() {
+        MemoryEngine engine = new MemoryEngine(broker, results, Map.of());
+        assertThat(engine.connect("connect pub", "pub", 1, MemoryEngine.settings().build(), 1, "dev", ReconnectPolicy.none())
+                .ok).isTrue();
+        broker.disconnect("dev");
+        engine.awaitCount(Count.CONNECTIONS_LOST, 1);
+
+        OperationResult r = engine.publish("publish", "pub", 1, MemoryEngine.bufferingPublisher("dev/{msg}", 1, 0));
+        RunSummary summary = engine.shutdown();
+
+        assertThat(r.ok).isFalse();
+        assertThat(r.message).contains(PublishOperation.NOT_CONNECTED);
+        assertThat(summary.count(Count.PUBLISH_NOT_SENT)).isEqualTo(1);
+        assertThat(summary.count(Count.PUBLISH_BUFFERED)).isZero();
+    }
+
+    @Test
     void aSenderStartedAStallLate_sendsEverySlot_catchesUp_andIsOnTimeAgain() {
         MemoryEngine engine = new MemoryEngine(broker, results, Map.of());
         assertThat(engine.connect("connect sub", "sub", 1, MemoryEngine.settings().build(), 1, "{engine}-s", ReconnectPolicy.none())

@@ -38,6 +38,11 @@ public final class PublishSettings {
     public static final Setting<String> RATE_PER = Setting.choice("ratePer", "CLIENT",
             "must be CLIENT (each client's rate) or THREAD (the thread's, shared by its clients)", "CLIENT", "THREAD")
             .emptyMeansDefault();
+    /**
+     * Messages per client held while the client is disconnected, sent when it is connected again; 0: none, a publish
+     * without a connection fails (NOT_CONNECTED).
+     */
+    public static final Setting<Integer> OFFLINE_BUFFER = Setting.integer("offlineBuffer", 0, 0, 10_000_000);
     public static final Setting<Long> ACK_TIMEOUT_MS = Setting.whole("ackTimeoutMs", 10_000, 1, 3_600_000);
 
     /** Seconds, or empty (-1) for no expiry property. */
@@ -54,7 +59,7 @@ public final class PublishSettings {
     public static final Setting<String> USER_PROPERTIES = Setting.multiLine("userProperties", "");
 
     public static final List<Setting<?>> ALL = List.of(SamplerSettings.CLIENT_GROUP, TOPIC, QOS, RETAIN, PAYLOAD_TYPE,
-            PAYLOAD_SIZE, PAYLOAD_TEXT, PAYLOAD_FILE, MEASURE_LATENCY, MESSAGES_PER_SAMPLE, RATE, RATE_PER, MODE, MAX_IN_FLIGHT,
-            MAX_IN_FLIGHT_PER_CLIENT, ACK_TIMEOUT_MS, MESSAGE_EXPIRY_SECONDS, CONTENT_TYPE, PAYLOAD_FORMAT, RESPONSE_TOPIC,
-            CORRELATION_DATA, USER_PROPERTIES);
+            PAYLOAD_SIZE, PAYLOAD_TEXT, PAYLOAD_FILE, MEASURE_LATENCY, MESSAGES_PER_SAMPLE, RATE, RATE_PER, OFFLINE_BUFFER, MODE,
+            MAX_IN_FLIGHT, MAX_IN_FLIGHT_PER_CLIENT, ACK_TIMEOUT_MS, MESSAGE_EXPIRY_SECONDS, CONTENT_TYPE, PAYLOAD_FORMAT,
+            RESPONSE_TOPIC, CORRELATION_DATA, USER_PROPERTIES);
 }

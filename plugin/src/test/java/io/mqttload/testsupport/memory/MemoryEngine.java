@@ -137,7 +137,16 @@ public final class MemoryEngine {
                 PublishSettings.ACK_TIMEOUT_MS.name(), "2000", PublishSettings.RESPONSE_TOPIC.name(), replyTo));
     }
 
-    private OperationResult publish(String label, String group, int thread, PublishOperation op) {
+    /** A publisher of QoS {@code qos} that holds up to {@code bound} messages per disconnected client. */
+    public static PublishOperation bufferingPublisher(String topic, int qos, int bound) {
+        Map<String, String> v = new java.util.HashMap<>(Map.of(PublishSettings.TOPIC.name(), topic,
+                PublishSettings.QOS.name(), Integer.toString(qos), PublishSettings.MODE.name(), "SYNC",
+                PublishSettings.ACK_TIMEOUT_MS.name(), "2000", PublishSettings.OFFLINE_BUFFER.name(), Integer.toString(bound)));
+        return new PublishOperation(SettingValues.of(PublishSettings.ALL, v), payload(), PublishProperties.NONE);
+    }
+
+    /** One sample of {@code op}, which keeps its state (an offline buffer) from one sample to the next. */
+    public OperationResult publish(String label, String group, int thread, PublishOperation op) {
         OperationResult r = sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group),
                 threadGroup(), thread, s));
         runtime.publishSampleEnded();

@@ -34,14 +34,21 @@ class InMemoryPublishScheduleTest {
     @RegisterExtension
     final InMemoryBroker broker = new InMemoryBroker();
 
+    /** A subscriber on {@code filter}, then {@code publishers} publishing clients in thread 1's group "pub". */
+    private MemoryEngine subscribedAndConnected(String filter, int publishers, String idTemplate, ReconnectPolicy policy) {
+        MemoryEngine engine = new MemoryEngine(broker, results, Map.of());
+        assertThat(engine.connect("connect sub", "sub", 1, MemoryEngine.settings().build(), 1, "{engine}-s",
+                ReconnectPolicy.none()).ok).isTrue();
+        assertThat(engine.subscribe("subscribe", "sub", 1, filter, 1).ok).isTrue();
+        assertThat(engine.connect("connect pub", "pub", 1, MemoryEngine.settings().build(), publishers, idTemplate, policy)
+                .ok).isTrue();
+        return engine;
+    }
+
     @Test
     void aDisconnectedDevice_holdsUpToItsBuffer_dropsTheRest_andSendsWhatItHeldOnceBack() {
-        MemoryEngine engine = new MemoryEngine(broker, results, Map.of());
-        assertThat(engine.connect("connect sub", "sub", 1, MemoryEngine.settings().build(), 1, "{engine}-s", ReconnectPolicy.none())
-                .ok).isTrue();
-        assertThat(engine.subscribe("subscribe", "sub", 1, "dev/#", 1).ok).isTrue();
-        assertThat(engine.connect("connect pub", "pub", 1, MemoryEngine.settings().build(), 1, "dev",
-                new ReconnectPolicy(ReconnectPolicy.Kind.FIXED, 5, 300, 300, 0, 0, false)).ok).isTrue();
+        MemoryEngine engine = subscribedAndConnected("dev/#", 1, "dev",
+                new ReconnectPolicy(ReconnectPolicy.Kind.FIXED, 5, 300, 300, 0, 0, false));
         PublishOperation device = MemoryEngine.bufferingPublisher("dev/{msg}", 1, 3);
 
         assertThat(engine.publish("publish", "pub", 1, device).ok).isTrue();
@@ -84,12 +91,7 @@ class InMemoryPublishScheduleTest {
 
     @Test
     void aSenderStartedAStallLate_sendsEverySlot_catchesUp_andIsOnTimeAgain() {
-        MemoryEngine engine = new MemoryEngine(broker, results, Map.of());
-        assertThat(engine.connect("connect sub", "sub", 1, MemoryEngine.settings().build(), 1, "{engine}-s", ReconnectPolicy.none())
-                .ok).isTrue();
-        assertThat(engine.subscribe("subscribe", "sub", 1, "sched/#", 1).ok).isTrue();
-        assertThat(engine.connect("connect pub", "pub", 1, MemoryEngine.settings().build(), CLIENTS, "{engine}-p-{client}",
-                ReconnectPolicy.none()).ok).isTrue();
+        MemoryEngine engine = subscribedAndConnected("sched/#", CLIENTS, "{engine}-p-{client}", ReconnectPolicy.none());
         // The schedule began a stall ago: the sender owes that stall's slots when its first sample starts.
         long anchor = MicroClock.nowMicros() - STALL_MICROS;
         PublishSlots slots = new PublishSlots(RATE, true, CLIENTS, 1, anchor);

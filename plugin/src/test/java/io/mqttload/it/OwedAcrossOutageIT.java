@@ -74,8 +74,8 @@ class OwedAcrossOutageIT {
             assertThat(summary.count(Count.DUPLICATES)).as("duplicates against the tap's count").isEqualTo(tapDuplicates);
             assertThat(summary.count(Count.QOS2_DUPLICATES)).isZero();
             assertThat(summary.delivery.lost()).as(summary.verdictLine()).isZero();
-            assertThat(summary.verdict()).as(summary.verdictLine()).isEqualTo(Verdict.NO_LOSS);
             if (persistent) {
+                assertThat(summary.verdict()).as(summary.verdictLine()).isEqualTo(Verdict.NO_LOSS);
                 // Mosquitto kept every session and queued what was published meanwhile: all of it owed, all of it
                 // delivered, the backlog drained after the return.
                 assertThat(summary.count(Count.SUBSCRIBER_SESSIONS_LOST)).isZero();
@@ -91,9 +91,15 @@ class OwedAcrossOutageIT {
                 assertThat(summary.count(Count.SUBSCRIBER_SESSIONS_LOST)).isEqualTo(SUBSCRIBERS);
                 assertThat(summary.count(Count.SUBSCRIBER_LAPSES_RECORDED)).isEqualTo(SUBSCRIBERS);
                 assertThat(notDelivered).isGreaterThanOrEqualTo(SUBSCRIBERS * 2_000L);
-                assertThat(summary.delivery.publishedWhileSessionLost).isEqualTo(notDelivered);
+                // Messages sent between a new SUBSCRIBE and its SUBACK the suite leaves undecided (a run saw 11 of
+                // 8,371): it cannot tell from its clocks whether Mosquitto routed them before the subscription, so the
+                // verdict is LOSS (UNCERTAIN) with nothing lost whenever one of them did not arrive.
+                long undecided = summary.delivery.undecidedAroundSubscription;
+                assertThat(summary.delivery.publishedWhileSessionLost + undecided).isEqualTo(notDelivered);
                 assertThat(summary.delivery.expected + notDelivered).isEqualTo(SUBSCRIBERS * acknowledged);
                 assertThat(summary.verdictLine()).contains("owed to nobody (publishedWhileSessionLost)");
+                assertThat(summary.verdict()).as(summary.verdictLine())
+                        .isEqualTo(undecided == 0 ? Verdict.NO_LOSS : Verdict.LOSS_UNCERTAIN);
             }
         }
     }

@@ -372,7 +372,7 @@ public final class MosquittoBroker implements AutoCloseable {
             BrokerExitedException failure = null;
             for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
                 List<Integer> ports = FreePorts.tcpPorts(2);
-                MosquittoBroker broker = new MosquittoBroker(newDirectory(), ports.get(0),
+                MosquittoBroker broker = new MosquittoBroker(newDirectory(autosaveSeconds >= 0), ports.get(0),
                         webSocket ? ports.get(1) : -1, settings, bridges, autosaveSeconds);
                 try {
                     broker.start();
@@ -391,9 +391,15 @@ public final class MosquittoBroker implements AutoCloseable {
             throw failure;
         }
 
-        private static Path newDirectory() {
+        /** A new folder; {@code sharedWithBroker}: writable by all, as mosquitto started as root drops to its own user. */
+        private static Path newDirectory(boolean sharedWithBroker) {
             try {
-                return Files.createTempDirectory("mqttload-mosquitto-");
+                Path directory = Files.createTempDirectory("mqttload-mosquitto-");
+                if (sharedWithBroker) {
+                    Files.setPosixFilePermissions(directory, java.nio.file.attribute.PosixFilePermissions.fromString(
+                            "rwxrwxrwx"));
+                }
+                return directory;
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot create a temporary folder for mosquitto", e);
             }

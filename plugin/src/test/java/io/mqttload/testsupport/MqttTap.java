@@ -205,9 +205,10 @@ public final class MqttTap implements AutoCloseable {
                 } while ((b & 0x80) != 0);
                 byte[] body = new byte[length];
                 in.readFully(body);
-                if ((first >>> 4) == CONNECT && upstream) {
+                if (upstream) {
+                    // Read before it is passed on: the broker's answer may come back before this thread's next step.
                     read(first, body, c, true);
-                    if (refusing.test(c.clientId)) {
+                    if ((first >>> 4) == CONNECT && refusing.test(c.clientId)) {
                         refused.incrementAndGet();
                         c.cut = true;
                         reset(c.client);
@@ -218,12 +219,22 @@ public final class MqttTap implements AutoCloseable {
                     // Cut: nothing more passes, so nothing more is counted.
                     return;
                 }
-                out.write(first);
-                out.write(lengthBytes, 0, lengthCount);
-                out.write(body);
-                out.flush();
-                // Read once passed on: a delivery or an acknowledgement counts when its peer has it.
-                read(first, body, c, upstream);
+                if (!upstream) {
+                    // Read before it is passed on, so that the count is there when the client acts on it; a delivery
+                    // that could not be passed on (a cut) is taken back below.
+                    read(first, body, c, false);
+                }
+                try {
+                    out.write(first);
+                    out.write(lengthBytes, 0, lengthCount);
+                    out.write(body);
+                    out.flush();
+                } catch (IOException e) {
+                    if (!upstream && (first >>> 4) == PUBLISH) {
+                        undeliver(first, body, c);
+                    }
+                    throw e;
+                }
             }
         } catch (IOException e) {
             // Either side closed, or a cut reset it: both sockets go below.
@@ -237,9 +248,6 @@ public final class MqttTap implements AutoCloseable {
         int type = first >>> 4;
         ByteBuffer buf = ByteBuffer.wrap(body);
         if (type == CONNECT && upstream) {
-            if (!c.clientId.isEmpty()) {
-                return;
-            }
             skipString(buf);
             c.level = buf.get() & 0xFF;
             buf.position(buf.position() + 3);
@@ -268,6 +276,19 @@ public final class MqttTap implements AutoCloseable {
             if (key != null && accepted) {
                 acknowledged.add(key);
             }
+        }
+    }
+
+    private void undeliver(int first, byte[] body, Connection c) {
+        ByteBuffer buf = ByteBuffer.wrap(body);
+        skipString(buf);
+        if (((first >>> 1) & 3) > 0) {
+            buf.getShort();
+        }
+        skipProperties(buf, c);
+        if (buf.remaining() >= PayloadHeader.SIZE) {
+            delivered.get(c.clientId).computeIfPresent(key(PayloadHeader.streamId(buf), PayloadHeader.sequence(buf)),
+                    (k, n) -> n == 1 ? null : n - 1);
         }
     }
 

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntUnaryOperator;
 import java.util.function.Predicate;
 
 import io.mqttload.measure.PayloadHeader;
@@ -37,6 +38,9 @@ public final class MqttTap implements AutoCloseable {
     private final Thread acceptor;
     private final AtomicInteger refused = new AtomicInteger();
     private volatile Predicate<String> refusing = id -> false;
+    private final AtomicInteger connects = new AtomicInteger();
+    /** The reason code the tap answers a CONNECT with itself, by its number (1 for the first it saw); 0: passed on. */
+    private volatile IntUnaryOperator answered = n -> 0;
     /** Messages (stream << 32 | sequence) the broker acknowledged to a publisher through this tap. */
     private final Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
     /** Per client id, how many times the broker delivered each message to it through this tap. */
@@ -83,6 +87,15 @@ public final class MqttTap implements AutoCloseable {
     /** Forwards every new connection again after {@link #cutAndRefuse}. */
     public void accept() {
         refusing = id -> false;
+    }
+
+    /**
+     * Answers CONNECTs itself, with an MQTT 5 CONNACK of the reason code {@code reasonByNumber} gives a CONNECT's number
+     * (1 for the first; 0x89 server busy, 0x9F connection rate exceeded; 0: passed on to the broker), and closes them:
+     * a broker that refuses for now, in front of one (Mosquitto 2.0.11 at max_connections closes without a CONNACK).
+     */
+    public void answerConnects(IntUnaryOperator reasonByNumber) {
+        answered = reasonByNumber;
     }
 
     /** Connections reset at their CONNECT while refusing. */
@@ -208,6 +221,16 @@ public final class MqttTap implements AutoCloseable {
                 if (upstream) {
                     // Read before it is passed on: the broker's answer may come back before this thread's next step.
                     read(first, body, c, true);
+                    int reason = (first >>> 4) == CONNECT ? answered.applyAsInt(connects.incrementAndGet()) : 0;
+                    if (reason != 0) {
+                        c.cut = true;
+                        OutputStream toClient = c.client.getOutputStream();
+                        toClient.write(new byte[] {0x20, 3, 0, (byte) reason, 0});
+                        toClient.flush();
+                        reset(c.broker);
+                        ProxySockets.closeQuietly(c.client);
+                        return;
+                    }
                     if ((first >>> 4) == CONNECT && refusing.test(c.clientId)) {
                         refused.incrementAndGet();
                         c.cut = true;

@@ -92,6 +92,10 @@ public final class ReceiverScope {
      * subscriptions would begin, should the broker it comes back to have kept no session for it.
      */
     public synchronized void connectionLost() {
+        if (beforeLoss != null) {
+            // Lost again before its subscriptions were granted back (a SUBSCRIBE cut short): the lapse began earlier.
+            return;
+        }
         Map<Integer, Long> highest = new TreeMap<>();
         for (var e : streams.entrySet()) {
             StreamTracker t = e.getValue();

@@ -267,6 +267,9 @@ public enum Count {
             + " (sessionsTakenOver)", ENGINE),
     CLIENTS_TAKEN_OVER_AGAIN("clientsTakenOverAgain", COUNTER, "clients taken over more than once: each came back"
             + " with its id (its reconnect policy), took the session back and lost it again, a ping-pong", ENGINE),
+    RESUBSCRIBES_CUT_SHORT("resubscribesCutShort", COUNTER, "SUBSCRIBEs sent again after a reconnect without session"
+            + " whose connection was lost before the SUBACK (taken over again, dropped): not failures, the client"
+            + " subscribes again when it is back and the lapse runs from its first loss", ENGINE),
     TAKEOVERS_PER_CLIENT_ID_MAX("takeoversPerClientIdMax", PEAK, MAX, "the longest ping-pong: the most takeovers of one"
             + " client id on an engine, whichever of its clients lost the session (1: nobody fought back)", ENGINE);
 

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 
 import io.mqttload.client.Errors;
 import io.mqttload.client.LoadConnection;
+import io.mqttload.client.SubscribeRefusedException;
 import io.mqttload.client.SubscribeOptions;
 import io.mqttload.delivery.DeliveryLedger;
 import io.mqttload.delivery.ReceiverScope;
@@ -105,7 +106,9 @@ final class Resubscriber {
         for (Map.Entry<Granted, List<String>> e : byGrant(filters).entrySet()) {
             Granted g = e.getKey();
             subscribed.add(connection.subscribe(e.getValue(), g.qos, g.options).whenComplete((ok, error) -> {
-                if (error != null) {
+                if (error != null && cutShort(error)) {
+                    metrics.count(Count.RESUBSCRIBES_CUT_SHORT);
+                } else if (error != null) {
                     metrics.failed(FailureTally.Kind.SUBSCRIBE, g.sampler, "subscribing again after a reconnect"
                             + " without session: " + Errors.reason(error));
                 }
@@ -115,6 +118,10 @@ final class Resubscriber {
         CompletableFuture.allOf(subscribed.toArray(new CompletableFuture<?>[0])).whenComplete((ok, error) -> {
             long grantedAt = MicroClock.nowMicros();
             for (ReceiverScope scope : own) {
+                if (error != null && cutShort(error)) {
+                    // The lapse goes on from the first loss: the next return subscribes again and records it whole.
+                    continue;
+                }
                 if (error == null) {
                     Map<Integer, Long> sentAfter = new LinkedHashMap<>();
                     ledger.lastSent(sentBefore.get(scope).keySet()).forEach((id, last) -> sentAfter.put(id, last + 2));
@@ -127,6 +134,14 @@ final class Resubscriber {
                 metrics.count(Count.SUBSCRIBER_LAPSES_RECORDED);
             }
         });
+    }
+
+    /**
+     * Whether a SUBSCRIBE failed because its connection was lost before the SUBACK (taken over, dropped), not because
+     * the broker refused it: the client subscribes again when it is back, so this is no failure of its own.
+     */
+    private boolean cutShort(Throwable error) {
+        return !(Errors.unwrap(error) instanceof SubscribeRefusedException) && !connection.isConnected();
     }
 
     /** The filters asked for with the same QoS, options and sampler: one SUBSCRIBE each, as they were first asked for. */

@@ -235,4 +235,47 @@ class InMemorySessionLapseTest {
         assertThat(merged.count(Count.SUBSCRIBER_LAPSES_RECORDED)).isEqualTo(1);
         assertThat(merged.verdict()).isEqualTo(Verdict.NO_LOSS);
     }
+
+    @Test
+    void aSubscribeAgainCutShortByAnotherLoss_isNoFailure_andTheLapseRunsFromTheFirstLoss() {
+        MemoryEngine engine = engine();
+        ConnectionSettings clean = MemoryEngine.settings().build();
+        engine.connect("connect sub", "sub", 1, clean, 1, "sub-cut", RECONNECTS);
+        assertThat(engine.subscribe("subscribe", "sub", 1, "lapse/#", 1).ok).isTrue();
+        engine.connect("connect pub", "pub", 1, clean, 1, "pub", ReconnectPolicy.none());
+        publish(engine, 10);
+        engine.awaitCount(Count.RECEIVED, 10);
+
+        // Back without its session, the subscriber subscribes again; the broker holds the SUBSCRIBE, and the
+        // connection is lost again before the SUBACK, as when a takeover or a network drop cuts it short.
+        broker.holdSubscriptions();
+        broker.disconnect("sub-cut");
+        engine.awaitCount(Count.SUBSCRIBER_SESSIONS_LOST, 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> broker.count(InMemoryBroker.Count.SUBSCRIBES_HELD) == 1);
+        MemoryEngine.letTheClockMoveOn(5_000);
+        publish(engine, 10);
+        broker.refuseConnects("SERVER_UNAVAILABLE");
+        broker.disconnect("sub-cut");
+        broker.releaseSubscriptions();
+        engine.awaitCount(Count.RESUBSCRIBES_CUT_SHORT, 1);
+        MemoryEngine.letTheClockMoveOn(5_000);
+        publish(engine, 10);
+        MemoryEngine.letTheClockMoveOn(5_000);
+        broker.acceptConnects();
+        engine.awaitCount(Count.SUBSCRIBER_LAPSES_RECORDED, 1);
+        MemoryEngine.letTheClockMoveOn(5_000);
+        publish(engine, 10);
+        engine.awaitCount(Count.RECEIVED, 20);
+        RunSummary summary = engine.shutdown();
+
+        assertThat(summary.count(Count.SUBSCRIBE_FAILED)).as(summary.toTable()).isZero();
+        assertThat(summary.count(Count.RESUBSCRIBES_CUT_SHORT)).isEqualTo(1);
+        assertThat(summary.count(Count.SUBSCRIBER_SESSIONS_LOST)).isEqualTo(2);
+        assertThat(summary.count(Count.SUBSCRIBER_LAPSES_RECORDED)).isEqualTo(1);
+        // The 20 published while it held no subscription, across both losses, are owed to nobody.
+        assertThat(summary.delivery.publishedWhileSessionLost).isEqualTo(20);
+        assertThat(summary.delivery.expected).isEqualTo(20);
+        assertThat(summary.delivery.lost()).isZero();
+        assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
+    }
 }

@@ -146,7 +146,7 @@ class SummaryJsonTest {
                 Count.RECOVERY_ATTEMPTS_MAX, Count.OUTAGE_SESSIONS_KEPT, Count.OUTAGE_SESSIONS_LOST,
                 Count.BACKLOG_RECEIVED, Count.BACKLOG_DRAIN_MILLIS, Count.SESSIONS_TAKEN_OVER,
                 Count.TAKEOVERS_INFERRED, Count.CLIENTS_TAKEN_OVER, Count.CLIENTS_TAKEN_OVER_AGAIN,
-                Count.TAKEOVERS_PER_CLIENT_ID_MAX, Count.QOS2_DUPLICATES);
+                Count.RESUBSCRIBES_CUT_SHORT, Count.TAKEOVERS_PER_CLIENT_ID_MAX, Count.QOS2_DUPLICATES);
         assertThat(savedKeys).containsExactlyElementsOf(Count.SUMMARY.stream().filter(c -> !added.contains(c))
                 .map(Count::key).collect(Collectors.toList()));
         for (String key : savedKeys) {

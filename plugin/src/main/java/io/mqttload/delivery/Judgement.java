@@ -52,6 +52,12 @@ public final class Judgement {
         if (despiteNoLocal > 0) {
             why.add("the broker sent " + despiteNoLocal + " message(s) to their own publisher's no-local subscription");
         }
+        long qos2Duplicates = count.applyAsLong(Count.QOS2_DUPLICATES);
+        if (qos2Duplicates > 0) {
+            // QoS 1 may arrive twice (counted, allowed); QoS 2 promised exactly once, so a second copy is the broker's fault.
+            why.add("the broker delivered " + qos2Duplicates + " QoS 2 message(s) twice (" + Count.QOS2_DUPLICATES.key()
+                    + "): QoS 2 promises exactly once");
+        }
         long unserved = count.applyAsLong(Count.SHARED_GROUPS_UNSERVED);
         if (unserved > 0) {
             // Not loss: a broker that takes $share/... as an ordinary filter owes the group nothing (the group named

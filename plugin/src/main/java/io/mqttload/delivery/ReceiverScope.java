@@ -164,7 +164,7 @@ public final class ReceiverScope {
 
     /** Tracks one measured message; called from the receiving client's Netty thread. */
     public void track(int streamId, int sequence, EngineMetrics metrics) {
-        track(tracker(streamId), sequence, metrics);
+        track(tracker(streamId), sequence, false, metrics);
     }
 
     /**
@@ -177,8 +177,11 @@ public final class ReceiverScope {
         return tracker != null ? tracker : streams.computeIfAbsent(streamId, id -> new StreamTracker());
     }
 
-    /** Tracks one measured message of the stream whose tracker here is {@code tracker}. */
-    public void track(StreamTracker tracker, int sequence, EngineMetrics metrics) {
+    /**
+     * Tracks one measured message of the stream whose tracker here is {@code tracker}; {@code exactlyOnce}: it came at
+     * QoS 2, so a second copy is a broken promise, not the duplicate QoS 1 allows.
+     */
+    public void track(StreamTracker tracker, int sequence, boolean exactlyOnce, EngineMetrics metrics) {
         StreamTracker.Outcome outcome;
         long gap = 0;
         // Members of a shared group receive on different event-loop threads.
@@ -197,6 +200,9 @@ public final class ReceiverScope {
                 break;
             case DUPLICATE:
                 metrics.count(Count.DUPLICATES);
+                if (exactlyOnce) {
+                    metrics.count(Count.QOS2_DUPLICATES);
+                }
                 break;
             default:
                 break;

@@ -73,6 +73,8 @@ public enum Count {
     RECEIVED_FROM_UNKNOWN_STREAMS("receivedFromUnknownStreams", RUN_END, FROM_LEDGERS, "distinct messages from"
             + " publishers the ledgers do not hold (other engines, other runs)", ENGINE),
     DUPLICATES("duplicates", COUNTER, "messages a receiver got again", ENGINE),
+    QOS2_DUPLICATES("qos2Duplicates", COUNTER, "messages a receiver got again at QoS 2, which promises exactly once:"
+            + " a broken promise; fails the verdict (also in duplicates)", ENGINE),
     REORDERED("reordered", COUNTER, "messages that arrived after a later message of their stream", ENGINE),
     MISSING_IN_GAPS("missingInGaps", RUN_END, "sequence numbers skipped and still missing at the end of the run",
             ENGINE),

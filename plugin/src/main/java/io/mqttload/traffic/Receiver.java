@@ -95,7 +95,7 @@ final class Receiver {
         metrics.pubToSubPairs.record(PayloadHeader.publishingEngine(streamId), micros);
         ReceiverScope scope = scopeFor(message);
         if (scope != null) {
-            scope.track(tracker(scope, streamId), PayloadHeader.sequence(payload), metrics);
+            scope.track(tracker(scope, streamId), PayloadHeader.sequence(payload), message.qos() == 2, metrics);
         }
     }
 

@@ -50,7 +50,9 @@ public final class HiveMqConnection implements LoadConnection {
     private final AtomicBoolean connected = new AtomicBoolean();
     private volatile boolean everConnected;
     private volatile boolean closing;
-    /** Until when a planned outage (see {@link #drop}) holds reconnect attempts back, in nano time. */
+    /** How long the planned outage that {@link #drop} began holds the client away from its loss, ms; 0: none. */
+    private volatile long dropOfflineMillis;
+    /** Until when a planned outage holds reconnect attempts back, in nano time: its time from the loss the client saw. */
     private volatile long offlineUntilNanos;
     /** The index of the broker node in the settings' list this client is connected to (or was, last). */
     private volatile int node;
@@ -223,8 +225,14 @@ public final class HiveMqConnection implements LoadConnection {
             ctx.getReconnector().transportConfig(ClientConfigs.transport(settings.forNode(next), localAddress));
             reconnectTarget = next;
         }
-        // A planned outage's clients stay away for its time, then go on under their policy.
-        delay = Math.max(delay, TimeUnit.NANOSECONDS.toMillis(offlineUntilNanos - System.nanoTime()));
+        // A planned outage's clients stay away for its time from the loss they saw (after it was told to the listener,
+        // so that the recovery, timed from that loss, is never shorter), then go on under their policy.
+        long offline = dropOfflineMillis;
+        if (offline > 0 && wasConnected) {
+            dropOfflineMillis = 0;
+            offlineUntilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(offline);
+        }
+        delay = Math.max(delay, Retries.millisUntil(offlineUntilNanos));
         listener.retrying(!everConnected, delay);
         // Through the client's reconnector: it keeps the first connect's future open across the retries, and the
         // session's subscriptions and queued publishes across a reconnect.
@@ -284,7 +292,7 @@ public final class HiveMqConnection implements LoadConnection {
     @Override
     public void drop(long offlineMillis) {
         if (connected.get()) {
-            offlineUntilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(offlineMillis);
+            dropOfflineMillis = offlineMillis;
             phases.drop();
         }
     }

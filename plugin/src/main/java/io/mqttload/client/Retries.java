@@ -21,6 +21,15 @@ public final class Retries {
         this.previousMillis = policy.firstPreviousMillis();
     }
 
+    /**
+     * Whole milliseconds from now until {@code nanoTime} (a {@link System#nanoTime()} instant), rounded up so that a
+     * delay of that many milliseconds never ends before it; 0 when it has passed.
+     */
+    public static long millisUntil(long nanoTime) {
+        long nanos = nanoTime - System.nanoTime();
+        return nanos <= 0 ? 0 : (nanos + 999_999) / 1_000_000;
+    }
+
     public ReconnectPolicy policy() {
         return policy;
     }

@@ -72,6 +72,8 @@ final class Link {
     volatile boolean closing;
     /** Until when a planned outage holds reconnect attempts back, in nano time (as HiveMqConnection's). */
     volatile long offlineUntilNanos;
+    /** As HiveMqConnection: the planned outage a drop began, held from the loss the client sees; 0: none. */
+    volatile long dropOfflineMillis;
     private volatile boolean reconnecting;
     private int attempts;
     final Map<String, Granted> subscriptions = new LinkedHashMap<>();
@@ -195,7 +197,12 @@ final class Link {
             }
             return;
         }
-        delay = Math.max(delay, TimeUnit.NANOSECONDS.toMillis(offlineUntilNanos - System.nanoTime()));
+        long offline = dropOfflineMillis;
+        if (offline > 0 && refusal < 0) {
+            dropOfflineMillis = 0;
+            offlineUntilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(offline);
+        }
+        delay = Math.max(delay, Retries.millisUntil(offlineUntilNanos));
         reconnecting = true;
         attempts++;
         events.retrying(false, delay);

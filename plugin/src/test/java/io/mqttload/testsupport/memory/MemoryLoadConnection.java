@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import io.mqttload.client.BrokerNode;
@@ -145,7 +144,7 @@ final class MemoryLoadConnection implements LoadConnection {
     public void drop(long offlineMillis) {
         // A network that goes away looks to the client as a broker that closed the connection: lost, then its policy.
         if (link.connected) {
-            link.offlineUntilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(offlineMillis);
+            link.dropOfflineMillis = offlineMillis;
             link.broker.disconnect(link.clientId);
         }
     }

@@ -137,7 +137,7 @@ public final class PublishSchedule {
                 return null;
             }
             return String.format(Locale.ROOT, "'%s' published %.1f msg/s over the last %.0f s, behind the %.1f msg/s its"
-                    + " throughput timers schedule: the broker saw less load than the plan asks", sampler.label, offered,
+                    + " schedule asks (its rate or throughput timers): the broker saw less load than the plan asks", sampler.label, offered,
                     seconds, scheduled);
         }
     }

@@ -47,8 +47,8 @@ public enum Latency {
     public static final String UNIT = "µs";
 
     /** What a report says in place of a figure from the intended time when no message had one. */
-    public static final String NO_INTENDED_TIME = "no intended send time: no publisher was paced by a throughput timer"
-            + " the engine reads (docs/measurement.md)";
+    public static final String NO_INTENDED_TIME = "no intended send time: no publisher was paced by its own rate or by a"
+            + " throughput timer the engine reads (docs/measurement.md)";
 
     /**
      * Where a figure is kept: the engine's run total (and each interval's), each sampler's, each broker node's (the

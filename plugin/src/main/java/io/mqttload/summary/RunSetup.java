@@ -118,11 +118,11 @@ public final class RunSetup {
     }
 
     /**
-     * The throughput timers' publish rate and how long the publishers were behind it, or empty when no timer paced
-     * them.
+     * The plan's publish rate (the Publish samplers' own rates and throughput timers) and how long the publishers
+     * were behind it, or empty when nothing paced them.
      */
     public static String scheduleText(long scheduledRate, long behindSeconds) {
-        return scheduledRate <= 0 ? "" : String.format(Locale.ROOT, "publish %d msg/s (throughput timers), behind it %d s",
+        return scheduledRate <= 0 ? "" : String.format(Locale.ROOT, "publish %d msg/s (the plan's schedule), behind it %d s",
                 scheduledRate, behindSeconds);
     }
 

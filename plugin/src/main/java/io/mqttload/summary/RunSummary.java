@@ -269,7 +269,7 @@ public final class RunSummary {
         t.append(String.format(Locale.ROOT, "%-28s %s%n", "actual rate pub:sub (msg/s)", rates().pubSub()));
         t.append(String.format(Locale.ROOT, "%-28s %s%n", "drain", rates().drainText()));
         if (count(Count.SCHEDULED_PUBLISH_RATE) > 0) {
-            t.append(String.format(Locale.ROOT, "%-28s %d (throughput timers), behind it %d s%n", "scheduled pub (msg/s)",
+            t.append(String.format(Locale.ROOT, "%-28s %d (the plan's schedule), behind it %d s%n", "scheduled pub (msg/s)",
                     count(Count.SCHEDULED_PUBLISH_RATE), count(Count.PUBLISH_BEHIND_SCHEDULE_SECONDS)));
         }
         t.append(String.format(Locale.ROOT, "%-28s ok %d  failed %d  lost %d  reconnects %d%n", "connections",

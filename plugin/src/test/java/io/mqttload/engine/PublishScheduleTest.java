@@ -36,7 +36,7 @@ class PublishScheduleTest {
         assertThat(metrics.sum(Count.PUBLISH_BEHIND_SCHEDULE_SECONDS)).isEqualTo(3);
         assertThat(metrics.sum(Count.SCHEDULED_PUBLISH_RATE)).isEqualTo(20);
         assertThat(events).singleElement().asString().startsWith("'publish' published 0.0 msg/s over the last")
-                .endsWith("behind the 20.0 msg/s its throughput timers schedule: the broker saw less load than the plan"
+                .endsWith("behind the 20.0 msg/s its schedule asks (its rate or throughput timers): the broker saw less load than the plan"
                         + " asks");
     }
 

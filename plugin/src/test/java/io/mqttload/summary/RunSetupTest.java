@@ -59,7 +59,7 @@ class RunSetupTest {
         assertThat(t.toString()).isEqualTo(String.join("\n",
                 "test plan    'Shared | fan-in' (shared-sub)",
                 "subscribe    'subs' on 50 client(s): filter $share/g/t/#, QoS 1",
-                "schedule     publish 1000 msg/s (throughput timers), behind it 2 s",
+                "schedule     publish 1000 msg/s (the plan's schedule), behind it 2 s",
                 "broker       tcp://b:1883 mosquitto version 2.0.11",
                 "engines      2 (e1 on a; e2 on b)", ""));
         StringBuilder m = new StringBuilder();
@@ -73,7 +73,7 @@ class RunSetupTest {
     @Test
     void noTimerNoSchedule() {
         assertThat(RunSetup.scheduleText(0, 0)).isEmpty();
-        assertThat(List.of(RunSetup.scheduleText(50, 0))).containsExactly("publish 50 msg/s (throughput timers), behind it 0 s");
+        assertThat(List.of(RunSetup.scheduleText(50, 0))).containsExactly("publish 50 msg/s (the plan's schedule), behind it 0 s");
     }
 
     @Test

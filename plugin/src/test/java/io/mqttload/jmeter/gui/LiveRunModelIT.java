@@ -96,7 +96,7 @@ class LiveRunModelIT {
             // PublishScheduleTest's and PublishPacingTest's.
             String table = summary.toTable();
             assertThat(summary.count(Count.SCHEDULED_PUBLISH_RATE)).as(table).isEqualTo(100);
-            assertThat(table).contains("scheduled pub (msg/s)        100 (throughput timers)");
+            assertThat(table).contains("scheduled pub (msg/s)        100 (the plan's schedule)");
             assertThat(summary.count(Count.SCHEDULED_IN_WINDOW)).as(table).isPositive();
             assertThat(summary.publishRate() * summary.measuredSeconds).as(table)
                     .isCloseTo(summary.count(Count.ACKNOWLEDGED_IN_WINDOW), within(1e-6));

@@ -226,8 +226,8 @@ public final class Judgement {
                     : publishFailed > 0 ? "with " + publishFailed + " publish(es) failed, publishing fell" : "publishing";
             b.append("; ").append(cause).append(" behind schedule ").append(behind)
                     .append(wholeRun ? " engine-second(s)" : " s")
-                    .append(" (under 90 % of the rate the plan's schedule asks for, the Publish samplers' rates or throughput timers): the broker saw less load"
-                            + " than the plan asks");
+                    .append(" (under 90 % of the rate the plan's schedule asks for, the Publish samplers' rates or"
+                            + " throughput timers): the broker saw less load than the plan asks");
         }
         long shared = count.applyAsLong(Count.SHARED_SCOPES_ACROSS_ENGINES);
         if (!wholeRun && shared > 0) {

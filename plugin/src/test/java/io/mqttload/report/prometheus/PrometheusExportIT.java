@@ -107,7 +107,7 @@ class PrometheusExportIT {
             assertThat(sampler).isEqualTo(buckets);
 
             for (String series : scraped.keySet()) {
-                assertThat(series).as("metric name").matches("mqttload_[a-z_]+(\\{.*})?");
+                assertThat(series).as("metric name").matches("mqttload_[a-z0-9_]+(\\{.*})?");
             }
             for (Matcher m = LABEL.matcher(text(port)); m.find();) {
                 assertThat(m.group(1)).as("label name").isIn("run", "scenario", "engine", "sampler", "node", "phase", "le",

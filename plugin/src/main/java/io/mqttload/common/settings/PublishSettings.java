@@ -42,7 +42,8 @@ public final class PublishSettings {
      * Messages per client held while the client is disconnected, sent when it is connected again; 0: none, a publish
      * without a connection fails (NOT_CONNECTED).
      */
-    public static final Setting<Integer> OFFLINE_BUFFER = Setting.integer("offlineBuffer", 0, 0, 10_000_000);
+    public static final Setting<Integer> OFFLINE_BUFFER = Setting.integer("offlineBuffer", 0, 0, 10_000_000)
+            .emptyMeansDefault();
     public static final Setting<Long> ACK_TIMEOUT_MS = Setting.whole("ackTimeoutMs", 10_000, 1, 3_600_000);
 
     /** Seconds, or empty (-1) for no expiry property. */

@@ -84,7 +84,8 @@ class ShippedPlansOnTwoEnginesIT {
             Map.entry("rabbitmq-idle-connections", Map.of("connectionsPerThread", "50", "idleSeconds", "1")),
             Map.entry("rabbitmq-one-to-one", Map.of("samples", "2", "intervalMs", "500", "pairsPerThread", "10")),
             Map.entry("scalagent-multi-publisher", Map.of("samples", "10", "publishersPerPartition", "20")),
-            Map.entry("stress-max-rate", Map.of("samples", "5", "subscribersPerPartition", "5", "probeSamples", "5")));
+            // The probe keeps its own schedule (10 msg/s): a sample is one second of it.
+            Map.entry("stress-max-rate", Map.of("samples", "5", "subscribersPerPartition", "5", "probeSamples", "1")));
 
     /** As many as the cases JUnit runs at a time (junit.jupiter.execution.parallel.config.fixed.parallelism). */
     private static final int SETUPS = 2;

@@ -7,11 +7,8 @@ import java.util.EnumMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 
 import org.HdrHistogram.Histogram;
 
@@ -32,6 +29,8 @@ public final class EngineMetrics {
     public final FailureTally failures = new FailureTally();
     /** The outages the plan declared and how their clients came back. */
     public final RecoveryTracker recovery = new RecoveryTracker();
+    /** The engine's clients by client id, for session takeovers. */
+    public final ClientIds clientIds = new ClientIds();
     /** Per broker node of the connection's list (one node unless the plan lists a cluster's). */
     public final NodeMetrics.Table nodes = new NodeMetrics.Table();
     /** The engine's counts, updated by the events below and read with {@link #sum(Count)}. */
@@ -381,38 +380,6 @@ public final class EngineMetrics {
         return first;
     }
 
-    /** Takeovers per client id on this engine: two groups sharing ids ping-pong on each id (sessionTakenOver). */
-    private final ConcurrentHashMap<String, AtomicInteger> takeoversById = new ConcurrentHashMap<>();
-
-    /**
-     * Per client id, whether each client of this engine with that id holds a connection or is getting one: a
-     * connection closed without a reason while another holds or takes the id was taken over (see {@link #anotherHolds}).
-     */
-    private final ConcurrentHashMap<String, BooleanSupplier[]> holdersById = new ConcurrentHashMap<>();
-
-    /** A client of this engine uses {@code clientId}; {@code holdsOrTakes} says whether it is connected or connecting. */
-    public void usesId(String clientId, BooleanSupplier holdsOrTakes) {
-        holdersById.merge(clientId, new BooleanSupplier[] {holdsOrTakes}, (a, b) -> {
-            BooleanSupplier[] all = Arrays.copyOf(a, a.length + b.length);
-            System.arraycopy(b, 0, all, a.length, b.length);
-            return all;
-        });
-    }
-
-    /** Whether a client of this engine other than {@code self} with {@code clientId} is connected or connecting now. */
-    public boolean anotherHolds(String clientId, BooleanSupplier self) {
-        BooleanSupplier[] holders = holdersById.get(clientId);
-        if (holders == null) {
-            return false;
-        }
-        for (BooleanSupplier h : holders) {
-            if (h != self && h.getAsBoolean()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
      * A client's session was taken over by another connection with its id (MQTT 5 reason 0x8E, or inferred), for the
      * {@code clientTakeovers}-th time for this client: counted per client and per id, for the ping-pong's length.
@@ -424,8 +391,7 @@ public final class EngineMetrics {
         } else if (clientTakeovers == 2) {
             count(Count.CLIENTS_TAKEN_OVER_AGAIN);
         }
-        peak(Count.TAKEOVERS_PER_CLIENT_ID_MAX, takeoversById.computeIfAbsent(clientId, id -> new AtomicInteger())
-                .incrementAndGet());
+        peak(Count.TAKEOVERS_PER_CLIENT_ID_MAX, clientIds.takenOver(clientId));
     }
 
     /** A client that lost its connection to {@code from} reconnected to {@code to} (failover). */

@@ -32,7 +32,7 @@ final class Takeovers {
 
     /** The client is about to connect for the first time: the engine learns that it uses its id. */
     void register() {
-        metrics.usesId(clientId, holder);
+        metrics.clientIds.uses(clientId, holder);
     }
 
     /** A connect attempt starts (or is due) at {@code micros}. */
@@ -47,7 +47,7 @@ final class Takeovers {
 
     /** Whether a connection of this client closed without a reason was taken over by another client of the engine. */
     boolean closedByAnother() {
-        return metrics.anotherHolds(clientId, holder);
+        return metrics.clientIds.anotherHolds(clientId, holder);
     }
 
     /** Counts a takeover, {@code inferred} when the broker gave no reason. */

@@ -54,8 +54,17 @@ persistence false
 EOF
 "${broker_cores[@]}" /usr/sbin/mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
 broker=$!
-cleanup() { kill "$broker" 2>/dev/null || true; wait "$broker" 2>/dev/null || true; }
+generator=
+cleanup() {
+  if [ -n "$generator" ]; then
+    pkill -P "$generator" 2>/dev/null || true
+    kill "$generator" 2>/dev/null || true
+  fi
+  kill "$broker" 2>/dev/null || true
+  wait 2>/dev/null || true
+}
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 for _ in $(seq 100); do
   (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
   sleep 0.05
@@ -75,7 +84,10 @@ run_tool() {
   local out="$work/$1.out"
   "${generator_cores[@]}" /usr/bin/time -f '%e %U %S' -o "$work/$1.time" "$tool" -broker "tcp://127.0.0.1:$port" \
     -clients "$pairs" -count "$count" -pubqos "$qos" -subqos "$qos" -size 100 -keepalive 120 -topic t -quiet \
-    >"$out" 2>&1
+    >"$out" 2>&1 &
+  generator=$!
+  wait "$generator" || true
+  generator=
   own=$(sed -n 's/^Total Bandwidth (msg\/sec): *//p' "$out")
   delivered=$(sed -n 's/^Total Forward Success Ratio: *[0-9.]*% (\([0-9]*\)\/.*/\1/p' "$out")
   check=$([ "$delivered" = "$total" ] && echo "all delivered" || echo "DELIVERED ${delivered:-?} OF $total")
@@ -86,7 +98,10 @@ run_suite() {
   "${generator_cores[@]}" /usr/bin/time -f '%e %U %S' -o "$work/$1.time" java ${JVM_ARGS:-} -jar "$jar" -n \
     -t "$top/test-plans/plans/mqtt-bm-latency.jmx" -q "$top/test-plans/presets/mqtt-bm-latency-qos$qos.properties" \
     -Jmqtt.host=127.0.0.1 -Jmqtt.port="$port" -Jpairs="$pairs" -JmessagesPerSample=100 -Jsamples=$((count / 100)) \
-    -Jmqttload.resultsDir="$work/$1-results" -j "$work/$1-jmeter.log" -l "$work/$1.jtl" >"$out" 2>&1
+    -Jmqttload.resultsDir="$work/$1-results" -j "$work/$1-jmeter.log" -l "$work/$1.jtl" >"$out" 2>&1 &
+  generator=$!
+  wait "$generator" || true
+  generator=
   own=$(sed -n "s/^actual rate pub:sub (msg\/s) *\([0-9.]*\).*/\1/p" "$out" | head -1)
   delivered=$(awk '$1 == "received" { print $2; exit }' "$out")
   check=$(grep -m1 -o 'NO LOSS' "$out" || grep -m1 -i '^verdict.*' "$out" || echo "no verdict: see $out")

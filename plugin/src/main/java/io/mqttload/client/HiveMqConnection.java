@@ -4,14 +4,12 @@ import java.net.InetAddress;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import io.reactivex.schedulers.Schedulers;
 
 import com.hivemq.client.mqtt.MqttClient;
 import com.hivemq.client.mqtt.MqttClientBuilder;
@@ -32,9 +30,6 @@ import com.hivemq.client.mqtt.mqtt5.message.disconnect.Mqtt5DisconnectReasonCode
  * blocking, and callers bound their waits.
  */
 public final class HiveMqConnection implements LoadConnection {
-    /** Where the completions of waited-for publishes go: RxJava's computation threads, the client's default. */
-    private static final Executor WAKER = task -> Schedulers.computation().scheduleDirect(task);
-
     private final String clientId;
     private final ConnectionSettings settings;
     private final InetAddress localAddress;
@@ -249,14 +244,15 @@ public final class HiveMqConnection implements LoadConnection {
     /**
      * Publishes one message; the future completes when the broker took it: written (QoS 0), PUBACK (QoS 1) or PUBCOMP
      * (QoS 2). The HiveMQ client's future API completes QoS 2 at PUBREC, before the flow is done, so QoS 2 goes through
-     * its reactive API, whose stream completes at PUBCOMP. The future completes on a computation thread, not on the
-     * event loop: it is for a thread that waits (synchronous publishing), and waking one waiter per message from the
-     * event loop let each waiter preempt it, which cost more than the hand-off (docs/performance.md).
+     * its reactive API, whose stream completes at PUBCOMP. The future completes on the event loop, which wakes the
+     * thread that waits for it (synchronous publishing) itself: handing the completion to RxJava's computation pool
+     * first cost a second thread's wake-up per message, 0.83-0.91 of the CPU per message without it on two cores and
+     * 0.91-0.98 on one (docs/performance.md, issue 43).
      */
     @Override
     public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain,
             PublishProperties properties) {
-        return session.publish(topic, payload, mqttQos(qos), retain, properties).thenApplyAsync(done -> done, WAKER);
+        return session.publish(topic, payload, mqttQos(qos), retain, properties);
     }
 
     /**

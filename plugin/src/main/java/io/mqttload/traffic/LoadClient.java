@@ -221,8 +221,8 @@ public final class LoadClient {
     }
 
     /**
-     * Publishes one message; the future completes when the broker took it, on a computation thread, for a JMeter
-     * thread that waits (see {@link LoadConnection#publish(String, byte[], int, boolean, PublishProperties)}).
+     * Publishes one message; the future completes when the broker took it, on the event loop, for a JMeter thread
+     * that waits (see {@link LoadConnection#publish(String, byte[], int, boolean, PublishProperties)}).
      */
     public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain,
             PublishProperties properties) {

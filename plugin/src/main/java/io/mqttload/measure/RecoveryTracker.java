@@ -177,6 +177,18 @@ public final class RecoveryTracker {
         return new long[] {affected, back};
     }
 
+    /**
+     * The recovery counts that have a value while the run goes, as of now ({@link #soFar}): the live InfluxDB points and
+     * the Prometheus export write these beside the live counters, until the run's end gives the final {@link #figures}.
+     */
+    public Map<Count, Long> soFarCounts() {
+        long[] s = soFar();
+        Map<Count, Long> counts = new EnumMap<>(Count.class);
+        counts.put(Count.OUTAGE_CLIENTS, s[0]);
+        counts.put(Count.OUTAGE_CLIENTS_BACK, s[1]);
+        return counts;
+    }
+
     private synchronized List<Outage> all() {
         List<Outage> all = new ArrayList<>();
         for (Window w : windows) {

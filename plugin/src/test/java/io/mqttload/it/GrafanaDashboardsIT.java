@@ -4,6 +4,7 @@ import static io.mqttload.testsupport.MqttElements.connect;
 import static io.mqttload.testsupport.MqttElements.connection;
 import static io.mqttload.testsupport.MqttElements.disconnect;
 import static io.mqttload.testsupport.MqttElements.loop;
+import static io.mqttload.testsupport.MqttElements.outage;
 import static io.mqttload.testsupport.MqttElements.publish;
 import static io.mqttload.testsupport.MqttElements.runReport;
 import static io.mqttload.testsupport.MqttElements.subscribe;
@@ -48,13 +49,14 @@ import io.mqttload.testsupport.RunResult;
 
 /**
  * Every query of every dashboard in {@code grafana/dashboards}, run against a real InfluxDB 1.6 filled by two
- * real runs (a rendezvous, a connect that fails, a monitored Mosquitto, the run report), with Grafana's macros
+ * real runs (a rendezvous, a connect that fails, a declared outage, a monitored Mosquitto, the run report), with Grafana's macros
  * and the variables substituted as Grafana does, returns data. InfluxDB answers a misspelled field or
  * measurement with no series rather than an error, so an empty answer fails here.
  */
 class GrafanaDashboardsIT {
     private static final String DATABASE = "mqttload";
     private static final String SCENARIO = "grafana-it";
+    private static final int DEVICES = 2;
 
     @TempDir
     Path results;
@@ -73,6 +75,11 @@ class GrafanaDashboardsIT {
             await("both run reports in InfluxDB").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
                     .until(() -> influx.query(DATABASE, "SELECT count(\"engines\") FROM \"mqtt_report\"").contains(",2]"));
             long to = System.currentTimeMillis();
+            // Both devices offline at once in a live point: the recovery went out while it happened, since the run's
+            // last point has them back.
+            assertThat(influx.query(DATABASE, "SELECT max(\"offline\") FROM (SELECT \"outageClients\" -"
+                    + " \"outageClientsBack\" AS \"offline\" FROM \"mqtt_counts\" WHERE \"run\" = 'grafana-it-a')"))
+                    .contains(",2]");
             String timeFilter = "time >= " + (from - 60_000) + "ms and time <= " + (to + 60_000) + "ms";
 
             List<String> failures = new ArrayList<>();
@@ -161,6 +168,14 @@ class GrafanaDashboardsIT {
                 .add(disconnect("pub"))
                 .add(disconnect("sub"))
                 .and()
+                // Two devices dropped by a declared outage for 3 s, back through their reconnect policy: the recovery
+                // panels get data, and the live points (1 s) see them offline. Beside the pairs, so no longer a run.
+                .threadGroup("devices", 1, 1)
+                .add(with(with(with(with(connect("dev", DEVICES, "{engine}-gd-{client}"), "reconnectPolicy", "FIXED"),
+                        "reconnectAttempts", "50"), "reconnectDelayMs", "100"), "reconnectMaxDelayMs", "100"))
+                .add(with(outage("dev", "DROP", 100, 20_000, 20_000), "offlineMs", "3000"))
+                .add(disconnect("dev"))
+                .and()
                 // Nothing listens there: failed connects for the errors panel and annotations.
                 .threadGroup("unreachable", 1, 1)
                 .add(connect("nobody", 1, "{engine}-gx"), connection(broker.host(), FreePorts.tcpPort(), "MQTT_5"))
@@ -174,6 +189,8 @@ class GrafanaDashboardsIT {
         assertThat(run.failures()).as(run.describe()).hasSize(1);
         assertThat(JvmRun.lastSummary().count(Count.RECEIVED)).as("messages of " + runId).isEqualTo(pairs * 301L);
         assertThat(JvmRun.lastSummary().count(Count.REPLIES_RECEIVED)).as("answers of " + runId).isEqualTo(pairs * 300L);
+        assertThat(JvmRun.lastSummary().count(Count.OUTAGE_CLIENTS_BACK)).as("devices back in " + runId)
+                .isEqualTo(DEVICES);
     }
 
     /**
@@ -198,6 +215,16 @@ class GrafanaDashboardsIT {
             run(null, broker, "prom-dash-b", 4, export);
             double to = System.currentTimeMillis() / 1000.0;
             String range = Math.round(to - from + 60) + "s";
+            // Devices offline at a scrape during a run: the final figures have them back. Prometheus, a process of its
+            // own on a busy machine, may scrape late or at the edge of the outage, so any of the runs' scrapes will do.
+            double offline = 0;
+            for (JsonNode series : prometheus.queryRange("max by (run) (mqttload_outage_clients{run=~\"prom-dash-.\"})"
+                    + " - max by (run) (mqttload_outage_clients_back{run=~\"prom-dash-.\"})", from, to, "1s")) {
+                for (JsonNode point : series.path("values")) {
+                    offline = Math.max(offline, point.path(1).asDouble());
+                }
+            }
+            assertThat(offline).as("devices offline at a scrape").isPositive();
 
             List<String> failures = new ArrayList<>();
             int executed = 0;

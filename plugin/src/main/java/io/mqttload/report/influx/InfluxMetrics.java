@@ -209,7 +209,10 @@ public final class InfluxMetrics implements IntervalListener {
         LineProtocol.field(line, "errors", metrics.errors());
         if (end == null) {
             LineProtocol.field(line, Count.LOST.key(), Math.max(0, metrics.sum(Count.GAPS) - metrics.sum(Count.GAPS_FILLED)));
+            // Clients a declared outage took offline and those back so far: recovery as it happens, not only at the end.
+            metrics.recovery.soFarCounts().forEach((c, v) -> LineProtocol.field(line, c.key(), v));
         } else {
+            metrics.recovery.soFarCounts().keySet().forEach(c -> LineProtocol.field(line, c.key(), end.count(c)));
             for (Count c : FINAL_COUNTS) {
                 LineProtocol.field(line, c.key(), end.count(c));
             }

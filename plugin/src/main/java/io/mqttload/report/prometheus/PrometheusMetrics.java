@@ -156,9 +156,11 @@ public final class PrometheusMetrics implements IntervalListener {
 
     /**
      * The engine's counts: live counters at every scrape; the counts computed at the run's end (expected deliveries,
-     * loss from the ledger) once it ended. {@code lost} is live before: sequence numbers skipped and not filled in.
+     * loss from the ledger) once it ended. {@code lost} is live before: sequence numbers skipped and not filled in;
+     * so are the recovery counts {@link io.mqttload.measure.RecoveryTracker#soFarCounts} gives while the run goes.
      */
     private void engineCounts(MetricSnapshots.Builder out, RunSummary summary) {
+        Map<Count, Long> soFar = metrics.recovery.soFarCounts();
         for (Count c : Count.values()) {
             if (!c.at(Count.Level.ENGINE) || c.source() == Count.Source.METRICS_WRITER
                     || c.source() == Count.Source.PROMETHEUS_EXPORT) {
@@ -171,6 +173,9 @@ public final class PrometheusMetrics implements IntervalListener {
                 value = summary.count(c);
             } else if (c == Count.LOST) {
                 value = Math.max(0, metrics.sum(Count.GAPS) - metrics.sum(Count.GAPS_FILLED));
+            } else if (soFar.containsKey(c)) {
+                // Recovery as it happens: clients a declared outage took offline and those back so far.
+                value = soFar.get(c);
             } else {
                 continue;
             }

@@ -238,13 +238,7 @@ class InMemorySessionLapseTest {
 
     @Test
     void aSubscribeAgainCutShortByAnotherLoss_isNoFailure_andTheLapseRunsFromTheFirstLoss() {
-        MemoryEngine engine = engine();
-        ConnectionSettings clean = MemoryEngine.settings().build();
-        engine.connect("connect sub", "sub", 1, clean, 1, "sub-cut", RECONNECTS);
-        assertThat(engine.subscribe("subscribe", "sub", 1, "lapse/#", 1).ok).isTrue();
-        engine.connect("connect pub", "pub", 1, clean, 1, "pub", ReconnectPolicy.none());
-        publish(engine, 10);
-        engine.awaitCount(Count.RECEIVED, 10);
+        MemoryEngine engine = cleanSubscriberAfterTen("sub-cut");
 
         // Back without its session, the subscriber subscribes again; the broker holds the SUBSCRIBE, and the
         // connection is lost again before the SUBACK, as when a takeover or a network drop cuts it short.
@@ -280,11 +274,11 @@ class InMemorySessionLapseTest {
         assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
     }
 
-    /** A clean-session subscriber "sub-w" and its publisher, ten messages delivered. */
-    private MemoryEngine windowAfterTen() {
+    /** A clean-session subscriber {@code clientId} and its publisher, ten messages delivered. */
+    private MemoryEngine cleanSubscriberAfterTen(String clientId) {
         MemoryEngine engine = engine();
         ConnectionSettings clean = MemoryEngine.settings().build();
-        engine.connect("connect sub", "sub", 1, clean, 1, "sub-w", RECONNECTS);
+        engine.connect("connect sub", "sub", 1, clean, 1, clientId, RECONNECTS);
         assertThat(engine.subscribe("subscribe", "sub", 1, "lapse/#", 1).ok).isTrue();
         engine.connect("connect pub", "pub", 1, clean, 1, "pub", ReconnectPolicy.none());
         publish(engine, 10);
@@ -305,7 +299,7 @@ class InMemorySessionLapseTest {
     @Test
     void theAedesCase_tenPublishedJustBeforeTheBrokerHeldTheNewSubscription_areOwedToNobody_andTheRunHasNoLoss() {
         // aedes killed and restarted under load: 10 PUBLISHes reached it 7 ms before the subscriber's new subscription.
-        MemoryEngine engine = windowAfterTen();
+        MemoryEngine engine = cleanSubscriberAfterTen("sub-w");
         broker.disconnect("sub-w");
         subscribeAgainHeld(engine);
         publish(engine, 10);
@@ -327,7 +321,7 @@ class InMemorySessionLapseTest {
 
     @Test
     void aLapsesMessages_areDecidedEachByItsPlace_beforeTheSubscribe_routedBeforeOrAfterTheSubscription_afterTheSuback() {
-        MemoryEngine engine = windowAfterTen();
+        MemoryEngine engine = cleanSubscriberAfterTen("sub-w");
         // 11-20: published while the subscriber is away, before its new SUBSCRIBE.
         broker.refuseConnects("SERVER_UNAVAILABLE");
         broker.disconnect("sub-w");

@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 
 import javax.net.ssl.SSLException;
 
+import com.hivemq.client.mqtt.exceptions.ConnectionClosedException;
 import com.hivemq.client.mqtt.exceptions.ConnectionFailedException;
 import com.hivemq.client.mqtt.exceptions.MqttSessionExpiredException;
 import com.hivemq.client.mqtt.lifecycle.MqttDisconnectSource;
@@ -131,6 +132,14 @@ public final class Errors {
         Throwable e = unwrap(t);
         return (e instanceof Mqtt3DisconnectException || e instanceof Mqtt5DisconnectException)
                 && e.getMessage() != null && e.getMessage().startsWith(CONNACK_TIMEOUT);
+    }
+
+    /**
+     * Whether an operation failed because its connection went (closed, or the client's session ended with it), not on
+     * an answer of the broker's: at a loss this may be read before the client reads itself as disconnected.
+     */
+    public static boolean isConnectionGone(Throwable t) {
+        return hasCause(t, ConnectionClosedException.class) || hasCause(t, MqttSessionExpiredException.class);
     }
 
     /** Whether TLS failed: a handshake, or an alert the broker sent (it refused the client's certificate). */

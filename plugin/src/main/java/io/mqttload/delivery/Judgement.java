@@ -79,10 +79,14 @@ public final class Judgement {
             why.add(subscribeFailed + " of " + subscribeAttempts + " subscriptions failed"
                     + main(failures, FailureTally.Kind.SUBSCRIBE));
         }
-        long publishFailed = count.applyAsLong(Count.PUBLISH_FAILED);
-        long publishAttempts = count.applyAsLong(Count.PUBLISHED) + count.applyAsLong(Count.PUBLISH_NOT_SENT);
+        // Publishes that failed while a declared outage held their client offline are the outage's, not failures.
+        long inOutage = count.applyAsLong(Count.PUBLISH_FAILED_IN_OUTAGE);
+        long publishFailed = count.applyAsLong(Count.PUBLISH_FAILED) - inOutage;
+        long publishAttempts = count.applyAsLong(Count.PUBLISHED) + count.applyAsLong(Count.PUBLISH_NOT_SENT) - inOutage;
         if (over(publishFailed, publishAttempts, tolerancePercent)) {
-            why.add(publishFailed + " of " + publishAttempts + " publishes failed" + main(failures, FailureTally.Kind.PUBLISH));
+            why.add(publishFailed + " of " + publishAttempts + " publishes failed" + (inOutage > 0 ? " beyond the "
+                    + inOutage + " of the declared outage (publishFailedInOutage)" : "")
+                    + main(failures, FailureTally.Kind.PUBLISH));
         }
         // The connections a declared outage took are its scenario, not failures: the recovery judges them instead.
         boolean outage = count.applyAsLong(Count.OUTAGES_DECLARED) > 0;

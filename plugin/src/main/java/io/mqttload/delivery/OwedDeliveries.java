@@ -19,9 +19,11 @@ import io.mqttload.common.TopicMatcher;
  * it, and it subscribed again ({@link DeliveryCheck.Lapse}). Of the owed run, a missing message above the highest
  * sequence number the scope had received before the loss was, at the loss, in flight or not yet sent: the broker's
  * promise to deliver it ended with the session. Sent surely before the new subscription's SUBSCRIBE (its window turned
- * into the publisher's clock as above), it is owed to nobody; sent inside that window, undecided; after it, owed. A
- * missing message at or below that highest stays owed: the broker skipped it while delivering a later one. Without the
- * clocks' difference, what is missing above the highest before the first message that arrived after it is undecided.
+ * into the publisher's clock as above), it is owed to nobody; sent after its SUBACK, owed. Between, MQTT's order per
+ * publisher and topic decides: the broker received the stream's messages in their order, so one sent after the first
+ * that came back on the new subscription met that subscription (owed, whatever the times say), and one missing before
+ * it was routed before the subscription (owed to nobody); only with nothing back is it undecided. A missing message at
+ * or below that highest stays owed: the broker skipped it while delivering a later one.
  * A stream of the subscriber's own engine is placed by what it had sent when the SUBSCRIBE left and when the SUBACK
  * came, read from the stream itself, exact whatever the step between its send times.
  * What arrived of a lapse is delivered, as everywhere.
@@ -123,6 +125,14 @@ final class OwedDeliveries {
                 lastBefore = Math.max(above, lastSentBefore(stream.sendTimes, earliest(lapse.from, difference)));
                 firstAfter = firstSentAfter(stream.sendTimes, latest(lapse.to, difference));
             }
+            long firstBack = firstReceivedAbove(seen, above);
+            if (firstBack != Long.MAX_VALUE) {
+                // The order rule: what was sent after the first message that came back reached the broker after it,
+                // when the new subscription held; what is missing before it was routed before the subscription. What
+                // was sent after the SUBACK stays owed, whatever came back.
+                lastBefore = Math.min(firstBack, firstAfter) - 1;
+                firstAfter = lastBefore + 1;
+            }
             notOwed[n] = above + 1;
             notOwed[n + 1] = Math.min(lastBefore, last);
             undecided[n] = lastBefore + 1;
@@ -184,7 +194,7 @@ final class OwedDeliveries {
                 candidate = seen.missing[i + 1] + 1;
             }
         }
-        return candidate;
+        return candidate > seen.highest ? Long.MAX_VALUE : candidate;
     }
 
     /**

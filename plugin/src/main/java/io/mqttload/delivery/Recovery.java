@@ -56,6 +56,11 @@ final class Recovery {
         b.append(String.format(Locale.ROOT, ", sessions kept %d, lost %d; lost against the broker's promise %d",
                 count.applyAsLong(Count.OUTAGE_SESSIONS_KEPT), count.applyAsLong(Count.OUTAGE_SESSIONS_LOST),
                 count.applyAsLong(Count.LOST_FROM_KEPT_SESSIONS)));
+        long publishes = count.applyAsLong(Count.PUBLISH_FAILED_IN_OUTAGE);
+        if (publishes > 0) {
+            b.append(String.format(Locale.ROOT, "; %d publish(es) failed while it held their client offline"
+                    + " (publishFailedInOutage, not failures)", publishes));
+        }
         return b.toString();
     }
 }

@@ -16,7 +16,9 @@ import io.mqttload.traffic.LoadClient;
  * Declares an outage the plan expects, so that the run is judged on recovery rather than failed by the connections it
  * takes: DROP closes a share of the thread's connected clients abruptly (no DISCONNECT), and they come back through
  * their own reconnect policy once its offline time has passed; BROKER_RESTART declares that the broker will be
- * restarted from outside, and the connections lost from then on are the outage's (see {@link RecoveryTracker}).
+ * restarted from outside, and the connections lost from then on (within its window, when it has one) are the outage's
+ * (see {@link RecoveryTracker}). Publishes that fail while a declared outage holds their client offline are the
+ * outage's too ({@code publishFailedInOutage}).
  */
 public final class OutageOperation {
     private final boolean brokerRestart;
@@ -24,6 +26,7 @@ public final class OutageOperation {
     private final long offlineMillis;
     private final long boundMillis;
     private final long awaitMillis;
+    private final long restartWindowMillis;
 
     /** @param values the sampler's settings, checked as they were read */
     public OutageOperation(SettingValues values) {
@@ -32,15 +35,17 @@ public final class OutageOperation {
         this.offlineMillis = values.get(OutageSettings.OFFLINE_MS);
         this.boundMillis = values.get(OutageSettings.RECOVERY_BOUND_MS);
         this.awaitMillis = values.get(OutageSettings.AWAIT_RECOVERY_MS);
+        this.restartWindowMillis = values.get(OutageSettings.RESTART_WINDOW_MS);
     }
 
     /** @param group the thread's client group; not read for a broker restart, which concerns every client */
     public OperationResult run(RunContext run, ClientGroup group) {
         RecoveryTracker recovery = run.metrics().recovery;
         if (brokerRestart) {
-            recovery.brokerRestartExpected(System.currentTimeMillis(), boundMillis);
+            recovery.brokerRestartExpected(System.currentTimeMillis(), boundMillis, restartWindowMillis);
             run.metrics().count(Count.OUTAGES_DECLARED);
-            return OperationResult.ok("broker restart expected from now on; recovery bound " + boundMillis + " ms", 0);
+            return OperationResult.ok("broker restart expected " + (restartWindowMillis == 0 ? "from now on"
+                    : "within " + restartWindowMillis + " ms") + "; recovery bound " + boundMillis + " ms", 0);
         }
         List<LoadClient> chosen = new ArrayList<>();
         if (group != null) {

@@ -24,7 +24,6 @@ import io.mqttload.measure.Count;
 import io.mqttload.measure.EngineMetrics;
 import io.mqttload.measure.FailureTally;
 import io.mqttload.measure.MicroClock;
-import io.mqttload.measure.NodeMetrics;
 import io.mqttload.measure.SamplerMetrics;
 import io.mqttload.traffic.LoadClient;
 
@@ -308,6 +307,7 @@ public final class PublishOperation {
         if (!client.isConnected()) {
             // An attempt without a connection: failed, not published, and no sequence number spent on it.
             metrics.publishNotSent(sampler, NOT_CONNECTED);
+            metrics.publishFailedOf(client.clientId(), false);
             b.failed++;
             if (b.firstError == null) {
                 b.firstError = client.clientId() + " on '" + topicName + "': " + NOT_CONNECTED;
@@ -343,7 +343,7 @@ public final class PublishOperation {
                 client.publish(topicName, body, qos, retain, messageProperties, error -> {
                     clientWindow.release();
                     window.release();
-                    settle(metrics, sampler, client.node(), stream, sequence, start, lag, error, group, replies);
+                    settle(metrics, sampler, client, stream, sequence, start, lag, error, group, replies);
                 });
             } else {
                 ack = client.publish(topicName, body, qos, retain, messageProperties);
@@ -355,6 +355,7 @@ public final class PublishOperation {
             }
             stream.failed(sequence);
             metrics.publishNotSent(sampler, Errors.reason(e));
+            metrics.publishFailedOf(client.clientId(), client.isConnected());
             return OperationResult.failedCounted("PUBLISH_FAILED", "publish to '" + topicName + "' rejected: "
                     + Errors.describe(e), counts.bytes);
         }
@@ -369,9 +370,9 @@ public final class PublishOperation {
         }
         try {
             ack.get(ackTimeoutMillis, TimeUnit.MILLISECONDS);
-            settle(metrics, sampler, client.node(), stream, sequence, start, lag, null, null, request);
+            settle(metrics, sampler, client, stream, sequence, start, lag, null, null, request);
         } catch (ExecutionException e) {
-            settle(metrics, sampler, client.node(), stream, sequence, start, lag, e, null, request);
+            settle(metrics, sampler, client, stream, sequence, start, lag, e, null, request);
             b.failed++;
             if (b.firstError == null) {
                 b.firstError = client.clientId() + " on '" + topicName + "': " + Errors.describe(e);
@@ -380,6 +381,7 @@ public final class PublishOperation {
             String what = "no " + (qos == 2 ? "PUBCOMP" : "PUBACK") + " within " + ackTimeoutMillis + " ms";
             stream.failed(sequence);
             metrics.failed(FailureTally.Kind.PUBLISH, sampler, what);
+            metrics.publishFailedOf(client.clientId(), client.isConnected());
             return OperationResult.failedCounted("ACK_TIMEOUT", what + " for " + client.clientId() + " on '" + topicName
                     + "'; sent " + counts.sent + " of " + messages, counts.bytes);
         } catch (InterruptedException e) {
@@ -414,10 +416,10 @@ public final class PublishOperation {
         }
     }
 
-    private static void settle(EngineMetrics metrics, SamplerMetrics sampler, NodeMetrics node, PublishStream stream,
+    private static void settle(EngineMetrics metrics, SamplerMetrics sampler, LoadClient client, PublishStream stream,
             int sequence, long startMicros, long lagMicros, Throwable error, ClientGroup asyncGroup, ReplyTracker request) {
         if (error == null) {
-            metrics.acknowledged(sampler, node, MicroClock.nowMicros() - startMicros, lagMicros);
+            metrics.acknowledged(sampler, client.node(), MicroClock.nowMicros() - startMicros, lagMicros);
             stream.acknowledged();
             if (request != null) {
                 // Taken by the broker: from now on a reply is owed.
@@ -427,6 +429,7 @@ public final class PublishOperation {
         } else {
             stream.failed(sequence);
             metrics.failed(FailureTally.Kind.PUBLISH, sampler, Errors.reason(error));
+            metrics.publishFailedOf(client.clientId(), client.isConnected() && !Errors.isConnectionGone(error));
             if (asyncGroup != null) {
                 asyncGroup.recordAsyncFailure(error);
             }

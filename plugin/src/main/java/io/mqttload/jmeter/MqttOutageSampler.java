@@ -22,6 +22,7 @@ public class MqttOutageSampler extends AbstractMqttSampler {
     private String offlineMs = OutageSettings.OFFLINE_MS.defaultText();
     private String recoveryBoundMs = OutageSettings.RECOVERY_BOUND_MS.defaultText();
     private String awaitRecoveryMs = OutageSettings.AWAIT_RECOVERY_MS.defaultText();
+    private String restartWindowMs = OutageSettings.RESTART_WINDOW_MS.defaultText();
 
     @Override
     protected OperationResult perform(EngineRuntime runtime, JMeterContext context) {
@@ -36,6 +37,7 @@ public class MqttOutageSampler extends AbstractMqttSampler {
         v.read(OutageSettings.OFFLINE_MS, offlineMs);
         v.read(OutageSettings.RECOVERY_BOUND_MS, recoveryBoundMs);
         v.read(OutageSettings.AWAIT_RECOVERY_MS, awaitRecoveryMs);
+        v.read(OutageSettings.RESTART_WINDOW_MS, restartWindowMs);
         return new OutageOperation(v);
     }
 
@@ -82,5 +84,13 @@ public class MqttOutageSampler extends AbstractMqttSampler {
 
     public void setAwaitRecoveryMs(String awaitRecoveryMs) {
         this.awaitRecoveryMs = awaitRecoveryMs;
+    }
+
+    public String getRestartWindowMs() {
+        return restartWindowMs;
+    }
+
+    public void setRestartWindowMs(String restartWindowMs) {
+        this.restartWindowMs = restartWindowMs;
     }
 }

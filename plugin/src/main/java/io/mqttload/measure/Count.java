@@ -53,6 +53,9 @@ public enum Count {
             + " (PUBACK, PUBCOMP)", ENGINE, SAMPLER, NODE),
     PUBLISH_FAILED("publishFailed", FailureTally.Kind.PUBLISH, "publishes failed", "publishes that failed: not sent,"
             + " refused, or not acknowledged in time", ENGINE, SAMPLER),
+    PUBLISH_FAILED_IN_OUTAGE("publishFailedInOutage", COUNTER, "of publishFailed, publishes of clients a declared"
+            + " outage held offline (dropped by the plan, or away with a broker restart expected): the outage's, not"
+            + " judged against mqttload.failureTolerancePercent", ENGINE),
     PUBLISH_NOT_SENT("publishNotSent", COUNTER, "publishes that never left the client (no connection, rejected by the"
             + " client): failed, not published", ENGINE),
     PUBLISHED_BYTES("publishedBytes", COUNTER, "payload bytes of the messages published", ENGINE),

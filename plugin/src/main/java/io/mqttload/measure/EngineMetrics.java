@@ -162,6 +162,16 @@ public final class EngineMetrics {
         failed(FailureTally.Kind.PUBLISH, sampler, reason);
     }
 
+    /**
+     * A publish of {@code clientId} failed ({@code connected}: its connection as it failed): while a declared outage held
+     * the client offline it is the outage's, counted apart and not judged against the failure tolerance.
+     */
+    public void publishFailedOf(String clientId, boolean connected) {
+        if (recovery.away(clientId, connected)) {
+            count(Count.PUBLISH_FAILED_IN_OUTAGE);
+        }
+    }
+
     public void acknowledged(SamplerMetrics sampler, NodeMetrics node, long micros) {
         acknowledged(sampler, node, micros, -1);
     }

@@ -45,6 +45,8 @@ public final class RecoveryTracker {
     /** The broker restart declared last, and when; every client lost after it is affected. */
     private volatile Window restart;
     private volatile long restartExpectedAtMillis;
+    /** Until when a loss is the declared restart's; a later one is a failure, not the outage. */
+    private volatile long restartUntilMillis = Long.MAX_VALUE;
     private volatile long boundMillis;
     private final List<Window> windows = new ArrayList<>();
     /** Each affected client's latest outage: where its attempts, return and backlog go. */
@@ -58,11 +60,42 @@ public final class RecoveryTracker {
         }
     }
 
-    /** A broker restart is expected from now on: the connections lost after this are the outage's. */
-    public void brokerRestartExpected(long atMillis, long bound) {
+    /**
+     * A broker restart is expected from now on: the connections lost in the next {@code windowMillis} (0: until the
+     * run's end) are the outage's.
+     */
+    public void brokerRestartExpected(long atMillis, long bound, long windowMillis) {
         Window w = declare(bound);
         restartExpectedAtMillis = atMillis;
+        restartUntilMillis = windowMillis == 0 ? Long.MAX_VALUE : atMillis + windowMillis;
         restart = w;
+    }
+
+    /** Whether {@code atMillis} falls in the declared restart's window. */
+    private boolean inRestartWindow(long atMillis) {
+        return restart != null && atMillis >= restartExpectedAtMillis && atMillis <= restartUntilMillis;
+    }
+
+    /**
+     * Whether a declared outage holds {@code clientId} offline: a planned one about to drop it or whose loss it has not
+     * come back from, or, not {@code connected}, a broker restart expected now.
+     */
+    public boolean away(String clientId, boolean connected) {
+        if (!declared) {
+            return false;
+        }
+        if (planned.containsKey(clientId)) {
+            return true;
+        }
+        Outage o = current.get(clientId);
+        if (o != null) {
+            synchronized (o) {
+                if (o.backAtMillis == 0) {
+                    return true;
+                }
+            }
+        }
+        return !connected && inRestartWindow(System.currentTimeMillis());
     }
 
     private synchronized Window declare(long bound) {
@@ -90,7 +123,7 @@ public final class RecoveryTracker {
         Window w = planned.remove(clientId);
         Window r = restart;
         // A restart window takes each client once: a later loss of a client back from it is no longer expected.
-        if (w == null && r != null && atMillis >= restartExpectedAtMillis && (previous == null || previous.window != r)) {
+        if (w == null && r != null && inRestartWindow(atMillis) && (previous == null || previous.window != r)) {
             w = r;
         }
         if (w == null) {

@@ -265,4 +265,30 @@ class JudgementTest {
         assertThat(j.verdict).isEqualTo(Verdict.FAILED);
         assertThat(j.line()).contains("; the test was stopped at 1.5 s of the run, before the plan's end");
     }
+
+    @Test
+    void publishesFailedWhileADeclaredOutageHeldTheirClientsOffline_areTheOutages_theRestJudgedAgainstTheTolerance() {
+        counts.put(Count.CONNECTS_OK, 10L);
+        counts.put(Count.OUTAGES_DECLARED, 1L);
+        counts.put(Count.OUTAGE_CLIENTS, 10L);
+        counts.put(Count.OUTAGE_CLIENTS_BACK, 10L);
+        counts.put(Count.CONNECTIONS_LOST, 10L);
+        counts.put(Count.EXPECTED, 900L);
+        counts.put(Count.RECEIVED_OF_EXPECTED, 900L);
+        counts.put(Count.PUBLISHED, 900L);
+        counts.put(Count.PUBLISH_NOT_SENT, 100L);
+        counts.put(Count.PUBLISH_FAILED, 100L);
+        counts.put(Count.PUBLISH_FAILED_IN_OUTAGE, 100L);
+
+        Judgement all = judge(0, List.of());
+        assertThat(all.verdict).as(all.line()).isEqualTo(Verdict.NO_LOSS);
+        assertThat(all.line()).contains("; 100 publish(es) failed while it held their client offline"
+                + " (publishFailedInOutage, not failures)");
+
+        // Four of them failed outside it: judged against the tolerance, out of the attempts outside it.
+        counts.put(Count.PUBLISH_FAILED_IN_OUTAGE, 96L);
+        assertThat(judge(0, List.of()).line()).startsWith("FAILED: 4 of 904 publishes failed beyond the 96 of the"
+                + " declared outage (publishFailedInOutage)");
+        assertThat(judge(1, List.of()).verdict).as("4 of 904 within 1 %").isEqualTo(Verdict.NO_LOSS);
+    }
 }

@@ -201,7 +201,9 @@ class OwedDeliveriesTest {
         for (int i = 0; i + 1 < missing.length; i += 2) {
             count += missing[i + 1] - missing[i] + 1;
         }
-        scope.see(ENGINE_ONE_STREAM, new DeliveryCheck.Seen(100 - count, 100, missing));
+        // Missing up to the last: the highest received is below the last run.
+        long highest = missing.length > 0 && missing[missing.length - 1] == 100 ? missing[missing.length - 2] - 1 : 100;
+        scope.see(ENGINE_ONE_STREAM, new DeliveryCheck.Seen(100 - count, highest, missing));
         for (long[] l : lapses) {
             scope.lapses.add(new DeliveryCheck.Lapse((int) l[0], l[2] * 100, l[3] * 100,
                     Map.of(ENGINE_ONE_STREAM, l[1])));
@@ -210,37 +212,70 @@ class OwedDeliveriesTest {
     }
 
     @Test
-    void aLapse_missingAboveWhatHadArrivedAndSentBeforeTheNewSubscribe_isOwedToNobody_aroundItUndecided() {
-        // Lost after 40; subscribed again in [60.5 ms, 62.5 ms]. Surely before: up to 51 (checkpoint at 51 ms); surely
-        // after: 71 on. 41-70 did not arrive: 41-51 owed to nobody, 52-70 undecided; nothing lost.
+    void aLapse_whatIsMissingBeforeTheFirstMessageBack_isOwedToNobody_whatWasSentAfterItOrAfterTheSubackIsOwed() {
+        // Lost after 40; subscribed again in [60.5 ms, 62.5 ms]: surely sent before it up to 51, surely after from 71.
+        // 41-70 did not arrive, 71 did: the broker got 52-70 before 71, which the new subscription held; missing, they
+        // were routed before it. All 30 owed to nobody, nothing undecided: a clean pass.
         DeliveryCheck.Result r = check(lapsed(new long[] {41, 70}, new long[] {1, 40, 605, 625}),
                 DeliveryCheck.Clocks.SAME_ENGINE);
 
-        assertThat(r.publishedWhileSessionLost).isEqualTo(11);
-        assertThat(r.undecidedAroundSubscription).isEqualTo(19);
+        assertThat(r.publishedWhileSessionLost).isEqualTo(30);
+        assertThat(r.undecidedAroundSubscription).isZero();
         assertThat(r.expected).isEqualTo(70);
         assertThat(r.lost()).isZero();
-        assertThat(verdict(r)).isEqualTo(Verdict.LOSS_UNCERTAIN);
+        assertThat(verdict(r)).isEqualTo(Verdict.NO_LOSS);
 
-        // What arrived of the lapse is owed and delivered: 61-70 arrived.
+        // 61-70 arrived, 41-60 did not: the 20 before 61 owed to nobody; what arrived is owed and delivered.
         DeliveryCheck.Result partly = check(lapsed(new long[] {41, 60}, new long[] {1, 40, 605, 625}),
                 DeliveryCheck.Clocks.SAME_ENGINE);
-        assertThat(partly.publishedWhileSessionLost).isEqualTo(11);
-        assertThat(partly.undecidedAroundSubscription).isEqualTo(9);
+        assertThat(partly.publishedWhileSessionLost).isEqualTo(20);
+        assertThat(partly.undecidedAroundSubscription).isZero();
         assertThat(partly.expected).isEqualTo(80);
         assertThat(partly.receivedOfExpected).isEqualTo(80);
-
-        // Only what was surely sent before the new SUBSCRIBE missing: a clean pass.
-        DeliveryCheck.Result clean = check(lapsed(new long[] {41, 51}, new long[] {1, 40, 605, 625}),
-                DeliveryCheck.Clocks.SAME_ENGINE);
-        assertThat(clean.publishedWhileSessionLost).isEqualTo(11);
-        assertThat(clean.undecidedAroundSubscription).isZero();
-        assertThat(verdict(clean)).isEqualTo(Verdict.NO_LOSS);
 
         // The same without the lapse: the gap is loss.
         DeliveryCheck.Result without = check(lapsed(new long[] {41, 70}), DeliveryCheck.Clocks.SAME_ENGINE);
         assertThat(without.lost()).isEqualTo(30);
         assertThat(without.publishedWhileSessionLost).isZero();
+    }
+
+    @Test
+    void aLapse_missingAfterTheFirstMessageBack_isLoss_evenWhenSentBeforeTheNewSubscribe() {
+        // 41-44 and 46-50 missing, 45 arrived (sent at 45 ms, before the SUBSCRIBE of [60.5, 62.5] ms by the send
+        // times): the broker routed 45 to the new subscription, so it held when 46-50 came after it. 41-44 owed to
+        // nobody, 46-50 lost.
+        DeliveryCheck.Result r = check(lapsed(new long[] {41, 44, 46, 50}, new long[] {1, 40, 605, 625}),
+                DeliveryCheck.Clocks.SAME_ENGINE);
+
+        assertThat(r.publishedWhileSessionLost).isEqualTo(4);
+        assertThat(r.undecidedAroundSubscription).isZero();
+        assertThat(r.lost()).isEqualTo(5);
+        assertThat(verdict(r)).isEqualTo(Verdict.LOSS);
+    }
+
+    @Test
+    void aLapse_missingAfterTheSuback_isLoss_evenBeforeTheFirstMessageBack() {
+        // 41-80 missing, 81 the first back: 41-70 sent before the SUBACK of [60.5, 62.5] ms was read (surely after
+        // from 71), owed to nobody; 71-80 sent after it, when the subscription held: lost.
+        DeliveryCheck.Result r = check(lapsed(new long[] {41, 80}, new long[] {1, 40, 605, 625}),
+                DeliveryCheck.Clocks.SAME_ENGINE);
+
+        assertThat(r.publishedWhileSessionLost).isEqualTo(30);
+        assertThat(r.undecidedAroundSubscription).isZero();
+        assertThat(r.lost()).isEqualTo(10);
+        assertThat(verdict(r)).isEqualTo(Verdict.LOSS);
+    }
+
+    @Test
+    void aLapseAfterWhichNothingArrived_leavesWhatWasSentAroundTheNewSubscribeUndecided() {
+        // 41-100 missing, nothing back to order them by: up to 51 sent before the SUBSCRIBE (owed to nobody), 52-70
+        // around it (undecided), 71-100 after the SUBACK (lost).
+        DeliveryCheck.Result r = check(lapsed(new long[] {41, 100}, new long[] {1, 40, 605, 625}),
+                DeliveryCheck.Clocks.SAME_ENGINE);
+
+        assertThat(r.publishedWhileSessionLost).isEqualTo(11);
+        assertThat(r.undecidedAroundSubscription).isEqualTo(19);
+        assertThat(r.lost()).isEqualTo(30);
     }
 
     @Test
@@ -250,54 +285,65 @@ class OwedDeliveriesTest {
                 DeliveryCheck.Clocks.SAME_ENGINE);
 
         assertThat(r.lost()).isEqualTo(5);
-        assertThat(r.publishedWhileSessionLost).isEqualTo(11);
-        assertThat(r.undecidedAroundSubscription).isEqualTo(19);
+        assertThat(r.publishedWhileSessionLost).isEqualTo(30);
+        assertThat(r.undecidedAroundSubscription).isZero();
         assertThat(verdict(r)).isEqualTo(Verdict.LOSS);
     }
 
     @Test
-    void aLapseOnAnEngineWhoseClockIsNotKnown_isUndecidedUpToTheFirstMessageThatArrivedAfterIt() {
-        // Engine 2's clock against the publisher's is not measured: 41-70, before 71 arrived, are undecided.
+    void aLapseOnAnEngineWhoseClockIsNotKnown_isDecidedByTheFirstMessageBack() {
+        // Engine 2's clock against the publisher's is not measured: 41-70, missing before 71 arrived, owed to nobody.
         DeliveryCheck.Result r = check(lapsed(new long[] {41, 70}, new long[] {2, 40, 605, 625}),
                 DeliveryCheck.Clocks.SAME_ENGINE);
 
-        assertThat(r.publishedWhileSessionLost).isZero();
-        assertThat(r.undecidedAroundSubscription).isEqualTo(30);
+        assertThat(r.publishedWhileSessionLost).isEqualTo(30);
+        assertThat(r.undecidedAroundSubscription).isZero();
         assertThat(r.lost()).isZero();
 
         // Measured, with a 10 ms offset (engine 2 ahead) and a 1 ms bound: [50.5, 52.5] ms in the publisher's clock
-        // widened to [49.5, 53.5]: surely before up to 41, surely after from 61.
+        // widened to [49.5, 53.5]: surely after from 61, so 61-70 were sent when the subscription held.
         DeliveryCheck.Result measured = check(lapsed(new long[] {41, 70}, new long[] {2, 40, 605, 625}),
                 (sub, pub) -> sub == pub ? new long[] {0, 0} : new long[] {10_000, 1_000});
-        assertThat(measured.publishedWhileSessionLost).isEqualTo(1);
-        assertThat(measured.undecidedAroundSubscription).isEqualTo(19);
+        assertThat(measured.publishedWhileSessionLost).isEqualTo(20);
+        assertThat(measured.undecidedAroundSubscription).isZero();
         assertThat(measured.lost()).isEqualTo(10);
     }
 
     @Test
     void twoLapsesWithNothingBetween_whatOneOwesToNobodyIsOwedToNobody() {
-        // The first new subscription in [45.5, 46.5] ms, lost again before anything arrived, the second in [60.5, 62.5].
+        // The first new subscription in [45.5, 46.5] ms, lost again before anything arrived (its SUBACK read before
+        // 51 was sent), the second in [60.5, 62.5]: the second's owes nobody 41-70, which the first alone would owe.
         DeliveryCheck.Result r = check(lapsed(new long[] {41, 70}, new long[] {1, 40, 455, 465},
                 new long[] {1, 40, 605, 625}), DeliveryCheck.Clocks.SAME_ENGINE);
 
-        assertThat(r.publishedWhileSessionLost).isEqualTo(11);
-        assertThat(r.undecidedAroundSubscription).isEqualTo(19);
+        assertThat(r.publishedWhileSessionLost).isEqualTo(30);
+        assertThat(r.undecidedAroundSubscription).isZero();
         assertThat(r.lost()).isZero();
     }
 
     @Test
     void aLapseOfTheSubscribersOwnEngine_isPlacedByWhatTheStreamHadSent_notByItsSendTimesStep() {
         // The stream had sent 65 when the SUBSCRIBE left and 66 when the SUBACK came (68 on surely after): the window
-        // [60.5, 62.5] ms and the 10 ms step between send times would have made 52-70 undecided.
+        // [60.5, 62.5] ms and the 10 ms step between send times would have placed 52-70 around it. 41-67 missing, 68
+        // the first back: all 27 owed to nobody.
         DeliveryCheck.Scope scope = lapsed(new long[] {41, 67});
         scope.lapses.add(new DeliveryCheck.Lapse(1, 60_500, 62_500, Map.of(ENGINE_ONE_STREAM, 40L),
                 Map.of(ENGINE_ONE_STREAM, 65L), Map.of(ENGINE_ONE_STREAM, 68L)));
 
         DeliveryCheck.Result r = check(scope, DeliveryCheck.Clocks.SAME_ENGINE);
 
-        assertThat(r.publishedWhileSessionLost).isEqualTo(25);
-        assertThat(r.undecidedAroundSubscription).isEqualTo(2);
+        assertThat(r.publishedWhileSessionLost).isEqualTo(27);
+        assertThat(r.undecidedAroundSubscription).isZero();
         assertThat(r.lost()).isZero();
         assertThat(r.expected).isEqualTo(73);
+
+        // Nothing back after the lapse (41-100 missing): 41-65 owed to nobody, 66-67 undecided, 68 on lost.
+        DeliveryCheck.Scope none = lapsed(new long[] {41, 100});
+        none.lapses.add(new DeliveryCheck.Lapse(1, 60_500, 62_500, Map.of(ENGINE_ONE_STREAM, 40L),
+                Map.of(ENGINE_ONE_STREAM, 65L), Map.of(ENGINE_ONE_STREAM, 68L)));
+        DeliveryCheck.Result nothingBack = check(none, DeliveryCheck.Clocks.SAME_ENGINE);
+        assertThat(nothingBack.publishedWhileSessionLost).isEqualTo(25);
+        assertThat(nothingBack.undecidedAroundSubscription).isEqualTo(2);
+        assertThat(nothingBack.lost()).isEqualTo(33);
     }
 }

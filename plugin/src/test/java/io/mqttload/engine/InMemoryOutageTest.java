@@ -252,4 +252,44 @@ class InMemoryOutageTest {
         assertThat(summary.judgement().reasons).containsExactly("the outage the plan declared was not seen: no client"
                 + " lost its connection after the declaration");
     }
+
+    @Test
+    void publishesOfClientsTheDeclaredOutageHoldsOffline_areTheOutages_notFailures() {
+        MemoryEngine engine = new MemoryEngine(broker, results, Map.of());
+        engine.connect("connect sub", "sub", 1, MemoryEngine.settings().build(), 1, "sub", FIXED);
+        assertThat(engine.subscribe("subscribe", "sub", 1, "own/#", 1).ok).isTrue();
+        engine.connect("connect pubs", "pubs", 2, MemoryEngine.settings().build(), 10, "pub-{client}", FIXED);
+
+        // The publishers' own clients dropped and kept away 60 s: each of their publishes meanwhile fails.
+        assertThat(engine.outage("outage", "pubs", 2, "DROP", 100, 60_000, 120_000, 0).ok).isTrue();
+        engine.awaitCount(Count.CONNECTIONS_LOST, 10);
+        assertThat(engine.publish("publish", "pubs", 2, "own/x", 1, 5, true).ok).isFalse();
+        RunSummary summary = engine.shutdown();
+
+        assertThat(summary.count(Count.PUBLISH_FAILED)).as(summary.toTable()).isEqualTo(5);
+        assertThat(summary.count(Count.PUBLISH_FAILED_IN_OUTAGE)).isEqualTo(5);
+        // Judged on recovery (the ten never came back within the run), not on the 5 failed publishes.
+        assertThat(summary.judgement().reasons).containsExactly("10 of 10 client(s) the declared outage took offline"
+                + " were not connected again");
+        assertThat(summary.verdictLine()).contains("; 5 publish(es) failed while it held their client offline");
+    }
+
+    @Test
+    void aRestartOutsideTheDeclaredWindow_isAFailure_notTheOutage() {
+        MemoryEngine engine = fleet(FIXED);
+
+        assertThat(engine.restartExpected("restart expected", 1, 10_000).message).isEqualTo("broker restart expected"
+                + " within 1 ms; recovery bound 10000 ms");
+        long over = System.currentTimeMillis() + 5;
+        await().atMost(Duration.ofSeconds(2)).until(() -> System.currentTimeMillis() > over);
+        broker.restart();
+        engine.awaitCount(Count.RECONNECTS, 100);
+        RunSummary summary = engine.shutdown();
+
+        assertThat(summary.count(Count.OUTAGE_CLIENTS)).as(summary.toTable()).isZero();
+        assertThat(summary.verdict()).isEqualTo(Verdict.FAILED);
+        assertThat(summary.judgement().reasons).contains("the outage the plan declared was not seen: no client lost its"
+                + " connection after the declaration").anySatisfy(r -> assertThat(r).startsWith("101 established"
+                + " connection(s) lost beyond the declared outage's"));
+    }
 }

@@ -238,13 +238,7 @@ class InMemorySessionLapseTest {
 
     @Test
     void aSubscribeAgainCutShortByAnotherLoss_isNoFailure_andTheLapseRunsFromTheFirstLoss() {
-        MemoryEngine engine = engine();
-        ConnectionSettings clean = MemoryEngine.settings().build();
-        engine.connect("connect sub", "sub", 1, clean, 1, "sub-cut", RECONNECTS);
-        assertThat(engine.subscribe("subscribe", "sub", 1, "lapse/#", 1).ok).isTrue();
-        engine.connect("connect pub", "pub", 1, clean, 1, "pub", ReconnectPolicy.none());
-        publish(engine, 10);
-        engine.awaitCount(Count.RECEIVED, 10);
+        MemoryEngine engine = cleanSubscriberAfterTen("sub-cut");
 
         // Back without its session, the subscriber subscribes again; the broker holds the SUBSCRIBE, and the
         // connection is lost again before the SUBACK, as when a takeover or a network drop cuts it short.
@@ -278,5 +272,88 @@ class InMemorySessionLapseTest {
         assertThat(summary.delivery.expected).isEqualTo(20);
         assertThat(summary.delivery.lost()).isZero();
         assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
+    }
+
+    /** A clean-session subscriber {@code clientId} and its publisher, ten messages delivered. */
+    private MemoryEngine cleanSubscriberAfterTen(String clientId) {
+        MemoryEngine engine = engine();
+        ConnectionSettings clean = MemoryEngine.settings().build();
+        engine.connect("connect sub", "sub", 1, clean, 1, clientId, RECONNECTS);
+        assertThat(engine.subscribe("subscribe", "sub", 1, "lapse/#", 1).ok).isTrue();
+        engine.connect("connect pub", "pub", 1, clean, 1, "pub", ReconnectPolicy.none());
+        publish(engine, 10);
+        engine.awaitCount(Count.RECEIVED, 10);
+        return engine;
+    }
+
+    /** Back without its session, the subscriber's new SUBSCRIBE has left and waits at the broker, not set up. */
+    private void subscribeAgainHeld(MemoryEngine engine) {
+        broker.holdSubscriptions();
+        broker.acceptConnects();
+        engine.awaitCount(Count.SUBSCRIBER_SESSIONS_LOST, 1);
+        // At least: the engine's own control clients (the broker's version question) may subscribe meanwhile too.
+        await().atMost(Duration.ofSeconds(10)).until(() -> broker.count(InMemoryBroker.Count.SUBSCRIBES_HELD) >= 1);
+        MemoryEngine.letTheClockMoveOn(5_000);
+    }
+
+    @Test
+    void theAedesCase_tenPublishedJustBeforeTheBrokerHeldTheNewSubscription_areOwedToNobody_andTheRunHasNoLoss() {
+        // aedes killed and restarted under load: 10 PUBLISHes reached it 7 ms before the subscriber's new subscription.
+        MemoryEngine engine = cleanSubscriberAfterTen("sub-w");
+        broker.disconnect("sub-w");
+        subscribeAgainHeld(engine);
+        publish(engine, 10);
+        broker.releaseSubscriptions();
+        engine.awaitCount(Count.SUBSCRIBER_LAPSES_RECORDED, 1);
+        publish(engine, 10);
+        engine.awaitCount(Count.RECEIVED, 20);
+        RunSummary summary = engine.shutdown();
+
+        // Sent after the SUBSCRIBE left and before its SUBACK came, by the times alone undecided: 21, the first back,
+        // reached the broker after them, when the subscription held, so they were routed before it.
+        assertThat(summary.delivery.publishedWhileSessionLost).as(summary.toTable()).isEqualTo(10);
+        assertThat(summary.delivery.undecidedAroundSubscription).isZero();
+        assertThat(summary.delivery.expected).isEqualTo(20);
+        assertThat(summary.delivery.lost()).isZero();
+        assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
+        assertThat(summary.verdictLine()).contains("10 deliveries owed to nobody (publishedWhileSessionLost)");
+    }
+
+    @Test
+    void aLapsesMessages_areDecidedEachByItsPlace_beforeTheSubscribe_routedBeforeOrAfterTheSubscription_afterTheSuback() {
+        MemoryEngine engine = cleanSubscriberAfterTen("sub-w");
+        // 11-20: published while the subscriber is away, before its new SUBSCRIBE.
+        broker.refuseConnects("SERVER_UNAVAILABLE");
+        broker.disconnect("sub-w");
+        MemoryEngine.letTheClockMoveOn(5_000);
+        publish(engine, 10);
+        // 21-30: after the SUBSCRIBE left, before the broker set the subscription up.
+        subscribeAgainHeld(engine);
+        publish(engine, 10);
+        // 31-40: set up, its SUBACK not yet sent; the broker drops 34 and 35.
+        broker.setUpHeldSubscriptions();
+        publish(engine, 3);
+        broker.drop(Which.next(2), "lapse/#");
+        publish(engine, 7);
+        engine.awaitCount(Count.RECEIVED, 18);
+        // 41-50: after the SUBACK; the broker drops 41.
+        broker.releaseSubscriptions();
+        engine.awaitCount(Count.SUBSCRIBER_LAPSES_RECORDED, 1);
+        broker.drop(Which.next(1), "lapse/#");
+        publish(engine, 10);
+        engine.awaitCount(Count.RECEIVED, 27);
+        RunSummary summary = engine.shutdown();
+
+        assertThat(broker.count(InMemoryBroker.Count.DROPPED)).as(summary.toTable()).isEqualTo(3);
+        // Owed to nobody: 11-20 by the times, 21-30 by the order (31 came back after them). Owed: 1-10, 31-40 (34
+        // and 35 reached the broker after 31, when the subscription held) and 41-50 (sent after the SUBACK).
+        assertThat(summary.delivery.publishedWhileSessionLost).isEqualTo(20);
+        assertThat(summary.delivery.undecidedAroundSubscription).isZero();
+        assertThat(summary.delivery.expected).isEqualTo(30);
+        assertThat(summary.delivery.lost()).isEqualTo(3);
+        assertThat(summary.delivery.lostFromKeptSessions).isZero();
+        assertThat(summary.verdict()).isEqualTo(Verdict.LOSS);
+        assertThat(summary.verdictLine()).contains("3 of 30 expected deliveries missing")
+                .contains("20 deliveries owed to nobody (publishedWhileSessionLost)");
     }
 }

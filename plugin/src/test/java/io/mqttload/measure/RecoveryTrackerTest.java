@@ -123,7 +123,7 @@ class RecoveryTrackerTest {
         RecoveryTracker t = new RecoveryTracker();
         t.planned(List.of(), 5_000);
         t.lost("before", START + 10);
-        t.brokerRestartExpected(START + 100, 3_000);
+        t.brokerRestartExpected(START + 100, 3_000, 0);
         t.lost("a", START + 200);
         t.lost("b", START + 210);
         t.back("a", START + 300, true);
@@ -135,5 +135,39 @@ class RecoveryTrackerTest {
         assertThat(f.get(Count.RECOVERY_P100_MILLIS)).isEqualTo(200);
         assertThat(f.get(Count.RECOVERY_BOUND_MILLIS)).isEqualTo(3_000);
         assertThat(f.get(Count.OUTAGE_SESSIONS_KEPT)).isEqualTo(2);
+    }
+
+    @Test
+    void anExpectedBrokerRestartWithAWindow_takesOnlyTheLossesInsideIt() {
+        RecoveryTracker t = new RecoveryTracker();
+        t.brokerRestartExpected(START + 100, 3_000, 500);
+        t.lost("inside", START + 600);
+        t.lost("after", START + 601);
+        t.back("inside", START + 700, false);
+
+        Map<Count, Long> f = t.figures(START);
+        assertThat(f.get(Count.OUTAGE_CLIENTS)).isEqualTo(1);
+        assertThat(f.get(Count.OUTAGE_CLIENTS_BACK)).isEqualTo(1);
+    }
+
+    @Test
+    void aClientIsAway_whileAPlannedOutageHoldsIt_orNotConnectedWithARestartExpected() {
+        RecoveryTracker t = new RecoveryTracker();
+        assertThat(t.away("c", false)).as("nothing declared").isFalse();
+        t.planned(List.of("c"), 5_000);
+        assertThat(t.away("c", true)).as("about to be dropped").isTrue();
+        t.lost("c", START + 10);
+        assertThat(t.away("c", false)).isTrue();
+        t.back("c", START + 20, false);
+        assertThat(t.away("c", true)).as("back").isFalse();
+        assertThat(t.away("other", false)).as("not the plan's").isFalse();
+
+        long now = System.currentTimeMillis();
+        t.brokerRestartExpected(now - 1_000, 5_000, 0);
+        assertThat(t.away("other", false)).as("a restart expected, not connected").isTrue();
+        assertThat(t.away("other", true)).isFalse();
+        RecoveryTracker over = new RecoveryTracker();
+        over.brokerRestartExpected(now - 1_000, 5_000, 500);
+        assertThat(over.away("other", false)).as("its window over").isFalse();
     }
 }

@@ -127,7 +127,8 @@ class SummaryJsonTest {
         // then what was published before a subscription and what is undecided around one (format 6), then the connect
         // attempts, retries and "later" refusals of the reconnect policy, then the lapses of lost sessions and the loss
         // of kept ones (new counts a reader of format 7 ignores), then the declared outages' recovery, then the session
-        // takeovers, then the offline buffer's, then the QoS 2 duplicates; a saved summary lacks them.
+        // takeovers, then the offline buffer's, then the QoS 2 duplicates, then the publishes failed in a declared
+        // outage; a saved summary lacks them.
         Set<Count> added = EnumSet.of(Count.DISCONNECTS, Count.GAPS, Count.GAPS_FILLED, Count.SAMPLES_FAILED,
                 Count.STOPPED_AT_MILLIS, Count.SHARED_GROUPS_UNSERVED, Count.SUBSCRIBER_SESSIONS_LOST,
                 Count.ACKNOWLEDGED_IN_WINDOW, Count.RECEIVED_IN_WINDOW, Count.IN_FLIGHT_AT_WINDOW_START,
@@ -147,7 +148,8 @@ class SummaryJsonTest {
                 Count.BACKLOG_RECEIVED, Count.BACKLOG_DRAIN_MILLIS, Count.SESSIONS_TAKEN_OVER,
                 Count.TAKEOVERS_INFERRED, Count.CLIENTS_TAKEN_OVER, Count.CLIENTS_TAKEN_OVER_AGAIN,
                 Count.RESUBSCRIBES_CUT_SHORT, Count.TAKEOVERS_PER_CLIENT_ID_MAX,
-                Count.PUBLISH_BUFFERED, Count.PUBLISHED_FROM_BUFFER, Count.PUBLISH_BUFFER_DROPPED, Count.QOS2_DUPLICATES);
+                Count.PUBLISH_BUFFERED, Count.PUBLISHED_FROM_BUFFER, Count.PUBLISH_BUFFER_DROPPED, Count.QOS2_DUPLICATES,
+                Count.PUBLISH_FAILED_IN_OUTAGE);
         assertThat(savedKeys).containsExactlyElementsOf(Count.SUMMARY.stream().filter(c -> !added.contains(c))
                 .map(Count::key).collect(Collectors.toList()));
         for (String key : savedKeys) {

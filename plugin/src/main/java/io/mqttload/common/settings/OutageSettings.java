@@ -20,6 +20,12 @@ public final class OutageSettings {
     /** How long the sample waits for the clients it dropped to be connected again; 0: it returns at once. */
     public static final Setting<Long> AWAIT_RECOVERY_MS = Setting.whole("awaitRecoveryMs", 0, 0, 3_600_000);
 
+    /**
+     * How long after a BROKER_RESTART's declaration a lost connection is the outage's; a later loss is a failure, as
+     * without a declaration. 0: until the run's end.
+     */
+    public static final Setting<Long> RESTART_WINDOW_MS = Setting.whole("restartWindowMs", 0, 0, 86_400_000);
+
     public static final List<Setting<?>> ALL = List.of(SamplerSettings.CLIENT_GROUP, OUTAGE, CLIENT_PERCENT, OFFLINE_MS,
-            RECOVERY_BOUND_MS, AWAIT_RECOVERY_MS);
+            RECOVERY_BOUND_MS, AWAIT_RECOVERY_MS, RESTART_WINDOW_MS);
 }

@@ -108,6 +108,8 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
     private volatile boolean holdingSubscriptions;
     /** SUBSCRIBEs waiting for {@link #releaseSubscriptions()}: touched on the event loop only. */
     private final List<Runnable> heldSubscriptions = new ArrayList<>();
+    /** Their SUBACKs, answered at {@link #releaseSubscriptions()}: touched on the event loop only. */
+    private final List<Runnable> heldSubacks = new ArrayList<>();
     /** Sessions, subscriptions, retained messages: touched on the event loop only. */
     private final Routing routing = new Routing(this);
 
@@ -232,12 +234,25 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
         return this;
     }
 
+    /**
+     * Sets up the held SUBSCRIBEs in their order without answering them (what is published now reaches them), as a
+     * broker whose SUBACK is still on its way; {@link #releaseSubscriptions()} answers them. Returns once done.
+     */
+    public void setUpHeldSubscriptions() {
+        onLoop(() -> {
+            heldSubscriptions.forEach(Runnable::run);
+            heldSubscriptions.clear();
+        });
+    }
+
     /** Sets up the held SUBSCRIBEs in their order, answering each, and holds none from now on; returns once done. */
     public void releaseSubscriptions() {
         onLoop(() -> {
             holdingSubscriptions = false;
             heldSubscriptions.forEach(Runnable::run);
             heldSubscriptions.clear();
+            heldSubacks.forEach(Runnable::run);
+            heldSubacks.clear();
         });
     }
 
@@ -416,7 +431,15 @@ public final class InMemoryBroker implements MqttConnector, AutoCloseable, After
             CompletableFuture<Void> suback) {
         if (holdingSubscriptions) {
             count(Count.SUBSCRIBES_HELD, 1);
-            heldSubscriptions.add(() -> routing.subscribe(link, filters, qos, options, suback));
+            CompletableFuture<Void> setUp = new CompletableFuture<>();
+            heldSubscriptions.add(() -> routing.subscribe(link, filters, qos, options, setUp));
+            heldSubacks.add(() -> setUp.whenComplete((v, e) -> {
+                if (e == null) {
+                    suback.complete(null);
+                } else {
+                    suback.completeExceptionally(e);
+                }
+            }));
             return;
         }
         routing.subscribe(link, filters, qos, options, suback);

@@ -186,6 +186,14 @@ public final class MemoryEngine {
         return sample(label, s -> op.run(context(), context().existingGroup(thread(thread), group)));
     }
 
+    /** An MQTT Outage sample expecting a broker restart within {@code restartWindowMs} of it (0: until the run's end). */
+    public OperationResult restartExpected(String label, long restartWindowMs, long recoveryBoundMs) {
+        OutageOperation op = new OutageOperation(SettingValues.of(OutageSettings.ALL, Map.of(
+                OutageSettings.OUTAGE.name(), "BROKER_RESTART", OutageSettings.RECOVERY_BOUND_MS.name(),
+                Long.toString(recoveryBoundMs), OutageSettings.RESTART_WINDOW_MS.name(), Long.toString(restartWindowMs))));
+        return sample(label, s -> op.run(context(), null));
+    }
+
     /** Waits, at most 2 s, until the engine's {@code count} is {@code value}: an event of the broker's reached it. */
     public void awaitCount(Count count, long value) {
         await().atMost(Duration.ofSeconds(2)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(5))

@@ -5,7 +5,7 @@
 # (bench/emq-p2p-bursts.jmx, the plan before 1ff4d8e: 10 messages per thread every 100 ms under a Constant
 # Throughput Timer) and emqtt-bench (`sub` and `pub`, 1,000 clients each on p2p/%i, as EMQ ran it). Each run warms up,
 # then over a steady window reads Mosquitto's utime+stime and the generator's (its processes and their children,
-# /proc/PID/stat) and the PUBLISH packets Mosquitto sent ($SYS/broker/publish/messages/sent, updated every second;
+# /proc/PID/stat), the context switches of all their threads, and the PUBLISH packets Mosquitto sent ($SYS/broker/publish/messages/sent, updated every second;
 # the window opens and closes on a fresh update); per message delivered: broker CPU, client CPU. The generator runs on
 # core 0, Mosquitto on core 1. Medians over the rounds and their ratios at the end.
 #
@@ -47,13 +47,23 @@ broker=$!
 # utime+stime of a process (fields 14 and 15; the name in parentheses may hold spaces).
 ticks() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{print $12 + $13}' || echo 0; }
 # The same summed over the given processes and every descendant still alive.
-tree_ticks() {
-  local all=("$@") kids sum=0 pid
-  kids=$(ps -e -o pid=,ppid= | awk -v roots=" $* " '
+tree_pids() {
+  ps -e -o pid=,ppid= | awk -v roots=" $* " '
     { parent[$1] = $2 } END { n = split(roots, r, " "); for (i = 1; i <= n; i++) keep[r[i]] = 1
       do { grown = 0; for (p in parent) if (!(p in keep) && (parent[p] in keep)) { keep[p] = 1; grown = 1 } } while (grown)
-      for (p in keep) print p }')
-  for pid in $kids; do sum=$((sum + $(ticks "$pid"))); done
+      for (p in keep) print p }'
+}
+tree_ticks() {
+  local pid sum=0
+  for pid in $(tree_pids "$@"); do sum=$((sum + $(ticks "$pid"))); done
+  echo "$sum"
+}
+# Context switches (voluntary and not) of every thread of the given processes and their descendants still alive.
+tree_switches() {
+  local pid sum=0
+  for pid in $(tree_pids "$@"); do
+    sum=$((sum + $(cat /proc/"$pid"/task/*/status 2>/dev/null | awk '/ctxt_switches/ { s += $2 } END { print s + 0 }')))
+  done
   echo "$sum"
 }
 # The next fresh value of Mosquitto's PUBLISH-sent counter (retained, so -R waits for the next update).
@@ -79,7 +89,7 @@ emqtt() {
 }
 
 run() {
-  local name=$1 round=$2 s0 s1 b0 b1 g0 g1 t0 t1
+  local name=$1 round=$2 s0 s1 b0 b1 g0 g1 t0 t1 x0 x1 y0 y1
   case $name in
     schedule) suite "$name-$round" "$top/test-plans/plans/emq-p2p.jmx" ;;
     bursts) suite "$name-$round" "$top/bench/emq-p2p-bursts.jmx" -JmessagesPerSample=10 -JintervalMs=100 ;;
@@ -87,13 +97,16 @@ run() {
   esac
   sleep "$warm"
   s0=$(sent); b0=$(ticks "$broker"); g0=$(tree_ticks "${gens[@]}"); t0=$(date +%s.%N)
+  x0=$(tree_switches "$broker"); y0=$(tree_switches "${gens[@]}")
   sleep "$window"
   s1=$(sent); b1=$(ticks "$broker"); g1=$(tree_ticks "${gens[@]}"); t1=$(date +%s.%N)
+  x1=$(tree_switches "$broker"); y1=$(tree_switches "${gens[@]}")
   for pid in "${gens[@]}"; do wait "$pid" || true; done
   gens=()
   awk -v n="$name" -v r="$round" -v d=$((s1 - s0)) -v b=$((b1 - b0)) -v g=$((g1 - g0)) -v hz="$hz" -v w="$(echo "$t1 - $t0" | bc)" \
-    'BEGIN { printf "%-11s round %d: delivered %7d (%6.1f msg/s)  broker %6.1f us/msg  client %6.1f us/msg\n",
-             n, r, d, d / w, b * 1e6 / hz / d, g * 1e6 / hz / d }' | tee -a "$work/results.txt"
+    -v x=$((x1 - x0)) -v y=$((y1 - y0)) \
+    'BEGIN { printf "%-11s round %d: delivered %7d (%6.1f msg/s)  broker %6.1f us/msg  client %6.1f us/msg  switches/msg broker %.2f client %.2f\n",
+             n, r, d, d / w, b * 1e6 / hz / d, g * 1e6 / hz / d, x / d, y / d }' | tee -a "$work/results.txt"
 }
 
 order=(schedule bursts emqtt-bench)

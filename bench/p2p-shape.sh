@@ -5,9 +5,10 @@
 # (bench/emq-p2p-bursts.jmx, the plan before 1ff4d8e: 10 messages per thread every 100 ms under a Constant
 # Throughput Timer) and emqtt-bench (`sub` and `pub`, 1,000 clients each on p2p/%i, as EMQ ran it). Each run warms up,
 # then over a steady window reads Mosquitto's utime+stime and the generator's (its processes and their children,
-# /proc/PID/stat), the context switches of all their threads, and the PUBLISH packets Mosquitto sent ($SYS/broker/publish/messages/sent, updated every second;
-# the window opens and closes on a fresh update); per message delivered: broker CPU, client CPU. The generator runs on
-# core 0, Mosquitto on core 1. Medians over the rounds and their ratios at the end.
+# /proc/PID/stat), the context switches of all their threads, and the PUBLISH packets Mosquitto sent
+# ($SYS/broker/publish/messages/sent, updated every second; the window opens and closes on a fresh update); per message
+# delivered: broker CPU, client CPU, context switches. The generator runs on core 0, Mosquitto on core 1. Medians over
+# the rounds and their ratios at the end.
 #
 # Needs Debian's mosquitto and mosquitto-clients, a build (./mvnw -B -ntp -DskipTests package; or JMETER_HOME), and
 # an emqtt-bench executable (0.4.21 builds with Debian's Erlang/OTP 25 and rebar3; kept out of this repository).

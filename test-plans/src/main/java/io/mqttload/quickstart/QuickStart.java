@@ -39,6 +39,8 @@ public final class QuickStart {
     /** As io.mqttload.sweep.StartupArchive names them (that class is in the plugin jar, not on this classpath). */
     private static final String ARCHIVE = "mqtt-load.jsa";
     private static final String ARCHIVE_JDK = ARCHIVE + ".jdk";
+    /** -XX:ArchiveClassesAtExit came with Java 13; the suite builds on 11. */
+    private static final int DYNAMIC_ARCHIVE_JDK = 13;
 
     private QuickStart() {
     }
@@ -175,6 +177,11 @@ public final class QuickStart {
             throws IOException, InterruptedException {
         Path archive = jmeterJar.resolveSibling(ARCHIVE);
         Files.deleteIfExists(jmeterJar.resolveSibling(ARCHIVE_JDK));
+        if (Runtime.version().feature() < DYNAMIC_ARCHIVE_JDK) {
+            System.out.println("No start-up archive: Java " + Runtime.version().feature() + " cannot make one (Java "
+                    + DYNAMIC_ARCHIVE_JDK + "+); JMeter starts without it");
+            return 0;
+        }
         List<String> command = new ArrayList<>(List.of(java(), "-XX:ArchiveClassesAtExit=" + archive,
                 // The dump names every class it leaves out (JMeter's class scan loads some it never links).
                 "-Xlog:cds=error"));

@@ -17,8 +17,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import io.mqttload.sweep.StartupArchive;
-
 
 /**
  * JMeter's distributed mode on loopback, as {@code test-plans/distributed/engines.sh} sets it up, from the stock
@@ -299,12 +297,9 @@ public final class JMeterEngines implements AutoCloseable {
 
     private static List<String> java(Path jar) {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = new ArrayList<>(List.of(java.toString(), HEAP, JIT));
-        // The build's start-up archive, as the suite's launchers use it (none when the build skipped it).
-        command.addAll(StartupArchive.jvmArgs(jar));
         // Without java.rmi.server.hostname JMeter refuses to serve RMI on a loopback address.
-        command.addAll(List.of("-Djava.rmi.server.hostname=" + HOST, "-jar", jar.toString()));
-        return command;
+        return new ArrayList<>(List.of(java.toString(), HEAP, JIT, "-Djava.rmi.server.hostname=" + HOST, "-jar",
+                jar.toString()));
     }
 
     private static Process process(List<String> command, Path dir, Path output) throws IOException {

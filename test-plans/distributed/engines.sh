@@ -62,6 +62,24 @@ jmeter_jar() {
   die "no bin/ApacheJMeter-*.jar under $home"
 }
 
+# The build's start-up archive next to JMeter's jar (io.mqttload.sweep.StartupArchive), only for the JVM build that
+# made it: the JVM would fall back quietly on another one, so say it instead. Sets archive.
+archive=
+archive_args() {
+  local jsa=${1%/*}/mqtt-load.jsa made
+  if [ ! -f "$jsa" ] || [ ! -f "$jsa.jdk" ]; then
+    echo "engines.sh: JMeter starts without the start-up archive: no $jsa (the build makes it)" >&2
+    return
+  fi
+  made=$(cat "$jsa.jdk")
+  if "$java" -version 2>&1 | grep -qF "(build $made,"; then
+    archive=-XX:SharedArchiveFile=$jsa
+  else
+    echo "engines.sh: JMeter starts without the start-up archive $jsa: made by JVM $made, this is" \
+      "$("$java" -version 2>&1 | sed -n 's/.*(build \([^,]*\),.*/\1/p' | tail -1)" >&2
+  fi
+}
+
 # Only a process whose command line names this directory's engine log is ours: guards against PID reuse,
 # and an engine that died as the script's child (a zombie until the script exits) no longer matches.
 is_our_engine() {
@@ -152,6 +170,7 @@ start() {
   [ "$(live_engines)" -eq 0 ] || die "engines from $dir are still running: stop them first"
   local jar n port
   jar=$(jmeter_jar)
+  archive_args "$jar"
   for n in $(seq "$count"); do
     for port in $((base + n)) $((base + 100 + n)); do
       if port_in_use "$port"; then die "port $port is in use: choose another --port-base"; fi
@@ -175,7 +194,7 @@ start() {
     rm -f "$dir/engine-$n.log"
     # nohup: the engines outlive the shell that started them; exec keeps $! the JVM's PID.
     # shellcheck disable=SC2086
-    (cd "$dir" && exec nohup "$java" $heap ${JVM_ARGS:-} -Djava.rmi.server.hostname=$host -jar "$jar" -s \
+    (cd "$dir" && exec nohup "$java" $heap $archive ${JVM_ARGS:-} -Djava.rmi.server.hostname=$host -jar "$jar" -s \
       -j "$dir/engine-$n.log" -q "$dir/rmi.properties" \
       -Jserver_port=$registry -Jserver.rmi.localport=$local_port \
       -Jmqttload.engineId=engine-$n -Jmqttload.engineNumber=$n ${metrics[@]+"${metrics[@]}"} \
@@ -224,6 +243,7 @@ run() {
   [ "$(live_engines)" -gt 0 ] || die "no engines running from $dir: use start first"
   local jar hosts
   jar=$(jmeter_jar)
+  archive_args "$jar"
   hosts=$(awk -v host=$host '{ printf "%s%s:%s", (NR > 1 ? "," : ""), host, $3 }' "$dir/engines")
   local args=(-n -t "$plan" -R "$hosts" -j "$dir/controller.log" -q "$dir/rmi.properties")
   if ! $keep; then args+=(-X); fi
@@ -238,7 +258,7 @@ run() {
   local rc=0
   # shellcheck disable=SC2086
   # -i: a log configuration without the GUI's plugin package, whose deprecation log4j prints at every start.
-  "$java" $heap ${JVM_ARGS:-} -Djava.rmi.server.hostname=$host -jar "$jar" -i "$top/test-plans/src/main/resources/headless-log4j2.xml" \
+  "$java" $heap $archive ${JVM_ARGS:-} -Djava.rmi.server.hostname=$host -jar "$jar" -i "$top/test-plans/src/main/resources/headless-log4j2.xml" \
     "${args[@]}" "$@" || rc=$?
   if ! $keep && ! await_engines_exit && [ "$rc" -eq 0 ]; then rc=1; fi
   return "$rc"

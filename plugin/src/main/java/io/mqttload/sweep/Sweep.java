@@ -81,6 +81,10 @@ public final class Sweep {
     /** Runs every step and writes the sweep's files; 0 when every step ended NO_LOSS, 1 otherwise. */
     int run() throws IOException, InterruptedException, SweepOptions.UsageException {
         Path jar = jmeterJar(o.jmeterHome);
+        String archive = StartupArchive.problem(jar);
+        if (!archive.isEmpty()) {
+            console.println("sweep " + o.sweepId + ": JMeter starts without the start-up archive: " + archive);
+        }
         Files.createDirectories(o.out);
         Path dir = o.out.toAbsolutePath().normalize();
         Path plan = preparePlan(dir);
@@ -257,6 +261,8 @@ public final class Sweep {
                 c.add(h);
             }
         }
+        // Before the user's --jvm-arg, so that -Xshare:off or an archive of their own wins.
+        c.addAll(StartupArchive.jvmArgs(jar));
         c.addAll(o.jvmArgs);
         c.addAll(List.of("-jar", jar.toString(), "-n", "-t", plan.toString(), "-j", stepDir.resolve("jmeter.log")
                 .toString(), "-l", stepDir.resolve("results.jtl").toString()));

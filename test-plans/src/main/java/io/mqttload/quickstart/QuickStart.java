@@ -25,7 +25,10 @@ import com.hivemq.embedded.EmbeddedHiveMQ;
  * stock JMeter home that jmeter-maven-plugin assembled (so the shaded plugin jar in lib/ext is what
  * runs), the plugin's summary printed, and an exit code that says whether every message arrived.
  *
- * <p>Arguments: the module's build directory, the plan, the results directory.
+ * <p>Arguments: the module's build directory, the plan, the results directory, and {@code archive} for the build's
+ * training run instead: a 1-second run of the plan whose JVM writes the start-up archive of JMeter and the plugin
+ * into the home's {@code bin/} ({@code -XX:ArchiveClassesAtExit}, with the JVM build that made it next to it), which
+ * the quick start, the sweep and compare runners and the engines start JMeter with (io.mqttload.sweep.StartupArchive).
  */
 public final class QuickStart {
     private static final long BROKER_TIMEOUT_SECONDS = 60;
@@ -33,22 +36,28 @@ public final class QuickStart {
     /** Samples per publisher at the plan's 100 ms pace: 30 s. */
     private static final int QUICKSTART_SAMPLES = 300;
     private static final int WARMUP_SECONDS = 10;
+    /** As io.mqttload.sweep.StartupArchive names them (that class is in the plugin jar, not on this classpath). */
+    private static final String ARCHIVE = "mqtt-load.jsa";
+    private static final String ARCHIVE_JDK = ARCHIVE + ".jdk";
+    /** -XX:ArchiveClassesAtExit came with Java 13; the suite builds on 11. */
+    private static final int DYNAMIC_ARCHIVE_JDK = 13;
 
     private QuickStart() {
     }
 
     public static void main(String[] args) {
-        if (args.length != 3) {
-            fail("usage: QuickStart <build directory> <plan.jmx> <results directory>");
+        boolean archive = args.length == 4 && args[3].equals("archive");
+        if (args.length != 3 && !archive) {
+            fail("usage: QuickStart <build directory> <plan.jmx> <results directory> [archive]");
         }
         try {
-            System.exit(run(Path.of(args[0]), Path.of(args[1]), Path.of(args[2])));
+            System.exit(run(Path.of(args[0]), Path.of(args[1]), Path.of(args[2]), archive));
         } catch (IOException e) {
             fail("quick start failed: " + e.getMessage());
         }
     }
 
-    private static int run(Path buildDir, Path plan, Path results) throws IOException {
+    private static int run(Path buildDir, Path plan, Path results, boolean archive) throws IOException {
         Path jmeterJar = findJMeter(buildDir);
         if (!Files.isReadable(plan)) {
             fail("plan not found: " + plan);
@@ -66,8 +75,12 @@ public final class QuickStart {
                 .build()) {
             broker.start().get(BROKER_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             String runId = "quickstart-" + Long.toString(System.currentTimeMillis() / 1000, 36);
-            int exit = runJMeter(jmeterJar, plan, results, port, runId);
+            int exit = archive ? makeArchive(jmeterJar, plan, results, port, runId)
+                    : runJMeter(jmeterJar, plan, results, port, runId);
             broker.stop().get(BROKER_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            if (archive) {
+                return exit;
+            }
             if (exit != 0) {
                 System.out.println("JMeter exited with code " + exit + "; see " + results.resolve("jmeter.log"));
                 return exit;
@@ -137,22 +150,75 @@ public final class QuickStart {
 
     private static int runJMeter(Path jmeterJar, Path plan, Path results, int port, String runId)
             throws IOException, InterruptedException {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dlog4j.configurationFile=" + logConfig(), "-jar", jmeterJar.toString(), "-n",
+        List<String> command = new ArrayList<>(List.of(java()));
+        Path archive = jmeterJar.resolveSibling(ARCHIVE);
+        String made = Files.isReadable(jmeterJar.resolveSibling(ARCHIVE_JDK))
+                ? Files.readString(jmeterJar.resolveSibling(ARCHIVE_JDK), StandardCharsets.UTF_8).trim() : "";
+        if (Files.isRegularFile(archive) && made.equals(System.getProperty("java.vm.version"))) {
+            command.add("-XX:SharedArchiveFile=" + archive);
+        } else {
+            // The JVM would fall back quietly on an archive of another build; say it instead.
+            System.out.println("JMeter starts without the start-up archive " + archive + (made.isEmpty() ? ""
+                    : ": made by JVM " + made + ", this is " + System.getProperty("java.vm.version")));
+        }
+        // 30 s of publishing, the first 10 s a warm-up left out of the figures: the JIT compiling two JVMs'
+        // code and the first connections are not the broker's latency.
+        command.addAll(jmeterArgs(jmeterJar, plan, results, port, runId, "quickstart"));
+        command.addAll(List.of("-Jsamples=" + QUICKSTART_SAMPLES, "-Jmqttload.warmupSeconds=" + WARMUP_SECONDS));
+        System.out.println("Running " + plan.getFileName() + " in " + jmeterJar.getParent().getParent());
+        return await(new ProcessBuilder(command).inheritIO().start());
+    }
+
+    /**
+     * The build's training run: one pair for a second, its JVM writing the classes it loaded into the archive, and the
+     * JVM build that can use it next to it.
+     */
+    private static int makeArchive(Path jmeterJar, Path plan, Path results, int port, String runId)
+            throws IOException, InterruptedException {
+        Path archive = jmeterJar.resolveSibling(ARCHIVE);
+        Files.deleteIfExists(jmeterJar.resolveSibling(ARCHIVE_JDK));
+        if (Runtime.version().feature() < DYNAMIC_ARCHIVE_JDK) {
+            System.out.println("No start-up archive: Java " + Runtime.version().feature() + " cannot make one (Java "
+                    + DYNAMIC_ARCHIVE_JDK + "+); JMeter starts without it");
+            return 0;
+        }
+        List<String> command = new ArrayList<>(List.of(java(), "-XX:ArchiveClassesAtExit=" + archive,
+                // The dump names every class it leaves out (JMeter's class scan loads some it never links).
+                "-Xlog:cds=error"));
+        command.addAll(jmeterArgs(jmeterJar, plan, results, port, runId, "archive"));
+        command.addAll(List.of("-Jpairs=1", "-Jsamples=10", "-JintervalMs=100", "-Jmqttload.warmupSeconds=0"));
+        System.out.println("Making the start-up archive " + archive);
+        Process jmeter = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(results.resolve("archive.out").toFile()).start();
+        int exit = await(jmeter);
+        if (exit != 0 || !Files.isRegularFile(archive)) {
+            System.out.println("The training run failed (exit " + exit + "); see " + results.resolve("archive.out"));
+            return exit == 0 ? 1 : exit;
+        }
+        Files.writeString(jmeterJar.resolveSibling(ARCHIVE_JDK), System.getProperty("java.vm.version") + "\n",
+                StandardCharsets.UTF_8);
+        System.out.printf(Locale.ROOT, "Start-up archive: %s, %.1f MB%n", archive, Files.size(archive) / 1e6);
+        return 0;
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static List<String> jmeterArgs(Path jmeterJar, Path plan, Path results, int port, String runId,
+            String name) throws IOException {
+        return List.of("-Dlog4j.configurationFile=" + logConfig(), "-jar", jmeterJar.toString(), "-n",
                 "-t", plan.toAbsolutePath().toString(),
-                "-l", results.resolve("quickstart.jtl").toAbsolutePath().toString(),
-                "-j", results.resolve("jmeter.log").toAbsolutePath().toString(),
+                "-l", results.resolve(name + ".jtl").toAbsolutePath().toString(),
+                "-j", results.resolve(name.equals("quickstart") ? "jmeter.log" : name + ".log").toAbsolutePath().toString(),
                 "-Jmqtt.host=127.0.0.1",
                 "-Jmqtt.port=" + port,
                 "-Jmqttload.runId=" + runId,
-                "-Jmqttload.engineId=quickstart",
-                // 30 s of publishing, the first 10 s a warm-up left out of the figures: the JIT compiling two JVMs'
-                // code and the first connections are not the broker's latency.
-                "-Jsamples=" + QUICKSTART_SAMPLES,
-                "-Jmqttload.warmupSeconds=" + WARMUP_SECONDS,
+                "-Jmqttload.engineId=" + name,
                 "-Jmqttload.resultsDir=" + results.toAbsolutePath());
-        System.out.println("Running " + plan.getFileName() + " in " + jmeterJar.getParent().getParent());
-        Process jmeter = new ProcessBuilder(command).inheritIO().start();
+    }
+
+    private static int await(Process jmeter) throws InterruptedException {
         if (!jmeter.waitFor(RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
             jmeter.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             System.out.println("JMeter did not finish within " + RUN_TIMEOUT_SECONDS + " s and was stopped");

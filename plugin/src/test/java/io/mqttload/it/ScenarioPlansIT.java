@@ -133,7 +133,7 @@ class ScenarioPlansIT {
         RunResult run;
         try (MosquittoBroker dropping = MosquittoBroker.builder().withSetting("max_queued_messages 100").start()) {
             run = run(dropping, "jorammq-multi-subscription", Map.of("slowConsumerDelayMs", "10", "qos", "0",
-                    "payloadSize", "8192", "messagesPerSample", "10", "intervalMs", "10", "samples", "1000",
+                    "payloadSize", "8192", "publishRate", "1000", "samples", "10",
                     "subscribersPerPartition", "4", "mqttload.drainTimeoutMs", "5000"));
         }
         RunSummary summary = JvmRun.lastSummary();

@@ -23,7 +23,7 @@ import io.mqttload.testsupport.RateLimitedProxy;
 /**
  * The capacity search as a user runs it ({@code sweep.sh --search}), against limits known by construction: a proxy
  * that forwards at most {@link #CAPACITY} messages per second from Mosquitto to the subscribers, which the search must
- * find within its tolerance; and a generator made to saturate (a post-processor burning CPU per sample, the engine's
+ * find within its tolerance; and a generator made to saturate (a post-processor burning CPU per message it published, the engine's
  * JVM told it has one core), which the search must name as the generator's limit, not the broker's.
  */
 class CapacitySearchIT {
@@ -168,7 +168,7 @@ class CapacitySearchIT {
             // 4 ms of CPU per sample on a JVM that believes it has one core: saturated from ~225 samples/s on, so from
             // the first step: a machine busy with other work meanwhile cannot end the search first as machine-limited.
             r = search(dir, List.of("--search", "rate", "--start", "300", "--step-seconds", "6", "--warmup-seconds", "2",
-                    "--jvm-arg", "-XX:ActiveProcessorCount=1", "-JburnMicrosPerSample=4000",
+                    "--jvm-arg", "-XX:ActiveProcessorCount=1", "-JburnMicrosPerMessage=4000",
                     "-Jmqtt.port=" + broker.tcpPort()), Duration.ofMinutes(6));
         }
 

@@ -23,8 +23,8 @@ import io.mqttload.testsupport.RateLimitedProxy;
 /**
  * The capacity search as a user runs it ({@code sweep.sh --search}), against limits known by construction: a proxy
  * that forwards at most {@link #CAPACITY} messages per second from Mosquitto to the subscribers, which the search must
- * find within its tolerance; and a generator made to saturate (a post-processor burning CPU per message it published, the engine's
- * JVM told it has one core), which the search must name as the generator's limit, not the broker's.
+ * find within its tolerance; and a generator made to saturate (a post-processor burning CPU per message published,
+ * the engine's JVM told it has one core), which the search must name as the generator's limit, not the broker's.
  */
 class CapacitySearchIT {
     private static final ObjectMapper JSON = new ObjectMapper();

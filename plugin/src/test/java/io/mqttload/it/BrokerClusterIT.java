@@ -245,10 +245,10 @@ class BrokerClusterIT {
         }
         Map<String, String> properties = new HashMap<>();
         p.forEach((k, v) -> properties.put(k.toString(), v.toString()));
-        // The preset's topology on this test's nodes, at a laptop's size: 2 partitions of 40 devices, 10 samples.
+        // The preset's topology on this test's nodes, at a laptop's size: 2 partitions of 40 devices at 10 msg/s each, one second.
         properties.putAll(Map.of("mqtt.nodes", "root=127.0.0.1:" + root.tcpPort() + ",c0=127.0.0.1:" + childA.tcpPort()
                 + ",c1=127.0.0.1:" + childB.tcpPort(), "mqtt.version", "MQTT_3_1_1", "publishersPerPartition", "40",
-                "samples", "10", "durationSeconds", "30", "mqttload.resultsDir", results.toString(),
+                "samples", "1", "publishRate", "10", "durationSeconds", "30", "mqttload.resultsDir", results.toString(),
                 "mqttload.progressSeconds", "0", "mqttload.runId", "distributed-it"));
 
         RunResult result = JMeterTestEngine.run(JMeterTestEngine.load(jmx), Duration.ofSeconds(90), properties);

@@ -97,19 +97,19 @@ class ScenarioPlansIT {
     }
 
     @Test
-    void scalagentMultiPublisher_2Partitions50SamplesOf10_1000MessagesToTheCommandCentres() {
-        RunSummary summary = runWithoutLoss("scalagent-multi-publisher", 2 * 50 * 10, 2 * 50 * 10);
+    void scalagentMultiPublisher_2Partitions5SecondsOf100Devices_1000MessagesToTheCommandCentres() {
+        RunSummary summary = runWithoutLoss("scalagent-multi-publisher", 2 * 5 * 100, 2 * 5 * 100);
         assertThat(summary.count(Count.CONNECTS_OK)).isEqualTo(2 * (100 + 1));
     }
 
     @Test
-    void joramMqMultiPublisher_2Partitions50SamplesOf40() {
-        runWithoutLoss("jorammq-multi-publisher", 2 * 50 * 40, 2 * 50 * 40);
+    void joramMqMultiPublisher_2Partitions5SecondsOf400Devices() {
+        runWithoutLoss("jorammq-multi-publisher", 2 * 5 * 400, 2 * 5 * 400);
     }
 
     @Test
     void joramMqMultiSubscriber_eachCommandReachesExactlyOneDevice() {
-        RunSummary summary = runWithoutLoss("jorammq-multi-subscriber", 2 * 50 * 10, 2 * 50 * 10);
+        RunSummary summary = runWithoutLoss("jorammq-multi-subscriber", 2 * 5 * 100, 2 * 5 * 100);
         // 1,000 commands over 200 devices in turn: every device gets exactly 5.
         assertThat(summary.count(Count.SUBSCRIBING_CLIENTS)).isEqualTo(200);
         assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MIN)).isEqualTo(5);
@@ -119,7 +119,7 @@ class ScenarioPlansIT {
     @Test
     void joramMqMultiSubscription_everyMessageDeliveredToTenSubscribers() {
         // 20 subscribers over 2 subsystems: each message matches 10 of them.
-        runWithoutLoss("jorammq-multi-subscription", 1 * 50 * 20 * 10, 1 * 50 * 20);
+        runWithoutLoss("jorammq-multi-subscription", 1 * 5 * 200 * 10, 1 * 5 * 200);
     }
 
     /**
@@ -133,7 +133,7 @@ class ScenarioPlansIT {
         RunResult run;
         try (MosquittoBroker dropping = MosquittoBroker.builder().withSetting("max_queued_messages 100").start()) {
             run = run(dropping, "jorammq-multi-subscription", Map.of("slowConsumerDelayMs", "10", "qos", "0",
-                    "payloadSize", "8192", "messagesPerSample", "10", "intervalMs", "10", "samples", "1000",
+                    "payloadSize", "8192", "publishRate", "1000", "samples", "10",
                     "subscribersPerPartition", "4", "mqttload.drainTimeoutMs", "5000"));
         }
         RunSummary summary = JvmRun.lastSummary();

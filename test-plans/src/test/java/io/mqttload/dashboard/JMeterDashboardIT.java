@@ -26,8 +26,9 @@ import io.mqttload.testsupport.MosquittoBroker;
 class JMeterDashboardIT {
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(90);
     private static final int PAIRS = 2;
-    private static final int SAMPLES = 80;
-    private static final int MESSAGES_PER_SAMPLE = 10;
+    /** The plan's own schedule: a sample is one second of the publisher's slots. */
+    private static final int SAMPLES = 8;
+    private static final int PUBLISH_RATE = 100;
 
     @Test
     void overTimeChartsHaveAPointPerSecond_andAPublishSampleIsOneTransactionPerBatch(@TempDir Path dir) throws Exception {
@@ -39,9 +40,8 @@ class JMeterDashboardIT {
                 JMeterEngines.Headless run = JMeterEngines.startLocal(home, dir, "dash", plan, Map.ofEntries(
                         Map.entry("mqtt.host", broker.host()), Map.entry("mqtt.port", Integer.toString(broker.tcpPort())),
                         Map.entry("pairs", Integer.toString(PAIRS)), Map.entry("samples", Integer.toString(SAMPLES)),
-                        Map.entry("messagesPerSample", Integer.toString(MESSAGES_PER_SAMPLE)),
-                        // 10 samples/s per publisher for 8 s: several seconds of samples to chart.
-                        Map.entry("intervalMs", "100"), Map.entry("qos", "1"),
+                        // 100 msg/s per publisher for 8 s: several seconds of samples to chart.
+                        Map.entry("publishRate", Integer.toString(PUBLISH_RATE)), Map.entry("qos", "1"),
                         Map.entry("mqttload.resultsDir", dir.resolve("results").toString()),
                         Map.entry("mqttload.progressSeconds", "0")))) {
             assertThat(run.awaitExit(RUN_TIMEOUT)).as("the run ends within %s; output:%n%s", RUN_TIMEOUT, run.output())

@@ -195,9 +195,9 @@ class ClockOffsetIT {
             Map<String, String> global = Map.ofEntries(
                     Map.entry("mqtt.host", broker.host()), Map.entry("mqtt.port", Integer.toString(broker.tcpPort())),
                     Map.entry("partitions", "1"), Map.entry("publishersPerPartition", "2"),
-                    // One message per sample, 50 a second per engine, evenly spaced: bursts queue behind one another
-                    // at a subscriber by their phase, which each engine's pace takes at random.
-                    Map.entry("messagesPerSample", "1"), Map.entry("intervalMs", "20"),
+                    // 25 msg/s per publisher on its own slots, 50 a second per engine, evenly spaced: messages queue
+                    // behind one another at a subscriber by their phase, which each engine's schedule takes at random.
+                    Map.entry("publishRate", "25"),
                     // No warm-up, so that both receivers of a message count it: a warm-up ends at each engine's own
                     // tick, and would leave out different messages on each. About 320 messages per pair.
                     Map.entry("durationSeconds", "7"), Map.entry("mqttload.warmupSeconds", "0"),

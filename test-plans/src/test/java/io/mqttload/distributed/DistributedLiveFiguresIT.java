@@ -36,7 +36,7 @@ class DistributedLiveFiguresIT {
             Map<String, String> global = Map.ofEntries(
                     Map.entry("mqtt.host", "127.0.0.1"), Map.entry("mqtt.port", Integer.toString(broker.tcpPort())),
                     Map.entry("partitions", "2"), Map.entry("publishersPerPartition", "5"),
-                    Map.entry("messagesPerSample", "10"), Map.entry("intervalMs", "100"),
+                    Map.entry("publishRate", "20"),
                     Map.entry("durationSeconds", "8"), Map.entry("qos", "1"),
                     Map.entry("mqttload.engines", Integer.toString(ENGINES)),
                     // One run id for both engines: their start barrier is the run's (each engine's default differs).

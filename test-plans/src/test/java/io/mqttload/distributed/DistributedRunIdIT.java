@@ -150,7 +150,7 @@ class DistributedRunIdIT {
     /** The broker's address, and sizes small enough for a short run. */
     private static Map<String, String> quickStartOn(EmbeddedHiveMqBroker broker) {
         return Map.of("mqtt.host", JMeterEngines.HOST, "mqtt.port", Integer.toString(broker.tcpPort()), "pairs", "2",
-                "samples", "5");
+                "samples", "1");
     }
 
     private static String controllerRunId(String output) {

@@ -46,7 +46,7 @@ class FleetIT {
             Map<String, String> sameForAll = Map.ofEntries(
                     Map.entry("mqtt.host", broker.host()), Map.entry("mqtt.port", Integer.toString(broker.tcpPort())),
                     Map.entry("partitions", "1"), Map.entry("publishersPerPartition", "2"),
-                    Map.entry("messagesPerSample", "5"), Map.entry("intervalMs", "100"),
+                    Map.entry("publishRate", "25"),
                     Map.entry("durationSeconds", "4"), Map.entry("qos", "1"), Map.entry("subscriberFilter", "S/#"),
                     Map.entry("mqttload.engineNumber", "auto"), Map.entry("mqttload.engines", Integer.toString(ENGINES)),
                     Map.entry("mqttload.fleet", "fleet-it-" + Long.toString(System.nanoTime(), 36)),

@@ -64,7 +64,7 @@ class PrometheusIT {
             Map<String, String> global = Map.ofEntries(
                     Map.entry("mqtt.host", broker.host()), Map.entry("mqtt.port", Integer.toString(broker.tcpPort())),
                     Map.entry("partitions", "1"), Map.entry("publishersPerPartition", "3"),
-                    Map.entry("messagesPerSample", "5"), Map.entry("intervalMs", "50"),
+                    Map.entry("publishRate", "30"),
                     Map.entry("durationSeconds", "8"), Map.entry("qos", "1"), Map.entry("mqttload.warmupSeconds", "2"),
                     Map.entry("mqttload.engines", "2"), Map.entry("mqttload.runId", runId),
                     Map.entry("mqttload.resultsDir", dir.resolve("engine-results").toString()),

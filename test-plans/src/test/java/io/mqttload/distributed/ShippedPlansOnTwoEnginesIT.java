@@ -72,19 +72,23 @@ class ShippedPlansOnTwoEnginesIT {
      */
     private static final Map<String, Map<String, String>> SMALL = Map.ofEntries(
             Map.entry("emq-conn-rate", Map.of("connectionsPerThread", "50", "holdSeconds", "1")),
-            Map.entry("emq-fanout", Map.of("samples", "5", "subscribersPerPartition", "20")),
+            // On their own schedule a sample is one second: samples count seconds, the rate keeps a thread's messages.
+            Map.entry("emq-fanout", Map.of("samples", "1", "subscribersPerPartition", "20")),
             // Its own schedule: one sample is one second; 10 msg/s per publisher keeps the 100 messages a thread sent.
             Map.entry("emq-p2p", Map.of("samples", "1", "publishRate", "10", "pairsPerThread", "10")),
-            Map.entry("emq-sharedsub", Map.of("samples", "2", "intervalMs", "500", "publishersPerPartition", "10")),
-            Map.entry("jorammq-multi-publisher", Map.of("samples", "10", "publishersPerPartition", "40")),
-            Map.entry("jorammq-multi-subscriber", Map.of("samples", "10", "devicesPerPartition", "20")),
-            Map.entry("jorammq-multi-subscription", Map.of("samples", "10")),
+            Map.entry("emq-sharedsub", Map.of("samples", "1", "publishRate", "10", "publishersPerPartition", "10")),
+            Map.entry("jorammq-multi-publisher",
+                    Map.of("samples", "1", "publishRate", "10", "publishersPerPartition", "40")),
+            Map.entry("jorammq-multi-subscriber",
+                    Map.of("samples", "1", "deviceRate", "5", "devicesPerPartition", "20")),
+            Map.entry("jorammq-multi-subscription", Map.of("samples", "1")),
             Map.entry("mqtt-bm-latency", Map.of("samples", "3", "pairs", "4")),
             Map.entry("multi-publisher", Map.of("durationSeconds", "2", "publishersPerPartition", "5")),
-            Map.entry("quickstart-p2p", Map.of("samples", "10")),
+            Map.entry("quickstart-p2p", Map.of("samples", "1")),
             Map.entry("rabbitmq-idle-connections", Map.of("connectionsPerThread", "50", "idleSeconds", "1")),
-            Map.entry("rabbitmq-one-to-one", Map.of("samples", "2", "intervalMs", "500", "pairsPerThread", "10")),
-            Map.entry("scalagent-multi-publisher", Map.of("samples", "10", "publishersPerPartition", "20")),
+            Map.entry("rabbitmq-one-to-one", Map.of("samples", "1", "publishRate", "20", "pairsPerThread", "10")),
+            Map.entry("scalagent-multi-publisher",
+                    Map.of("samples", "1", "publishRate", "5", "publishersPerPartition", "20")),
             // The probe keeps its own schedule (10 msg/s): a sample is one second of it.
             Map.entry("stress-max-rate", Map.of("samples", "5", "subscribersPerPartition", "5", "probeSamples", "1")));
 

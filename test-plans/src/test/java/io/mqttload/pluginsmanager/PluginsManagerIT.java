@@ -57,8 +57,9 @@ class PluginsManagerIT {
     /** How long the installed jar must keep the repository jar's size when no mover is visible. */
     private static final Duration STABLE = Duration.ofMillis(500);
     private static final int PAIRS = 2;
-    private static final int SAMPLES = 20;
-    private static final int MESSAGES_PER_SAMPLE = 5;
+    /** The plan's own schedule: a sample is one second of the publisher's slots. */
+    private static final int SAMPLES = 1;
+    private static final int PUBLISH_RATE = 100;
     private static final Pattern PLAN_CLASS = Pattern.compile("(?:guiclass|testclass)=\"(io\\.mqttload\\.[\\w.]+)\"");
 
     private int cliRuns;
@@ -157,8 +158,7 @@ class PluginsManagerIT {
                 JMeterEngines.Headless run = JMeterEngines.startLocal(home, dir, "quickstart", plan, Map.ofEntries(
                         Map.entry("mqtt.host", broker.host()), Map.entry("mqtt.port", Integer.toString(broker.tcpPort())),
                         Map.entry("pairs", Integer.toString(PAIRS)), Map.entry("samples", Integer.toString(SAMPLES)),
-                        Map.entry("messagesPerSample", Integer.toString(MESSAGES_PER_SAMPLE)),
-                        Map.entry("intervalMs", "50"), Map.entry("qos", "1"),
+                        Map.entry("publishRate", Integer.toString(PUBLISH_RATE)), Map.entry("qos", "1"),
                         Map.entry("mqttload.runId", runId), Map.entry("mqttload.engineId", "pmgr"),
                         Map.entry("mqttload.resultsDir", results.toString()), Map.entry("mqttload.progressSeconds", "0"),
                         Map.entry("mqttload.failExitCode", "3")))) {
@@ -168,7 +168,7 @@ class PluginsManagerIT {
             Path file = results.resolve("summary-" + runId + "-pmgr.json");
             assertThat(file).as("the engine summary; output:%n%s", run.output()).exists();
             EngineSummary summary = SummaryJson.readEngineSummary(Files.readString(file, StandardCharsets.UTF_8));
-            long messages = (long) PAIRS * SAMPLES * MESSAGES_PER_SAMPLE;
+            long messages = (long) PAIRS * SAMPLES * PUBLISH_RATE;
             assertThat(summary.count(Count.CONNECTS_OK)).isEqualTo(2L * PAIRS);
             assertThat(summary.count(Count.PUBLISHED)).isEqualTo(messages);
             assertThat(summary.count(Count.ACKNOWLEDGED)).isEqualTo(messages);

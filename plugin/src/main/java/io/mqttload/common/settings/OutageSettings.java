@@ -24,7 +24,9 @@ public final class OutageSettings {
      * How long after a BROKER_RESTART's declaration a lost connection is the outage's; a later loss is a failure, as
      * without a declaration. 0: until the run's end.
      */
-    public static final Setting<Long> RESTART_WINDOW_MS = Setting.whole("restartWindowMs", 0, 0, 86_400_000);
+    /** Plans saved before this field existed do not carry it: empty reads as its default. */
+    public static final Setting<Long> RESTART_WINDOW_MS = Setting.whole("restartWindowMs", 0, 0, 86_400_000)
+            .emptyMeansDefault();
 
     public static final List<Setting<?>> ALL = List.of(SamplerSettings.CLIENT_GROUP, OUTAGE, CLIENT_PERCENT, OFFLINE_MS,
             RECOVERY_BOUND_MS, AWAIT_RECOVERY_MS, RESTART_WINDOW_MS);

@@ -105,8 +105,26 @@ class CapacitySearchIT {
         double sustained = json.path("sustained").asDouble();
         double failed = json.path("failed").asDouble();
         // A short step can pass just over the capacity (its backlog has not yet broken a criterion): within tolerance.
-        assertThat(sustained).as(r.output).isBetween(CAPACITY * (1 - TOLERANCE_PERCENT / 100),
-                CAPACITY * (1 + TOLERANCE_PERCENT / 100));
+        // Below it only when the step that bounded the answer failed on a saturated machine and the verdict says so:
+        // a device's schedule counts the slots a starved generator owes as offered (it catches up), so such a step
+        // fails where a throughput timer, which gives up, offered less and passed; the search answers what this
+        // machine sustained then and names the machine as a possible limit (seen in CI: 181 with 4 forks of ITs).
+        JsonNode bounding = null;
+        for (JsonNode step : json.path("steps")) {
+            if (step.path("value").asDouble() == failed && !step.path("passed").asBoolean()) {
+                bounding = step;
+            }
+        }
+        assertThat(bounding).as("the failed step at " + failed).isNotNull();
+        boolean machineLimited = bounding.path("machineSaturatedSeconds").asLong() > 0;
+        if (machineLimited && sustained < CAPACITY * (1 - TOLERANCE_PERCENT / 100)) {
+            assertThat(json.path("verdict").asText()).as(r.output)
+                    .contains("that limit may be the machine's as much as the broker's");
+            assertThat(sustained).as(r.output).isBetween(CAPACITY * 0.75, CAPACITY);
+        } else {
+            assertThat(sustained).as(r.output).isBetween(CAPACITY * (1 - TOLERANCE_PERCENT / 100),
+                    CAPACITY * (1 + TOLERANCE_PERCENT / 100));
+        }
         assertThat(failed).isGreaterThan(sustained);
         assertThat(failed - sustained).isLessThanOrEqualTo(TOLERANCE_PERCENT / 100 * sustained + 1);
         JsonNode steps = json.path("steps");

@@ -42,6 +42,8 @@ public final class Sweep {
     private Path engineDir;
     /** An unmeasured run before the first step: the broker is settled after it as after any step. */
     private boolean warmedUp;
+    /** The step's JMeter while it runs: a sweep stopped by a signal stops it too (the finally blocks do not run). */
+    private volatile Process running;
 
     Sweep(SweepOptions options, PrintStream console) {
         this.o = options;
@@ -89,13 +91,26 @@ public final class Sweep {
         Files.createDirectories(o.out);
         Path dir = o.out.toAbsolutePath().normalize();
         Path plan = preparePlan(dir);
-        if (o.warmEngine) {
-            engineDir = dir.resolve("engine");
-            engine = WarmEngine.start(o, jar, engineDir, console);
-        }
+        Thread hook = new Thread(() -> {
+            Process p = running;
+            if (p != null) {
+                p.descendants().forEach(ProcessHandle::destroy);
+                p.destroy();
+            }
+        }, "sweep-step-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
         try {
+            if (o.warmEngine) {
+                engineDir = dir.resolve("engine");
+                engine = WarmEngine.start(o, jar, engineDir, console);
+            }
             return o.capacity.searching() ? search(jar, plan, dir) : sweep(jar, plan, dir);
         } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // Shutting down: the hook runs now, which is what it is for.
+            }
             if (engine != null) {
                 engine.close();
                 console.printf(Locale.ROOT, "warm engine: pid %d stopped%n", engine.pid());
@@ -279,6 +294,7 @@ public final class Sweep {
         long t0 = System.nanoTime();
         Process p = new ProcessBuilder(command).directory(stepDir.toFile()).redirectErrorStream(true)
                 .redirectOutput(stepDir.resolve("jmeter.out").toFile()).start();
+        running = p;
         try {
             if (p.waitFor(o.stepTimeoutSeconds, TimeUnit.SECONDS)) {
                 r.exitCode = p.exitValue();
@@ -287,6 +303,7 @@ public final class Sweep {
             }
         } finally {
             stop(p);
+            running = null;
             r.seconds = (System.nanoTime() - t0) / 1e9;
             if (r.timedOut && engine != null) {
                 // The controller was stopped, not the run it started there: the engine would still be busy with it.

@@ -173,6 +173,7 @@ final class WarmEngine implements AutoCloseable {
             process.onExit().get(STOP_SECONDS, TimeUnit.SECONDS);
         } catch (TimeoutException | ExecutionException e) {
             process.destroyForcibly();
+            process.onExit().orTimeout(STOP_SECONDS, TimeUnit.SECONDS).exceptionally(x -> process).join();
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();

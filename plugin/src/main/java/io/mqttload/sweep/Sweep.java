@@ -39,7 +39,6 @@ public final class Sweep {
     private final PrintStream console;
     /** With --warm-engine: the one local engine every step runs on; null otherwise. */
     private WarmEngine engine;
-    private Path engineDir;
     /** An unmeasured run before the first step: the broker is settled after it as after any step. */
     private boolean warmedUp;
     /** The step's JMeter while it runs: a sweep stopped by a signal stops it too (the finally blocks do not run). */
@@ -101,8 +100,7 @@ public final class Sweep {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             if (o.warmEngine) {
-                engineDir = dir.resolve("engine");
-                engine = WarmEngine.start(o, jar, engineDir, console);
+                engine = WarmEngine.start(o, jar, dir.resolve("engine"), console);
             }
             return o.capacity.searching() ? search(jar, plan, dir) : sweep(jar, plan, dir);
         } finally {
@@ -113,7 +111,6 @@ public final class Sweep {
             }
             if (engine != null) {
                 engine.close();
-                console.printf(Locale.ROOT, "warm engine: pid %d stopped%n", engine.pid());
             }
         }
     }
@@ -268,10 +265,7 @@ public final class Sweep {
         if (engine == null || o.engineWarmUpSeconds == 0) {
             return;
         }
-        Map<String, String> properties = new LinkedHashMap<>(first.properties);
-        properties.put(o.capacity.durationProperty, Long.toString(o.engineWarmUpSeconds));
-        properties.put(RunConfig.WARMUP_SECONDS, Long.toString(o.engineWarmUpSeconds));
-        StepResult.Builder b = new StepResult.Builder(0, "warm-up", new SweepOptions.Step("warm-up", properties),
+        StepResult.Builder b = new StepResult.Builder(0, "warm-up", WarmEngine.warmUpStep(o, first),
                 o.sweepId + "-warm-up", "warm-up");
         console.printf(Locale.ROOT, "warm engine: warm-up run, %s%n", b.step.describe());
         runStep(b, jar, plan, dir.resolve(b.dir));
@@ -282,12 +276,8 @@ public final class Sweep {
 
     private void runStep(StepResult.Builder r, Path jar, Path plan, Path stepDir) throws IOException, InterruptedException {
         Files.createDirectories(stepDir);
-        if (engine != null && !engine.alive()) {
-            // A dead engine would fail every step that follows for the same reason: one fresh engine, said so.
-            console.printf(Locale.ROOT, "warm engine: pid %d is gone (exited, or stopped with a timed-out step); starting another (log: %s)%n", engine.pid(),
-                    engine.log);
-            engine.close();
-            engine = WarmEngine.start(o, jar, engineDir, console);
+        if (engine != null) {
+            engine = engine.orAnother(o, jar);
         }
         List<String> command = command(r, jar, plan, stepDir);
         Files.writeString(stepDir.resolve("command.txt"), String.join(" ", command) + "\n", StandardCharsets.UTF_8);

@@ -11,8 +11,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -38,13 +40,17 @@ final class WarmEngine implements AutoCloseable {
     /** The RMI settings and keystore password: read by the engine and every step's controller with -q. */
     final Path rmiProperties;
     final Path log;
+    private final Path dir;
+    private final PrintStream console;
     private final Thread hook;
 
-    private WarmEngine(Process process, int registryPort, Path rmiProperties, Path log) {
+    private WarmEngine(Process process, int registryPort, Path dir, PrintStream console) {
         this.process = process;
         this.registryPort = registryPort;
-        this.rmiProperties = rmiProperties;
-        this.log = log;
+        this.rmiProperties = dir.resolve("rmi.properties");
+        this.log = dir.resolve("engine.log");
+        this.dir = dir;
+        this.console = console;
         this.hook = new Thread(this::kill, "warm-engine-stop");
         Runtime.getRuntime().addShutdownHook(hook);
     }
@@ -89,7 +95,7 @@ final class WarmEngine implements AutoCloseable {
         Process p = new ProcessBuilder(c).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("engine.out").toFile()).redirectInput(ProcessBuilder.Redirect.from(
                         Path.of("/dev/null").toFile())).start();
-        WarmEngine engine = new WarmEngine(p, registry, rmi, log);
+        WarmEngine engine = new WarmEngine(p, registry, dir, console);
         String ready = "Bound to RMI registry on port " + registry;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(READY_SECONDS);
         while (!contains(log, ready)) {
@@ -148,9 +154,30 @@ final class WarmEngine implements AutoCloseable {
         return Files.isRegularFile(log) && Files.readString(log, StandardCharsets.ISO_8859_1).contains(line);
     }
 
-    /** Whether the engine is still up: a step that finds it gone fails rather than starting another. */
-    boolean alive() {
-        return process.isAlive();
+    /**
+     * This engine while it is up; else, said so, a new one as this one was started: a dead engine would fail every
+     * step that follows for the same reason.
+     */
+    WarmEngine orAnother(SweepOptions o, Path jar) throws IOException, InterruptedException {
+        if (process.isAlive()) {
+            return this;
+        }
+        console.printf(Locale.ROOT, "warm engine: pid %d is gone (exited, or stopped with a timed-out step); starting"
+                + " another (its log: %s)%n", pid(), log);
+        close();
+        // A directory of its own: the readiness line of this engine's log must not be taken for the new one's.
+        return start(o, jar, dir.resolveSibling(dir.getFileName() + "-after-" + pid()), console);
+    }
+
+    /**
+     * The unmeasured run before the first step: the first step's properties for --engine-warm-up seconds, all of them
+     * warm-up, so that what a fresh engine compiles and loads at its first run is paid there.
+     */
+    static SweepOptions.Step warmUpStep(SweepOptions o, SweepOptions.Step first) {
+        Map<String, String> properties = new LinkedHashMap<>(first.properties);
+        properties.put(o.capacity.durationProperty, Long.toString(o.engineWarmUpSeconds));
+        properties.put(RunConfig.WARMUP_SECONDS, Long.toString(o.engineWarmUpSeconds));
+        return new SweepOptions.Step("warm-up", properties);
     }
 
     /** SIGTERM, SIGKILL after a grace period; bounded either way. */
@@ -168,6 +195,7 @@ final class WarmEngine implements AutoCloseable {
         if (!process.isAlive()) {
             return;
         }
+        console.printf(Locale.ROOT, "warm engine: stopping pid %d%n", pid());
         process.destroy();
         try {
             process.onExit().get(STOP_SECONDS, TimeUnit.SECONDS);

@@ -37,6 +37,12 @@ public final class Sweep {
 
     private final SweepOptions o;
     private final PrintStream console;
+    /** With --warm-engine: the one local engine every step runs on; null otherwise. */
+    private WarmEngine engine;
+    /** An unmeasured run before the first step: the broker is settled after it as after any step. */
+    private boolean warmedUp;
+    /** The step's JMeter while it runs: a sweep stopped by a signal stops it too (the finally blocks do not run). */
+    private volatile Process running;
 
     Sweep(SweepOptions options, PrintStream console) {
         this.o = options;
@@ -88,8 +94,34 @@ public final class Sweep {
         Files.createDirectories(o.out);
         Path dir = o.out.toAbsolutePath().normalize();
         Path plan = preparePlan(dir);
-        if (o.capacity.searching()) {
-            return search(jar, plan, dir);
+        Thread hook = new Thread(() -> {
+            Process p = running;
+            if (p != null) {
+                p.descendants().forEach(ProcessHandle::destroy);
+                p.destroy();
+            }
+        }, "sweep-step-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            if (o.warmEngine) {
+                engine = WarmEngine.start(o, jar, dir.resolve("engine"), console);
+            }
+            return o.capacity.searching() ? search(jar, plan, dir) : sweep(jar, plan, dir);
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // Shutting down: the hook runs now, which is what it is for.
+            }
+            if (engine != null) {
+                engine.close();
+            }
+        }
+    }
+
+    private int sweep(Path jar, Path plan, Path dir) throws IOException, InterruptedException {
+        if (!o.steps.isEmpty()) {
+            warmUp(o.steps.get(0), jar, plan, dir);
         }
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         List<StepResult> results = new ArrayList<>();
@@ -136,6 +168,7 @@ public final class Sweep {
                 + " when %s%n", o.sweepId, o.capacity.property, search.number(settings.start),
                 StepCriteria.plain(settings.factor), StepCriteria.plain(settings.tolerancePercent),
                 o.capacity.criteria.describe());
+        warmUp(searchStep(search, settings.start, CapacitySearch.Phase.RAMP), jar, plan, dir);
         CapacitySearch.Result result = search.run((value, phase, repeat) -> {
             int index = results.size() + 1;
             SweepOptions.Step step = searchStep(search, value, phase);
@@ -175,7 +208,7 @@ public final class Sweep {
      * before's work, and says how that went. With remote engines the PID is of the broker engine's host, not this one.
      */
     private void settle(StepResult.Builder r, String what) throws InterruptedException {
-        if (r.index == 1 || o.brokerPid <= 0 || o.settleSeconds <= 0 || !o.remote.isEmpty()) {
+        if ((r.index == 1 && !warmedUp) || o.brokerPid <= 0 || o.settleSeconds <= 0 || !o.remote.isEmpty()) {
             return;
         }
         r.settle = BrokerSettle.await(o.brokerPid, o.settleSeconds);
@@ -227,13 +260,35 @@ public final class Sweep {
                 + (Double.isNaN(fail) ? ", nothing failed yet" : ", failed from " + search.number(fail));
     }
 
+    /**
+     * With a warm engine: the first step's properties for --engine-warm-up seconds, all of it warm-up, in
+     * {@code warm-up/}; not judged, not in the results. What a fresh engine compiles and loads at its first run is
+     * paid here rather than in the first measured step.
+     */
+    private void warmUp(SweepOptions.Step first, Path jar, Path plan, Path dir) throws IOException, InterruptedException {
+        if (engine == null || o.engineWarmUpSeconds == 0) {
+            return;
+        }
+        StepResult.Builder b = new StepResult.Builder(0, "warm-up", WarmEngine.warmUpStep(o, first),
+                o.sweepId + "-warm-up", "warm-up");
+        console.printf(Locale.ROOT, "warm engine: warm-up run, %s%n", b.step.describe());
+        runStep(b, jar, plan, dir.resolve(b.dir));
+        console.printf(Locale.ROOT, "warm engine: warm-up run %s in %.0f s (not measured)%n", b.timedOut ? "timed out"
+                : "ended with exit code " + b.exitCode, b.seconds);
+        warmedUp = true;
+    }
+
     private void runStep(StepResult.Builder r, Path jar, Path plan, Path stepDir) throws IOException, InterruptedException {
         Files.createDirectories(stepDir);
+        if (engine != null) {
+            engine = engine.orAnother(o, jar);
+        }
         List<String> command = command(r, jar, plan, stepDir);
         Files.writeString(stepDir.resolve("command.txt"), String.join(" ", command) + "\n", StandardCharsets.UTF_8);
         long t0 = System.nanoTime();
         Process p = new ProcessBuilder(command).directory(stepDir.toFile()).redirectErrorStream(true)
                 .redirectOutput(stepDir.resolve("jmeter.out").toFile()).start();
+        running = p;
         try {
             if (p.waitFor(o.stepTimeoutSeconds, TimeUnit.SECONDS)) {
                 r.exitCode = p.exitValue();
@@ -242,7 +297,12 @@ public final class Sweep {
             }
         } finally {
             stop(p);
+            running = null;
             r.seconds = (System.nanoTime() - t0) / 1e9;
+            if (r.timedOut && engine != null) {
+                // The controller was stopped, not the run it started there: the engine would still be busy with it.
+                engine.close();
+            }
         }
         Path report = stepDir.resolve("report-" + r.runId + ".json");
         if (Files.isRegularFile(report)) {
@@ -264,10 +324,18 @@ public final class Sweep {
         // Before the user's --jvm-arg, so that -Xshare:off or an archive of their own wins.
         c.addAll(StartupArchive.jvmArgs(jar));
         c.addAll(o.jvmArgs);
+        List<String> hosts = engine == null ? o.remote : List.of(engine.address());
+        if (engine != null) {
+            // The engine calls the controller back on this address, on loopback like itself.
+            c.add("-Djava.rmi.server.hostname=" + WarmEngine.HOST);
+        }
         c.addAll(List.of("-jar", jar.toString(), "-n", "-t", plan.toString(), "-j", stepDir.resolve("jmeter.log")
                 .toString(), "-l", stepDir.resolve("results.jtl").toString()));
         for (Path q : o.propertyFiles) {
             c.addAll(List.of("-q", q.toAbsolutePath().toString()));
+        }
+        if (engine != null) {
+            c.addAll(List.of("-q", engine.rmiProperties.toString()));
         }
         Map<String, String> local = new LinkedHashMap<>(o.localProperties);
         local.putAll(brokerProperties());
@@ -275,11 +343,11 @@ public final class Sweep {
         local.put("mqttload.runId", r.runId);
         local.put("mqttload.resultsDir", stepDir.toString());
         local.forEach((k, v) -> c.add("-J" + k + "=" + v));
-        if (!o.remote.isEmpty()) {
-            c.addAll(List.of("-R", String.join(",", o.remote)));
+        if (!hosts.isEmpty()) {
+            c.addAll(List.of("-R", String.join(",", hosts)));
             Map<String, String> global = new LinkedHashMap<>();
             // The barriers wait for threads x engines: without it a multi-engine run would release too early.
-            global.put(RunConfig.ENGINES, Integer.toString(o.remote.size()));
+            global.put(RunConfig.ENGINES, Integer.toString(hosts.size()));
             // The plan runs on the engines, not here: what the user set for every step (-J, -q) goes to them too, or
             // a -Jmqtt.port would reach only the controller and every engine would connect to the plan's default.
             global.putAll(o.localProperties);
@@ -287,6 +355,10 @@ public final class Sweep {
             global.putAll(brokerProperties());
             global.putAll(r.step.properties);
             global.put("mqttload.runId", r.runId);
+            if (engine != null) {
+                // The engine is on this machine: its summaries go next to the step's report, as a local step's do.
+                global.put(RunConfig.RESULTS_DIR, stepDir.toString());
+            }
             for (Path q : o.propertyFiles) {
                 // -G with a file name sends the file's properties to every engine.
                 c.add("-G" + q.toAbsolutePath());

@@ -76,6 +76,11 @@ final class SweepOptions {
     String brokerName = "broker";
     String brokerEngine = "";
     final List<String> remote = new ArrayList<>();
+    /** One local jmeter-server for every step ({@link WarmEngine}) instead of a fresh JVM per step. */
+    boolean warmEngine;
+    /** With {@link #warmEngine}: seconds of an unmeasured run before the first step; 0: none. */
+    long engineWarmUpSeconds = 10;
+    boolean engineWarmUpGiven;
     final Map<String, String> localProperties = new LinkedHashMap<>();
     final Map<String, String> globalProperties = new LinkedHashMap<>();
     final List<Path> propertyFiles = new ArrayList<>();
@@ -155,6 +160,19 @@ final class SweepOptions {
             }
             remote.add(host.trim());
         }
+    }
+
+    @Option(names = "--warm-engine", description = "run every step on one local jmeter-server started for the sweep,"
+            + " so that no step pays (or measures as load) a fresh JVM's compilation; stopped at the end")
+    void warmEngine(boolean v) {
+        warmEngine = v;
+    }
+
+    @Option(names = "--engine-warm-up", paramLabel = "SECONDS", description = "with --warm-engine: an unmeasured run of"
+            + " the first step's properties for this long before the first step (default 10; 0: none)")
+    void engineWarmUp(String v) {
+        engineWarmUpSeconds = number("--engine-warm-up", v, 0, 3600);
+        engineWarmUpGiven = true;
     }
 
     @Option(names = "-J", paramLabel = "name=value", description = "a JMeter property for every step (with --remote, for the engines too)")
@@ -281,6 +299,14 @@ final class SweepOptions {
         if (brokerPid > 0 && !brokerProcess.isEmpty()) {
             throw new UsageException("--broker-pid " + brokerPid + " and --broker-process '" + brokerProcess
                     + "': give one");
+        }
+        if (warmEngine && !remote.isEmpty()) {
+            throw new UsageException("--warm-engine with --remote '" + String.join(",", remote) + "': give one (remote"
+                    + " engines stay up between steps already)");
+        }
+        if (engineWarmUpGiven && !warmEngine) {
+            throw new UsageException("--engine-warm-up " + engineWarmUpSeconds + ": only with --warm-engine (a fresh"
+                    + " JVM per step would not keep what it warmed)");
         }
         capacity.checkCriteria();
         BrokerCpuSource.require(this);

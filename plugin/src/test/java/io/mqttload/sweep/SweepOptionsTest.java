@@ -86,6 +86,28 @@ class SweepOptionsTest {
     }
 
     @Test
+    void warmEngine_isOffByDefault_andWarmsUpForTenSecondsUnlessTold() throws Exception {
+        assertThat(parse("--steps", "p=1").warmEngine).isFalse();
+        SweepOptions warm = parse("--steps", "p=1", "--warm-engine");
+        assertThat(warm.warmEngine).isTrue();
+        assertThat(warm.engineWarmUpSeconds).isEqualTo(10);
+        assertThat(parse("--steps", "p=1", "--warm-engine", "--engine-warm-up", "0").engineWarmUpSeconds).isZero();
+    }
+
+    @Test
+    void warmEngine_badInputNamesTheOptionAndValue() {
+        assertThatThrownBy(() -> parse("--steps", "p=1", "--warm-engine", "--remote", "127.0.0.1:24001"))
+                .hasMessage("--warm-engine with --remote '127.0.0.1:24001': give one (remote engines stay up between"
+                        + " steps already)");
+        assertThatThrownBy(() -> parse("--steps", "p=1", "--engine-warm-up", "5")).hasMessage("--engine-warm-up 5: only"
+                + " with --warm-engine (a fresh JVM per step would not keep what it warmed)");
+        assertThatThrownBy(() -> parse("--steps", "p=1", "--warm-engine", "--engine-warm-up", "soon"))
+                .hasMessage("--engine-warm-up 'soon': not a whole number");
+        assertThatThrownBy(() -> parse("--steps", "p=1", "--warm-engine", "--engine-warm-up", "-1"))
+                .hasMessage("--engine-warm-up '-1': out of range 0..3600");
+    }
+
+    @Test
     void outputDirectory_mustBeNewOrEmpty() throws Exception {
         Files.createDirectories(dir.resolve("out"));
         Files.writeString(dir.resolve("out/sweep.json"), "{}");

@@ -40,11 +40,11 @@ class SweepIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int PUBLISHERS = 5;
 
-    private static Path basedir() {
+    static Path basedir() {
         return Path.of(System.getProperty("project.basedir", "."));
     }
 
-    private static Result sweep(Path dir, List<String> args, Duration timeout) throws Exception {
+    static Result sweep(Path dir, List<String> args, Duration timeout) throws Exception {
         List<String> command = new ArrayList<>(List.of("bash", basedir().resolve("sweep/sweep.sh").toString(),
                 "--jmeter-home", JMeterEngines.homeFromBuild().toString()));
         command.addAll(args);
@@ -59,7 +59,7 @@ class SweepIT {
         }
     }
 
-    private static final class Result {
+    static final class Result {
         final int exitCode;
         final String output;
 
@@ -203,13 +203,13 @@ class SweepIT {
         return n;
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             return s.getLocalPort();
         }
     }
 
-    private static boolean accepts(int port) {
+    static boolean accepts(int port) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", port), 500);
             return true;

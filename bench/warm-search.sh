@@ -3,8 +3,9 @@
 # against the same search with --warm-engine (one local jmeter-server for every step), alternated round by round
 # (fresh first in odd rounds, warm first in even ones), each search against a fresh Mosquitto: its answer, its wall
 # time, the CPU of every JMeter JVM it started and of their JIT compiler threads (C1/C2 CompilerThread, read from
-# /proc/PID/task/*/stat every 0.5 s: a JVM's last 0.5 s can be missed), and the largest share of a core the
-# compilers took in any 1-s interval. docs/performance.md has the results. Needs a build (the JMeter home of
+# /proc/PID/task/*/stat every 0.5 s: a JVM's last 0.5 s can be missed), the largest share of a core the
+# compilers took in any 1-s interval, and what they took inside the steps' measured windows (each window from its
+# engine summary's timeline). docs/performance.md has the results. Needs a build (the JMeter home of
 # test-plans/target) and Debian's mosquitto.
 # Mosquitto and the steps as in docs/scenarios/stress-max-rate.md's searches: a fresh broker per search
 # (max_queued_messages 0, set_tcp_nodelay, max_connections -1), shorter steps than the presets', and the machine's
@@ -24,7 +25,7 @@ echo "cores: $(nproc); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2); $(j
 poll() {
   python3 - "$@" <<'EOF'
 import json, os, sys, time
-sweep, broker, mark = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+sweep, broker, mark, series = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], open(sys.argv[4], "w")
 tick = os.sysconf("SC_CLK_TCK")
 def cpu(stat):
     f = stat[stat.rindex(")") + 2:].split()
@@ -58,6 +59,7 @@ while True:
             if ts and "CompilerThre" in ts[ts.index("(") + 1:ts.rindex(")")]:
                 c += cpu(ts)
         jit[pid] = max(c, jit.get(pid, 0.0))
+    series.write(json.dumps({"t": time.time(), "jit": jit, "cpu": jvm}) + "\n")
     now, total = time.monotonic(), sum(jit.values())
     if prev and now - prev[0] >= 1.0:
         peak = max(peak, (total - prev[1]) / (now - prev[0]))
@@ -90,15 +92,34 @@ search() {
     "${warm[@]+"${warm[@]}"}" -Jmqtt.port="$port" -Jmqttload.progressSeconds=0 --broker-pid "$broker" \
     --broker-name mosquitto --sweep-id "$mode-$round" --out "$dir/search" >"$dir/console.txt" 2>&1 &
   local sweep=$!
-  poll "$sweep" "$broker" "$dir/search" >"$dir/cpu.json"
+  poll "$sweep" "$broker" "$dir/search" "$dir/cpu-series.jsonl" >"$dir/cpu.json"
   wait "$sweep" || rc=$?
   t1=$(date +%s.%N)
   kill "$broker"
   wait "$broker" 2>/dev/null || true
   python3 - "$mode" "$round" "$rc" "$t0" "$t1" "$dir" <<'EOF'
-import json, sys
+import glob, json, sys
 mode, rnd, rc, t0, t1, d = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), sys.argv[6]
 c = json.load(open(f"{d}/cpu.json"))
+rows = [json.loads(l) for l in open(f"{d}/cpu-series.jsonl")]
+def at(t, key):
+    # Every JVM's last reading at or before t (an ended JVM keeps its last): the sum is monotone.
+    best = {}
+    for r in rows:
+        if r["t"] > t:
+            break
+        best = r[key]
+    return sum(best.values())
+jit_w = cpu_w = secs = 0.0
+for f in glob.glob(f"{d}/search/step-*/summary-*.json"):
+    s = json.load(open(f))
+    tl = s.get("timeline", {}).get("seconds", [])
+    if tl and s.get("measuredSeconds"):
+        end = tl[-1]["timeMillis"] / 1000
+        start = end - s["measuredSeconds"]
+        jit_w += at(end, "jit") - at(start, "jit")
+        cpu_w += at(end, "cpu") - at(start, "cpu")
+        secs += end - start
 try:
     cap = json.load(open(f"{d}/search/capacity.json"))
     answer, steps = cap.get("sustained"), len(cap["steps"])
@@ -106,7 +127,8 @@ except OSError:
     answer, steps = None, 0
 print(f"{mode:5} round {rnd}: exit {rc}, answer {answer} msg/s in {steps} steps, wall {t1 - t0:.0f} s, "
       f"{c['jvms']} JVMs CPU {c['jvmCpu']} s of which JIT compilers {c['jitCpu']} s (peak {c['jitPeakCores']:.2f}"
-      f" of a core), broker CPU {c['brokerCpu']} s")
+      f" of a core), broker CPU {c['brokerCpu']} s; in the {secs:.0f} s of measured windows JIT compilers"
+      f" {jit_w / max(secs, 1e-9):.3f} of a core, JMeter JVMs {cpu_w / max(secs, 1e-9):.2f} cores")
 EOF
 }
 

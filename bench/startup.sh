@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The start-up benchmark of docs/performance.md ("Start-up"): a 1-second plan (quickstart-p2p.jmx with one pair, one
-# publisher and its subscriber, 10 samples 100 ms apart) run headless (java -jar ApacheJMeter.jar -n, as the quick
-# start, the sweep and the engines start it) against Debian's Mosquitto, from the JMeter home the build assembled.
+# publisher and its subscriber, one sample: a second of its schedule, 100 msg/s) run headless (java -jar
+# ApacheJMeter.jar -n, as the quick start, the sweep and the engines start it) against Debian's Mosquitto, from the JMeter home the build assembled.
 # Per run: wall time and the JMeter JVM's CPU (utime+stime from /proc) from the launch to the end of the first
 # publish sample (its JTL timestamp + elapsed: 10 messages sent and acknowledged at QoS 1), and to the process's
 # exit (/usr/bin/time). The JVM configurations alternate within every round, their order rotated round by round;
@@ -81,7 +81,7 @@ run() {
   /usr/bin/time -f "%e %U %S" -o "$dir/time" java $(flags "$name") -jar "$j" -n \
     -t "$top/test-plans/plans/quickstart-p2p.jmx" -l "$dir/r.jtl" -j "$dir/jmeter.log" \
     -Jjmeter.save.saveservice.output_format=csv -Jjmeter.save.saveservice.autoflush=true \
-    -Jmqtt.host=127.0.0.1 -Jmqtt.port="$port" -Jpairs=1 -Jsamples=10 -JintervalMs=100 \
+    -Jmqtt.host=127.0.0.1 -Jmqtt.port="$port" -Jpairs=1 -Jsamples=1 \
     -Jmqttload.warmupSeconds=0 -Jmqttload.resultsDir="$dir" -Jmqttload.runId="$name-$2" >"$dir/out" 2>&1 &
   tp=$!
   jp=

@@ -186,7 +186,7 @@ public final class QuickStart {
                 // The dump names every class it leaves out (JMeter's class scan loads some it never links).
                 "-Xlog:cds=error"));
         command.addAll(jmeterArgs(jmeterJar, plan, results, port, runId, "archive"));
-        command.addAll(List.of("-Jpairs=1", "-Jsamples=10", "-JintervalMs=100", "-Jmqttload.warmupSeconds=0"));
+        command.addAll(List.of("-Jpairs=1", "-Jsamples=1", "-Jmqttload.warmupSeconds=0"));
         System.out.println("Making the start-up archive " + archive);
         Process jmeter = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(results.resolve("archive.out").toFile()).start();

@@ -313,17 +313,24 @@ public final class Sweep {
     /** Set by preparePlan when the plan's own monitor reads broker.* properties. */
     private boolean brokerByProperties;
 
-    List<String> command(StepResult.Builder r, Path jar, Path plan, Path stepDir) {
-        List<String> c = new ArrayList<>();
-        c.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    /** A step's JVM settings: --heap, the start-up archive next to {@code jar}, then --jvm-arg. */
+    static List<String> jvmSettings(SweepOptions o, Path jar) {
+        List<String> a = new ArrayList<>();
         for (String h : o.heap.split("\\s+")) {
             if (!h.isEmpty()) {
-                c.add(h);
+                a.add(h);
             }
         }
         // Before the user's --jvm-arg, so that -Xshare:off or an archive of their own wins.
-        c.addAll(StartupArchive.jvmArgs(jar));
-        c.addAll(o.jvmArgs);
+        a.addAll(StartupArchive.jvmArgs(jar));
+        a.addAll(o.jvmArgs);
+        return a;
+    }
+
+    List<String> command(StepResult.Builder r, Path jar, Path plan, Path stepDir) {
+        List<String> c = new ArrayList<>();
+        c.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        c.addAll(jvmSettings(o, jar));
         List<String> hosts = engine == null ? o.remote : List.of(engine.address());
         if (engine != null) {
             // The engine calls the controller back on this address, on loopback like itself.

@@ -87,7 +87,8 @@ final class WarmEngine implements AutoCloseable {
         Path log = dir.resolve("engine.log");
         List<String> c = new ArrayList<>();
         c.add(java("java"));
-        c.addAll(jvm(o));
+        // The JVM settings a local step would have had: the engine runs what the steps would.
+        c.addAll(Sweep.jvmSettings(o, jar));
         c.addAll(List.of("-Djava.rmi.server.hostname=" + HOST, "-jar", jar.toString(), "-s", "-j", log.toString(), "-q",
                 rmi.toString(), "-Jserver_port=" + registry, "-Jserver.rmi.localport=" + object,
                 "-J" + RunConfig.ENGINE_ID + "=" + ENGINE_ID));
@@ -126,18 +127,6 @@ final class WarmEngine implements AutoCloseable {
             throw new IOException("--warm-engine: keytool exited with " + k.exitValue() + "; see "
                     + dir.resolve("keytool.out"));
         }
-    }
-
-    /** The JVM settings a local step would have had (--heap, --jvm-arg): the engine runs what the steps would. */
-    private static List<String> jvm(SweepOptions o) {
-        List<String> a = new ArrayList<>();
-        for (String h : o.heap.split("\\s+")) {
-            if (!h.isEmpty()) {
-                a.add(h);
-            }
-        }
-        a.addAll(o.jvmArgs);
-        return a;
     }
 
     private static String java(String tool) {

@@ -184,7 +184,10 @@ public final class PublishOperation {
     /**
      * One sample of a scheduled sampler: sends every slot of {@code slots} before {@code untilMicros} (wall clock, µs),
      * each at its time, the ones already due at once (catching up, as fast as the in-flight bounds allow); each message's
-     * intended send time is its slot.
+     * intended send time is its slot. The sample lasts until {@code untilMicros}, not until its last slot: a thread's
+     * samples then tile its time, so a Runtime Controller or a thread group's duration ends every thread after the same
+     * number of whole periods (ending at the last slot, a thread began one more period whenever that slot fell less
+     * than the controller's own head start before the period's end, and production ended ragged by up to a period).
      */
     public OperationResult runScheduled(RunContext run, ClientGroup group, int threadGroup, int thread,
             SamplerMetrics sampler, PublishSlots slots, long untilMicros) {
@@ -218,6 +221,8 @@ public final class PublishOperation {
                     return stop;
                 }
             }
+            // Interrupted here, every slot of the period was sent: the sample stands.
+            waitUntil(untilMicros);
             return outcome(b, earlierFailures, messages);
         } finally {
             counts.book();

@@ -133,8 +133,8 @@ public final class PublishSlots implements PacedThread {
     /**
      * The end of what the thread offered by {@code endMicros}: all of it while a sample runs (a thread held up in one owes
      * the slots that pass), the end of its last sample's period otherwise (a thread out of samples offers nothing more;
-     * its samples sent every slot before that end, the last just before the sample ended, so the run's production end,
-     * kept in whole milliseconds, does not cut it).
+     * its samples sent every slot before that end and lasted until it, so the run's production end, kept in whole
+     * milliseconds, does not cut it).
      */
     long offeredUntil(long endMicros) {
         return inSample ? endMicros : coveredUntilMicros;

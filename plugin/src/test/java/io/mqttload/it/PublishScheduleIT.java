@@ -6,6 +6,7 @@ import static io.mqttload.testsupport.MqttElements.disconnect;
 import static io.mqttload.testsupport.MqttElements.loop;
 import static io.mqttload.testsupport.MqttElements.onceOnly;
 import static io.mqttload.testsupport.MqttElements.publish;
+import static io.mqttload.testsupport.MqttElements.runtime;
 import static io.mqttload.testsupport.MqttElements.subscribe;
 import static io.mqttload.testsupport.MqttElements.with;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mqttload.jmeter.run.JvmRun;
+import io.mqttload.delivery.Verdict;
 import io.mqttload.measure.Count;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.EmbeddedHiveMqBroker;
@@ -106,6 +108,37 @@ class PublishScheduleIT {
         assertThat(summary.count(Count.RECEIVED_IN_DRAIN)).as(table).isEqualTo(summary.measuredReceived - inWindow)
                 .isGreaterThan(20);
         assertThat(summary.receiveRate() * seconds).isCloseTo(inWindow, within(1e-6));
+    }
+
+    @Test
+    void aRuntimeController_ofFourSeconds_runsFourSecondsOfEachThreadsSlots() throws Exception {
+        // A scheduled sample is one second of its thread's slots. Samples that ended at their last slot began a fifth
+        // second whenever that slot fell closer to the second's end than the controller's head start: 125 messages
+        // from a thread told to publish for 4 s, and production ended ragged over the threads.
+        int perSecond = 25;
+        HashTree plan = PlanBuilder.testPlan("runtime-schedule")
+                .config(connection("127.0.0.1", broker.tcpPort(), "MQTT_5"))
+                .threadGroup("t", THREADS, 1)
+                .add(connect("sub", 1, "{engine}-s{thread}"))
+                .add(subscribe("sub", "runtime/{thread}", 1))
+                .add(connect("pub", 1, "{engine}-p{thread}"))
+                .add(runtime(4), with(with(publish("pub", "runtime/{thread}", 1, 1, "ASYNC"), "rate",
+                        Integer.toString(perSecond)), "ratePer", "THREAD"))
+                .add(disconnect("pub"))
+                .add(disconnect("sub"))
+                .build();
+        RunSummary summary = run(plan);
+        String table = summary.toTable();
+
+        assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MIN)).as(table).isEqualTo(4L * perSecond);
+        assertThat(summary.count(Count.RECEIVED_PER_CLIENT_MAX)).as(table).isEqualTo(4L * perSecond);
+        assertThat(summary.count(Count.PUBLISHED)).isEqualTo(THREADS * 4L * perSecond);
+        assertThat(summary.verdict()).isEqualTo(Verdict.NO_LOSS);
+        // Offered: the slots whose time fell in the window, which are what was sent in it.
+        long sentInWindow = summary.count(Count.ACKNOWLEDGED_IN_WINDOW) + summary.count(Count.IN_FLIGHT_AT_WINDOW_END)
+                - summary.count(Count.IN_FLIGHT_AT_WINDOW_START);
+        assertThat(summary.count(Count.SCHEDULED_IN_WINDOW)).as(table).isBetween(sentInWindow - THREADS,
+                sentInWindow + THREADS);
     }
 
     @Test

@@ -48,16 +48,6 @@ class ShippedPlanSettingsTest {
         return Stream.concat(jmx("plans"), jmx("src/test/resources"));
     }
 
-    /**
-     * Every plan but CapacitySearchIT's probe, which keeps its throughput timer for now: converted to the schedule, its
-     * bottleneck search read 181 and then NOT CONFIRMED for a 200 msg/s capacity on a saturated CI machine, each step
-     * offering 5-10 % less than its rate in the engine's count while the schedule was kept (the count of slots at a
-     * window's edges, open).
-     */
-    static Stream<Path> scheduledPlans() throws IOException {
-        return allPlans().filter(p -> !p.getFileName().toString().equals("capacity-probe.jmx"));
-    }
-
     private static Stream<Path> jmx(String folder) throws IOException {
         Path dir = Path.of(System.getProperty("project.basedir", "."), "..", "test-plans", folder).normalize();
         try (Stream<Path> files = Files.list(dir)) {
@@ -111,7 +101,7 @@ class ShippedPlanSettingsTest {
     }
 
     @ParameterizedTest
-    @MethodSource("scheduledPlans")
+    @MethodSource("allPlans")
     void noPublishIsPacedByAThroughputTimer(Path plan) throws IOException {
         List<String> paced = new ArrayList<>();
         pacedPublishes(JMeterTestEngine.load(plan), List.of(), paced);

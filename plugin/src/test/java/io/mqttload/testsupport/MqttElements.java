@@ -2,6 +2,7 @@ package io.mqttload.testsupport;
 
 import org.apache.jmeter.control.LoopController;
 import org.apache.jmeter.control.OnceOnlyController;
+import org.apache.jmeter.control.RunTime;
 import org.apache.jmeter.testelement.TestElement;
 
 import io.mqttload.jmeter.MqttConnectSampler;
@@ -85,6 +86,13 @@ public final class MqttElements {
         LoopController loop = PlanBuilder.element(new LoopController(), "loop", PlanBuilder.LOOP_CONTROLLER_GUI);
         loop.setLoops(times);
         return loop;
+    }
+
+    /** JMeter's Runtime Controller: runs its children again until {@code seconds} passed since its first run. */
+    public static RunTime runtime(long seconds) {
+        RunTime runtime = PlanBuilder.element(new RunTime(), "runtime", "org.apache.jmeter.control.gui.RunTimeGui");
+        runtime.setRuntime(seconds);
+        return runtime;
     }
 
     /** Runs its children in the first iteration of each thread only (connect and subscribe phases). */

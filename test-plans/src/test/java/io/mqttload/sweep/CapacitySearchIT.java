@@ -23,8 +23,8 @@ import io.mqttload.testsupport.RateLimitedProxy;
 /**
  * The capacity search as a user runs it ({@code sweep.sh --search}), against limits known by construction: a proxy
  * that forwards at most {@link #CAPACITY} messages per second from Mosquitto to the subscribers, which the search must
- * find within its tolerance; and a generator made to saturate (a post-processor burning CPU per sample, the engine's
- * JVM told it has one core), which the search must name as the generator's limit, not the broker's.
+ * find within its tolerance; and a generator made to saturate (a post-processor burning CPU per message published,
+ * the engine's JVM told it has one core), which the search must name as the generator's limit, not the broker's.
  */
 class CapacitySearchIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -105,8 +105,26 @@ class CapacitySearchIT {
         double sustained = json.path("sustained").asDouble();
         double failed = json.path("failed").asDouble();
         // A short step can pass just over the capacity (its backlog has not yet broken a criterion): within tolerance.
-        assertThat(sustained).as(r.output).isBetween(CAPACITY * (1 - TOLERANCE_PERCENT / 100),
-                CAPACITY * (1 + TOLERANCE_PERCENT / 100));
+        // Below it only when the step that bounded the answer failed on a saturated machine and the verdict says so:
+        // a device's schedule counts the slots a starved generator owes as offered (it catches up), so such a step
+        // fails where a throughput timer, which gives up, offered less and passed; the search answers what this
+        // machine sustained then and names the machine as a possible limit (seen in CI: 181 with 4 forks of ITs).
+        JsonNode bounding = null;
+        for (JsonNode step : json.path("steps")) {
+            if (step.path("value").asDouble() == failed && !step.path("passed").asBoolean()) {
+                bounding = step;
+            }
+        }
+        assertThat(bounding).as("the failed step at " + failed).isNotNull();
+        boolean machineLimited = bounding.path("machineSaturatedSeconds").asLong() > 0;
+        if (machineLimited && sustained < CAPACITY * (1 - TOLERANCE_PERCENT / 100)) {
+            assertThat(json.path("verdict").asText()).as(r.output)
+                    .contains("that limit may be the machine's as much as the broker's");
+            assertThat(sustained).as(r.output).isBetween(CAPACITY * 0.75, CAPACITY);
+        } else {
+            assertThat(sustained).as(r.output).isBetween(CAPACITY * (1 - TOLERANCE_PERCENT / 100),
+                    CAPACITY * (1 + TOLERANCE_PERCENT / 100));
+        }
         assertThat(failed).isGreaterThan(sustained);
         assertThat(failed - sustained).isLessThanOrEqualTo(TOLERANCE_PERCENT / 100 * sustained + 1);
         JsonNode steps = json.path("steps");
@@ -122,18 +140,16 @@ class CapacitySearchIT {
                         step.path("index").asInt());
                 continue;
             }
-            // What the timers schedule: each partition waits round(60000 / its samples per minute) whole ms (210 msg/s
-            // is 48 ms each, 208.3 msg/s in all). The window's end may cut off a sample per partition, and a busy
-            // machine may leave a partition a little behind its schedule (CI: 206.6 offered of 208.3).
-            double scheduled = PARTITIONS * 1000.0 / Math.round(60_000.0 / (value * 60 / PARTITIONS));
+            // The Publish sampler's own schedule offers the rate itself (slots in microseconds); the window's end may
+            // cut off a slot per partition.
+            double scheduled = value;
             double measured = step.path("measuredSeconds").asDouble();
             double offered = step.path("offeredRate").asDouble();
             double slack = PARTITIONS / measured + 0.01 * scheduled;
-            assertThat(offered).as("step at " + value + " offered no more than its timers scheduled")
+            assertThat(offered).as("step at " + value + " offered no more than its schedule")
                     .isLessThanOrEqualTo(scheduled + slack);
-            // Less is possible on 2 shared cores: JMeter's throughput timer spaces a thread's samples from the last
-            // one's start, so slow samples stretch the schedule itself (seen with a core busy: 147.4 of 169.5, the
-            // schedule lag still 17.7 ms). The step is judged against what was offered, which the engine measured.
+            // Less is possible on 2 shared cores: a thread that stops publishing late in the window (a stalled
+            // machine) offers fewer slots. The step is judged against what was offered, which the engine measured.
             boolean keptSchedule = offered >= scheduled - slack;
             if (value > CAPACITY * 1.1) {
                 assertThat(step.path("passed").asBoolean()).isFalse();
@@ -165,10 +181,12 @@ class CapacitySearchIT {
     void aGeneratorThatCannotDriveTheLoad_saysSo_notTheBrokersLimit(@TempDir Path dir) throws Exception {
         Result r;
         try (MosquittoBroker broker = mosquitto()) {
-            // 4 ms of CPU per sample on a JVM that believes it has one core: saturated from ~225 samples/s on, so from
-            // the first step: a machine busy with other work meanwhile cannot end the search first as machine-limited.
+            // 8 ms of CPU per message (a sample is one second: 30 messages a thread at rate 300, 240 ms) on a JVM that
+            // believes it has one core, from the first step: a machine busy with other work meanwhile cannot end the
+            // search first as machine-limited (4 ms, with 1.2 cores of burn on paper, left the process below 90 % of
+            // its core at rate 300: not saturated, the step failed on its SLA alone).
             r = search(dir, List.of("--search", "rate", "--start", "300", "--step-seconds", "6", "--warmup-seconds", "2",
-                    "--jvm-arg", "-XX:ActiveProcessorCount=1", "-JburnMicrosPerSample=4000",
+                    "--jvm-arg", "-XX:ActiveProcessorCount=1", "-JburnMicrosPerMessage=8000",
                     "-Jmqtt.port=" + broker.tcpPort()), Duration.ofMinutes(6));
         }
 

@@ -59,13 +59,18 @@ public final class ClientConfigs {
         return SHARED_EVENT_LOOP;
     }
 
+    /** The event loop of a new load client: one of the shared loops, or of a slow consumer's own {@code loops}. */
+    static EventLoop nextLoop(EventLoopGroup loops) {
+        return (EventLoop) (loops == null ? LOOPS : loops).next();
+    }
+
     /**
-     * The executor configuration of one load client: the shared event loops (or a slow consumer's own, {@code loops}),
-     * through a group of one loop that notes the client's connect phases.
+     * The executor configuration of one load client: its event {@code loop}, through a group of that one loop that notes
+     * the client's connect phases.
      */
-    static MqttClientExecutorConfig loadClient(ConnectPhases phases, EventLoopGroup loops) {
+    static MqttClientExecutorConfig loadClient(ConnectPhases phases, EventLoop loop) {
         return LOAD_CLIENTS.extend()
-                .nettyExecutor(phases.group((EventLoop) (loops == null ? LOOPS : loops).next()))
+                .nettyExecutor(phases.group(loop))
                 .nettyThreads(1)
                 .build();
     }

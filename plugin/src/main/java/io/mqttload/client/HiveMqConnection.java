@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import io.netty.channel.EventLoop;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
@@ -38,6 +39,7 @@ public final class HiveMqConnection implements LoadConnection {
     private final Listener listener;
     /** A slow consumer's own event loop, shut down with the connection; null for every other client. */
     private final NioEventLoopGroup ownEventLoop;
+    private final ClientLoop eventLoop;
     /** The instants of the connect, for its phases. */
     private final ConnectPhases phases = new ConnectPhases();
     /** The protocol-version part: MQTT 3.1.1 or 5. */
@@ -78,13 +80,20 @@ public final class HiveMqConnection implements LoadConnection {
         } else {
             this.ownEventLoop = null;
         }
-        builder.executorConfig(ClientConfigs.loadClient(phases, this.ownEventLoop));
+        EventLoop loop = ClientConfigs.nextLoop(this.ownEventLoop);
+        this.eventLoop = new NettyClientLoop(loop);
+        builder.executorConfig(ClientConfigs.loadClient(phases, loop));
         this.session = MqttSession.of(builder, settings, listener::message);
     }
 
     @Override
     public String clientId() {
         return clientId;
+    }
+
+    @Override
+    public ClientLoop eventLoop() {
+        return eventLoop;
     }
 
     /** The index of this client's broker node in the settings' list: the one it is (or was last) connected to. */

@@ -86,6 +86,14 @@ public interface LoadConnection {
     /** The instants of the last connect (TCP established, TLS done), read when its CONNACK arrived; 0 when not seen. */
     ConnectPhases phases();
 
+    /**
+     * The event loop this connection's I/O runs on, always the same one; null for a connection without one. A publish
+     * called on it is written by the loop's next pass without waking it from another thread.
+     */
+    default ClientLoop eventLoop() {
+        return null;
+    }
+
     /** Why a connect failed, in the words a failed sample and the verdict show. */
     String connectFailure(Throwable error);
 

@@ -24,6 +24,7 @@ final class OfflineBuffer {
     }
 
     private final int bound;
+    /** Each client's queue is used by one thread at a time, the map by the thread's clients' event loops at once. */
     private final Map<LoadClient, ArrayDeque<Held>> held = new IdentityHashMap<>();
 
     OfflineBuffer(int bound) {
@@ -39,7 +40,7 @@ final class OfflineBuffer {
     }
 
     /** Holds a message of {@code client}; false when its buffer is full (the message is dropped). */
-    boolean hold(LoadClient client, long intendedMicros, int msg) {
+    synchronized boolean hold(LoadClient client, long intendedMicros, int msg) {
         ArrayDeque<Held> q = held.computeIfAbsent(client, c -> new ArrayDeque<>());
         if (q.size() >= bound) {
             return false;
@@ -49,13 +50,13 @@ final class OfflineBuffer {
     }
 
     /** The oldest message {@code client} holds, or null. */
-    Held peek(LoadClient client) {
+    synchronized Held peek(LoadClient client) {
         ArrayDeque<Held> q = held.get(client);
         return q == null ? null : q.peekFirst();
     }
 
     /** Removes the oldest message {@code client} holds (after {@link #peek} returned it and it was sent). */
-    void remove(LoadClient client) {
+    synchronized void remove(LoadClient client) {
         ArrayDeque<Held> q = held.get(client);
         if (q != null) {
             q.pollFirst();

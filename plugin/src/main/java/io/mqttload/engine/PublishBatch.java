@@ -14,6 +14,11 @@ final class PublishBatch {
     final Semaphore window;
     final PublishCounts counts;
     final SetupRecorder.Step setupStep;
+    /**
+     * Sent from the client's event loop: an in-flight window that is full is never waited for there; the message is
+     * left for a later pass ({@link PublishOperation#WINDOW_FULL}).
+     */
+    boolean onLoop;
     int failed;
     String firstError;
 

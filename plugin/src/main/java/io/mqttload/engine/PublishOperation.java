@@ -42,6 +42,9 @@ public final class PublishOperation {
 
     static final String NOT_CONNECTED = "client not connected (its connect failed or the connection was lost)";
 
+    /** Said by a send from an event loop that found an in-flight window full: nothing sent, try again later. */
+    static final OperationResult WINDOW_FULL = OperationResult.failed("IN_FLIGHT_FULL", "in-flight window full");
+
     private final NameTemplate topic;
     private final int qos;
     private final boolean retain;
@@ -115,6 +118,17 @@ public final class PublishOperation {
 
     public int messagesPerSample() {
         return messagesPerSample;
+    }
+
+    long ackTimeoutMillis() {
+        return ackTimeoutMillis;
+    }
+
+    /** What a scheduled sample's messages share: a batch per client when they go from the clients' event loops. */
+    PublishBatch batch(RunContext run, ClientGroup group, int threadGroup, int thread, SamplerMetrics sampler) {
+        return new PublishBatch(run.metrics(), sampler, group, new PlaceholderValues(run.config(), threadGroup, thread),
+                synchronous ? null : group.inFlight(maxInFlight), new PublishCounts(run.metrics(), sampler),
+                step.in(run, sampler, this::setup));
     }
 
     /** Whether the sampler keeps a schedule of its own ({@code rate} set). */
@@ -196,6 +210,9 @@ public final class PublishOperation {
         }
         checkVersion(group);
         List<LoadClient> clients = group.clients();
+        if (!synchronous && LoopSlots.everyClientHasALoop(clients)) {
+            return new LoopSlots(this, run, group, threadGroup, thread, sampler, slots, untilMicros).run();
+        }
         Semaphore window = synchronous ? null : group.inFlight(maxInFlight);
         PublishCounts counts = new PublishCounts(run.metrics(), sampler);
         PublishBatch b = new PublishBatch(run.metrics(), sampler, group, new PlaceholderValues(run.config(), threadGroup, thread), window,
@@ -230,7 +247,7 @@ public final class PublishOperation {
     }
 
     /** Parks until {@code micros} (wall clock); false when interrupted. */
-    private static boolean waitUntil(long micros) {
+    static boolean waitUntil(long micros) {
         long left;
         while ((left = micros - MicroClock.nowMicros()) > 0) {
             LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(left));
@@ -253,22 +270,26 @@ public final class PublishOperation {
     }
 
     private OperationResult outcome(PublishBatch b, String earlierFailures, long messages) {
-        if (b.failed > 0) {
-            return OperationResult.failedCounted("PUBLISH_FAILED", b.failed + " of " + messages
-                    + " publishes failed; first: " + b.firstError, b.counts.bytes);
+        return outcome(b.failed, b.firstError, b.counts.sent, b.counts.bytes, earlierFailures, messages);
+    }
+
+    OperationResult outcome(int failed, String firstError, long sent, long bytes, String earlierFailures, long messages) {
+        if (failed > 0) {
+            return OperationResult.failedCounted("PUBLISH_FAILED", failed + " of " + messages
+                    + " publishes failed; first: " + firstError, bytes);
         }
         if (earlierFailures != null) {
-            return OperationResult.failedCounted("ASYNC_PUBLISH_FAILED", earlierFailures, b.counts.bytes);
+            return OperationResult.failedCounted("ASYNC_PUBLISH_FAILED", earlierFailures, bytes);
         }
-        return OperationResult.ok((synchronous ? "published and acknowledged " : "published ") + b.counts.sent
-                + " message(s)", b.counts.bytes);
+        return OperationResult.ok((synchronous ? "published and acknowledged " : "published ") + sent
+                + " message(s)", bytes);
     }
 
     /**
      * Publishes message {@code i} of the sample on {@code client}, meant to be sent at {@code intendedMicros}: null when
      * the sample goes on (a failure of this message is counted in {@code b}), or the result that ends the sample.
      */
-    private OperationResult publishOne(PublishBatch b, LoadClient client, int i, long intendedMicros, long messages) {
+    OperationResult publishOne(PublishBatch b, LoadClient client, int i, long intendedMicros, long messages) {
         if (!offline.enabled()) {
             return send(b, client, i, intendedMicros, messages);
         }
@@ -321,7 +342,11 @@ public final class PublishOperation {
         }
         PublishStream stream = client.stream(topicName);
         Semaphore clientWindow = window == null ? null : client.inFlight(maxInFlightPerClient);
-        if (window != null) {
+        if (window != null && b.onLoop) {
+            if (!tryAcquire(window, clientWindow)) {
+                return WINDOW_FULL;
+            }
+        } else if (window != null) {
             String full = acquire(window, clientWindow, client);
             if (full != null) {
                 return OperationResult.failed(full.startsWith("interrupted") ? "INTERRUPTED" : "IN_FLIGHT_FULL",
@@ -394,6 +419,17 @@ public final class PublishOperation {
             return OperationResult.failed("INTERRUPTED", "interrupted after " + counts.sent + " messages", counts.bytes);
         }
         return null;
+    }
+
+    /** Takes a place in the thread's and the client's windows if both have one now. */
+    private static boolean tryAcquire(Semaphore threadWindow, Semaphore clientWindow) {
+        if (threadWindow.tryAcquire()) {
+            if (clientWindow.tryAcquire()) {
+                return true;
+            }
+            threadWindow.release();
+        }
+        return false;
     }
 
     /** Takes a slot in the thread's and the client's windows, or says why not (null when taken). */

@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.mqttload.client.BrokerNode;
+import io.mqttload.client.ClientLoop;
 import io.mqttload.client.ConnectPhases;
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.Errors;
@@ -227,6 +228,11 @@ public final class LoadClient {
     public CompletableFuture<Void> publish(String topic, byte[] payload, int qos, boolean retain,
             PublishProperties properties) {
         return connection.publish(topic, payload, qos, retain, properties);
+    }
+
+    /** The event loop this client's I/O runs on; null when its connection has none. */
+    public ClientLoop eventLoop() {
+        return connection.eventLoop();
     }
 
     /** Publishes one message and calls {@code done} (with null, or the error) on the event loop when the broker took it. */

@@ -7,6 +7,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.function.Consumer;
 
 import io.mqttload.client.BrokerNode;
+import io.mqttload.client.ClientLoop;
 import io.mqttload.client.ConnectPhases;
 import io.mqttload.client.ConnectionSettings;
 import io.mqttload.client.Errors;
@@ -26,6 +27,11 @@ final class MemoryLoadConnection implements LoadConnection {
     private final ConnectionSettings settings;
     /** Never filled: the in-memory connection has no TCP or TLS phase, so connect times are read whole. */
     private final ConnectPhases phases = new ConnectPhases();
+
+    @Override
+    public ClientLoop eventLoop() {
+        return MemoryClientLoop.SHARED;
+    }
 
     MemoryLoadConnection(Link link, ConnectionSettings settings, Listener listener) {
         this.link = link;

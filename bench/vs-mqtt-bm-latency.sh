@@ -12,7 +12,8 @@
 # Every process it starts ends by itself or is stopped by PID when the script ends.
 #
 # Usage: bench/vs-mqtt-bm-latency.sh TOOL [rounds] [pairs] [messages per pair] [qos]   (defaults 3 100 10000 1)
-#        JVM_ARGS are given to the suite's JVM as they are.
+#        JVM_ARGS are given to the suite's JVM as they are; the build's start-up archive (bin/mqtt-load.jsa) is used
+#        as the quick start uses it, when the JVM that made it is this one (ARCHIVE=0: without it).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tool=${1:?usage: bench/vs-mqtt-bm-latency.sh TOOL [rounds] [pairs] [messages per pair] [qos]}
@@ -34,6 +35,17 @@ if [ -z "$home" ]; then
 fi
 jar=$(ls "$home"/bin/ApacheJMeter-*.jar 2>/dev/null | head -1)
 [ -n "$jar" ] || { echo "no bin/ApacheJMeter-*.jar under $home" >&2; exit 2; }
+# The JVM would fall back quietly on an archive made by another build: check it as the launchers do (StartupArchive).
+archive_args=()
+archive="$home/bin/mqtt-load.jsa"
+if [ "${ARCHIVE:-1}" = 1 ]; then
+  vm=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.vm.version = //p')
+  if [ -f "$archive" ] && [ "$(cat "$archive.jdk" 2>/dev/null)" = "$vm" ]; then
+    archive_args=("-XX:SharedArchiveFile=$archive")
+  else
+    echo "the suite starts without the start-up archive $archive (missing, or made by another JVM than $vm)" >&2
+  fi
+fi
 
 if [ "${PIN:-1}" = 1 ]; then
   broker_cores=(taskset -c 1)
@@ -75,7 +87,7 @@ ticks=$(getconf CLK_TCK)
 broker_cpu() { awk -v t="$ticks" '{ printf "%.2f", ($14 + $15) / t }' "/proc/$broker/stat"; }
 total=$((pairs * count))
 echo "cores: $(nproc); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-); $(java -version 2>&1 | head -1); $(/usr/sbin/mosquitto -h | head -1); $(date -u +%FT%TZ)"
-echo "pinned: ${PIN:-1} (1: broker on core 1, generator on core 0)"
+echo "pinned: ${PIN:-1} (1: broker on core 1, generator on core 0); suite's JVM: ${archive_args[*]:-no start-up archive} ${JVM_ARGS:-}"
 echo "shape: $pairs pairs x $count messages, QoS $qos, 100 bytes; $rounds rounds, alternated; $total messages a run"
 printf '%-5s %-6s %8s %8s %8s %12s %12s %10s %s\n' round who wall_s cpu_s broker_s 'msg/s(wall)' 'msg/s(own)' delivered check
 
@@ -95,7 +107,7 @@ run_tool() {
 run_suite() {
   local out="$work/$1.out"
   # shellcheck disable=SC2086
-  "${generator_cores[@]}" /usr/bin/time -f '%e %U %S' -o "$work/$1.time" java ${JVM_ARGS:-} -jar "$jar" -n \
+  "${generator_cores[@]}" /usr/bin/time -f '%e %U %S' -o "$work/$1.time" java "${archive_args[@]}" ${JVM_ARGS:-} -jar "$jar" -n \
     -t "$top/test-plans/plans/mqtt-bm-latency.jmx" -q "$top/test-plans/presets/mqtt-bm-latency-qos$qos.properties" \
     -Jmqtt.host=127.0.0.1 -Jmqtt.port="$port" -Jpairs="$pairs" -JmessagesPerSample=100 -Jsamples=$((count / 100)) \
     -Jmqttload.resultsDir="$work/$1-results" -j "$work/$1-jmeter.log" -l "$work/$1.jtl" >"$out" 2>&1 &

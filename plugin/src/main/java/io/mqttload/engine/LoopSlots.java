@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -90,17 +91,35 @@ final class LoopSlots {
             }
         }
         boolean interrupted = !PublishOperation.waitUntil(untilMicros);
+        // An interrupted thread (JMeter's stop) still waits, briefly, for its loops to drop the chains' timers; its
+        // interrupt is set again before it returns.
+        interrupted |= Thread.interrupted();
         try {
             if (interrupted || !ended.await(operation.ackTimeoutMillis() + STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
-                stopped = true;
+                stop(byLoop);
                 ended.await(STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS);
             }
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            stopped = true;
+            stop(byLoop);
             interrupted = true;
         }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
         return outcome(interrupted, earlierFailures);
+    }
+
+    /** Ends every chain on its loop: its pending timer cancelled, nothing more sent; a loop shut down has none. */
+    private void stop(Map<ClientLoop, List<Chain>> byLoop) {
+        stopped = true;
+        for (Map.Entry<ClientLoop, List<Chain>> e : byLoop.entrySet()) {
+            List<Chain> onLoop = e.getValue();
+            try {
+                e.getKey().execute(() -> onLoop.forEach(Chain::cancel));
+            } catch (RejectedExecutionException gone) {
+                // Its tasks and timers went with it.
+            }
+        }
     }
 
     private synchronized OperationResult outcome(boolean interrupted, String earlierFailures) {
@@ -147,6 +166,8 @@ final class LoopSlots {
         private final PublishBatch batch;
         private final ClientLoop loop;
         private long fullSinceMicros = -1;
+        /** The timer set for the chain's next pass; null when none is pending. Used on the loop alone. */
+        private Future<?> pending;
         private boolean done;
         long sent;
         long bytes;
@@ -162,6 +183,7 @@ final class LoopSlots {
 
         @Override
         public void run() {
+            pending = null;
             if (stopped) {
                 end(null);
                 return;
@@ -208,10 +230,19 @@ final class LoopSlots {
 
         private void later(long micros) {
             try {
-                loop.schedule(this, micros, TimeUnit.MICROSECONDS);
+                pending = loop.schedule(this, micros, TimeUnit.MICROSECONDS);
             } catch (RejectedExecutionException gone) {
                 end(OperationResult.failed("NOT_CONNECTED", client.clientId() + ": its event loop is shut down"));
             }
+        }
+
+        /** Run on the loop once the thread stopped: the pending timer cancelled, the chain over. */
+        void cancel() {
+            if (pending != null) {
+                pending.cancel(false);
+                pending = null;
+            }
+            end(null);
         }
 
         /** The chain is over: its counts booked, the result that ended it early (if any) kept for the sample. */

@@ -94,10 +94,13 @@ final class LoopSlots {
         // An interrupted thread (JMeter's stop) still waits, briefly, for its loops to drop the chains' timers; its
         // interrupt is set again before it returns.
         interrupted |= Thread.interrupted();
+        boolean allEnded = false;
         try {
-            if (interrupted || !ended.await(operation.ackTimeoutMillis() + STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+            allEnded = !interrupted
+                    && ended.await(operation.ackTimeoutMillis() + STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            if (!allEnded) {
                 stop(byLoop);
-                ended.await(STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+                allEnded = ended.await(STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS);
             }
         } catch (InterruptedException e) {
             stop(byLoop);
@@ -106,7 +109,7 @@ final class LoopSlots {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        return outcome(interrupted, earlierFailures);
+        return outcome(interrupted, allEnded, earlierFailures);
     }
 
     /** Ends every chain on its loop: its pending timer cancelled, nothing more sent; a loop shut down has none. */
@@ -122,7 +125,7 @@ final class LoopSlots {
         }
     }
 
-    private synchronized OperationResult outcome(boolean interrupted, String earlierFailures) {
+    private synchronized OperationResult outcome(boolean interrupted, boolean allEnded, String earlierFailures) {
         int failed = 0;
         String firstError = null;
         long sent = 0;
@@ -145,7 +148,7 @@ final class LoopSlots {
         if (firstStop != null) {
             return firstStop;
         }
-        if (ended.getCount() > 0) {
+        if (!allEnded) {
             return OperationResult.failedCounted("LOOP_BEHIND", ended.getCount() + " of " + chains.size()
                     + " clients' event loops had not sent their slots of the second " + (operation.ackTimeoutMillis()
                     + STOP_GRACE_MILLIS) + " ms after its end; sent " + sent, bytes);
@@ -200,12 +203,12 @@ final class LoopSlots {
                     return;
                 }
                 OperationResult stop = operation.publishOne(batch, client, messageIndex.getAndIncrement(), at,
-                        messages + 1);
+                        messagesSoFar() + 1);
                 if (stop == PublishOperation.WINDOW_FULL) {
                     if (fullSinceMicros < 0) {
                         fullSinceMicros = now;
                     } else if (now - fullSinceMicros >= TimeUnit.MILLISECONDS.toMicros(operation.ackTimeoutMillis())) {
-                        end(OperationResult.failed("IN_FLIGHT_FULL", "published " + sent + " of the second's slots of "
+                        end(OperationResult.failed("IN_FLIGHT_FULL", "published " + batch.counts.sent + " of the second's slots of "
                                 + client.clientId() + ": its in-flight windows stayed full for "
                                 + operation.ackTimeoutMillis() + " ms"));
                         return;
@@ -234,6 +237,10 @@ final class LoopSlots {
             } catch (RejectedExecutionException gone) {
                 end(OperationResult.failed("NOT_CONNECTED", client.clientId() + ": its event loop is shut down"));
             }
+        }
+
+        private synchronized long messagesSoFar() {
+            return messages;
         }
 
         /** Run on the loop once the thread stopped: the pending timer cancelled, the chain over. */

@@ -1,5 +1,6 @@
 package io.mqttload.client;
 
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -13,7 +14,7 @@ public interface ClientLoop {
 
     /**
      * Runs {@code task} on the loop after {@code delay}. The loop's timers fire on its next pass after that, which
-     * on Netty's NIO transport waits in whole milliseconds: up to about a millisecond late.
+     * on Netty's NIO transport waits in whole milliseconds: up to about a millisecond late. The future cancels it.
      */
-    void schedule(Runnable task, long delay, TimeUnit unit);
+    Future<?> schedule(Runnable task, long delay, TimeUnit unit);
 }

@@ -1,5 +1,6 @@
 package io.mqttload.client;
 
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.channel.EventLoop;
@@ -18,8 +19,8 @@ final class NettyClientLoop implements ClientLoop {
     }
 
     @Override
-    public void schedule(Runnable task, long delay, TimeUnit unit) {
-        loop.schedule(task, delay, unit);
+    public Future<?> schedule(Runnable task, long delay, TimeUnit unit) {
+        return loop.schedule(task, delay, unit);
     }
 
     @Override

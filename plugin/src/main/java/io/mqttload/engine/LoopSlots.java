@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -90,20 +91,41 @@ final class LoopSlots {
             }
         }
         boolean interrupted = !PublishOperation.waitUntil(untilMicros);
+        // An interrupted thread (JMeter's stop) still waits, briefly, for its loops to drop the chains' timers; its
+        // interrupt is set again before it returns.
+        interrupted |= Thread.interrupted();
+        boolean allEnded = false;
         try {
-            if (interrupted || !ended.await(operation.ackTimeoutMillis() + STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
-                stopped = true;
-                ended.await(STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            allEnded = !interrupted
+                    && ended.await(operation.ackTimeoutMillis() + STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            if (!allEnded) {
+                stop(byLoop);
+                allEnded = ended.await(STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS);
             }
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            stopped = true;
+            stop(byLoop);
             interrupted = true;
         }
-        return outcome(interrupted, earlierFailures);
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return outcome(interrupted, allEnded, earlierFailures);
     }
 
-    private synchronized OperationResult outcome(boolean interrupted, String earlierFailures) {
+    /** Ends every chain on its loop: its pending timer cancelled, nothing more sent; a loop shut down has none. */
+    private void stop(Map<ClientLoop, List<Chain>> byLoop) {
+        stopped = true;
+        for (Map.Entry<ClientLoop, List<Chain>> e : byLoop.entrySet()) {
+            List<Chain> onLoop = e.getValue();
+            try {
+                e.getKey().execute(() -> onLoop.forEach(Chain::cancel));
+            } catch (RejectedExecutionException gone) {
+                // Its tasks and timers went with it.
+            }
+        }
+    }
+
+    private synchronized OperationResult outcome(boolean interrupted, boolean allEnded, String earlierFailures) {
         int failed = 0;
         String firstError = null;
         long sent = 0;
@@ -126,7 +148,7 @@ final class LoopSlots {
         if (firstStop != null) {
             return firstStop;
         }
-        if (ended.getCount() > 0) {
+        if (!allEnded) {
             return OperationResult.failedCounted("LOOP_BEHIND", ended.getCount() + " of " + chains.size()
                     + " clients' event loops had not sent their slots of the second " + (operation.ackTimeoutMillis()
                     + STOP_GRACE_MILLIS) + " ms after its end; sent " + sent, bytes);
@@ -147,6 +169,8 @@ final class LoopSlots {
         private final PublishBatch batch;
         private final ClientLoop loop;
         private long fullSinceMicros = -1;
+        /** The timer set for the chain's next pass; null when none is pending. Used on the loop alone. */
+        private Future<?> pending;
         private boolean done;
         long sent;
         long bytes;
@@ -162,6 +186,7 @@ final class LoopSlots {
 
         @Override
         public void run() {
+            pending = null;
             if (stopped) {
                 end(null);
                 return;
@@ -178,12 +203,12 @@ final class LoopSlots {
                     return;
                 }
                 OperationResult stop = operation.publishOne(batch, client, messageIndex.getAndIncrement(), at,
-                        messages + 1);
+                        messagesSoFar() + 1);
                 if (stop == PublishOperation.WINDOW_FULL) {
                     if (fullSinceMicros < 0) {
                         fullSinceMicros = now;
                     } else if (now - fullSinceMicros >= TimeUnit.MILLISECONDS.toMicros(operation.ackTimeoutMillis())) {
-                        end(OperationResult.failed("IN_FLIGHT_FULL", "published " + sent + " of the second's slots of "
+                        end(OperationResult.failed("IN_FLIGHT_FULL", "published " + batch.counts.sent + " of the second's slots of "
                                 + client.clientId() + ": its in-flight windows stayed full for "
                                 + operation.ackTimeoutMillis() + " ms"));
                         return;
@@ -208,10 +233,23 @@ final class LoopSlots {
 
         private void later(long micros) {
             try {
-                loop.schedule(this, micros, TimeUnit.MICROSECONDS);
+                pending = loop.schedule(this, micros, TimeUnit.MICROSECONDS);
             } catch (RejectedExecutionException gone) {
                 end(OperationResult.failed("NOT_CONNECTED", client.clientId() + ": its event loop is shut down"));
             }
+        }
+
+        private synchronized long messagesSoFar() {
+            return messages;
+        }
+
+        /** Run on the loop once the thread stopped: the pending timer cancelled, the chain over. */
+        void cancel() {
+            if (pending != null) {
+                pending.cancel(false);
+                pending = null;
+            }
+            end(null);
         }
 
         /** The chain is over: its counts booked, the result that ended it early (if any) kept for the sample. */

@@ -3,7 +3,14 @@ package io.mqttload.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.awaitility.Awaitility;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -17,6 +24,7 @@ import io.mqttload.measure.LatencyStats;
 import io.mqttload.measure.MicroClock;
 import io.mqttload.summary.RunSummary;
 import io.mqttload.testsupport.memory.InMemoryBroker;
+import io.mqttload.testsupport.memory.MemoryClientLoop;
 import io.mqttload.testsupport.memory.MemoryEngine;
 
 /**
@@ -117,5 +125,31 @@ class InMemoryPublishScheduleTest {
         assertThat(lag.max).as("the first slot went out a stall late").isGreaterThanOrEqualTo(STALL_MICROS - 20_000);
         assertThat(lag.percentiles[0]).as("p50: most slots came after the catch-up, on time; the stall is not carried")
                 .isLessThan(STALL_MICROS / 2);
+    }
+
+    @Test
+    void aStoppedThread_endsItsSampleAtOnce_sendsNoMoreSlots_andLeavesNoTimerOnTheLoop() throws Exception {
+        MemoryEngine engine = subscribedAndConnected("stop/#", CLIENTS, "{engine}-q-{client}", ReconnectPolicy.none());
+        // One slot per client every 10 s, the first due at once: each client's chain then waits on a timer.
+        long anchor = MicroClock.nowMicros() - 10_000_000;
+        PublishSlots slots = new PublishSlots(0.1, true, CLIENTS, 1, anchor);
+        ExecutorService jmeterThread = Executors.newSingleThreadExecutor();
+        Future<OperationResult> sample = jmeterThread.submit(() -> engine.publishScheduled("publish", "pub", 1,
+                "stop/{client}", 1, slots, anchor + 60_000_000));
+        Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> broker.count(InMemoryBroker.Count.PUBLISHES_RECEIVED) == CLIENTS);
+
+        jmeterThread.shutdownNow();
+        OperationResult r = sample.get(5, TimeUnit.SECONDS);
+        int pending = MemoryClientLoop.pending();
+        engine.disconnect("disconnect pub", "pub", 1);
+        engine.disconnect("disconnect sub", "sub", 1);
+        RunSummary summary = engine.shutdown();
+
+        assertThat(r.ok).isFalse();
+        assertThat(r.message).contains("interrupted after " + CLIENTS);
+        assertThat(pending).as("the chains' timers were cancelled").isZero();
+        assertThat(summary.count(Count.PUBLISHED)).as(summary.toTable()).isEqualTo(CLIENTS);
+        assertThat(slots.taken()).isEqualTo(CLIENTS);
     }
 }

@@ -14,7 +14,7 @@
 # an emqtt-bench executable (0.4.21 builds with Debian's Erlang/OTP 25 and rebar3; kept out of this repository).
 # Every process ends by itself (JMeter after durationSeconds, emqtt-bench under timeout); the broker is stopped by PID.
 #
-# Usage: bench/p2p-shape.sh EMQTT_BENCH [rounds] [warm-up s] [window s]   (defaults 3 40 30; PORT, default 28983;
+# Usage: bench/p2p-shape.sh EMQTT_BENCH [rounds] [warm-up s] [window s]   (defaults 3 40 30; PORT, default a free one;
 #        JVM_ARGS are added to the suite's JVM, {run} in them replaced by the run's name, e.g.
 #        JVM_ARGS="-XX:StartFlightRecording=filename=/tmp/{run}.jfr,settings=profile")
 set -euo pipefail
@@ -23,7 +23,8 @@ emqtt_bench=$(realpath "${1:?usage: bench/p2p-shape.sh EMQTT_BENCH [rounds] [war
 rounds=${2:-3}
 warm=${3:-40}
 window=${4:-30}
-port=${PORT:-28983}
+# A port the kernel has free now: two runs at once on one fixed port measured each other's load (2026-11-29).
+port=${PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 work=$(mktemp -d /tmp/p2p-shape.XXXXXX)
 hz=$(getconf CLK_TCK)
 home=${JMETER_HOME:-$(sed -n 's/.*"executionID":"configuration","jmeterDirectoryPath":"\([^"]*\)".*/\1/p' \

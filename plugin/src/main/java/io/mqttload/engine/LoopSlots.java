@@ -169,6 +169,11 @@ final class LoopSlots {
         private final PublishBatch batch;
         private final ClientLoop loop;
         private long fullSinceMicros = -1;
+        /**
+         * The sample's message index ({msg}) of the slot a full window held back, kept for its next try: taking a new
+         * one moved every later message of the thread to another {msg}, and a topic made from it to another topic.
+         */
+        private int heldIndex = -1;
         /** The timer set for the chain's next pass; null when none is pending. Used on the loop alone. */
         private Future<?> pending;
         private boolean done;
@@ -202,9 +207,10 @@ final class LoopSlots {
                     later(at - now);
                     return;
                 }
-                OperationResult stop = operation.publishOne(batch, client, messageIndex.getAndIncrement(), at,
-                        messagesSoFar() + 1);
+                int index = heldIndex >= 0 ? heldIndex : messageIndex.getAndIncrement();
+                OperationResult stop = operation.publishOne(batch, client, index, at, messagesSoFar() + 1);
                 if (stop == PublishOperation.WINDOW_FULL) {
+                    heldIndex = index;
                     if (fullSinceMicros < 0) {
                         fullSinceMicros = now;
                     } else if (now - fullSinceMicros >= TimeUnit.MILLISECONDS.toMicros(operation.ackTimeoutMillis())) {
@@ -217,6 +223,7 @@ final class LoopSlots {
                     return;
                 }
                 fullSinceMicros = -1;
+                heldIndex = -1;
                 slots.take(slot);
                 synchronized (this) {
                     messages++;

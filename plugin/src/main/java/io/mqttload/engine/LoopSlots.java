@@ -69,6 +69,10 @@ final class LoopSlots {
         return !clients.isEmpty();
     }
 
+    private static OperationResult loopGone(LoadClient client) {
+        return OperationResult.failed("NOT_CONNECTED", client.clientId() + ": its event loop is shut down");
+    }
+
     /** Runs the period: hands each loop its clients' chains, parks until the period's end, waits for the chains. */
     OperationResult run() {
         String earlierFailures = group.takeAsyncFailures();
@@ -86,8 +90,7 @@ final class LoopSlots {
             try {
                 e.getKey().execute(() -> onLoop.forEach(Chain::run));
             } catch (RejectedExecutionException gone) {
-                onLoop.forEach(chain -> chain.end(OperationResult.failed("NOT_CONNECTED", chain.client.clientId()
-                        + ": its event loop is shut down")));
+                onLoop.forEach(chain -> chain.end(loopGone(chain.client)));
             }
         }
         boolean interrupted = !PublishOperation.waitUntil(untilMicros);
@@ -242,7 +245,7 @@ final class LoopSlots {
             try {
                 pending = loop.schedule(this, micros, TimeUnit.MICROSECONDS);
             } catch (RejectedExecutionException gone) {
-                end(OperationResult.failed("NOT_CONNECTED", client.clientId() + ": its event loop is shut down"));
+                end(loopGone(client));
             }
         }
 

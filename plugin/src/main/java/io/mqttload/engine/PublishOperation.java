@@ -124,7 +124,7 @@ public final class PublishOperation {
         return ackTimeoutMillis;
     }
 
-    /** What a scheduled sample's messages share: a batch per client when they go from the clients' event loops. */
+    /** What a sample's messages share; a scheduled sample sent from the clients' event loops has a batch per client. */
     PublishBatch batch(RunContext run, ClientGroup group, int threadGroup, int thread, SamplerMetrics sampler) {
         return new PublishBatch(run.metrics(), sampler, group, new PlaceholderValues(run.config(), threadGroup, thread),
                 synchronous ? null : group.inFlight(maxInFlight), new PublishCounts(run.metrics(), sampler),
@@ -180,18 +180,13 @@ public final class PublishOperation {
             return OperationResult.failed("NOT_CONNECTED", "no MQTT client in the sampler's client group");
         }
         checkVersion(group);
-        EngineMetrics metrics = run.metrics();
-        PlaceholderValues values = new PlaceholderValues(run.config(), threadGroup, thread);
         String earlierFailures = group.takeAsyncFailures();
-        Semaphore window = synchronous ? null : group.inFlight(maxInFlight);
-        PublishCounts counts = new PublishCounts(metrics, sampler);
-        SetupRecorder.Step setupStep = step.in(run, sampler, this::setup);
+        PublishBatch b = batch(run, group, threadGroup, thread, sampler);
         try {
-            return publishAll(new PublishBatch(metrics, sampler, group, values, window, counts, setupStep), earlierFailures,
-                    intendedMicros);
+            return publishAll(b, earlierFailures, intendedMicros);
         } finally {
             // Counted once per sample and node rather than per message: shared counters less on the hot path.
-            counts.book();
+            b.counts.book();
         }
     }
 
@@ -213,10 +208,8 @@ public final class PublishOperation {
         if (!synchronous && LoopSlots.everyClientHasALoop(clients)) {
             return new LoopSlots(this, run, group, threadGroup, thread, sampler, slots, untilMicros).run();
         }
-        Semaphore window = synchronous ? null : group.inFlight(maxInFlight);
-        PublishCounts counts = new PublishCounts(run.metrics(), sampler);
-        PublishBatch b = new PublishBatch(run.metrics(), sampler, group, new PlaceholderValues(run.config(), threadGroup, thread), window,
-                counts, step.in(run, sampler, this::setup));
+        PublishBatch b = batch(run, group, threadGroup, thread, sampler);
+        PublishCounts counts = b.counts;
         String earlierFailures = group.takeAsyncFailures();
         long messages = 0;
         try {
@@ -434,11 +427,8 @@ public final class PublishOperation {
 
     /** Takes a slot in the thread's and the client's windows, or says why not (null when taken). */
     private String acquire(Semaphore threadWindow, Semaphore clientWindow, LoadClient client) {
-        if (threadWindow.tryAcquire()) {
-            if (clientWindow.tryAcquire()) {
-                return null;
-            }
-            threadWindow.release();
+        if (tryAcquire(threadWindow, clientWindow)) {
+            return null;
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ackTimeoutMillis);
         try {
